@@ -1,0 +1,2 @@
+build/obj/core/hist.o: src/core/hist.c src/core/hist.h
+src/core/hist.h:

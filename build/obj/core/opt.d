@@ -1,0 +1,2 @@
+build/obj/core/opt.o: src/core/opt.c src/core/opt.h
+src/core/opt.h:

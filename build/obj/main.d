@@ -1,0 +1,2 @@
+build/obj/main.o: src/main.c src/cmd/cmd.h
+src/cmd/cmd.h:

@@ -1,0 +1,28 @@
+#!/bin/sh
+# Checks, and when root with apt-get installs, the Debian packages listed in deps.txt.
+# usage: scripts/deps.sh build|test|all
+set -u
+stage=${1:-all}
+top=$(dirname "$0")/..
+missing=""
+while read -r s pkg; do
+    case "$s" in ''|'#'*) continue ;; esac
+    [ "$stage" = all ] || [ "$s" = "$stage" ] || [ "$s" = build ] || continue
+    st=$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null)
+    [ "$st" = "install ok installed" ] || missing="$missing $pkg"
+done < "$top/deps.txt"
+[ -z "$missing" ] && exit 0
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "deps: installing:$missing" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    log=$(mktemp)
+    if ! { apt-get update -qq && apt-get install -y -qq --no-install-recommends $missing; } >"$log" 2>&1; then
+        tail -n 20 "$log" >&2; rm -f "$log"
+        echo "deps: apt-get install failed for:$missing" >&2; exit 1
+    fi
+    rm -f "$log"
+    exit 0
+fi
+echo "deps: missing Debian packages; run as root:" >&2
+echo "  apt-get install$missing" >&2
+exit 1

@@ -1,0 +1,171 @@
+/* fsbench tiotest: the options table, the run, and which report goes where. */
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd/cmd.h"
+#include "core/cleanup.h"
+#include "core/opt.h"
+#include "core/run.h"
+#include "report/json.h"
+#include "report/tiotest_text.h"
+#include "workload/tiotest.h"
+
+#define MIB (UINT64_C(1) << 20)
+#define F(x) offsetof(struct tio_config, x)
+
+/* Short options are tiotest 0.4.2's, with its units and defaults; long-only ones are fsbench's. */
+static const struct opt tio_opts[] = {
+	{ 'f', "size", OPT_SIZE, F(file_bytes), "MIB", 1, UINT64_C(1) << 50, MIB, 0,
+	  "file size per thread in MiB; the long form also takes k/m/g/t suffixes" },
+	{ 'b', "block-size", OPT_SIZE, F(block_bytes), "BYTES", 1, UINT64_C(1) << 30, 1, 0,
+	  "block (I/O) size in bytes; the long form also takes k/m/g suffixes" },
+	{ 'd', "dir", OPT_STRS, F(dirs), "DIR", 0, 0, 0, 50,
+	  "directory for the test files, repeatable (threads use them round-robin); with -R a block device" },
+	{ 't', "threads", OPT_UINT, F(threads), "N", 1, 4096, 0, 0, "number of threads" },
+	{ 'r', "random-ops", OPT_UINT, F(random_ops), "N", 1, UINT64_C(1) << 40, 0, 0,
+	  "random I/O operations per thread (both random phases)" },
+	{ 'k', "skip", OPT_UINTS, F(skip), "PHASE", 0, 3, 0, 4,
+	  "skip phase PHASE, repeatable: 0 write, 1 random write, 2 read, 3 random read" },
+	{ 'L', "no-latency", OPT_FLAG, F(no_latency), NULL, 0, 0, 0, 0, "do not print the latency table" },
+	{ 'T', "terse", OPT_FLAG, F(terse), NULL, 0, 0, 0, 0, "terse machine-readable output (five lines)" },
+	{ 'W', "serial-write", OPT_FLAG, F(serial_write), NULL, 0, 0, 0, 0,
+	  "run the sequential write phase one thread at a time (less fragmentation)" },
+	{ 'S', "sync", OPT_FLAG, F(sync), NULL, 0, 0, 0, 0, "open the files with O_SYNC (every phase)" },
+	{ 'X', "direct", OPT_FLAG, F(direct), NULL, 0, 0, 0, 0, "open the files with O_DIRECT (every phase)" },
+	{ 'M', "mmap", OPT_FLAG, F(mmap), NULL, 0, 0, 0, 0, "use mmap and memcpy instead of pread/pwrite" },
+	{ 'c', "verify", OPT_FLAG, F(verify), NULL, 0, 0, 0, 0,
+	  "write self-describing checksummed blocks and verify every block read" },
+	{ 'F', "drop-caches", OPT_FLAG, F(drop_caches), NULL, 0, 0, 0, 0,
+	  "sync and drop the page cache before each phase (root only)" },
+	{ 'R', "raw", OPT_FLAG, F(raw), NULL, 0, 0, 0, 0, "raw device mode: -d names unmounted block devices" },
+	{ 'o', "raw-offset", OPT_SIZE, F(raw_offset_bytes), "MIB", 0, UINT64_C(1) << 50, MIB, 0,
+	  "with -R: gap in MiB between threads' regions on one device" },
+	{ 'O', "raw-offset-first", OPT_FLAG, F(raw_offset_first), NULL, 0, 0, 0, 0,
+	  "with -R: the first thread on each device also starts at the -o offset" },
+	{ 'D', "debug", OPT_UINT, F(debug), "LEVEL", 0, 100, 0, 0,
+	  "debug messages on stderr (40: phases, 50: file sizing)" },
+	{ 'h', "help", OPT_HELP, F(help), NULL, 0, 0, 0, 0, "show this help (-h exits 1 as tiotest does, --help 0)" },
+	{ 0, "json", OPT_STR, F(json), "FILE", 0, 0, 0, 0,
+	  "write the full result as JSON to FILE ('-': stdout, then nothing else goes to stdout)" },
+	{ 0, "percentiles", OPT_FLAG, F(percentiles), NULL, 0, 0, 0, 0,
+	  "print a third table: IOPS, MB/s and latency p50/p90/p99/p99.9/max per phase" },
+	{ 0, "seed", OPT_UINT, F(seed), "N", 0, UINT64_MAX, 0, 0,
+	  "seed of the random offsets (each thread and phase derives its own stream)" },
+	{ 0, "keep", OPT_FLAG, F(keep), NULL, 0, 0, 0, 0, "keep the test files at the end" },
+	{ 0, "between-phases", OPT_STR, F(between), "CMD", 0, 0, 0, 0,
+	  "run 'sh -c CMD' between phases (env: FSBENCH_PHASE_DONE, FSBENCH_PHASE_NEXT, FSBENCH_FILES); a failure stops the run" },
+	{ 0 },
+};
+
+const struct opt_cmd tio_cmd = {
+	.name = "tiotest",
+	.summary = "Threaded I/O test, compatible with tiotest 0.4.2: sequential write, random write,\n"
+		   "sequential read and random read, one file per thread, with throughput, CPU and latency.",
+	.opts = tio_opts,
+};
+
+void tio_defaults(struct tio_config *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->file_bytes = 10 * MIB;
+	c->block_bytes = 4096;
+	c->dirs.n = 1;
+	c->dirs.v[0] = ".";
+	c->threads = 4;
+	/* tiotest HEAD's default since 2023; 0.3.3 and early 0.4.x used 1000 */
+	c->random_ops = 100000;
+	c->seed = UINT64_C(0x5eed);
+}
+
+static int report(const struct tio_config *c, const struct tio_result *r, int argc, char **argv,
+		  const char *prog, long long started)
+{
+	struct json_run_info ri = { .argc = argc, .argv = argv, .workload = "tiotest",
+				    .targets = c->dirs.v, .ntargets = c->dirs.n, .started_unix_s = started };
+	bool json_stdout = c->json && !strcmp(c->json, "-");
+
+	if (!json_stdout) {
+		if (c->terse)
+			tio_print_terse(stdout, c, r);
+		else
+			tio_print_tables(stdout, c, r);
+		if (c->percentiles)
+			tio_print_percentiles(stdout, c, r);
+		if (!r->complete) {
+			/* after the classic lines, so parsers that read the tables still do; the marker
+			 * says these numbers do not describe the whole run */
+			if (r->stopped_in >= 0)
+				printf("Results incomplete: the run stopped during the %s phase.\n",
+				       tio_phase_label[r->stopped_in]);
+			else
+				printf("Results incomplete: the run stopped before all phases ran.\n");
+		}
+		fflush(stdout);
+	}
+	if (c->json) {
+		json_t *root = tio_json(c, r, &ri);
+		int rc = root ? json_write(root, c->json) : -ENOMEM;
+
+		json_decref(root);
+		if (rc) {
+			fprintf(stderr, "%s: cannot write '%s': %s\n", prog, c->json, strerror(-rc));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int cmd_tiotest(int argc, char **argv, const char *prog)
+{
+	struct tio_config c, defaults;
+	struct tio_result r;
+	char err[PATH_MAX + 256];
+	int code, rc, failed_cleanup;
+	long long started = (long long)time(NULL);
+
+	tio_defaults(&c);
+	defaults = c;
+	if (opt_parse(&tio_cmd, argc, argv, &c, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		return EXIT_USAGE;
+	}
+	if (c.help) {
+		opt_help(&tio_cmd, &defaults, prog, stdout);
+		return c.help == 1 ? 1 : EXIT_OK;
+	}
+	if (tio_config_check(&c, err, sizeof(err), &code)) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		return code;
+	}
+	if (run_signals_install()) {
+		fprintf(stderr, "%s: cannot install signal handlers: %s\n", prog, strerror(errno));
+		return EXIT_FAILED;
+	}
+	rc = tio_run(&c, &r, prog);
+	if (rc) {
+		failed_cleanup = cleanup_run(c.keep);
+		tio_result_free(&r);
+		(void)failed_cleanup;
+		if (run_signal())
+			return 128 + run_signal();
+		return rc == -EOPNOTSUPP || rc == -EACCES || rc == -EPERM ? EXIT_UNSUPPORTED : EXIT_FAILED;
+	}
+	code = EXIT_OK;
+	if (report(&c, &r, argc, argv, prog, started))
+		code = EXIT_FAILED;
+	if (run_error_get()) {
+		run_error_format(run_error_get(), err, sizeof(err));
+		fprintf(stderr, "%s: %s\n", prog, err);
+		code = EXIT_FAILED;
+	}
+	if (cleanup_run(c.keep))
+		code = code ? code : EXIT_FAILED;
+	tio_result_free(&r);
+	if (run_signal() && !run_error_get())
+		return 128 + run_signal();
+	return code;
+}

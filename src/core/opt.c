@@ -1,0 +1,405 @@
+/* Table-driven option parsing, strict number parsing, --help and man page text. */
+#include "core/opt.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void *field(void *cfg, const struct opt *o)
+{
+	return (char *)cfg + o->off;
+}
+
+static const void *cfield(const void *cfg, const struct opt *o)
+{
+	return (const char *)cfg + o->off;
+}
+
+static bool opt_end(const struct opt *o)
+{
+	return !o->sname && !o->lname;
+}
+
+int opt_parse_uint(const char *s, uint64_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	/* strtoull would take "-1", " 1" and "+1"; a count is digits only */
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno == ERANGE)
+		return -ERANGE;
+	if (*end)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+int opt_parse_size(const char *s, uint64_t unit, bool suffixes, uint64_t *out)
+{
+	unsigned long long v;
+	unsigned shift = 0;
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno == ERANGE)
+		return -ERANGE;
+	if (*end) {
+		if (!suffixes)
+			return -EINVAL;
+		switch (*end) {
+		case 'k': case 'K': shift = 10; break;
+		case 'm': case 'M': shift = 20; break;
+		case 'g': case 'G': shift = 30; break;
+		case 't': case 'T': shift = 40; break;
+		default: return -EINVAL;
+		}
+		end++;
+		if (!strcmp(end, "iB") || !strcmp(end, "B") || !strcmp(end, "ib"))
+			end += strlen(end);
+		if (*end)
+			return -EINVAL;
+		if (v > (UINT64_MAX >> shift))
+			return -ERANGE;
+		*out = (uint64_t)v << shift;
+		return 0;
+	}
+	if (!unit)
+		unit = 1;
+	if (v > UINT64_MAX / unit)
+		return -ERANGE;
+	*out = (uint64_t)v * unit;
+	return 0;
+}
+
+static void fmt_err(char *err, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void fmt_err(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+}
+
+/* "-f" or "--size", as the user spelled it */
+static const char *spelled(const struct opt *o, bool lng, char *buf, size_t len)
+{
+	if (lng)
+		snprintf(buf, len, "--%s", o->lname);
+	else
+		snprintf(buf, len, "-%c", o->sname);
+	return buf;
+}
+
+static int set_value(const struct opt *o, bool lng, const char *val, void *cfg, char *err,
+		     size_t errlen)
+{
+	char name[64];
+	uint64_t v;
+	int rc;
+
+	spelled(o, lng, name, sizeof(name));
+	switch (o->type) {
+	case OPT_STR:
+		if (!*val) {
+			fmt_err(err, errlen, "option %s: empty value", name);
+			return -1;
+		}
+		*(const char **)field(cfg, o) = val;
+		return 0;
+	case OPT_STRS: {
+		struct opt_strs *l = field(cfg, o);
+
+		if (!*val) {
+			fmt_err(err, errlen, "option %s: empty value", name);
+			return -1;
+		}
+		if (!l->user) {
+			l->user = true;
+			l->n = 0;
+		}
+		if (l->n >= o->max_n) {
+			fmt_err(err, errlen, "option %s: given more than %u times", name, o->max_n);
+			return -1;
+		}
+		l->v[l->n++] = val;
+		return 0;
+	}
+	case OPT_UINT:
+	case OPT_UINTS:
+	case OPT_SIZE:
+		if (o->type == OPT_SIZE)
+			rc = opt_parse_size(val, o->unit, lng, &v);
+		else
+			rc = opt_parse_uint(val, &v);
+		if (rc == -ERANGE) {
+			fmt_err(err, errlen, "option %s: '%s' is too large", name, val);
+			return -1;
+		}
+		if (rc) {
+			if (o->type == OPT_SIZE && lng)
+				fmt_err(err, errlen, "option %s: '%s' is not a size (a whole number, optionally followed by k, m, g or t)", name, val);
+			else
+				fmt_err(err, errlen, "option %s: '%s' is not a whole number", name, val);
+			return -1;
+		}
+		if (v < o->min || v > o->max) {
+			uint64_t u = (o->type == OPT_SIZE && o->unit) ? o->unit : 1;
+
+			if (o->type == OPT_SIZE && !lng && u > 1)
+				fmt_err(err, errlen, "option %s: %s is out of range (%llu..%llu)", name, val,
+					(unsigned long long)((o->min + u - 1) / u),
+					(unsigned long long)(o->max / u));
+			else
+				fmt_err(err, errlen, "option %s: %s is out of range (%llu..%llu)", name, val,
+					(unsigned long long)o->min, (unsigned long long)o->max);
+			return -1;
+		}
+		if (o->type == OPT_UINTS) {
+			struct opt_uints *l = field(cfg, o);
+
+			if (l->n >= o->max_n) {
+				fmt_err(err, errlen, "option %s: given more than %u times", name, o->max_n);
+				return -1;
+			}
+			l->v[l->n++] = v;
+		} else {
+			*(uint64_t *)field(cfg, o) = v;
+		}
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+static bool takes_arg(const struct opt *o)
+{
+	return o->type != OPT_FLAG && o->type != OPT_HELP;
+}
+
+int opt_parse(const struct opt_cmd *c, int argc, char **argv, void *cfg, char *err, size_t errlen)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const struct opt *o;
+
+		if (a[0] != '-' || !a[1]) {
+			fmt_err(err, errlen, "unexpected argument '%s'", a);
+			return -1;
+		}
+		if (a[1] == '-') {
+			const char *name = a + 2, *eq = strchr(name, '=');
+			size_t nlen = eq ? (size_t)(eq - name) : strlen(name);
+			const char *val = NULL;
+
+			if (!*name) {
+				fmt_err(err, errlen, "unexpected argument '--'");
+				return -1;
+			}
+			for (o = c->opts; !opt_end(o); o++)
+				if (o->lname && strlen(o->lname) == nlen && !strncmp(o->lname, name, nlen))
+					break;
+			if (opt_end(o)) {
+				fmt_err(err, errlen, "unknown option '--%.*s'", (int)nlen, name);
+				return -1;
+			}
+			if (!takes_arg(o)) {
+				if (eq) {
+					fmt_err(err, errlen, "option --%s takes no value", o->lname);
+					return -1;
+				}
+				if (o->type == OPT_HELP)
+					*(int *)field(cfg, o) = 2;
+				else
+					*(bool *)field(cfg, o) = true;
+				continue;
+			}
+			if (eq)
+				val = eq + 1;
+			else if (i + 1 < argc)
+				val = argv[++i];
+			else {
+				fmt_err(err, errlen, "option --%s needs a value (%s)", o->lname, o->arg);
+				return -1;
+			}
+			if (set_value(o, true, val, cfg, err, errlen))
+				return -1;
+			continue;
+		}
+		/* a cluster of short options, as getopt takes them: -LT, -k3, -t 8 */
+		for (const char *p = a + 1; *p; p++) {
+			for (o = c->opts; !opt_end(o); o++)
+				if (o->sname == *p)
+					break;
+			if (opt_end(o)) {
+				fmt_err(err, errlen, "unknown option '-%c'", *p);
+				return -1;
+			}
+			if (!takes_arg(o)) {
+				if (o->type == OPT_HELP)
+					*(int *)field(cfg, o) = 1;
+				else
+					*(bool *)field(cfg, o) = true;
+				continue;
+			}
+			const char *val;
+
+			if (p[1])
+				val = p + 1;
+			else if (i + 1 < argc)
+				val = argv[++i];
+			else {
+				fmt_err(err, errlen, "option -%c needs a value (%s)", o->sname, o->arg);
+				return -1;
+			}
+			if (set_value(o, false, val, cfg, err, errlen))
+				return -1;
+			break;
+		}
+	}
+	return 0;
+}
+
+static void fmt_size(uint64_t v, uint64_t unit, char *buf, size_t len)
+{
+	static const char sfx[] = "kmgt";
+
+	if (!unit)
+		unit = 1;
+	if (v % unit == 0) {
+		snprintf(buf, len, "%llu", (unsigned long long)(v / unit));
+		return;
+	}
+	for (int i = 3; i >= 0; i--) {
+		uint64_t m = UINT64_C(1) << (10 * (i + 1));
+
+		if (v % m == 0) {
+			snprintf(buf, len, "%llu%c", (unsigned long long)(v / m), sfx[i]);
+			return;
+		}
+	}
+	snprintf(buf, len, "%llu bytes", (unsigned long long)v);
+}
+
+/* The default as text, or "" when there is none worth showing. */
+static void fmt_default(const struct opt *o, const void *defaults, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	switch (o->type) {
+	case OPT_UINT:
+		snprintf(buf, len, "%llu", (unsigned long long)*(const uint64_t *)cfield(defaults, o));
+		break;
+	case OPT_SIZE:
+		fmt_size(*(const uint64_t *)cfield(defaults, o), o->unit, buf, len);
+		break;
+	case OPT_STR: {
+		const char *s = *(const char *const *)cfield(defaults, o);
+
+		if (s)
+			snprintf(buf, len, "%s", s);
+		break;
+	}
+	case OPT_STRS: {
+		const struct opt_strs *l = cfield(defaults, o);
+		size_t at = 0;
+
+		for (unsigned i = 0; i < l->n && at < len; i++)
+			at += (size_t)snprintf(buf + at, len - at, "%s%s", i ? " " : "", l->v[i]);
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+static void fmt_names(const struct opt *o, char *buf, size_t len)
+{
+	char arg[64] = "";
+
+	if (takes_arg(o))
+		snprintf(arg, sizeof(arg), o->lname ? "=%s" : " %s", o->arg);
+	if (o->sname && o->lname)
+		snprintf(buf, len, "-%c, --%s%s", o->sname, o->lname, arg);
+	else if (o->sname)
+		snprintf(buf, len, "-%c%s", o->sname, arg);
+	else
+		snprintf(buf, len, "    --%s%s", o->lname, arg);
+}
+
+void opt_help(const struct opt_cmd *c, const void *defaults, const char *prog, FILE *out)
+{
+	fprintf(out, "usage: %s [OPTION]...\n%s\n\n", prog, c->summary);
+	for (const struct opt *o = c->opts; !opt_end(o); o++) {
+		char names[96], def[256];
+
+		fmt_names(o, names, sizeof(names));
+		fmt_default(o, defaults, def, sizeof(def));
+		fprintf(out, "  %-26s %s", names, o->help);
+		if (def[0])
+			fprintf(out, " (default: %s)", def);
+		fputc('\n', out);
+	}
+}
+
+/* roff needs '-' escaped and a leading '.' or '\'' protected */
+static void roff_text(const char *s, FILE *out)
+{
+	for (; *s; s++) {
+		if (*s == '-' || *s == '\\')
+			fputc('\\', out);
+		fputc(*s, out);
+	}
+}
+
+void opt_man(const struct opt_cmd *c, const void *defaults, FILE *out)
+{
+	for (const struct opt *o = c->opts; !opt_end(o); o++) {
+		char def[256];
+
+		fputs(".TP\n.B ", out);
+		if (o->sname)
+			fprintf(out, "\\-%c", o->sname);
+		if (o->sname && o->lname)
+			fputs(", ", out);
+		if (o->lname) {
+			fputs("\\-\\-", out);
+			roff_text(o->lname, out);
+		}
+		if (takes_arg(o)) {
+			fputs(" \\fI", out);
+			roff_text(o->arg, out);
+			fputs("\\fR", out);
+		}
+		fputc('\n', out);
+		roff_text(o->help, out);
+		fmt_default(o, defaults, def, sizeof(def));
+		if (def[0]) {
+			fputs(" (default: ", out);
+			roff_text(def, out);
+			fputc(')', out);
+		}
+		fputc('\n', out);
+	}
+}
+
+void opt_list(const struct opt_cmd *c, FILE *out)
+{
+	for (const struct opt *o = c->opts; !opt_end(o); o++) {
+		if (o->sname)
+			fprintf(out, "-%c", o->sname);
+		if (o->sname && o->lname)
+			fputc(' ', out);
+		if (o->lname)
+			fprintf(out, "--%s", o->lname);
+		fputc('\n', out);
+	}
+}

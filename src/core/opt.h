@@ -1,0 +1,62 @@
+/* The options table: each option is declared once (letter, long name, type, range, help) and
+ * drives parsing, range checks, --help and the man page. Values land in a config struct at
+ * the declared offset; defaults are whatever the struct holds before parsing. */
+#ifndef FSB_OPT_H
+#define FSB_OPT_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define OPT_LIST_MAX 64
+
+enum opt_type {
+	OPT_FLAG,        /* bool */
+	OPT_UINT,        /* uint64_t, digits only */
+	OPT_SIZE,        /* uint64_t bytes; a bare number counts in .unit; long form takes k/m/g/t */
+	OPT_STR,         /* const char * (points into argv) */
+	OPT_STRS,        /* struct opt_strs: repeatable; the first use replaces the default list */
+	OPT_UINTS,       /* struct opt_uints: repeatable */
+	OPT_HELP,        /* int: 1 after the short form, 2 after the long form */
+};
+
+struct opt_strs {
+	unsigned n;
+	bool user;               /* set by the command line (the default list was replaced) */
+	const char *v[OPT_LIST_MAX];
+};
+
+struct opt_uints {
+	unsigned n;
+	uint64_t v[OPT_LIST_MAX];
+};
+
+struct opt {
+	char sname;              /* 0: long only */
+	const char *lname;       /* NULL: short only */
+	enum opt_type type;
+	size_t off;              /* offsetof the field in the config struct */
+	const char *arg;         /* argument name shown in help, NULL for flags */
+	uint64_t min, max;       /* numbers: inclusive range (sizes in bytes) */
+	uint64_t unit;           /* OPT_SIZE: bytes per bare-number unit; 0 means 1 */
+	unsigned max_n;          /* lists: most entries (<= OPT_LIST_MAX) */
+	const char *help;
+};
+
+struct opt_cmd {
+	const char *name;        /* "tiotest" */
+	const char *summary;     /* one line */
+	const struct opt *opts;  /* terminated by an entry with neither sname nor lname */
+};
+
+/* Parses argv[1..argc-1] into cfg. On error returns -1 with a one-line message (no program
+ * name, no newline) in err. Positional arguments are errors. */
+int opt_parse(const struct opt_cmd *c, int argc, char **argv, void *cfg, char *err, size_t errlen);
+/* Strict number parsers shared with other input (digits only; sizes with optional suffix). */
+int opt_parse_uint(const char *s, uint64_t *out);
+int opt_parse_size(const char *s, uint64_t unit, bool suffixes, uint64_t *out);
+void opt_help(const struct opt_cmd *c, const void *defaults, const char *prog, FILE *out);
+void opt_man(const struct opt_cmd *c, const void *defaults, FILE *out);
+/* One line per option: "-f --size" (for tests that check help and man page cover the table). */
+void opt_list(const struct opt_cmd *c, FILE *out);
+#endif

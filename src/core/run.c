@@ -1,0 +1,255 @@
+/* Worker threads, start barrier, phase window, CPU accounting, stop flag and first error. */
+#include "core/run.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "core/clock.h"
+
+atomic_int run_stop;
+static atomic_int run_sig;
+static atomic_int err_claimed;
+static atomic_int err_ready;
+static struct run_error first_error;
+
+void run_fail_detail(int err, const char *syscall, const char *path, int64_t offset,
+		     const char *fmt, ...)
+{
+	if (atomic_exchange(&err_claimed, 1) == 0) {
+		first_error.err = err;
+		first_error.syscall = syscall;
+		snprintf(first_error.path, sizeof(first_error.path), "%s", path ? path : "");
+		first_error.offset = offset;
+		first_error.detail[0] = '\0';
+		if (fmt) {
+			va_list ap;
+
+			va_start(ap, fmt);
+			vsnprintf(first_error.detail, sizeof(first_error.detail), fmt, ap);
+			va_end(ap);
+		}
+		atomic_store(&err_ready, 1);
+	}
+	atomic_store(&run_stop, RUN_STOP_ERROR);
+}
+
+void run_fail(int err, const char *syscall, const char *path, int64_t offset)
+{
+	run_fail_detail(err, syscall, path, offset, NULL);
+}
+
+const struct run_error *run_error_get(void)
+{
+	return atomic_load(&err_ready) ? &first_error : NULL;
+}
+
+void run_error_format(const struct run_error *e, char *buf, size_t len)
+{
+	char off[48] = "";
+
+	if (e->offset >= 0)
+		snprintf(off, sizeof(off), " at offset %lld", (long long)e->offset);
+	if (e->detail[0])
+		snprintf(buf, len, "%s '%s'%s: %s", e->syscall, e->path, off, e->detail);
+	else
+		snprintf(buf, len, "%s '%s'%s: %s", e->syscall, e->path, off, strerror(e->err));
+}
+
+static void on_signal(int sig)
+{
+	int zero = 0;
+
+	atomic_compare_exchange_strong(&run_sig, &zero, sig);
+	/* an error that came first stays the reason */
+	zero = RUN_GO;
+	atomic_compare_exchange_strong(&run_stop, &zero, RUN_STOP_SIGNAL);
+}
+
+int run_signals_install(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	/* no SA_RESTART: a worker blocked in a slow syscall comes back with EINTR and stops */
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		if (sigaction(sigs[i], &sa, NULL) < 0)
+			return -errno;
+	return 0;
+}
+
+int run_signal(void)
+{
+	return atomic_load(&run_sig);
+}
+
+void run_reset(void)
+{
+	atomic_store(&run_stop, RUN_GO);
+	atomic_store(&run_sig, 0);
+	atomic_store(&err_claimed, 0);
+	atomic_store(&err_ready, 0);
+}
+
+void opstat_init(struct opstat *s)
+{
+	s->ops = s->bytes = s->over_2s = s->over_10s = 0;
+	hist_init(&s->lat);
+}
+
+void opstat_merge(struct opstat *dst, const struct opstat *src)
+{
+	dst->ops += src->ops;
+	dst->bytes += src->bytes;
+	dst->over_2s += src->over_2s;
+	dst->over_10s += src->over_10s;
+	hist_merge(&dst->lat, &src->lat);
+}
+
+/* The start gate: workers park on it; the main thread opens it once all are parked. */
+struct gate {
+	pthread_mutex_t mu;
+	pthread_cond_t parked;
+	pthread_cond_t open_cv;
+	unsigned nparked;
+	bool open;
+};
+
+struct worker_arg {
+	struct worker *w;
+	struct gate *gate;       /* NULL: start at once (serial mode) */
+};
+
+static double tv_s(const struct timeval *tv)
+{
+	return (double)tv->tv_sec + (double)tv->tv_usec / 1e6;
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker_arg *a = arg;
+	struct worker *w = a->w;
+	struct rusage r0, r1;
+
+	if (a->gate) {
+		pthread_mutex_lock(&a->gate->mu);
+		a->gate->nparked++;
+		pthread_cond_signal(&a->gate->parked);
+		while (!a->gate->open)
+			pthread_cond_wait(&a->gate->open_cv, &a->gate->mu);
+		pthread_mutex_unlock(&a->gate->mu);
+	}
+	getrusage(RUSAGE_THREAD, &r0);
+	w->start_ns = clock_ns();
+	w->rc = run_stopping() ? 0 : w->phase->work(w);
+	w->end_ns = clock_ns();
+	getrusage(RUSAGE_THREAD, &r1);
+	w->usr_s = tv_s(&r1.ru_utime) - tv_s(&r0.ru_utime);
+	w->sys_s = tv_s(&r1.ru_stime) - tv_s(&r0.ru_stime);
+	return NULL;
+}
+
+static void phase_window_open(struct phase *p, struct rusage *r0)
+{
+	getrusage(RUSAGE_SELF, r0);
+	p->start_ns = clock_ns();
+}
+
+static void phase_window_close(struct phase *p, const struct rusage *r0)
+{
+	struct rusage r1;
+
+	getrusage(RUSAGE_SELF, &r1);
+	p->usr_s = tv_s(&r1.ru_utime) - tv_s(&r0->ru_utime);
+	p->sys_s = tv_s(&r1.ru_stime) - tv_s(&r0->ru_stime);
+	p->end_ns = p->first_done_ns = 0;
+	for (unsigned i = 0; i < p->nworkers; i++) {
+		struct worker *w = &p->workers[i];
+
+		if (!w->started)
+			continue;
+		if (w->end_ns > p->end_ns)
+			p->end_ns = w->end_ns;
+		if (!p->first_done_ns || w->end_ns < p->first_done_ns)
+			p->first_done_ns = w->end_ns;
+	}
+	if (!p->end_ns)
+		p->end_ns = p->first_done_ns = p->start_ns;
+}
+
+static int spawn(struct worker *w, struct worker_arg *a)
+{
+	int rc = pthread_create(&w->tid, NULL, worker_main, a);
+
+	if (rc) {
+		run_fail(rc, "pthread_create", w->phase->name, -1);
+		return -rc;
+	}
+	w->started = true;
+	return 0;
+}
+
+static int phase_run_serial(struct phase *p, struct worker_arg *args)
+{
+	struct rusage r0;
+	int rc = 0;
+
+	phase_window_open(p, &r0);
+	for (unsigned i = 0; i < p->nworkers && !run_stopping(); i++) {
+		args[i] = (struct worker_arg){ .w = &p->workers[i], .gate = NULL };
+		rc = spawn(&p->workers[i], &args[i]);
+		if (rc)
+			break;
+		pthread_join(p->workers[i].tid, NULL);
+	}
+	phase_window_close(p, &r0);
+	return rc;
+}
+
+int phase_run(struct phase *p)
+{
+	struct gate gate = { .mu = PTHREAD_MUTEX_INITIALIZER, .parked = PTHREAD_COND_INITIALIZER,
+			     .open_cv = PTHREAD_COND_INITIALIZER };
+	struct worker_arg args[p->nworkers ? p->nworkers : 1];
+	struct rusage r0;
+	unsigned n = 0;
+	int rc = 0;
+
+	for (unsigned i = 0; i < p->nworkers; i++) {
+		p->workers[i].id = i;
+		p->workers[i].phase = p;
+		p->workers[i].started = false;
+		p->workers[i].rc = 0;
+		p->workers[i].start_ns = p->workers[i].end_ns = 0;
+		p->workers[i].usr_s = p->workers[i].sys_s = 0;
+	}
+	if (p->serial)
+		return phase_run_serial(p, args);
+
+	for (; n < p->nworkers; n++) {
+		args[n] = (struct worker_arg){ .w = &p->workers[n], .gate = &gate };
+		rc = spawn(&p->workers[n], &args[n]);
+		if (rc)
+			break;
+	}
+	pthread_mutex_lock(&gate.mu);
+	while (gate.nparked < n)
+		pthread_cond_wait(&gate.parked, &gate.mu);
+	/* every worker is parked: the window opens before any of them can run */
+	phase_window_open(p, &r0);
+	gate.open = true;
+	pthread_cond_broadcast(&gate.open_cv);
+	pthread_mutex_unlock(&gate.mu);
+	for (unsigned i = 0; i < n; i++)
+		pthread_join(p->workers[i].tid, NULL);
+	phase_window_close(p, &r0);
+	pthread_cond_destroy(&gate.parked);
+	pthread_cond_destroy(&gate.open_cv);
+	pthread_mutex_destroy(&gate.mu);
+	return rc;
+}

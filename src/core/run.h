@@ -1,0 +1,98 @@
+/* Worker threads released by a start barrier, phase timing and CPU accounting, the process-wide
+ * stop flag and the first error. A workload supplies the work hook; the core owns timing. */
+#ifndef FSB_RUN_H
+#define FSB_RUN_H
+#include <limits.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/hist.h"
+
+/* Why the run stopped early: nonzero stops every worker at its next op. */
+enum run_stop_reason { RUN_GO = 0, RUN_STOP_ERROR = 1, RUN_STOP_SIGNAL = 2 };
+extern atomic_int run_stop;
+
+static inline bool run_stopping(void)
+{
+	return atomic_load_explicit(&run_stop, memory_order_relaxed) != RUN_GO;
+}
+
+/* The first error of the run, recorded by whichever thread hits it first. */
+struct run_error {
+	int err;                 /* errno value */
+	const char *syscall;     /* "pwrite", "open", ... or "verify" */
+	char path[PATH_MAX];
+	int64_t offset;          /* -1 when the error has no offset */
+	char detail[256];        /* extra text (verification failures), may be empty */
+};
+
+/* Records the first error and raises the stop flag; later calls only keep the flag raised. */
+void run_fail(int err, const char *syscall, const char *path, int64_t offset);
+void run_fail_detail(int err, const char *syscall, const char *path, int64_t offset,
+		     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+const struct run_error *run_error_get(void);     /* NULL when no error */
+void run_error_format(const struct run_error *e, char *buf, size_t len);
+/* Signal handling: SIGINT/SIGTERM/SIGHUP raise the stop flag; run_signal() tells which. */
+int run_signals_install(void);
+int run_signal(void);
+void run_reset(void);                            /* for tests that run several times */
+
+/* Per-op statistics of one op type in one worker; merged after join. */
+struct opstat {
+	uint64_t ops;
+	uint64_t bytes;
+	uint64_t over_2s;        /* ops slower than 2 s / 10 s, exact (tiotest's columns) */
+	uint64_t over_10s;
+	struct hist lat;
+};
+
+void opstat_init(struct opstat *s);
+void opstat_merge(struct opstat *dst, const struct opstat *src);
+
+static inline void opstat_add(struct opstat *s, uint64_t lat_ns, uint64_t bytes)
+{
+	s->ops++;
+	s->bytes += bytes;
+	hist_record(&s->lat, lat_ns);
+	if (__builtin_expect(lat_ns > 2000000000u, 0)) {
+		s->over_2s++;
+		if (lat_ns > UINT64_C(10000000000))
+			s->over_10s++;
+	}
+}
+
+struct phase;
+
+struct worker {
+	unsigned id;
+	struct phase *phase;
+	void *ctx;               /* the workload's per-worker state */
+	uint64_t start_ns;       /* absolute CLOCK_MONOTONIC: released .. work hook returned */
+	uint64_t end_ns;
+	double usr_s, sys_s;     /* RUSAGE_THREAD over the same window */
+	int rc;                  /* the work hook's return: 0 or -errno */
+	pthread_t tid;
+	bool started;
+};
+
+struct phase {
+	const char *name;
+	unsigned nworkers;
+	bool serial;             /* run the workers one after another inside one window */
+	int (*work)(struct worker *w);
+	struct worker *workers;  /* nworkers entries, ctx set by the caller */
+	/* results, valid after phase_run() */
+	uint64_t start_ns;       /* barrier release */
+	uint64_t end_ns;         /* last worker done */
+	uint64_t first_done_ns;  /* first worker done */
+	double usr_s, sys_s;     /* RUSAGE_SELF from release to after the last join */
+};
+
+/* Runs one phase: creates the workers, waits until all are parked, takes the clock and the
+ * process rusage, releases them at once, joins them all. Returns 0, or -errno when threads
+ * could not be created (then the stop flag is raised and the error recorded). */
+int phase_run(struct phase *p);
+#endif

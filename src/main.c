@@ -1,0 +1,69 @@
+/* fsbench: the table of subcommands, and dispatch on argv[0] so that a link named after a
+ * classic tool (tiotest) behaves exactly as that tool's subcommand. */
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+
+struct subcmd {
+	const char *name;
+	int (*fn)(int argc, char **argv, const char *prog);
+	const char *summary;
+	bool hidden;
+};
+
+static const struct subcmd subcmds[] = {
+	{ "tiotest", cmd_tiotest, "threaded sequential/random read/write throughput and latency (tiotest 0.4.2)", false },
+	{ "__man-options", cmd_man_options, "print a subcommand's options as man page text (build use)", true },
+};
+
+#define NSUBCMDS (sizeof(subcmds) / sizeof(subcmds[0]))
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: fsbench COMMAND [OPTION]...\n"
+		     "A filesystem benchmark suite. Commands:\n\n");
+	for (size_t i = 0; i < NSUBCMDS; i++)
+		if (!subcmds[i].hidden)
+			fprintf(out, "  %-12s %s\n", subcmds[i].name, subcmds[i].summary);
+	fprintf(out, "\n'fsbench COMMAND --help' describes a command's options; fsbench(1) has the rest.\n"
+		     "Invoked through a link named after a command (tiotest), fsbench runs that command.\n");
+}
+
+int main(int argc, char **argv)
+{
+	const char *base = strrchr(argv[0], '/');
+	char prog[64];
+
+	base = base ? base + 1 : argv[0];
+	for (size_t i = 0; i < NSUBCMDS; i++)
+		if (!subcmds[i].hidden && !strcmp(base, subcmds[i].name))
+			return subcmds[i].fn(argc, argv, subcmds[i].name);
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("fsbench %s\n", FSB_VERSION);
+		return EXIT_OK;
+	}
+	if (!strcmp(argv[1], "list")) {
+		for (size_t i = 0; i < NSUBCMDS; i++)
+			if (!subcmds[i].hidden)
+				printf("%s\n", subcmds[i].name);
+		return EXIT_OK;
+	}
+	for (size_t i = 0; i < NSUBCMDS; i++) {
+		if (strcmp(argv[1], subcmds[i].name))
+			continue;
+		snprintf(prog, sizeof(prog), "fsbench %s", subcmds[i].name);
+		return subcmds[i].fn(argc - 1, argv + 1, prog);
+	}
+	fprintf(stderr, "fsbench: unknown command '%s' (try 'fsbench --help')\n", argv[1]);
+	return EXIT_USAGE;
+}

@@ -1,0 +1,372 @@
+/* JSON results with jansson: writer and reader. */
+#include "report/json.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/hist.h"
+#include "sys/env.h"
+
+#ifndef FSB_VERSION
+#define FSB_VERSION "0.0.0"
+#endif
+
+/* counts and ns are integers; jansson's json_int_t is long long, and counts above 2^63 do not occur */
+static json_t *jint(uint64_t v)
+{
+	return json_integer((json_int_t)v);
+}
+
+/* never nan or inf in the output */
+static json_t *jreal(double v)
+{
+	if (v != v || v > 1e300 || v < -1e300)
+		v = 0;
+	return json_real(v);
+}
+
+json_t *json_latency(const struct opstat *s)
+{
+	const struct hist *h = &s->lat;
+	double n = s->ops ? (double)s->ops : 1.0;
+	json_t *o = json_object(), *b = json_array();
+
+	json_object_set_new(o, "count", jint(h->count));
+	json_object_set_new(o, "min_ns", jint(h->count ? h->min : 0));
+	json_object_set_new(o, "mean_ns", jreal(hist_mean(h)));
+	json_object_set_new(o, "max_ns", jint(h->max));
+	json_object_set_new(o, "sum_ns", jint(h->sum));
+	json_object_set_new(o, "p50_ns", jint(hist_percentile(h, 50)));
+	json_object_set_new(o, "p90_ns", jint(hist_percentile(h, 90)));
+	json_object_set_new(o, "p99_ns", jint(hist_percentile(h, 99)));
+	json_object_set_new(o, "p99_9_ns", jint(hist_percentile(h, 99.9)));
+	json_object_set_new(o, "p99_99_ns", jint(hist_percentile(h, 99.99)));
+	json_object_set_new(o, "over_2s_count", jint(s->over_2s));
+	json_object_set_new(o, "over_10s_count", jint(s->over_10s));
+	json_object_set_new(o, "over_2s_pct", jreal(100.0 * (double)s->over_2s / n));
+	json_object_set_new(o, "over_10s_pct", jreal(100.0 * (double)s->over_10s / n));
+	json_object_set_new(o, "histogram", json_pack("{s:s,s:i}", "scheme", "log-linear",
+						      "sub_buckets_per_octave", HIST_SUB));
+	/* raw non-empty buckets [lo_ns, hi_ns inclusive, count]: enough to recompute anything */
+	for (unsigned i = 0; i < HIST_NBUCKETS; i++) {
+		uint64_t lo, hi;
+
+		if (!h->buckets[i])
+			continue;
+		hist_bucket_range(i, &lo, &hi);
+		json_array_append_new(b, json_pack("[o,o,o]", jint(lo), jint(hi), jint(h->buckets[i])));
+	}
+	json_object_set_new(o, "buckets", b);
+	return o;
+}
+
+static int get_u64(const json_t *o, const char *key, uint64_t *v, char *err, size_t errlen)
+{
+	json_t *x = json_object_get(o, key);
+
+	if (!json_is_integer(x) || json_integer_value(x) < 0) {
+		snprintf(err, errlen, "field '%s' is missing or not a non-negative integer", key);
+		return -1;
+	}
+	*v = (uint64_t)json_integer_value(x);
+	return 0;
+}
+
+static int get_f64(const json_t *o, const char *key, double *v, char *err, size_t errlen)
+{
+	json_t *x = json_object_get(o, key);
+
+	if (!json_is_number(x)) {
+		snprintf(err, errlen, "field '%s' is missing or not a number", key);
+		return -1;
+	}
+	*v = json_number_value(x);
+	return 0;
+}
+
+int json_latency_parse(const json_t *lat, struct opstat *s, char *err, size_t errlen)
+{
+	const json_t *b = json_object_get(lat, "buckets");
+	uint64_t total = 0, min = 0;
+	size_t i;
+	json_t *e;
+
+	opstat_init(s);
+	if (!json_is_object(lat) || !json_is_array(b)) {
+		snprintf(err, errlen, "latency is not an object with a buckets array");
+		return -1;
+	}
+	if (get_u64(lat, "count", &s->lat.count, err, errlen) || get_u64(lat, "sum_ns", &s->lat.sum, err, errlen) ||
+	    get_u64(lat, "max_ns", &s->lat.max, err, errlen) || get_u64(lat, "min_ns", &min, err, errlen) ||
+	    get_u64(lat, "over_2s_count", &s->over_2s, err, errlen) ||
+	    get_u64(lat, "over_10s_count", &s->over_10s, err, errlen))
+		return -1;
+	s->lat.min = s->lat.count ? min : UINT64_MAX;
+	json_array_foreach(b, i, e) {
+		json_int_t lo, hi, n;
+
+		if (json_unpack(e, "[III]", &lo, &hi, &n) || lo < 0 || n < 0 ||
+		    hist_set_bucket(&s->lat, (uint64_t)lo, (uint64_t)n)) {
+			snprintf(err, errlen, "latency bucket %zu is malformed", i);
+			return -1;
+		}
+		total += (uint64_t)n;
+	}
+	if (total != s->lat.count) {
+		snprintf(err, errlen, "latency buckets add up to %llu, count says %llu",
+			 (unsigned long long)total, (unsigned long long)s->lat.count);
+		return -1;
+	}
+	s->ops = s->lat.count;
+	return 0;
+}
+
+static json_t *json_mount(const char *path)
+{
+	struct env_mount *m = calloc(1, sizeof(*m));
+	json_t *o = json_object();
+	char real[PATH_MAX];
+
+	json_object_set_new(o, "path", json_string(path));
+	if (realpath(path, real))
+		json_object_set_new(o, "realpath", json_string(real));
+	if (m && env_mount_of(path, m) == 0) {
+		json_object_set_new(o, "fstype", json_string(m->fstype[0] ? m->fstype : "unknown"));
+		json_object_set_new(o, "mount_point", json_string(m->mount_point));
+		json_object_set_new(o, "mount_options", json_string(m->mount_options));
+		json_object_set_new(o, "super_options", json_string(m->super_options));
+		json_object_set_new(o, "source", json_string(m->source));
+		json_object_set_new(o, "device", json_sprintf("%u:%u", m->dev_major, m->dev_minor));
+	} else {
+		json_object_set_new(o, "fstype", json_string("unknown"));
+	}
+	free(m);
+	return o;
+}
+
+json_t *json_result_head(const struct json_run_info *ri)
+{
+	json_t *root = json_object(), *cmd = json_array(), *env = json_object(), *targets = json_array();
+	struct env_host h;
+	char when[64] = "";
+	time_t t = (time_t)ri->started_unix_s;
+	struct tm tm;
+
+	json_object_set_new(root, "schema", json_string(FSB_JSON_SCHEMA));
+	json_object_set_new(root, "schema_version", json_integer(FSB_JSON_SCHEMA_VERSION));
+	json_object_set_new(root, "fsbench_version", json_string(FSB_VERSION));
+	json_object_set_new(root, "workload", json_string(ri->workload));
+	for (int i = 0; i < ri->argc; i++)
+		json_array_append_new(cmd, json_string(ri->argv[i]));
+	json_object_set_new(root, "command_line", cmd);
+	if (gmtime_r(&t, &tm))
+		strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	json_object_set_new(root, "started_at", json_string(when));
+	if (env_host_read(&h) == 0) {
+		json_object_set_new(env, "hostname", json_string(h.hostname));
+		json_object_set_new(env, "kernel_release", json_string(h.kernel_release));
+		json_object_set_new(env, "kernel_version", json_string(h.kernel_version));
+		json_object_set_new(env, "machine", json_string(h.machine));
+		json_object_set_new(env, "cpu_model", json_string(h.cpu_model));
+		json_object_set_new(env, "cpus_online", json_integer(h.cpus_online));
+		json_object_set_new(env, "mem_total_bytes", jint(h.mem_total_bytes));
+	}
+	for (unsigned i = 0; i < ri->ntargets; i++)
+		json_array_append_new(targets, json_mount(ri->targets[i]));
+	json_object_set_new(env, "targets", targets);
+	json_object_set_new(root, "environment", env);
+	return root;
+}
+
+static json_t *tio_json_config(const struct tio_config *c)
+{
+	json_t *o = json_object(), *dirs = json_array(), *phases = json_array();
+
+	json_object_set_new(o, "threads", jint(c->threads));
+	json_object_set_new(o, "file_size_bytes", jint(c->file_bytes));
+	json_object_set_new(o, "file_size_used_bytes", jint(c->blocks * c->block_bytes));
+	json_object_set_new(o, "block_size_bytes", jint(c->block_bytes));
+	json_object_set_new(o, "blocks_per_thread", jint(c->blocks));
+	json_object_set_new(o, "random_ops_per_thread", jint(c->random_ops));
+	for (unsigned i = 0; i < c->dirs.n; i++)
+		json_array_append_new(dirs, json_string(c->dirs.v[i]));
+	json_object_set_new(o, "dirs", dirs);
+	for (int p = 0; p < TIO_NPHASES; p++)
+		if (c->run_phase[p])
+			json_array_append_new(phases, json_string(tio_phase_name[p]));
+	json_object_set_new(o, "phases", phases);
+	json_object_set_new(o, "engine", json_string(c->mmap ? "mmap" : "psync"));
+	json_object_set_new(o, "o_sync", json_boolean(c->sync));
+	json_object_set_new(o, "o_direct", json_boolean(c->direct));
+	json_object_set_new(o, "verify", json_boolean(c->verify));
+	json_object_set_new(o, "drop_caches", json_boolean(c->drop_caches));
+	json_object_set_new(o, "serial_write", json_boolean(c->serial_write));
+	json_object_set_new(o, "raw", json_boolean(c->raw));
+	json_object_set_new(o, "raw_offset_bytes", jint(c->raw_offset_bytes));
+	json_object_set_new(o, "raw_offset_first", json_boolean(c->raw_offset_first));
+	json_object_set_new(o, "seed", jint(c->seed));
+	json_object_set_new(o, "keep", json_boolean(c->keep));
+	json_object_set_new(o, "between_phases", c->between ? json_string(c->between) : json_null());
+	return o;
+}
+
+static json_t *json_procio(const struct procio *io)
+{
+	return json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "rchar", jint(io->rchar), "wchar", jint(io->wchar),
+			 "syscr", jint(io->syscr), "syscw", jint(io->syscw), "read_bytes", jint(io->read_bytes),
+			 "write_bytes", jint(io->write_bytes), "cancelled_write_bytes",
+			 jint(io->cancelled_write_bytes));
+}
+
+static json_t *tio_json_phase(const struct tio_config *c, const struct tio_result *r, int p)
+{
+	const struct tio_phase_result *pr = &r->phase[p];
+	double wall_s = (double)pr->wall_ns / 1e9;
+	json_t *o = json_object(), *threads = json_array();
+
+	json_object_set_new(o, "name", json_string(tio_phase_name[p]));
+	json_object_set_new(o, "complete", json_boolean(pr->complete));
+	json_object_set_new(o, "ops", jint(pr->st.ops));
+	json_object_set_new(o, "bytes", jint(pr->st.bytes));
+	json_object_set_new(o, "wall_ns", jint(pr->wall_ns));
+	json_object_set_new(o, "first_done_ns", jint(pr->first_done_ns));
+	json_object_set_new(o, "last_done_ns", jint(pr->last_done_ns));
+	json_object_set_new(o, "rate_mib_per_s", jreal(wall_s > 0 ? (double)pr->st.bytes / 1048576.0 / wall_s : 0));
+	json_object_set_new(o, "iops", jreal(wall_s > 0 ? (double)pr->st.ops / wall_s : 0));
+	json_object_set_new(o, "cpu_usr_s", jreal(pr->usr_s));
+	json_object_set_new(o, "cpu_sys_s", jreal(pr->sys_s));
+	json_object_set_new(o, "cpu_usr_pct", jreal(wall_s > 0 ? 100.0 * pr->usr_s / wall_s : 0));
+	json_object_set_new(o, "cpu_sys_pct", jreal(wall_s > 0 ? 100.0 * pr->sys_s / wall_s : 0));
+	json_object_set_new(o, "proc_io", json_procio(&pr->io));
+	for (unsigned i = 0; i < c->threads; i++) {
+		const struct tio_thread_result *t = &pr->threads[i];
+
+		json_array_append_new(threads, json_pack("{s:i,s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o}",
+			"thread", (int)i, "file", t->path, "ops", jint(t->ops), "bytes", jint(t->bytes),
+			"start_ns", jint(t->start_ns), "end_ns", jint(t->end_ns), "flush_ns", jint(t->flush_ns),
+			"cpu_usr_s", jreal(t->usr_s), "cpu_sys_s", jreal(t->sys_s)));
+	}
+	json_object_set_new(o, "threads", threads);
+	json_object_set_new(o, "latency", json_latency(&pr->st));
+	return o;
+}
+
+json_t *tio_json(const struct tio_config *c, const struct tio_result *r, const struct json_run_info *ri)
+{
+	json_t *root = json_result_head(ri), *phases = json_array();
+	const struct run_error *e = run_error_get();
+
+	json_object_set_new(root, "config", tio_json_config(c));
+	json_object_set_new(root, "complete", json_boolean(r->complete));
+	if (r->complete)
+		json_object_set_new(root, "stop_reason", json_null());
+	else if (run_signal())
+		json_object_set_new(root, "stop_reason", json_sprintf("signal %d", run_signal()));
+	else
+		json_object_set_new(root, "stop_reason", json_string("error"));
+	if (e) {
+		char msg[PATH_MAX + 512];
+
+		run_error_format(e, msg, sizeof(msg));
+		json_object_set_new(root, "error", json_pack("{s:s,s:i,s:s,s:s,s:I,s:s}", "message", msg,
+			"errno", e->err, "syscall", e->syscall, "path", e->path, "offset", (json_int_t)e->offset,
+			"detail", e->detail));
+	} else {
+		json_object_set_new(root, "error", json_null());
+	}
+	for (int p = 0; p < TIO_NPHASES; p++)
+		if (r->phase[p].ran)
+			json_array_append_new(phases, tio_json_phase(c, r, p));
+	json_object_set_new(root, "phases", phases);
+	json_object_set_new(root, "total_latency", json_latency(&r->total));
+	return root;
+}
+
+int tio_json_parse(const json_t *root, struct tio_result *r, uint64_t *threads, char *err, size_t errlen)
+{
+	const json_t *phases = json_object_get(root, "phases"), *cfg = json_object_get(root, "config");
+	const json_t *ph;
+	size_t i;
+
+	memset(r, 0, sizeof(*r));
+	r->stopped_in = -1;
+	if (!json_is_object(root) || !json_is_string(json_object_get(root, "schema")) ||
+	    strcmp(json_string_value(json_object_get(root, "schema")), FSB_JSON_SCHEMA)) {
+		snprintf(err, errlen, "not an fsbench result (no \"schema\": \"%s\")", FSB_JSON_SCHEMA);
+		return -1;
+	}
+	if (!json_is_integer(json_object_get(root, "schema_version")) ||
+	    json_integer_value(json_object_get(root, "schema_version")) != FSB_JSON_SCHEMA_VERSION) {
+		snprintf(err, errlen, "unsupported schema_version (this fsbench reads %d)", FSB_JSON_SCHEMA_VERSION);
+		return -1;
+	}
+	if (!json_is_string(json_object_get(root, "workload")) ||
+	    strcmp(json_string_value(json_object_get(root, "workload")), "tiotest")) {
+		snprintf(err, errlen, "not a tiotest result");
+		return -1;
+	}
+	if (!json_is_object(cfg) || get_u64(cfg, "threads", threads, err, errlen))
+		return -1;
+	if (!json_is_array(phases)) {
+		snprintf(err, errlen, "field 'phases' is missing or not an array");
+		return -1;
+	}
+	r->complete = json_is_true(json_object_get(root, "complete"));
+	opstat_init(&r->total);
+	json_array_foreach(phases, i, ph) {
+		const char *name = json_string_value(json_object_get(ph, "name"));
+		struct tio_phase_result *pr = NULL;
+
+		for (int p = 0; name && p < TIO_NPHASES; p++)
+			if (!strcmp(name, tio_phase_name[p]))
+				pr = &r->phase[p];
+		if (!pr) {
+			snprintf(err, errlen, "phase %zu has an unknown name", i);
+			return -1;
+		}
+		pr->ran = true;
+		pr->complete = json_is_true(json_object_get(ph, "complete"));
+		if (get_u64(ph, "wall_ns", &pr->wall_ns, err, errlen) ||
+		    get_u64(ph, "first_done_ns", &pr->first_done_ns, err, errlen) ||
+		    get_u64(ph, "last_done_ns", &pr->last_done_ns, err, errlen) ||
+		    get_f64(ph, "cpu_usr_s", &pr->usr_s, err, errlen) ||
+		    get_f64(ph, "cpu_sys_s", &pr->sys_s, err, errlen) ||
+		    json_latency_parse(json_object_get(ph, "latency"), &pr->st, err, errlen) ||
+		    get_u64(ph, "ops", &pr->st.ops, err, errlen) || get_u64(ph, "bytes", &pr->st.bytes, err, errlen))
+			return -1;
+		opstat_merge(&r->total, &pr->st);
+	}
+	return 0;
+}
+
+int json_write(json_t *root, const char *path)
+{
+	char tmp[PATH_MAX];
+	int fd, rc = 0;
+
+	if (!strcmp(path, "-")) {
+		if (json_dumpf(root, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) < 0)
+			return -EIO;
+		fputc('\n', stdout);
+		return fflush(stdout) ? -errno : 0;
+	}
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid()) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	if (json_dumpfd(root, fd, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) < 0 || write(fd, "\n", 1) != 1)
+		rc = -EIO;
+	if (close(fd) < 0 && !rc)
+		rc = -errno;
+	if (!rc && rename(tmp, path) < 0)
+		rc = -errno;
+	if (rc)
+		unlink(tmp);
+	return rc;
+}

@@ -1,0 +1,560 @@
+/* The tiotest workload: file setup, the four phases and the per-thread op loop.
+ * Compatibility notes say which tiotest 0.4.2 behaviour each choice keeps or fixes. */
+#include "workload/tiotest.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <linux/fs.h>
+#include <zlib.h>
+
+#include "core/cleanup.h"
+#include "core/clock.h"
+#include "engine/engine.h"
+
+extern char **environ;
+
+const char *const tio_phase_name[TIO_NPHASES] = { "write", "random_write", "read", "random_read" };
+const char *const tio_phase_label[TIO_NPHASES] = { "Write", "Random Write", "Read", "Random Read" };
+
+static const bool phase_writes[TIO_NPHASES] = { true, true, false, false };
+static const bool phase_random[TIO_NPHASES] = { false, true, false, true };
+
+/* What persists for one thread across phases: its file and, with -c, which generation each
+ * block holds (0: sequential write, 1: random write). */
+struct tio_thread {
+	char path[PATH_MAX];
+	uint64_t base;           /* first byte of the thread's region (non-zero only with -R) */
+	unsigned char *gen;      /* -c: one bit per block */
+	void *buf;               /* bs bytes, page aligned (O_DIRECT) */
+};
+
+struct tio_worker {
+	const struct tio_config *c;
+	struct tio_thread *t;
+	enum tio_phase phase;
+	uint64_t seed;           /* this thread's seed for this phase */
+	uint64_t flush_ns;
+	struct opstat st;
+};
+
+/* splitmix64: tiny, fast, and good enough for offsets and payload bytes */
+static inline uint64_t rng_next(uint64_t *s)
+{
+	uint64_t z = (*s += UINT64_C(0x9e3779b97f4a7c15));
+
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return z ^ (z >> 31);
+}
+
+/* uniform in [0, n) by multiply-shift: no modulo bias worth the name, no division */
+static inline uint64_t rng_below(uint64_t *s, uint64_t n)
+{
+	return (uint64_t)(((unsigned __int128)rng_next(s) * n) >> 64);
+}
+
+/* -c block layout: a 32-byte header, then payload from a PRNG keyed by (seed, offset). */
+#define VHDR_MAGIC 0x46534231u   /* "FSB1" */
+struct vhdr {
+	uint32_t magic;
+	uint32_t crc;            /* crc32 of the whole block with this field zero */
+	uint64_t offset;
+	uint64_t seed;
+	uint32_t file_id;
+	uint32_t gen;
+};
+
+static uint32_t block_crc(unsigned char *blk, size_t len)
+{
+	struct vhdr *h = (struct vhdr *)blk;
+	uint32_t saved = h->crc, crc;
+
+	h->crc = 0;
+	crc = (uint32_t)crc32(0, blk, (uInt)len);
+	h->crc = saved;
+	return crc;
+}
+
+static void block_fill(unsigned char *blk, size_t len, uint64_t off, uint64_t seed,
+		       uint32_t file_id, uint32_t gen)
+{
+	struct vhdr *h = (struct vhdr *)blk;
+	uint64_t s = seed ^ (off * UINT64_C(0x9e3779b97f4a7c15));
+	size_t i;
+
+	for (i = sizeof(*h); i + 8 <= len; i += 8) {
+		uint64_t v = rng_next(&s);
+
+		memcpy(blk + i, &v, 8);
+	}
+	for (; i < len; i++)
+		blk[i] = (unsigned char)rng_next(&s);
+	*h = (struct vhdr){ .magic = VHDR_MAGIC, .offset = off, .seed = seed, .file_id = file_id,
+			    .gen = gen };
+	h->crc = block_crc(blk, len);
+}
+
+/* 0 when the block read back is the one written there; else a reason */
+static const char *block_check(unsigned char *blk, size_t len, uint64_t off, uint32_t file_id,
+			       uint32_t gen)
+{
+	struct vhdr h;
+
+	memcpy(&h, blk, sizeof(h));
+	if (h.magic != VHDR_MAGIC)
+		return "no fsbench block header (block lost or never written)";
+	if (block_crc(blk, len) != h.crc)
+		return "checksum mismatch (block corrupted)";
+	if (h.file_id != file_id)
+		return "block belongs to another thread's file";
+	if (h.offset != off)
+		return "block belongs at another offset (misplaced write)";
+	if (h.gen != gen)
+		return "stale block (an older write of this offset)";
+	return NULL;
+}
+
+static inline bool gen_get(const unsigned char *g, uint64_t b)
+{
+	return g[b >> 3] & (1u << (b & 7));
+}
+
+static inline void gen_set(unsigned char *g, uint64_t b)
+{
+	g[b >> 3] |= (unsigned char)(1u << (b & 7));
+}
+
+static int tio_open_flags(const struct tio_config *c)
+{
+	/* O_RDWR in every phase as 0.4.x does; no O_CREAT: the file exists since setup, so a
+	 * symlink swapped in later is refused (O_NOFOLLOW), and -R never creates anything */
+	int flags = O_RDWR;
+
+	if (!c->raw)
+		flags |= O_NOFOLLOW;
+	if (c->sync)
+		flags |= O_SYNC;
+	if (c->direct)
+		flags |= O_DIRECT;
+	return flags;
+}
+
+static void fail_io(const struct tio_config *c, int err, const char *what, const char *path,
+		    int64_t off)
+{
+	if (err == -EINVAL && c->direct)
+		run_fail_detail(-err, what, path, off, "%s (O_DIRECT needs the block size and offsets "
+				"aligned to the device's logical block size)", strerror(-err));
+	else if (err == -ENODATA)
+		run_fail_detail(EIO, what, path, off, "unexpected end of file");
+	else
+		run_fail(-err, what, path, off);
+}
+
+static int tio_work(struct worker *w)
+{
+	struct tio_worker *tw = w->ctx;
+	const struct tio_config *c = tw->c;
+	struct tio_thread *t = tw->t;
+	const struct engine_ops *eng = c->mmap ? &engine_mmap : &engine_psync;
+	const bool write = phase_writes[tw->phase], random = phase_random[tw->phase];
+	const uint64_t bs = c->block_bytes, blocks = c->blocks, base = t->base;
+	const uint64_t n = random ? c->random_ops : blocks;
+	const uint32_t gen_now = tw->phase == TIO_RWRITE;
+	struct engine_file f = { .fd = -1, .sync_each = c->mmap && c->sync, .random = random };
+	unsigned char *buf = t->buf;
+	uint64_t rng = tw->seed;
+	const char *what = "open";
+	uint64_t t0, t1;
+	int rc;
+
+	rc = eng->open(&f, t->path, tio_open_flags(c), base, blocks * bs, &what);
+	if (rc) {
+		fail_io(c, rc, what, t->path, -1);
+		return rc;
+	}
+	/* 0.4.x truncates to the whole-block size at every phase: a no-op after setup, but it keeps
+	 * the same syscalls inside the window */
+	if (!c->raw && !c->mmap && ftruncate(f.fd, (off_t)(blocks * bs)) < 0) {
+		rc = -errno;
+		fail_io(c, rc, "ftruncate", t->path, -1);
+		goto out;
+	}
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t b = random ? rng_below(&rng, blocks) : i;
+		uint64_t off = base + b * bs;
+
+		if (__builtin_expect(run_stopping(), 0))
+			break;
+		if (c->verify && write)
+			block_fill(buf, bs, off, tw->seed, w->id, gen_now);
+		t0 = clock_ns();
+		rc = eng->rw(&f, write, buf, bs, off);
+		t1 = clock_ns();
+		if (__builtin_expect(rc != 0, 0)) {
+			fail_io(c, rc, write ? (c->mmap ? "memcpy" : "pwrite") : (c->mmap ? "memcpy" : "pread"),
+				t->path, (int64_t)off);
+			goto out;
+		}
+		opstat_add(&tw->st, t1 - t0, bs);
+		if (c->verify) {
+			if (write) {
+				if (gen_now)
+					gen_set(t->gen, b);
+			} else {
+				const char *why = block_check(buf, bs, off, w->id, gen_get(t->gen, b));
+
+				if (why) {
+					run_fail_detail(EBADMSG, "verify", t->path, (int64_t)off, "%s", why);
+					rc = -EBADMSG;
+					goto out;
+				}
+			}
+		}
+	}
+	/* tiotest fsyncs at the end of every phase, reads included, inside the phase time */
+	t0 = clock_ns();
+	rc = eng->flush(&f);
+	tw->flush_ns = clock_ns() - t0;
+	if (rc && !run_stopping())
+		fail_io(c, rc, "fsync", t->path, -1);
+out:
+	{
+		int crc = eng->close(&f);
+
+		if (crc && !rc) {
+			fail_io(c, crc, "close", t->path, -1);
+			rc = crc;
+		}
+	}
+	return rc;
+}
+
+int tio_config_check(struct tio_config *c, char *err, size_t errlen, int *exit_code)
+{
+	*exit_code = 2;
+	for (int p = 0; p < TIO_NPHASES; p++)
+		c->run_phase[p] = true;
+	for (unsigned i = 0; i < c->skip.n; i++)
+		c->run_phase[c->skip.v[i]] = false;
+	if (c->block_bytes > c->file_bytes) {
+		/* tiotest divides by zero here (SIGFPE) */
+		snprintf(err, errlen, "block size %llu bytes is larger than the file size %llu bytes",
+			 (unsigned long long)c->block_bytes, (unsigned long long)c->file_bytes);
+		return -1;
+	}
+	c->blocks = c->file_bytes / c->block_bytes;
+	if (c->verify && c->block_bytes < sizeof(struct vhdr)) {
+		snprintf(err, errlen, "option -c: the block size must be at least %zu bytes to carry "
+			 "a verification header", sizeof(struct vhdr));
+		return -1;
+	}
+	if (c->verify && !c->run_phase[TIO_WRITE] && (c->run_phase[TIO_READ] || c->run_phase[TIO_RREAD])) {
+		snprintf(err, errlen, "option -c: verification needs the write phase (do not skip it with -k 0)");
+		return -1;
+	}
+	if ((c->raw_offset_bytes || c->raw_offset_first) && !c->raw) {
+		snprintf(err, errlen, "options -o and -O only apply to raw devices (-R)");
+		return -1;
+	}
+	if (c->direct && c->mmap) {
+		snprintf(err, errlen, "options -X and -M cannot be combined (O_DIRECT does not apply to mmap)");
+		return -1;
+	}
+	for (unsigned i = 0; i < c->dirs.n; i++) {
+		struct stat st;
+
+		if (strlen(c->dirs.v[i]) + 64 >= PATH_MAX) {
+			snprintf(err, errlen, "option -d: path '%.64s...' is too long", c->dirs.v[i]);
+			return -1;
+		}
+		if (stat(c->dirs.v[i], &st) < 0) {
+			snprintf(err, errlen, "option -d: cannot use '%s': %s", c->dirs.v[i], strerror(errno));
+			return -1;
+		}
+		if (c->raw && !S_ISBLK(st.st_mode)) {
+			snprintf(err, errlen, "option -R: '%s' is not a block device", c->dirs.v[i]);
+			return -1;
+		}
+		if (!c->raw && !S_ISDIR(st.st_mode)) {
+			snprintf(err, errlen, "option -d: '%s' is not a directory", c->dirs.v[i]);
+			return -1;
+		}
+	}
+	if (c->drop_caches && geteuid() != 0) {
+		/* tiotest prints a warning per thread and reports empty tables with exit 0 */
+		snprintf(err, errlen, "option -F: dropping the page cache needs root");
+		*exit_code = 3;
+		return -1;
+	}
+	return 0;
+}
+
+static int drop_caches(void)
+{
+	int fd, rc = 0;
+
+	/* drop_caches only drops clean pages: write back first, and do it before the window opens
+	 * (tiotest does it inside the window, in every thread, while others already run) */
+	sync();
+	fd = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, "3", 1) != 1)
+		rc = -errno;
+	close(fd);
+	return rc;
+}
+
+static int run_between(const struct tio_config *c, enum tio_phase done, int next,
+		       struct tio_thread *th)
+{
+	char *argv[] = { "sh", "-c", (char *)c->between, NULL };
+	size_t flen = 1;
+	char *files, *e1, *e2, *e3;
+	char **envp;
+	size_t n = 0;
+	int status, rc;
+	pid_t pid;
+
+	for (unsigned i = 0; i < c->threads; i++)
+		flen += strlen(th[i].path) + 1;
+	files = calloc(1, flen + 16);
+	for (unsigned i = 0; files && i < c->threads; i++) {
+		strcat(files, i ? " " : "");
+		strcat(files, th[i].path);
+	}
+	while (environ[n])
+		n++;
+	envp = calloc(n + 4, sizeof(*envp));
+	if (!files || !envp || asprintf(&e1, "FSBENCH_PHASE_DONE=%s", tio_phase_name[done]) < 0) {
+		free(files);
+		free(envp);
+		return -ENOMEM;
+	}
+	if (asprintf(&e2, "FSBENCH_PHASE_NEXT=%s", next >= 0 ? tio_phase_name[next] : "") < 0)
+		e2 = NULL;
+	if (asprintf(&e3, "FSBENCH_FILES=%s", files) < 0)
+		e3 = NULL;
+	memcpy(envp, environ, n * sizeof(*envp));
+	envp[n] = e1;
+	envp[n + 1] = e2;
+	envp[n + 2] = e2 ? e3 : NULL;
+	rc = posix_spawn(&pid, "/bin/sh", NULL, NULL, argv, envp);
+	if (!rc) {
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+		if (!WIFEXITED(status) || WEXITSTATUS(status))
+			rc = -ECANCELED;
+	} else {
+		rc = -rc;
+	}
+	free(e1);
+	free(e2);
+	free(e3);
+	free(envp);
+	free(files);
+	return rc;
+}
+
+static int setup_threads(const struct tio_config *c, struct tio_thread *th, int pid)
+{
+	for (unsigned i = 0; i < c->threads; i++) {
+		struct tio_thread *t = &th[i];
+		const char *dir = c->dirs.v[i % c->dirs.n];
+		long page = sysconf(_SC_PAGESIZE);
+		int fd;
+
+		if (posix_memalign(&t->buf, (size_t)page, c->block_bytes))
+			return -ENOMEM;
+		memset(t->buf, 0, c->block_bytes);
+		if (c->verify && !(t->gen = calloc(c->blocks / 8 + 1, 1)))
+			return -ENOMEM;
+		if (c->raw) {
+			/* thread k on a device starts at k*(f+o) MiB, plus o with -O (tiotest -o/-O) */
+			uint64_t k = i / c->dirs.n, dev_bytes = 0;
+
+			snprintf(t->path, sizeof(t->path), "%s", dir);
+			t->base = k * (c->file_bytes + c->raw_offset_bytes) +
+				  (c->raw_offset_first ? c->raw_offset_bytes : 0);
+			fd = open(dir, O_RDONLY | O_CLOEXEC | O_EXCL);
+			if (fd < 0) {
+				fprintf(stderr, "%s: cannot use '%s': %s%s\n", "fsbench tiotest", dir,
+					strerror(errno), errno == EBUSY ? " (mounted or in use)" : "");
+				return -errno;
+			}
+			if (ioctl(fd, BLKGETSIZE64, &dev_bytes) < 0)
+				dev_bytes = 0;
+			close(fd);
+			if (t->base + c->blocks * c->block_bytes > dev_bytes) {
+				fprintf(stderr, "fsbench tiotest: device '%s' (%llu bytes) is too small for "
+					"thread %u's region ending at byte %llu\n", dir,
+					(unsigned long long)dev_bytes, i,
+					(unsigned long long)(t->base + c->blocks * c->block_bytes));
+				return -ENOSPC;
+			}
+			continue;
+		}
+		/* keep the original name so scripts that look for the files still find them */
+		snprintf(t->path, sizeof(t->path), "%s/_tiotest_pid%d.thr%u", dir, pid, i);
+		fd = cleanup_create_file(t->path, O_RDWR, 0600);
+		if (fd < 0) {
+			fprintf(stderr, "fsbench tiotest: cannot create '%s': %s\n", t->path, strerror(-fd));
+			return fd;
+		}
+		if (c->debug >= 50)
+			fprintf(stderr, "tiotest: ftruncate '%s' to %llu bytes\n", t->path,
+				(unsigned long long)(c->blocks * c->block_bytes));
+		if (ftruncate(fd, (off_t)(c->blocks * c->block_bytes)) < 0) {
+			int err = errno;
+
+			fprintf(stderr, "fsbench tiotest: cannot size '%s': %s\n", t->path, strerror(err));
+			close(fd);
+			return -err;
+		}
+		close(fd);
+		if (c->direct) {
+			/* find out now, not as a failed run, that the filesystem refuses O_DIRECT */
+			fd = open(t->path, O_RDWR | O_DIRECT | O_NOFOLLOW | O_CLOEXEC);
+			if (fd < 0) {
+				int err = errno;
+
+				fprintf(stderr, "fsbench tiotest: O_DIRECT is not supported on '%s': %s\n",
+					dir, strerror(err));
+				return err == EINVAL ? -EOPNOTSUPP : -err;
+			}
+			close(fd);
+		}
+	}
+	return 0;
+}
+
+static void collect(const struct tio_config *c, struct phase *ph, struct tio_worker *tw,
+		    struct tio_phase_result *pr, struct tio_thread *th)
+{
+	pr->wall_ns = ph->end_ns - ph->start_ns;
+	pr->first_done_ns = ph->first_done_ns - ph->start_ns;
+	pr->last_done_ns = ph->end_ns - ph->start_ns;
+	pr->usr_s = ph->usr_s;
+	pr->sys_s = ph->sys_s;
+	pr->complete = !run_stopping();
+	for (unsigned i = 0; i < c->threads; i++) {
+		struct tio_thread_result *t = &pr->threads[i];
+		struct worker *w = &ph->workers[i];
+
+		opstat_merge(&pr->st, &tw[i].st);
+		snprintf(t->path, sizeof(t->path), "%s", th[i].path);
+		t->ops = tw[i].st.ops;
+		t->bytes = tw[i].st.bytes;
+		t->start_ns = w->started ? w->start_ns - ph->start_ns : 0;
+		t->end_ns = w->started ? w->end_ns - ph->start_ns : 0;
+		t->flush_ns = tw[i].flush_ns;
+		t->usr_s = w->usr_s;
+		t->sys_s = w->sys_s;
+	}
+}
+
+static uint64_t phase_seed(uint64_t seed, unsigned thread, unsigned phase)
+{
+	/* distinct per (thread, phase), reproducible from --seed */
+	uint64_t s = seed ^ ((uint64_t)thread << 32) ^ ((uint64_t)phase << 56);
+
+	return rng_next(&s);
+}
+
+int tio_run(const struct tio_config *c, struct tio_result *r, const char *prog)
+{
+	struct tio_thread *th = calloc(c->threads, sizeof(*th));
+	struct tio_worker *tw = calloc(c->threads, sizeof(*tw));
+	struct worker *workers = calloc(c->threads, sizeof(*workers));
+	int rc = -ENOMEM;
+
+	memset(r, 0, sizeof(*r));
+	r->stopped_in = -1;
+	r->seed = c->seed;
+	r->pid = getpid();
+	opstat_init(&r->total);
+	if (!th || !tw || !workers)
+		goto out;
+	for (int p = 0; p < TIO_NPHASES; p++) {
+		opstat_init(&r->phase[p].st);
+		r->phase[p].threads = calloc(c->threads, sizeof(*r->phase[p].threads));
+		if (!r->phase[p].threads)
+			goto out;
+	}
+	rc = setup_threads(c, th, r->pid);
+	if (rc)
+		goto out;
+	for (int p = 0, last = -1; p < TIO_NPHASES && !run_stopping(); p++) {
+		struct tio_phase_result *pr = &r->phase[p];
+		struct phase ph = { .name = tio_phase_name[p], .nworkers = (unsigned)c->threads,
+				    /* -W: only the sequential write phase runs one thread at a time */
+				    .serial = c->serial_write && p == TIO_WRITE,
+				    .work = tio_work, .workers = workers };
+		struct procio io0, io1;
+
+		if (!c->run_phase[p])
+			continue;
+		if (last >= 0 && c->between) {
+			rc = run_between(c, (enum tio_phase)last, p, th);
+			if (rc) {
+				fprintf(stderr, "%s: --between-phases command failed after the %s phase%s\n",
+					prog, tio_phase_name[last],
+					rc == -ECANCELED ? " (non-zero exit)" : "");
+				run_fail(ECANCELED, "between-phases", c->between, -1);
+				break;
+			}
+		}
+		if (c->drop_caches && (rc = drop_caches())) {
+			run_fail(-rc, "write", "/proc/sys/vm/drop_caches", -1);
+			break;
+		}
+		if (c->debug >= 40)
+			fprintf(stderr, "tiotest: starting phase %s\n", tio_phase_name[p]);
+		for (unsigned i = 0; i < c->threads; i++) {
+			tw[i] = (struct tio_worker){ .c = c, .t = &th[i], .phase = (enum tio_phase)p,
+						     .seed = phase_seed(c->seed, i, (unsigned)p) };
+			opstat_init(&tw[i].st);
+			workers[i].ctx = &tw[i];
+		}
+		procio_read(&io0);
+		pr->ran = true;
+		rc = phase_run(&ph);
+		procio_read(&io1);
+		procio_delta(&io0, &io1, &pr->io);
+		collect(c, &ph, tw, pr, th);
+		opstat_merge(&r->total, &pr->st);
+		if (!pr->complete)
+			r->stopped_in = p;
+		last = p;
+	}
+	rc = 0;
+	r->complete = !run_stopping();
+out:
+	if (rc == -ENOMEM)
+		fprintf(stderr, "%s: out of memory\n", prog);
+	for (unsigned i = 0; th && i < c->threads; i++) {
+		free(th[i].buf);
+		free(th[i].gen);
+	}
+	free(th);
+	free(tw);
+	free(workers);
+	return rc;
+}
+
+void tio_result_free(struct tio_result *r)
+{
+	for (int p = 0; p < TIO_NPHASES; p++) {
+		free(r->phase[p].threads);
+		r->phase[p].threads = NULL;
+	}
+}
