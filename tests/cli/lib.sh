@@ -1,0 +1,57 @@
+# Shared helpers for the numbered CLI tests. Source it first: it makes a scratch directory,
+# and removes it (and any loop mount the test made) on exit.
+set -u
+FSBENCH=${FSBENCH:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/fsbench}
+TESTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/fsbench-test.XXXXXX")
+_LOOP_MOUNTS=()
+
+_lib_cleanup() {
+    local m
+    for m in "${_LOOP_MOUNTS[@]}"; do
+        umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null
+    done
+    rm -rf "$SCRATCH"
+}
+trap _lib_cleanup EXIT
+
+fsb() { "$FSBENCH" "$@"; }
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+skip() { echo "skip: $*"; exit 77; }
+ok() { echo "ok: $*"; }
+
+need_root() { [ "$(id -u)" = 0 ] || skip "needs root"; }
+need_cmd() { command -v "$1" >/dev/null 2>&1 || skip "needs $1"; }
+
+# loop_fs TYPE SIZE_MB: make and mount a loop filesystem; prints its mount point
+loop_fs() {
+    local type=$1 size=$2 img mnt
+    need_root
+    need_cmd "mkfs.$type"
+    img=$SCRATCH/$type.img mnt=$SCRATCH/mnt-$type
+    mkdir -p "$mnt"
+    truncate -s "${size}M" "$img" || fail "truncate $img"
+    case $type in
+    ext4) mkfs.ext4 -q -F "$img" >/dev/null 2>&1 ;;
+    xfs) mkfs.xfs -q -f "$img" >/dev/null 2>&1 ;;
+    *) "mkfs.$type" "$img" >/dev/null 2>&1 ;;
+    esac || skip "mkfs.$type failed"
+    mount -o loop "$img" "$mnt" 2>/dev/null || skip "cannot loop-mount $type here"
+    _LOOP_MOUNTS+=("$mnt")
+    echo "$mnt"
+}
+
+# no_files DIR: DIR holds nothing fsbench left behind
+no_files() {
+    local left
+    left=$(find "$1" -mindepth 1 -name '_tiotest_*' -o -mindepth 1 -name '*.tmp.*' 2>/dev/null)
+    [ -z "$left" ] || fail "files left behind in $1: $left"
+}
+
+# expect_exit CODE CMD...: run CMD, check its exit status
+expect_exit() {
+    local want=$1; shift
+    "$@"; local got=$?
+    [ "$got" = "$want" ] || fail "exit $got, expected $want: $*"
+}
