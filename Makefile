@@ -8,7 +8,7 @@ BIN ?= fsbench
 CC ?= cc
 CFLAGS ?= -O2 -g
 FSB_CFLAGS := -std=gnu11 -Wall -Wextra -pthread -D_GNU_SOURCE -DFSB_VERSION='"$(VERSION)"' -iquote src
-LDLIBS := -ljansson -lz -pthread
+LDLIBS := -ljansson -lz -lm -pthread
 
 ifeq ($(V),1)
 Q :=

@@ -310,7 +310,11 @@ int tio_json_parse(const json_t *root, struct tio_result *r, uint64_t *threads, 
 		snprintf(err, errlen, "not a tiotest result");
 		return -1;
 	}
-	if (!json_is_object(cfg) || get_u64(cfg, "threads", threads, err, errlen))
+	if (!json_is_object(cfg)) {
+		snprintf(err, errlen, "field 'config' is missing or not an object (no threads)");
+		return -1;
+	}
+	if (get_u64(cfg, "threads", threads, err, errlen))
 		return -1;
 	if (!json_is_array(phases)) {
 		snprintf(err, errlen, "field 'phases' is missing or not an array");

@@ -1,6 +1,5 @@
 /* Unit tests for src/sys/env.c: mountinfo parsing against a synthetic table (bind mounts, escapes,
    optional fields, btrfs subvolumes, malformed lines), then live checks on this machine. */
-#define _GNU_SOURCE
 #include "sys/env.h"
 
 #include <errno.h>

@@ -1,0 +1,140 @@
+/* opt: table-driven parsing of good and bad command lines, every bad-input class, and the
+ * strict number parsers. */
+#include <stddef.h>
+#include <string.h>
+
+#include "check.h"
+#include "core/opt.h"
+
+struct cfg {
+	uint64_t n, size, mib;
+	bool flag_a, flag_b;
+	const char *str;
+	struct opt_strs dirs;
+	struct opt_uints skip;
+	int help;
+};
+
+#define F(x) offsetof(struct cfg, x)
+static const struct opt opts[] = {
+	{ 't', "threads", OPT_UINT, F(n), "N", 1, 64, 0, 0, "threads" },
+	{ 'b', "block-size", OPT_SIZE, F(size), "BYTES", 1, UINT64_C(1) << 30, 1, 0, "block" },
+	{ 'f', "size", OPT_SIZE, F(mib), "MIB", 1, UINT64_C(1) << 50, 1 << 20, 0, "size" },
+	{ 'L', "flag-a", OPT_FLAG, F(flag_a), NULL, 0, 0, 0, 0, "a" },
+	{ 'T', NULL, OPT_FLAG, F(flag_b), NULL, 0, 0, 0, 0, "b" },
+	{ 0, "json", OPT_STR, F(str), "FILE", 0, 0, 0, 0, "json" },
+	{ 'd', "dir", OPT_STRS, F(dirs), "DIR", 0, 0, 0, 3, "dir" },
+	{ 'k', "skip", OPT_UINTS, F(skip), "N", 0, 3, 0, 4, "skip" },
+	{ 'h', "help", OPT_HELP, F(help), NULL, 0, 0, 0, 0, "help" },
+	{ 0 },
+};
+static const struct opt_cmd cmd = { "t", "test", opts };
+
+static void defaults(struct cfg *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->n = 4;
+	c->size = 4096;
+	c->mib = 10 << 20;
+	c->dirs.n = 1;
+	c->dirs.v[0] = ".";
+}
+
+static int parse(struct cfg *c, char *err, const char *a0, const char *a1, const char *a2,
+		 const char *a3, const char *a4)
+{
+	char *argv[] = { "t", (char *)a0, (char *)a1, (char *)a2, (char *)a3, (char *)a4, NULL };
+	int argc = 1;
+
+	while (argv[argc])
+		argc++;
+	defaults(c);
+	err[0] = '\0';
+	return opt_parse(&cmd, argc, argv, c, err, 256);
+}
+
+#define END NULL
+static const struct {
+	const char *a[5];
+	const char *want_err;        /* NULL: must parse; else a substring of the message */
+} bad_or_good[] = {
+	{ { "-t", "8", END }, NULL },
+	{ { "-t8", END }, NULL },
+	{ { "--threads=8", END }, NULL },
+	{ { "--threads", "8", END }, NULL },
+	{ { "-LT", END }, NULL },
+	{ { "-Lt", "3", END }, NULL },
+	{ { "-Lt3", END }, NULL },
+	{ { "-t", "abc", END }, "option -t: 'abc' is not a whole number" },
+	{ { "-t", "-1", END }, "option -t: '-1' is not a whole number" },
+	{ { "-t", "+1", END }, "is not a whole number" },
+	{ { "-t", " 1", END }, "is not a whole number" },
+	{ { "-t", "1x", END }, "is not a whole number" },
+	{ { "-t", "", END }, "is not a whole number" },
+	{ { "-t", "0", END }, "option -t: 0 is out of range (1..64)" },
+	{ { "-t", "65", END }, "out of range" },
+	{ { "-t", "99999999999999999999", END }, "option -t: '99999999999999999999' is too large" },
+	{ { "-t", END }, "option -t needs a value" },
+	{ { "--threads", END }, "option --threads needs a value" },
+	{ { "-z", END }, "unknown option '-z'" },
+	{ { "--nope", END }, "unknown option '--nope'" },
+	{ { "--flag-a=1", END }, "option --flag-a takes no value" },
+	{ { "stray", END }, "unexpected argument 'stray'" },
+	{ { "-", END }, "unexpected argument '-'" },
+	{ { "--", END }, "unexpected argument '--'" },
+	{ { "-k", "4", END }, "option -k: 4 is out of range (0..3)" },
+	{ { "-k0", "-k1", "-k2", "-k3", "-k0" }, "option -k: given more than 4 times" },
+	{ { "-b", "4k", END }, "option -b: '4k' is not a whole number" },
+	{ { "--block-size", "4x", END }, "is not a size" },
+	{ { "--block-size", "4kk", END }, "is not a size" },
+	{ { "--block-size", "2g", END }, "out of range" },
+	{ { "--block-size", "0", END }, "out of range" },
+	{ { "-f", "0", END }, "option -f: 0 is out of range (1..1073741824)" },
+	{ { "--size", "16777216t", END }, "is too large" },
+	{ { "-f", "18446744073709551615", END }, "is too large" },
+	{ { "--json", "", END }, "option --json: empty value" },
+	{ { "-d", "a", "-d", "b", "-da" }, NULL },
+	{ { "-d", "a", "-d", "b", "-d" }, "option -d needs a value" },
+};
+
+int main(void)
+{
+	struct cfg c;
+	char err[256];
+	uint64_t v;
+
+	for (size_t i = 0; i < sizeof(bad_or_good) / sizeof(bad_or_good[0]); i++) {
+		const char *const *a = bad_or_good[i].a;
+		int rc = parse(&c, err, a[0], a[1], a[2], a[3], a[4]);
+
+		if (!bad_or_good[i].want_err)
+			CHECK(rc == 0, "case %zu (%s ...) should parse: %s", i, a[0], err);
+		else
+			CHECK(rc != 0 && strstr(err, bad_or_good[i].want_err) && !strchr(err, '\n'),
+			      "case %zu (%s %s): got '%s', want '%s'", i, a[0], a[1] ? a[1] : "", err,
+			      bad_or_good[i].want_err);
+	}
+	/* values land where they should */
+	CHECK(!parse(&c, err, "-Lt3", "--size=2g", "-b", "8192", END) && c.n == 3 && c.flag_a &&
+	      !c.flag_b && c.mib == (UINT64_C(2) << 30) && c.size == 8192, "values");
+	CHECK(!parse(&c, err, "-f", "9000", END, END, END) && c.mib == UINT64_C(9000) << 20, "-f counts MiB");
+	CHECK(!parse(&c, err, "--size", "9000", END, END, END) && c.mib == UINT64_C(9000) << 20, "--size bare is MiB");
+	CHECK(!parse(&c, err, "--size", "512k", END, END, END) && c.mib == 512 << 10, "--size 512k");
+	CHECK(!parse(&c, err, "--block-size=1MiB", END, END, END, END) && c.size == 1 << 20, "--block-size 1MiB");
+	CHECK(!parse(&c, err, END, END, END, END, END) && c.dirs.n == 1 && !strcmp(c.dirs.v[0], "."),
+	      "default list kept");
+	CHECK(!parse(&c, err, "-d", "x", "-dy", END, END) && c.dirs.n == 2 && !strcmp(c.dirs.v[0], "x") &&
+	      !strcmp(c.dirs.v[1], "y"), "first -d replaces the default");
+	CHECK(!parse(&c, err, "-k1", "-k", "3", END, END) && c.skip.n == 2 && c.skip.v[0] == 1 &&
+	      c.skip.v[1] == 3, "repeatable -k");
+	CHECK(!parse(&c, err, "-h", END, END, END, END) && c.help == 1, "-h");
+	CHECK(!parse(&c, err, "--help", END, END, END, END) && c.help == 2, "--help");
+	CHECK(!parse(&c, err, "--json=-", END, END, END, END) && !strcmp(c.str, "-"), "--json=-");
+	/* the number parsers themselves */
+	CHECK(opt_parse_uint("18446744073709551615", &v) == 0 && v == UINT64_MAX, "uint max");
+	CHECK(opt_parse_uint("18446744073709551616", &v) < 0, "uint overflow");
+	CHECK(opt_parse_size("16777215t", 1, true, &v) == 0, "size max t");
+	CHECK(opt_parse_size("17592186044416", 1 << 20, false, &v) < 0, "size unit overflow");
+	CHECK(opt_parse_size("1k", 1, false, &v) < 0, "no suffix on short options");
+	return check_done("test_opt");
+}
