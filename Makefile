@@ -53,7 +53,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libfsbench.a
 
 # The man page: prose in doc/fsbench.1.in, option lists generated from the options tables.
 $(BUILD)/fsbench.1: doc/fsbench.1.in scripts/mkman.sh $(BIN)
-	$(Q)scripts/mkman.sh ./$(BIN) doc/fsbench.1.in > $@.tmp && mv $@.tmp $@
+	$(Q)scripts/mkman.sh ./$(BIN) doc/fsbench.1.in $(VERSION) > $@.tmp && mv $@.tmp $@
 man: $(BUILD)/fsbench.1
 
 unit: $(UNIT_BINS)
