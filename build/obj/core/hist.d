@@ -1,2 +1,0 @@
-build/obj/core/hist.o: src/core/hist.c src/core/hist.h
-src/core/hist.h:

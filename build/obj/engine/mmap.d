@@ -1,2 +1,0 @@
-build/obj/engine/mmap.o: src/engine/mmap.c src/engine/engine.h
-src/engine/engine.h:
