@@ -148,6 +148,16 @@ static void *worker_main(void *arg)
 	w->start_ns = clock_ns();
 	w->rc = run_stopping() ? 0 : w->phase->work(w);
 	w->end_ns = clock_ns();
+	if (atomic_fetch_add(&w->phase->ndone, 1) == 0 && !w->phase->serial) {
+		/* the first worker done takes the snapshot elbencho calls "first done": how far
+		 * everyone had got when the fastest finished */
+		struct phase *p = w->phase;
+
+		for (unsigned i = 0; i < p->nworkers; i++) {
+			p->first_done_ops += atomic_load_explicit(&p->workers[i].done_ops, memory_order_relaxed);
+			p->first_done_bytes += atomic_load_explicit(&p->workers[i].done_bytes, memory_order_relaxed);
+		}
+	}
 	getrusage(RUSAGE_THREAD, &r1);
 	w->usr_s = tv_s(&r1.ru_utime) - tv_s(&r0.ru_utime);
 	w->sys_s = tv_s(&r1.ru_stime) - tv_s(&r0.ru_stime);
@@ -227,7 +237,11 @@ int phase_run(struct phase *p)
 		p->workers[i].rc = 0;
 		p->workers[i].start_ns = p->workers[i].end_ns = 0;
 		p->workers[i].usr_s = p->workers[i].sys_s = 0;
+		atomic_store(&p->workers[i].done_ops, 0);
+		atomic_store(&p->workers[i].done_bytes, 0);
 	}
+	atomic_store(&p->ndone, 0);
+	p->first_done_ops = p->first_done_bytes = 0;
 	if (p->serial)
 		return phase_run_serial(p, args);
 

@@ -76,7 +76,18 @@ struct worker {
 	int rc;                  /* the work hook's return: 0 or -errno */
 	pthread_t tid;
 	bool started;
+	/* progress, published by the worker with worker_progress() and read by other threads
+	 * (first-done snapshot, reporters): relaxed atomics, plain stores on the hot path */
+	_Atomic uint64_t done_ops;
+	_Atomic uint64_t done_bytes;
 };
+
+/* Publish the worker's running totals; costs two plain stores. */
+static inline void worker_progress(struct worker *w, uint64_t ops, uint64_t bytes)
+{
+	atomic_store_explicit(&w->done_ops, ops, memory_order_relaxed);
+	atomic_store_explicit(&w->done_bytes, bytes, memory_order_relaxed);
+}
 
 struct phase {
 	const char *name;
@@ -88,7 +99,10 @@ struct phase {
 	uint64_t start_ns;       /* barrier release */
 	uint64_t end_ns;         /* last worker done */
 	uint64_t first_done_ns;  /* first worker done */
+	uint64_t first_done_ops; /* all workers' progress when the first one finished */
+	uint64_t first_done_bytes;
 	double usr_s, sys_s;     /* RUSAGE_SELF from release to after the last join */
+	atomic_uint ndone;
 };
 
 /* Runs one phase: creates the workers, waits until all are parked, takes the clock and the

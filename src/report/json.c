@@ -237,6 +237,14 @@ static json_t *tio_json_phase(const struct tio_config *c, const struct tio_resul
 	json_object_set_new(o, "first_done_ns", jint(pr->first_done_ns));
 	json_object_set_new(o, "last_done_ns", jint(pr->last_done_ns));
 	json_object_set_new(o, "rate_mib_per_s", jreal(wall_s > 0 ? (double)pr->st.bytes / 1048576.0 / wall_s : 0));
+	if (pr->first_done_bytes) {
+		double fd_s = (double)pr->first_done_ns / 1e9;
+
+		/* how far every thread had got when the fastest finished (elbencho's "first done") */
+		json_object_set_new(o, "first_done", json_pack("{s:o,s:o,s:o,s:o}", "ns", jint(pr->first_done_ns),
+			"ops", jint(pr->first_done_ops), "bytes", jint(pr->first_done_bytes), "rate_mib_per_s",
+			jreal(fd_s > 0 ? (double)pr->first_done_bytes / 1048576.0 / fd_s : 0)));
+	}
 	json_object_set_new(o, "iops", jreal(wall_s > 0 ? (double)pr->st.ops / wall_s : 0));
 	json_object_set_new(o, "cpu_usr_s", jreal(pr->usr_s));
 	json_object_set_new(o, "cpu_sys_s", jreal(pr->sys_s));

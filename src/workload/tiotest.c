@@ -205,6 +205,7 @@ static int tio_work(struct worker *w)
 			goto out;
 		}
 		opstat_add(&tw->st, t1 - t0, bs);
+		worker_progress(w, tw->st.ops, tw->st.bytes);
 		if (c->verify) {
 			if (write) {
 				if (gen_now)
@@ -442,6 +443,8 @@ static void collect(const struct tio_config *c, struct phase *ph, struct tio_wor
 {
 	pr->wall_ns = ph->end_ns - ph->start_ns;
 	pr->first_done_ns = ph->first_done_ns - ph->start_ns;
+	pr->first_done_ops = ph->first_done_ops;
+	pr->first_done_bytes = ph->first_done_bytes;
 	pr->last_done_ns = ph->end_ns - ph->start_ns;
 	pr->usr_s = ph->usr_s;
 	pr->sys_s = ph->sys_s;

@@ -54,6 +54,8 @@ struct tio_phase_result {
 	bool complete;               /* ... and every worker finished its ops */
 	struct opstat st;            /* all workers merged */
 	uint64_t wall_ns, first_done_ns, last_done_ns;
+	uint64_t first_done_ops;     /* every thread's progress when the first finished */
+	uint64_t first_done_bytes;
 	double usr_s, sys_s;         /* process CPU over the phase window */
 	struct procio io;            /* /proc/self/io delta */
 	struct tio_thread_result *threads;
