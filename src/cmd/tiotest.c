@@ -1,5 +1,6 @@
 /* fsbench tiotest: the options table, the run, and which report goes where. */
 #include <errno.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -141,6 +142,10 @@ int cmd_tiotest(int argc, char **argv, const char *prog)
 		fprintf(stderr, "%s: %s\n", prog, err);
 		return code;
 	}
+	if (c.json && (rc = json_check_writable(c.json))) {
+		fprintf(stderr, "%s: option --json: cannot write '%s': %s\n", prog, c.json, strerror(-rc));
+		return EXIT_USAGE;
+	}
 	if (run_signals_install()) {
 		fprintf(stderr, "%s: cannot install signal handlers: %s\n", prog, strerror(errno));
 		return EXIT_FAILED;
@@ -162,6 +167,9 @@ int cmd_tiotest(int argc, char **argv, const char *prog)
 		fprintf(stderr, "%s: %s\n", prog, err);
 		code = EXIT_FAILED;
 	}
+	if (run_signal() && !run_error_get())
+		fprintf(stderr, "%s: interrupted by SIG%s; the results are incomplete\n", prog,
+			sigabbrev_np(run_signal()));
 	if (cleanup_run(c.keep))
 		code = code ? code : EXIT_FAILED;
 	tio_result_free(&r);

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -274,7 +275,7 @@ json_t *tio_json(const struct tio_config *c, const struct tio_result *r, const s
 	if (r->complete)
 		json_object_set_new(root, "stop_reason", json_null());
 	else if (run_signal())
-		json_object_set_new(root, "stop_reason", json_sprintf("signal %d", run_signal()));
+		json_object_set_new(root, "stop_reason", json_sprintf("SIG%s", sigabbrev_np(run_signal())));
 	else
 		json_object_set_new(root, "stop_reason", json_string("error"));
 	if (e) {
@@ -354,6 +355,25 @@ int tio_json_parse(const json_t *root, struct tio_result *r, uint64_t *threads, 
 		opstat_merge(&r->total, &pr->st);
 	}
 	return 0;
+}
+
+int json_check_writable(const char *path)
+{
+	char dir[PATH_MAX];
+	char *slash;
+
+	if (!strcmp(path, "-"))
+		return 0;
+	if (snprintf(dir, sizeof(dir), "%s", path) >= (int)sizeof(dir) - 32)
+		return -ENAMETOOLONG;
+	slash = strrchr(dir, '/');
+	if (!slash)
+		strcpy(dir, ".");
+	else if (slash == dir)
+		dir[1] = '\0';
+	else
+		*slash = '\0';
+	return access(dir, W_OK | X_OK) < 0 ? -errno : 0;
 }
 
 int json_write(json_t *root, const char *path)
