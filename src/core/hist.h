@@ -44,15 +44,22 @@ static inline unsigned hist_index(uint64_t v)
 	return (e - HIST_SUB_BITS) * HIST_SUB + (unsigned)(v >> (e - HIST_SUB_BITS));
 }
 
+/* Only the owning thread records, but a sampler thread may read a live histogram (see
+ * sample.h): stores are relaxed atomics, which compile to plain stores (no lock, no fence). */
+#define HIST_PUBLISH(lv, v) __atomic_store_n(&(lv), (v), __ATOMIC_RELAXED)
+#define HIST_PEEK(lv) __atomic_load_n(&(lv), __ATOMIC_RELAXED)
+
 static inline void hist_record(struct hist *h, uint64_t v)
 {
-	h->buckets[hist_index(v)]++;
-	h->count++;
-	h->sum += v;
+	unsigned i = hist_index(v);
+
+	HIST_PUBLISH(h->buckets[i], h->buckets[i] + 1);
+	HIST_PUBLISH(h->count, h->count + 1);
+	HIST_PUBLISH(h->sum, h->sum + v);
 	if (v < h->min)
-		h->min = v;
+		HIST_PUBLISH(h->min, v);
 	if (v > h->max)
-		h->max = v;
+		HIST_PUBLISH(h->max, v);
 }
 
 /* Bounds of bucket idx: [*lo, *hi], both inclusive. */

@@ -154,8 +154,12 @@ static void *worker_main(void *arg)
 		struct phase *p = w->phase;
 
 		for (unsigned i = 0; i < p->nworkers; i++) {
-			p->first_done_ops += atomic_load_explicit(&p->workers[i].done_ops, memory_order_relaxed);
-			p->first_done_bytes += atomic_load_explicit(&p->workers[i].done_bytes, memory_order_relaxed);
+			const struct opstat *s = p->workers[i].live;
+
+			if (!s)
+				continue;
+			p->first_done_ops += HIST_PEEK(s->ops);
+			p->first_done_bytes += HIST_PEEK(s->bytes);
 		}
 	}
 	getrusage(RUSAGE_THREAD, &r1);
@@ -237,8 +241,6 @@ int phase_run(struct phase *p)
 		p->workers[i].rc = 0;
 		p->workers[i].start_ns = p->workers[i].end_ns = 0;
 		p->workers[i].usr_s = p->workers[i].sys_s = 0;
-		atomic_store(&p->workers[i].done_ops, 0);
-		atomic_store(&p->workers[i].done_bytes, 0);
 	}
 	atomic_store(&p->ndone, 0);
 	p->first_done_ops = p->first_done_bytes = 0;

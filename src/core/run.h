@@ -54,8 +54,8 @@ void opstat_merge(struct opstat *dst, const struct opstat *src);
 
 static inline void opstat_add(struct opstat *s, uint64_t lat_ns, uint64_t bytes)
 {
-	s->ops++;
-	s->bytes += bytes;
+	HIST_PUBLISH(s->ops, s->ops + 1);
+	HIST_PUBLISH(s->bytes, s->bytes + bytes);
 	hist_record(&s->lat, lat_ns);
 	if (__builtin_expect(lat_ns > 2000000000u, 0)) {
 		s->over_2s++;
@@ -76,18 +76,11 @@ struct worker {
 	int rc;                  /* the work hook's return: 0 or -errno */
 	pthread_t tid;
 	bool started;
-	/* progress, published by the worker with worker_progress() and read by other threads
-	 * (first-done snapshot, reporters): relaxed atomics, plain stores on the hot path */
-	_Atomic uint64_t done_ops;
-	_Atomic uint64_t done_bytes;
+	/* the worker's main op statistics, set by the workload before phase_run(): other
+	 * threads read it while the worker runs (first-done snapshot, interval samples,
+	 * progress line) with relaxed loads; opstat_add() publishes with relaxed stores */
+	const struct opstat *live;
 };
-
-/* Publish the worker's running totals; costs two plain stores. */
-static inline void worker_progress(struct worker *w, uint64_t ops, uint64_t bytes)
-{
-	atomic_store_explicit(&w->done_ops, ops, memory_order_relaxed);
-	atomic_store_explicit(&w->done_bytes, bytes, memory_order_relaxed);
-}
 
 struct phase {
 	const char *name;
@@ -103,6 +96,14 @@ struct phase {
 	uint64_t first_done_bytes;
 	double usr_s, sys_s;     /* RUSAGE_SELF from release to after the last join */
 	atomic_uint ndone;
+	/* interval samples and progress (sample.h); zero/false for none */
+	uint64_t interval_ns;    /* the longest interval wanted (--interval) */
+	bool progress;           /* redraw a status line on stderr */
+	uint64_t expected_ops;   /* all workers together, for % done and ETA; 0 if unknown */
+	const char *label;       /* progress line prefix, e.g. "tiotest" */
+	struct sample *samples;  /* results: malloc'd, the caller frees */
+	unsigned nsamples;
+	uint64_t sample_interval_ns; /* the interval the samples ended up with */
 };
 
 /* Runs one phase: creates the workers, waits until all are parked, takes the clock and the

@@ -205,7 +205,6 @@ static int tio_work(struct worker *w)
 			goto out;
 		}
 		opstat_add(&tw->st, t1 - t0, bs);
-		worker_progress(w, tw->st.ops, tw->st.bytes);
 		if (c->verify) {
 			if (write) {
 				if (gen_now)
@@ -527,6 +526,7 @@ int tio_run(const struct tio_config *c, struct tio_result *r, const char *prog)
 						     .seed = phase_seed(c->seed, i, (unsigned)p) };
 			opstat_init(&tw[i].st);
 			workers[i].ctx = &tw[i];
+			workers[i].live = &tw[i].st;
 		}
 		procio_read(&io0);
 		pr->ran = true;
