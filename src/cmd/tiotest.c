@@ -57,6 +57,9 @@ static const struct opt tio_opts[] = {
 	{ 0, "seed", OPT_UINT, F(seed), "N", 0, UINT64_MAX, 0, 0,
 	  "seed of the random offsets (each thread and phase derives its own stream)" },
 	{ 0, "keep", OPT_FLAG, F(keep), NULL, 0, 0, 0, 0, "keep the test files at the end" },
+	{ 0, "interval", OPT_TIME, F(interval_ns), "TIME", 1000000, UINT64_C(3600000000000), 0, 0,
+	  "time series resolution in the JSON (ns/us/ms/s/m/h; bare: seconds); short phases get finer points, at least ~20" },
+	{ 0, "quiet", OPT_FLAG, F(quiet), NULL, 0, 0, 0, 0, "no live progress line on stderr" },
 	{ 0, "between-phases", OPT_STR, F(between), "CMD", 0, 0, 0, 0,
 	  "run 'sh -c CMD' between phases (env: FSBENCH_PHASE_DONE, FSBENCH_PHASE_NEXT, FSBENCH_FILES); a failure stops the run" },
 	{ 0 },
@@ -80,6 +83,7 @@ void tio_defaults(struct tio_config *c)
 	/* tiotest HEAD's default since 2023; 0.3.3 and early 0.4.x used 1000 */
 	c->random_ops = 100000;
 	c->seed = UINT64_C(0x5eed);
+	c->interval_ns = UINT64_C(1000000000);
 }
 
 static int report(const struct tio_config *c, const struct tio_result *r, int argc, char **argv,
@@ -146,6 +150,7 @@ int cmd_tiotest(int argc, char **argv, const char *prog)
 		fprintf(stderr, "%s: option --json: cannot write '%s': %s\n", prog, c.json, strerror(-rc));
 		return EXIT_USAGE;
 	}
+	c.progress = !c.quiet && isatty(STDERR_FILENO);
 	if (run_signals_install()) {
 		fprintf(stderr, "%s: cannot install signal handlers: %s\n", prog, strerror(errno));
 		return EXIT_FAILED;

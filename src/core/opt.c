@@ -79,6 +79,32 @@ int opt_parse_size(const char *s, uint64_t unit, bool suffixes, uint64_t *out)
 	return 0;
 }
 
+int opt_parse_time(const char *s, uint64_t *ns)
+{
+	static const struct { const char *sfx; uint64_t ns; } units[] = {
+		{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 }, { "s", 1000000000 }, { "", 1000000000 },
+		{ "m", UINT64_C(60000000000) }, { "h", UINT64_C(3600000000000) },
+	};
+	unsigned long long v;
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno == ERANGE)
+		return -ERANGE;
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (strcmp(end, units[i].sfx))
+			continue;
+		if (v > UINT64_MAX / units[i].ns)
+			return -ERANGE;
+		*ns = (uint64_t)v * units[i].ns;
+		return 0;
+	}
+	return -EINVAL;
+}
+
 static void fmt_err(char *err, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 static void fmt_err(char *err, size_t len, const char *fmt, ...)
@@ -137,7 +163,10 @@ static int set_value(const struct opt *o, bool lng, const char *val, void *cfg, 
 	case OPT_UINT:
 	case OPT_UINTS:
 	case OPT_SIZE:
-		if (o->type == OPT_SIZE)
+	case OPT_TIME:
+		if (o->type == OPT_TIME)
+			rc = opt_parse_time(val, &v);
+		else if (o->type == OPT_SIZE)
 			rc = opt_parse_size(val, o->unit, lng, &v);
 		else
 			rc = opt_parse_uint(val, &v);
@@ -148,6 +177,8 @@ static int set_value(const struct opt *o, bool lng, const char *val, void *cfg, 
 		if (rc) {
 			if (o->type == OPT_SIZE && lng)
 				fmt_err(err, errlen, "option %s: '%s' is not a size (a whole number, optionally followed by k, m, g or t)", name, val);
+			else if (o->type == OPT_TIME)
+				fmt_err(err, errlen, "option %s: '%s' is not a duration (a whole number, optionally followed by ns, us, ms, s, m or h)", name, val);
 			else
 				fmt_err(err, errlen, "option %s: '%s' is not a whole number", name, val);
 			return -1;
@@ -155,7 +186,10 @@ static int set_value(const struct opt *o, bool lng, const char *val, void *cfg, 
 		if (v < o->min || v > o->max) {
 			uint64_t u = (o->type == OPT_SIZE && o->unit) ? o->unit : 1;
 
-			if (o->type == OPT_SIZE && !lng && u > 1)
+			if (o->type == OPT_TIME)
+				fmt_err(err, errlen, "option %s: %s is out of range (%llums..%llus)", name, val,
+					(unsigned long long)(o->min / 1000000), (unsigned long long)(o->max / 1000000000));
+			else if (o->type == OPT_SIZE && !lng && u > 1)
 				fmt_err(err, errlen, "option %s: %s is out of range (%llu..%llu)", name, val,
 					(unsigned long long)((o->min + u - 1) / u),
 					(unsigned long long)(o->max / u));
@@ -301,6 +335,15 @@ static void fmt_default(const struct opt *o, const void *defaults, char *buf, si
 	case OPT_SIZE:
 		fmt_size(*(const uint64_t *)cfield(defaults, o), o->unit, buf, len);
 		break;
+	case OPT_TIME: {
+		uint64_t v = *(const uint64_t *)cfield(defaults, o);
+
+		if (v % 1000000000 == 0)
+			snprintf(buf, len, "%llus", (unsigned long long)(v / 1000000000));
+		else
+			snprintf(buf, len, "%llums", (unsigned long long)(v / 1000000));
+		break;
+	}
 	case OPT_STR: {
 		const char *s = *(const char *const *)cfield(defaults, o);
 

@@ -18,6 +18,7 @@ enum opt_type {
 	OPT_STRS,        /* struct opt_strs: repeatable; the first use replaces the default list */
 	OPT_UINTS,       /* struct opt_uints: repeatable */
 	OPT_HELP,        /* int: 1 after the short form, 2 after the long form */
+	OPT_TIME,        /* uint64_t ns: a number with a unit ns/us/ms/s/m/h, bare = seconds */
 };
 
 struct opt_strs {
@@ -55,6 +56,7 @@ int opt_parse(const struct opt_cmd *c, int argc, char **argv, void *cfg, char *e
 /* Strict number parsers shared with other input (digits only; sizes with optional suffix). */
 int opt_parse_uint(const char *s, uint64_t *out);
 int opt_parse_size(const char *s, uint64_t unit, bool suffixes, uint64_t *out);
+int opt_parse_time(const char *s, uint64_t *ns);
 void opt_help(const struct opt_cmd *c, const void *defaults, const char *prog, FILE *out);
 void opt_man(const struct opt_cmd *c, const void *defaults, FILE *out);
 /* One line per option: "-f --size" (for tests that check help and man page cover the table). */

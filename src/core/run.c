@@ -8,6 +8,7 @@
 #include <sys/resource.h>
 
 #include "core/clock.h"
+#include "core/sample.h"
 
 atomic_int run_stop;
 static atomic_int run_sig;
@@ -211,9 +212,12 @@ static int spawn(struct worker *w, struct worker_arg *a)
 static int phase_run_serial(struct phase *p, struct worker_arg *args)
 {
 	struct rusage r0;
+	struct sampler *smp = NULL;
 	int rc = 0;
 
 	phase_window_open(p, &r0);
+	if (p->interval_ns || p->progress)
+		smp = sampler_start(p);
 	for (unsigned i = 0; i < p->nworkers && !run_stopping(); i++) {
 		args[i] = (struct worker_arg){ .w = &p->workers[i], .gate = NULL };
 		rc = spawn(&p->workers[i], &args[i]);
@@ -222,6 +226,7 @@ static int phase_run_serial(struct phase *p, struct worker_arg *args)
 		pthread_join(p->workers[i].tid, NULL);
 	}
 	phase_window_close(p, &r0);
+	sampler_stop(smp);
 	return rc;
 }
 
@@ -231,6 +236,7 @@ int phase_run(struct phase *p)
 			     .open_cv = PTHREAD_COND_INITIALIZER };
 	struct worker_arg args[p->nworkers ? p->nworkers : 1];
 	struct rusage r0;
+	struct sampler *smp = NULL;
 	unsigned n = 0;
 	int rc = 0;
 
@@ -243,6 +249,9 @@ int phase_run(struct phase *p)
 		p->workers[i].usr_s = p->workers[i].sys_s = 0;
 	}
 	atomic_store(&p->ndone, 0);
+	p->samples = NULL;
+	p->nsamples = 0;
+	p->sample_interval_ns = 0;
 	p->first_done_ops = p->first_done_bytes = 0;
 	if (p->serial)
 		return phase_run_serial(p, args);
@@ -261,9 +270,13 @@ int phase_run(struct phase *p)
 	gate.open = true;
 	pthread_cond_broadcast(&gate.open_cv);
 	pthread_mutex_unlock(&gate.mu);
+	/* the reporter starts after the release so it never delays it */
+	if (p->interval_ns || p->progress)
+		smp = sampler_start(p);
 	for (unsigned i = 0; i < n; i++)
 		pthread_join(p->workers[i].tid, NULL);
 	phase_window_close(p, &r0);
+	sampler_stop(smp);
 	pthread_cond_destroy(&gate.parked);
 	pthread_cond_destroy(&gate.open_cv);
 	pthread_mutex_destroy(&gate.mu);

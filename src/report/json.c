@@ -66,6 +66,18 @@ json_t *json_latency(const struct opstat *s)
 	return o;
 }
 
+json_t *json_samples(const struct sample *s, unsigned n)
+{
+	json_t *a = json_array();
+
+	for (unsigned i = 0; i < n; i++)
+		json_array_append_new(a, json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "t_ns", jint(s[i].t_ns),
+			"dt_ns", jint(s[i].dt_ns), "ops", jint(s[i].ops), "bytes", jint(s[i].bytes),
+			"p50_ns", jint(s[i].p50_ns), "p90_ns", jint(s[i].p90_ns), "p99_ns", jint(s[i].p99_ns),
+			"p99_9_ns", jint(s[i].p999_ns)));
+	return a;
+}
+
 static int get_u64(const json_t *o, const char *key, uint64_t *v, char *err, size_t errlen)
 {
 	json_t *x = json_object_get(o, key);
@@ -262,6 +274,8 @@ static json_t *tio_json_phase(const struct tio_config *c, const struct tio_resul
 	}
 	json_object_set_new(o, "threads", threads);
 	json_object_set_new(o, "latency", json_latency(&pr->st));
+	json_object_set_new(o, "intervals", json_samples(pr->samples, pr->nsamples));
+	json_object_set_new(o, "interval_ns", jint(pr->sample_interval_ns));
 	return o;
 }
 

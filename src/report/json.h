@@ -5,6 +5,7 @@
 #include <jansson.h>
 
 #include "core/run.h"
+#include "core/sample.h"
 #include "workload/tiotest.h"
 
 #define FSB_JSON_SCHEMA "fsbench-result"
@@ -21,6 +22,8 @@ struct json_run_info {
 };
 
 json_t *json_latency(const struct opstat *s);
+/* The time series of a phase or iteration: one object per interval. */
+json_t *json_samples(const struct sample *s, unsigned n);
 int json_latency_parse(const json_t *lat, struct opstat *s, char *err, size_t errlen);
 /* The common head: schema, version, command line, environment. */
 json_t *json_result_head(const struct json_run_info *ri);

@@ -447,6 +447,9 @@ static void collect(const struct tio_config *c, struct phase *ph, struct tio_wor
 	pr->last_done_ns = ph->end_ns - ph->start_ns;
 	pr->usr_s = ph->usr_s;
 	pr->sys_s = ph->sys_s;
+	pr->samples = ph->samples;
+	pr->nsamples = ph->nsamples;
+	pr->sample_interval_ns = ph->sample_interval_ns;
 	pr->complete = !run_stopping();
 	for (unsigned i = 0; i < c->threads; i++) {
 		struct tio_thread_result *t = &pr->threads[i];
@@ -500,7 +503,9 @@ int tio_run(const struct tio_config *c, struct tio_result *r, const char *prog)
 		struct phase ph = { .name = tio_phase_name[p], .nworkers = (unsigned)c->threads,
 				    /* -W: only the sequential write phase runs one thread at a time */
 				    .serial = c->serial_write && p == TIO_WRITE,
-				    .work = tio_work, .workers = workers };
+				    .work = tio_work, .workers = workers,
+				    .interval_ns = c->interval_ns, .progress = c->progress, .label = "tiotest",
+				    .expected_ops = c->threads * (phase_random[p] ? c->random_ops : c->blocks) };
 		struct procio io0, io1;
 
 		if (!c->run_phase[p])
@@ -559,5 +564,7 @@ void tio_result_free(struct tio_result *r)
 	for (int p = 0; p < TIO_NPHASES; p++) {
 		free(r->phase[p].threads);
 		r->phase[p].threads = NULL;
+		free(r->phase[p].samples);
+		r->phase[p].samples = NULL;
 	}
 }

@@ -10,6 +10,7 @@
 
 #include "core/opt.h"
 #include "core/run.h"
+#include "core/sample.h"
 #include "sys/procio.h"
 
 enum tio_phase { TIO_WRITE, TIO_RWRITE, TIO_READ, TIO_RREAD, TIO_NPHASES };
@@ -36,6 +37,9 @@ struct tio_config {
 	uint64_t seed;
 	bool keep;
 	const char *between;         /* --between-phases CMD */
+	uint64_t interval_ns;        /* --interval: time series resolution */
+	bool quiet;                  /* --quiet: no progress line */
+	bool progress;               /* derived: stderr is a terminal and not --quiet */
 	/* derived by tio_config_check() */
 	bool run_phase[TIO_NPHASES];
 	uint64_t blocks;             /* per thread */
@@ -58,6 +62,9 @@ struct tio_phase_result {
 	uint64_t first_done_bytes;
 	double usr_s, sys_s;         /* process CPU over the phase window */
 	struct procio io;            /* /proc/self/io delta */
+	struct sample *samples;      /* time series, malloc'd */
+	unsigned nsamples;
+	uint64_t sample_interval_ns;
 	struct tio_thread_result *threads;
 };
 

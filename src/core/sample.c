@@ -1,0 +1,320 @@
+/* The per-phase reporter thread: interval samples and the progress line (design in sample.h). */
+#include "core/sample.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/clock.h"
+#include "core/run.h"
+
+#define BASE_TICK_MAX_NS 2000000u    /* 2 ms */
+#define MAX_PENDING 40               /* intervals held before the tick doubles */
+#define PROGRESS_NS 250000000u       /* redraw the status line 4 times a second */
+
+struct snap {
+	uint64_t t_ns, ops, bytes;
+	unsigned n;              /* non-empty buckets */
+	uint16_t *idx;
+	uint64_t *cnt;           /* cumulative counts */
+};
+
+struct sampler {
+	struct phase *p;
+	pthread_t tid;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	bool stop;
+	uint64_t tick_ns, want_ns;
+	struct snap *snaps;      /* pending cumulative snapshots, snaps[0] the oldest */
+	unsigned nsnaps;
+	struct sample *out;
+	unsigned nout, capout;
+	uint64_t *acc;           /* dense scratch: HIST_NBUCKETS */
+	struct hist diff;        /* scratch */
+	uint64_t last_prog_ns, last_prog_bytes;
+	bool drew;
+};
+
+static int take_snap(struct sampler *s, uint64_t now, struct snap *out)
+{
+	struct phase *p = s->p;
+	unsigned n = 0, k = 0;
+
+	memset(s->acc, 0, HIST_NBUCKETS * sizeof(*s->acc));
+	out->ops = out->bytes = 0;
+	for (unsigned w = 0; w < p->nworkers; w++) {
+		const struct opstat *st = p->workers[w].live;
+
+		if (!st)
+			continue;
+		out->ops += HIST_PEEK(st->ops);
+		out->bytes += HIST_PEEK(st->bytes);
+		for (unsigned i = 0; i < HIST_NBUCKETS; i++)
+			s->acc[i] += HIST_PEEK(st->lat.buckets[i]);
+	}
+	for (unsigned i = 0; i < HIST_NBUCKETS; i++)
+		n += s->acc[i] != 0;
+	out->t_ns = now - p->start_ns;
+	out->n = n;
+	out->idx = malloc((n ? n : 1) * sizeof(*out->idx));
+	out->cnt = malloc((n ? n : 1) * sizeof(*out->cnt));
+	if (!out->idx || !out->cnt) {
+		free(out->idx);
+		free(out->cnt);
+		return -ENOMEM;
+	}
+	for (unsigned i = 0; i < HIST_NBUCKETS; i++) {
+		if (!s->acc[i])
+			continue;
+		out->idx[k] = (uint16_t)i;
+		out->cnt[k++] = s->acc[i];
+	}
+	return 0;
+}
+
+static void snap_free(struct snap *x)
+{
+	free(x->idx);
+	free(x->cnt);
+}
+
+/* the sample between two cumulative snapshots */
+static void emit(struct sampler *s, const struct snap *a, const struct snap *b)
+{
+	struct hist *h = &s->diff;
+	struct sample *o;
+	unsigned j = 0;
+
+	if (s->nout == s->capout) {
+		unsigned ncap = s->capout ? s->capout * 2 : 64;
+		struct sample *n = realloc(s->out, ncap * sizeof(*n));
+
+		if (!n)
+			return;
+		s->out = n;
+		s->capout = ncap;
+	}
+	hist_init(h);
+	for (unsigned i = 0; i < b->n; i++) {
+		uint64_t before = 0, lo, hi;
+
+		while (j < a->n && a->idx[j] < b->idx[i])
+			j++;
+		if (j < a->n && a->idx[j] == b->idx[i])
+			before = a->cnt[j];
+		if (b->cnt[i] <= before)
+			continue;
+		h->buckets[b->idx[i]] = b->cnt[i] - before;
+		h->count += b->cnt[i] - before;
+		hist_bucket_range(b->idx[i], &lo, &hi);
+		if (lo < h->min)
+			h->min = lo;
+		if (hi > h->max)
+			h->max = hi;
+	}
+	o = &s->out[s->nout++];
+	o->t_ns = b->t_ns;
+	o->dt_ns = b->t_ns - a->t_ns;
+	o->ops = b->ops - a->ops;
+	o->bytes = b->bytes - a->bytes;
+	o->p50_ns = hist_percentile(h, 50);
+	o->p90_ns = hist_percentile(h, 90);
+	o->p99_ns = hist_percentile(h, 99);
+	o->p999_ns = hist_percentile(h, 99.9);
+}
+
+static void add_snap(struct sampler *s, uint64_t now)
+{
+	struct snap x;
+
+	if (take_snap(s, now, &x))
+		return;
+	s->snaps[s->nsnaps++] = x;
+	if (s->tick_ns < s->want_ns && s->nsnaps > MAX_PENDING) {
+		/* keep snapshots 0, 2, 4, ...: each pair of intervals becomes one */
+		unsigned k = 0;
+
+		for (unsigned i = 0; i < s->nsnaps; i++) {
+			if (i % 2 == 0)
+				s->snaps[k++] = s->snaps[i];
+			else
+				snap_free(&s->snaps[i]);
+		}
+		s->nsnaps = k;
+		s->tick_ns *= 2;
+	}
+	if (s->tick_ns >= s->want_ns) {
+		while (s->nsnaps >= 2) {
+			emit(s, &s->snaps[0], &s->snaps[1]);
+			snap_free(&s->snaps[0]);
+			memmove(&s->snaps[0], &s->snaps[1], (s->nsnaps - 1) * sizeof(*s->snaps));
+			s->nsnaps--;
+		}
+	}
+}
+
+static void progress(struct sampler *s, uint64_t now)
+{
+	struct phase *p = s->p;
+	uint64_t ops = 0, bytes = 0;
+	double dt, rate, pct = -1, eta = -1;
+
+	for (unsigned w = 0; w < p->nworkers; w++) {
+		const struct opstat *st = p->workers[w].live;
+
+		if (st) {
+			ops += HIST_PEEK(st->ops);
+			bytes += HIST_PEEK(st->bytes);
+		}
+	}
+	dt = (double)(now - s->last_prog_ns) / NS_PER_S;
+	rate = dt > 0 ? (double)(bytes - s->last_prog_bytes) / 1048576.0 / dt : 0;
+	if (p->expected_ops) {
+		double done_s = (double)(now - p->start_ns) / NS_PER_S;
+
+		pct = 100.0 * (double)ops / (double)p->expected_ops;
+		if (ops)
+			eta = done_s * ((double)p->expected_ops - (double)ops) / (double)ops;
+	}
+	s->last_prog_ns = now;
+	s->last_prog_bytes = bytes;
+	fprintf(stderr, "\r\033[K%s %s:", p->label ? p->label : "fsbench", p->name);
+	if (pct >= 0)
+		fprintf(stderr, " %5.1f%%", pct > 100 ? 100 : pct);
+	fprintf(stderr, " %10.1f MiB/s", rate);
+	if (eta >= 0)
+		fprintf(stderr, "  ETA %llu:%02llu", (unsigned long long)eta / 60,
+			(unsigned long long)eta % 60);
+	fflush(stderr);
+	s->drew = true;
+}
+
+static void *sampler_main(void *arg)
+{
+	struct sampler *s = arg;
+	struct phase *p = s->p;
+	uint64_t next_snap = p->start_ns + s->tick_ns, next_prog = p->start_ns + PROGRESS_NS;
+
+	s->last_prog_ns = p->start_ns;
+	pthread_mutex_lock(&s->mu);
+	while (!s->stop) {
+		uint64_t due = UINT64_MAX, now;
+		struct timespec ts;
+
+		if (p->interval_ns)
+			due = next_snap;
+		if (p->progress && next_prog < due)
+			due = next_prog;
+		ts.tv_sec = (time_t)(due / 1000000000u);
+		ts.tv_nsec = (long)(due % 1000000000u);
+		if (due == UINT64_MAX)
+			pthread_cond_wait(&s->cv, &s->mu);
+		else
+			pthread_cond_timedwait(&s->cv, &s->mu, &ts);
+		if (s->stop)
+			break;
+		now = clock_ns();
+		if (p->interval_ns && now >= next_snap) {
+			add_snap(s, now);
+			/* ticks stay on the grid of the phase start, even if one was late */
+			while (next_snap <= now)
+				next_snap += s->tick_ns;
+		}
+		if (p->progress && now >= next_prog) {
+			progress(s, now);
+			next_prog = now + PROGRESS_NS;
+		}
+	}
+	pthread_mutex_unlock(&s->mu);
+	return NULL;
+}
+
+struct sampler *sampler_start(struct phase *p)
+{
+	struct sampler *s = calloc(1, sizeof(*s));
+	pthread_condattr_t ca;
+
+	if (!s)
+		return NULL;
+	s->p = p;
+	s->want_ns = p->interval_ns;
+	s->tick_ns = p->interval_ns;
+	while (s->tick_ns > BASE_TICK_MAX_NS)
+		s->tick_ns = (s->tick_ns + 1) / 2;
+	if (p->interval_ns) {
+		/* re-derive so that doubling lands exactly on the wanted interval */
+		unsigned k = 0;
+
+		while ((p->interval_ns >> k) > BASE_TICK_MAX_NS)
+			k++;
+		s->tick_ns = p->interval_ns >> k;
+		if (!s->tick_ns)
+			s->tick_ns = 1;
+		s->want_ns = s->tick_ns << k;
+	}
+	s->snaps = calloc(MAX_PENDING + 2, sizeof(*s->snaps));
+	s->acc = malloc(HIST_NBUCKETS * sizeof(*s->acc));
+	pthread_mutex_init(&s->mu, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&s->cv, &ca);
+	pthread_condattr_destroy(&ca);
+	if (!s->snaps || !s->acc)
+		goto fail;
+	/* the first snapshot is the phase start: every live statistic is zero there */
+	if (p->interval_ns)
+		s->snaps[s->nsnaps++] = (struct snap){ 0 };
+	if (pthread_create(&s->tid, NULL, sampler_main, s))
+		goto fail;
+	return s;
+fail:
+	for (unsigned i = 0; i < s->nsnaps; i++)
+		snap_free(&s->snaps[i]);
+	free(s->snaps);
+	free(s->acc);
+	free(s);
+	return NULL;
+}
+
+void sampler_stop(struct sampler *s)
+{
+	struct phase *p;
+
+	if (!s)
+		return;
+	p = s->p;
+	pthread_mutex_lock(&s->mu);
+	s->stop = true;
+	pthread_cond_signal(&s->cv);
+	pthread_mutex_unlock(&s->mu);
+	pthread_join(s->tid, NULL);
+	if (p->interval_ns) {
+		/* the final snapshot at the phase end: exact totals, a possibly shorter last interval */
+		struct snap x;
+
+		if (!take_snap(s, p->end_ns, &x)) {
+			if (s->nsnaps && x.t_ns > s->snaps[s->nsnaps - 1].t_ns)
+				s->snaps[s->nsnaps++] = x;
+			else
+				snap_free(&x);
+		}
+		for (unsigned i = 0; i + 1 < s->nsnaps; i++)
+			emit(s, &s->snaps[i], &s->snaps[i + 1]);
+	}
+	if (s->drew)
+		fputs("\r\033[K", stderr);
+	for (unsigned i = 0; i < s->nsnaps; i++)
+		snap_free(&s->snaps[i]);
+	p->samples = s->out;
+	p->nsamples = s->nout;
+	p->sample_interval_ns = s->tick_ns;
+	pthread_cond_destroy(&s->cv);
+	pthread_mutex_destroy(&s->mu);
+	free(s->snaps);
+	free(s->acc);
+	free(s);
+}

@@ -1,0 +1,32 @@
+/* Interval samples and the live progress line, taken by one reporter thread per phase from the
+ * workers' live op statistics (relaxed loads: the workers' hot loop gains no lock and no
+ * syscall).
+ *
+ * Interval choice. The user asks for an interval (--interval, default 1 s) but a phase should
+ * have at least ~20 points however short it is. The reporter starts at a base tick of
+ * interval / 2^k (the first such value <= 2 ms) and keeps cumulative snapshots; whenever it
+ * holds 40 intervals and the tick is still below the interval, it drops every other snapshot
+ * and doubles the tick (merging two intervals is dropping the snapshot between them, since the
+ * snapshots are cumulative). Once the tick equals the interval, finished intervals are turned
+ * into samples at once, so memory stays bounded (about 40 sparse histograms) whatever the
+ * phase length. The last interval ends at the phase end and may be shorter. */
+#ifndef FSB_SAMPLE_H
+#define FSB_SAMPLE_H
+#include <stdint.h>
+
+struct phase;
+
+struct sample {
+	uint64_t t_ns;           /* end of the interval, from the phase start */
+	uint64_t dt_ns;          /* its length */
+	uint64_t ops, bytes;     /* completed in the interval, all workers */
+	uint64_t p50_ns, p90_ns, p99_ns, p999_ns; /* latency of the ops completed in it */
+};
+
+struct sampler;
+
+/* Started by phase_run() right after the release when p->interval_ns or p->progress is set. */
+struct sampler *sampler_start(struct phase *p);
+/* After the last join: takes the final snapshot, stores the samples in p, clears the line. */
+void sampler_stop(struct sampler *s);
+#endif
