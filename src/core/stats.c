@@ -1,0 +1,236 @@
+/* Means, confidence intervals and Welch's t-test (design note in stats.h). */
+#include "core/stats.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+
+double stats_mean(const double *v, unsigned n)
+{
+	double s = 0;
+
+	if (!n)
+		return 0;
+	for (unsigned i = 0; i < n; i++)
+		s += v[i];
+	return s / n;
+}
+
+double stats_var(const double *v, unsigned n)
+{
+	double m = stats_mean(v, n), s = 0;
+
+	if (n < 2)
+		return 0;
+	/* two-pass: no cancellation for large means with small spread */
+	for (unsigned i = 0; i < n; i++)
+		s += (v[i] - m) * (v[i] - m);
+	return s / (n - 1);
+}
+
+double stats_hmean(const double *v, unsigned n)
+{
+	double s = 0;
+
+	if (!n)
+		return 0;
+	for (unsigned i = 0; i < n; i++) {
+		if (!(v[i] > 0))
+			return 0;
+		s += 1.0 / v[i];
+	}
+	return n / s;
+}
+
+/* continued fraction of I_x(a, b) (Numerical Recipes 6.4, modified Lentz) */
+static double betacf(double a, double b, double x)
+{
+	const double tiny = 1e-300, eps = 1e-15;
+	double qab = a + b, qap = a + 1, qam = a - 1, c = 1, d = 1 - qab * x / qap, h;
+
+	if (fabs(d) < tiny)
+		d = tiny;
+	d = 1 / d;
+	h = d;
+	for (int m = 1; m <= 10000; m++) {
+		double m2 = 2.0 * m, aa = m * (b - m) * x / ((qam + m2) * (a + m2)), del;
+
+		d = 1 + aa * d;
+		if (fabs(d) < tiny)
+			d = tiny;
+		c = 1 + aa / c;
+		if (fabs(c) < tiny)
+			c = tiny;
+		d = 1 / d;
+		h *= d * c;
+		aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
+		d = 1 + aa * d;
+		if (fabs(d) < tiny)
+			d = tiny;
+		c = 1 + aa / c;
+		if (fabs(c) < tiny)
+			c = tiny;
+		d = 1 / d;
+		del = d * c;
+		h *= del;
+		if (fabs(del - 1) < eps)
+			break;
+	}
+	return h;
+}
+
+double stats_betai(double a, double b, double x)
+{
+	double bt;
+
+	if (!(x > 0))
+		return 0;
+	if (!(x < 1))
+		return 1;
+	bt = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x));
+	/* the fraction converges fast for x below the mean of the beta distribution; above, use
+	 * the symmetry I_x(a, b) = 1 - I_{1-x}(b, a) */
+	if (x < (a + 1) / (a + b + 2))
+		return bt * betacf(a, b, x) / a;
+	return 1 - bt * betacf(b, a, 1 - x) / b;
+}
+
+double stats_t_cdf(double t, double df)
+{
+	double tail;
+
+	if (isnan(t) || !(df > 0))
+		return NAN;
+	if (isinf(t))
+		return t > 0 ? 1 : 0;
+	/* P(|T| > |t|) = I_{df/(df+t^2)}(df/2, 1/2); half of it is each tail */
+	tail = 0.5 * stats_betai(df / 2, 0.5, df / (df + t * t));
+	return t > 0 ? 1 - tail : tail;
+}
+
+double stats_t_quantile(double p, double df)
+{
+	double lo = 0, hi = 1, target;
+	bool neg;
+
+	if (!(p > 0 && p < 1) || !(df > 0))
+		return NAN;
+	if (p == 0.5)
+		return 0;
+	neg = p < 0.5;
+	target = neg ? 1 - p : p;
+	while (stats_t_cdf(hi, df) < target && hi < 1e300)
+		hi *= 2;
+	for (int i = 0; i < 200 && hi - lo > 1e-13 * hi; i++) {
+		double mid = 0.5 * (lo + hi);
+
+		if (stats_t_cdf(mid, df) < target)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return neg ? -0.5 * (lo + hi) : 0.5 * (lo + hi);
+}
+
+static bool all_positive(const double *v, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (!(v[i] > 0) || isinf(v[i]))
+			return false;
+	return true;
+}
+
+/* reciprocals into a new array (the caller frees); NULL on allocation failure */
+static double *recip(const double *v, unsigned n)
+{
+	double *r = malloc((n ? n : 1) * sizeof(*r));
+
+	for (unsigned i = 0; r && i < n; i++)
+		r[i] = 1.0 / v[i];
+	return r;
+}
+
+int stats_summarize(const double *v, unsigned n, bool harmonic, struct stats_summary *s)
+{
+	double *r = NULL;
+	const double *x = v;
+	double m, sd, h = 0;
+
+	*s = (struct stats_summary){ .n = n };
+	if (!n)
+		return -1;
+	if (harmonic && all_positive(v, n) && (r = recip(v, n)))
+		x = r;
+	else
+		harmonic = false;
+	m = stats_mean(x, n);
+	sd = sqrt(stats_var(x, n));
+	if (n >= 2)
+		h = stats_t_quantile(1 - STATS_ALPHA / 2, n - 1) * sd / sqrt((double)n);
+	s->harmonic = harmonic;
+	s->sd = sd;
+	s->cv_pct = m != 0 ? 100.0 * sd / fabs(m) : 0;
+	if (harmonic) {
+		s->mean = 1.0 / m;
+		s->ci = h * s->mean * s->mean;
+		s->lo = 1.0 / (m + h);
+		s->hi = m > h ? 1.0 / (m - h) : INFINITY;
+	} else {
+		s->mean = m;
+		s->ci = h;
+		s->lo = m - h;
+		s->hi = m + h;
+	}
+	free(r);
+	return 0;
+}
+
+int stats_welch(const double *a, unsigned na, const double *b, unsigned nb, bool harmonic,
+		struct stats_welch *w)
+{
+	double *ra = NULL, *rb = NULL, ma, mb, va, vb, se2;
+	const double *xa = a, *xb = b;
+
+	*w = (struct stats_welch){ .t = 0, .df = 0, .p = 1 };
+	if (na < 2 || nb < 2)
+		return -1;
+	if (harmonic && all_positive(a, na) && all_positive(b, nb)) {
+		ra = recip(a, na);
+		rb = recip(b, nb);
+		if (ra && rb) {
+			xa = ra;
+			xb = rb;
+		}
+	}
+	ma = stats_mean(xa, na);
+	mb = stats_mean(xb, nb);
+	va = stats_var(xa, na) / na;
+	vb = stats_var(xb, nb) / nb;
+	se2 = va + vb;
+	if (xa == ra) {
+		/* a rate's reciprocal: "b faster" is a smaller time per unit; keep t's sign as rates */
+		double tmp = ma;
+
+		ma = mb;
+		mb = tmp;
+	}
+	free(ra);
+	free(rb);
+	/* identical runs (timer-resolution results, synthetic files): no spread at all */
+	if (!(se2 > 0) || se2 < DBL_MIN) {
+		w->df = na + nb - 2;
+		if (mb == ma) {
+			w->p = 1;
+		} else {
+			w->t = mb > ma ? INFINITY : -INFINITY;
+			w->p = 0;
+		}
+		return 0;
+	}
+	w->t = (mb - ma) / sqrt(se2);
+	w->df = se2 * se2 / (va * va / (na - 1) + vb * vb / (nb - 1));
+	w->p = 2 * stats_t_cdf(-fabs(w->t), w->df);
+	if (w->p > 1)
+		w->p = 1;
+	return 0;
+}

@@ -1,0 +1,61 @@
+/* Statistics for comparing repeated runs: means, 95 % confidence intervals from Student's t
+ * distribution, and Welch's unequal-variance t-test.
+ *
+ * Design. A figure measured over n repeated runs is summarised by its mean and the half-width
+ * of its 95 % confidence interval, t(0.975, n-1) * s / sqrt(n). Two results differ
+ * significantly when Welch's test rejects equal means at the 5 % level (two-sided); Welch's
+ * test does not assume equal variances, which A/B runs on different filesystems rarely have.
+ *
+ * Rates (MiB/s, IOPS, files/s) of runs that each do the same amount of work are averaged with
+ * the harmonic mean: total work over total time is the harmonic mean of the per-run rates,
+ * the arithmetic mean overweights fast runs. Their statistics are computed on the reciprocals
+ * (time per unit of work, which is what averages linearly); the interval is mapped back to rate
+ * units exactly (lo, hi) and, for the "mean ± half-width" display, by the delta method
+ * (half-width of the reciprocal times H^2).
+ *
+ * The t distribution. The CDF goes through the regularized incomplete beta function
+ * (I_x(df/2, 1/2) with x = df / (df + t^2)), evaluated with the continued fraction of
+ * Numerical Recipes (modified Lentz), accurate to ~1e-12 relative; quantiles invert the CDF by
+ * bisection. Degrees of freedom may be fractional (Welch-Satterthwaite). */
+#ifndef FSB_STATS_H
+#define FSB_STATS_H
+#include <stdbool.h>
+
+#define STATS_ALPHA 0.05
+
+struct stats_summary {
+	unsigned n;
+	double mean;      /* arithmetic, or harmonic when summarised as a rate */
+	double sd;        /* sample standard deviation (of the reciprocals for a rate); 0 when n < 2 */
+	double ci;        /* 95 % half-width in the units of mean; 0 when n < 2 */
+	double lo, hi;    /* the 95 % interval; hi is INFINITY when a rate's interval is unbounded */
+	double cv_pct;    /* coefficient of variation, % (of the reciprocals for a rate) */
+	bool harmonic;
+};
+
+struct stats_welch {
+	double t;         /* (mean_b - mean_a) / standard error */
+	double df;        /* Welch-Satterthwaite degrees of freedom */
+	double p;         /* two-sided p-value */
+};
+
+double stats_mean(const double *v, unsigned n);
+/* sample variance (divisor n - 1); 0 when n < 2 */
+double stats_var(const double *v, unsigned n);
+/* harmonic mean; 0 when n is 0 or any value is <= 0 */
+double stats_hmean(const double *v, unsigned n);
+/* regularized incomplete beta I_x(a, b), a, b > 0, x in [0, 1] */
+double stats_betai(double a, double b, double x);
+/* Student's t: P(T <= t) with df > 0 degrees of freedom */
+double stats_t_cdf(double t, double df);
+/* the t with P(T <= t) = p, p in (0, 1) */
+double stats_t_quantile(double p, double df);
+/* Summarises v[0..n-1]. harmonic: as a rate (needs every value > 0, else falls back to the
+ * arithmetic mean and clears s->harmonic). Returns 0, or -1 when n is 0. */
+int stats_summarize(const double *v, unsigned n, bool harmonic, struct stats_summary *s);
+/* Welch's t-test of a against b (on the reciprocals when harmonic and all values > 0). Needs
+ * at least 2 values on each side, else returns -1. With no variance on either side the p-value
+ * is 1 for equal means and 0 otherwise. */
+int stats_welch(const double *a, unsigned na, const double *b, unsigned nb, bool harmonic,
+		struct stats_welch *w);
+#endif
