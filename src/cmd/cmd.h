@@ -12,5 +12,6 @@ enum {
 
 /* prog is how to name the command in messages: "fsbench tiotest", or "tiotest" via a link */
 int cmd_tiotest(int argc, char **argv, const char *prog);
+int cmd_fs_mark(int argc, char **argv, const char *prog);
 int cmd_man_options(int argc, char **argv, const char *prog);
 #endif

@@ -5,10 +5,13 @@
 
 #include "cmd/cmd.h"
 #include "core/opt.h"
+#include "workload/fs_mark.h"
 #include "workload/tiotest.h"
 
 extern const struct opt_cmd tio_cmd;
 void tio_defaults(struct tio_config *c);
+extern const struct opt_cmd fsm_cmd;
+void fsm_defaults(struct fsm_config *c);
 
 int cmd_man_options(int argc, char **argv, const char *prog)
 {
@@ -25,6 +28,16 @@ int cmd_man_options(int argc, char **argv, const char *prog)
 			opt_list(&tio_cmd, stdout);
 		else
 			opt_man(&tio_cmd, &tc, stdout);
+		return EXIT_OK;
+	}
+	if (!strcmp(argv[1], "fs_mark")) {
+		struct fsm_config fc;
+
+		fsm_defaults(&fc);
+		if (list)
+			opt_list(&fsm_cmd, stdout);
+		else
+			opt_man(&fsm_cmd, &fc, stdout);
 		return EXIT_OK;
 	}
 	fprintf(stderr, "%s: unknown command '%s'\n", prog, argv[1]);

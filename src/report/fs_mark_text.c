@@ -1,0 +1,134 @@
+/* fs_mark 3.3's header, columns and rows (fs_mark.md §8), and fsbench's extra columns. */
+#include "report/fs_mark_text.h"
+
+#include "core/clock.h"
+
+static const char *const sync_text[7] = {
+	"NO SYNC: Test does not issue sync() or fsync() calls.",
+	"INBAND FSYNC: fsync() per file in write loop.",
+	/* fs_mark's text; it is one fsync per thread, not per subdirectory (fs_mark.md §3) */
+	"SYSTEM SYNC/SINGLE FSYNC: Issue sync() after main write loop and 1 file fsync() per subdirectory.",
+	"POST REVERSE: Reopen and fsync() each file in reverse order after main write loop.",
+	"SYNC POST REVERSE: Issue sync() and then reopen and fsync() each file in reverse order after main write loop.",
+	"POST: Reopen and fsync() each file in order after main write loop.",
+	"SYNC POST: Issue sync() and then reopen and fsync() each file in order after main write loop.",
+};
+
+static const char *const verbose_cols[6] = {
+	"CREAT (Min/Avg/Max)", "WRITE (Min/Avg/Max)", "FSYNC (Min/Avg/Max)",
+	"SYNC (Min/Avg/Max)", "CLOSE (Min/Avg/Max)", "UNLINK (Min/Avg/Max)",
+};
+static const enum fsm_op verbose_ops[6] = {
+	FSM_CREATE, FSM_WRITE, FSM_FSYNC, FSM_SYNC, FSM_CLOSE, FSM_UNLINK,
+};
+
+void fsm_print_header(FILE *out, bool log, const struct fsm_config *c, int argc, char **argv,
+		      time_t started)
+{
+	fputs("\n# ", out);
+	for (int i = 0; i < argc; i++)
+		fprintf(out, " %s ", argv[i]);
+	/* ctime() ends with its own newline, as in fs_mark */
+	fprintf(out, "\n#\tVersion 3.3, %u thread(s) starting at %s", c->nthreads, ctime(&started));
+	fprintf(out, "#\tSync method: %s\n", sync_text[c->sync_method]);
+	switch (c->policy) {
+	case FSM_DIR_NONE:
+		fputs("#\tDirectories:  no subdirectories used\n", out);
+		break;
+	case FSM_DIR_TIME_HASH:
+		fprintf(out, "#\tDirectories:  Time based hash between directories across %u subdirectories "
+			"with %d seconds per subdirectory.\n", c->nsubdirs, FSM_SECS_PER_DIR);
+		break;
+	case FSM_DIR_ROUND_ROBIN:
+		fprintf(out, "#\tDirectories:  Round Robin between directories across %u subdirectories "
+			"with %llu files per subdirectory.\n", c->nsubdirs,
+			(unsigned long long)c->files_per_subdir);
+		break;
+	case FSM_DIR_SPREAD:
+		fprintf(out, "#\tDirectories:  Spread evenly across %u subdirectories, file by file "
+			"(fsbench --spread).\n", c->nsubdirs);
+		break;
+	}
+	/* fs_mark prints -p, -p minus -r and -r as given, even when that is negative */
+	fprintf(out, "#\tFile names: %d bytes long, (%d initial bytes of time stamp with %d random "
+		"bytes at end of name)\n", (int)c->name_len, (int)c->name_len - (int)c->rand_len,
+		(int)c->rand_len);
+	fprintf(out, "#\tFiles info: size %llu bytes, written with an IO size of %llu bytes per write\n",
+		(unsigned long long)c->file_bytes, (unsigned long long)c->io_bytes);
+	fputs("#\tApp overhead is time in microseconds spent in the test not doing file writing "
+	      "related system calls.\n", out);
+	if (c->verbose)
+		fprintf(out, "%s#\tAll system call times are reported in microseconds.\n\n", log ? "#" : "");
+	else
+		fputs(log ? "#\n" : "\n", out);
+	fprintf(out, "%6s %12s %12s %12s %16s", "FSUse%", "Count", "Size", "Files/sec", "App Overhead");
+	if (c->verbose)
+		for (int i = 0; i < 6; i++)
+			fprintf(out, " %26s", verbose_cols[i]);
+	if (c->percentiles)
+		fprintf(out, " %12s %12s", "CREAT p50us", "CREAT p99us");
+	if (c->inodes)
+		fprintf(out, " %6s", "IUse%");
+	if (c->summary)
+		fprintf(out, " %14s", "Agg Files/sec");
+	fputc('\n', out);
+}
+
+static unsigned long long us(uint64_t ns)
+{
+	return (unsigned long long)((ns + 500) / 1000);
+}
+
+void fsm_print_row(FILE *out, const struct fsm_config *c, const struct fsm_iter *it)
+{
+	fprintf(out, "%6u %12llu %12llu %12.1f %16llu", (unsigned)it->fsuse_pct,
+		(unsigned long long)it->count, (unsigned long long)c->file_bytes, it->files_per_sec,
+		us(it->app_overhead_ns));
+	if (c->verbose) {
+		/* true min/max and exact averages over every call of every thread (fs_mark took 0
+		 * for "unset" and averaged integer per-thread averages, fs_mark.md §6) */
+		for (int i = 0; i < 6; i++) {
+			const struct hist *h = &it->op[verbose_ops[i]].lat;
+
+			fprintf(out, " %8llu %8llu %8llu", h->count ? us(h->min) : 0ULL,
+				h->count ? us(h->sum / h->count) : 0ULL, us(h->max));
+		}
+	}
+	if (c->percentiles) {
+		const struct hist *h = &it->op[FSM_CREATE].lat;
+
+		fprintf(out, " %12.1f %12.1f", (double)hist_percentile(h, 50) / 1e3,
+			(double)hist_percentile(h, 99) / 1e3);
+	}
+	if (c->inodes)
+		fprintf(out, " %6d", it->iuse_pct);
+	if (c->summary)
+		fprintf(out, " %14.1f", it->files_per_sec_aggregate);
+	if (it->partial)
+		fputs(" partial", out);
+	fputc('\n', out);
+}
+
+void fsm_print_summary(FILE *out, const struct fsm_config *c, const struct fsm_result *r)
+{
+	double sum = 0, files = 0, wall = 0;
+	unsigned n = r->niters;
+
+	(void)c;
+	for (unsigned i = 0; i < n; i++) {
+		sum += r->rates[i];
+		files += (double)r->iter_files[i];
+		wall += (double)r->iter_wall_ns[i] / NS_PER_S;
+	}
+	fprintf(out, "#\tIterations reported: %u, files created: %llu\n", n,
+		(unsigned long long)r->total_files);
+	if (!n)
+		return;
+	fprintf(out, "#\tFiles/sec, sum of per-thread rates (fs_mark):  average %.1f  p50 %.1f  "
+		"p90 %.1f  p99 %.1f\n", sum / n, fsm_percentile(r->rates, n, 50),
+		fsm_percentile(r->rates, n, 90), fsm_percentile(r->rates, n, 99));
+	fprintf(out, "#\tFiles/sec, files / iteration wall time:        average %.1f  p50 %.1f  "
+		"p90 %.1f  p99 %.1f\n", wall > 0 ? files / wall : 0.0,
+		fsm_percentile(r->agg_rates, n, 50), fsm_percentile(r->agg_rates, n, 90),
+		fsm_percentile(r->agg_rates, n, 99));
+}

@@ -1,0 +1,140 @@
+/* fs_mark's JSON result: config, environment (json_result_head), iterations, end, summary. */
+#include "report/json_fs_mark.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "core/clock.h"
+
+static json_t *jint(uint64_t v)
+{
+	return json_integer((json_int_t)v);
+}
+
+static json_t *jreal(double v)
+{
+	if (v != v || v > 1e300 || v < -1e300)
+		v = 0;
+	return json_real(v);
+}
+
+static const char *const policy_name[] = { "none", "time_hash", "round_robin", "spread" };
+
+static json_t *config(const struct fsm_config *c)
+{
+	json_t *o = json_object(), *d = json_array();
+
+	for (unsigned i = 0; i < c->dirs.n; i++)
+		json_array_append_new(d, json_string(c->dirs.v[i]));
+	json_object_set_new(o, "dirs", d);
+	json_object_set_new(o, "threads", jint(c->nthreads));
+	json_object_set_new(o, "files_per_thread", jint(c->nfiles));
+	json_object_set_new(o, "file_bytes", jint(c->file_bytes));
+	json_object_set_new(o, "io_bytes", jint(c->io_bytes));
+	json_object_set_new(o, "sync_method", jint(c->sync_method));
+	json_object_set_new(o, "subdirs", jint(c->subdirs));
+	json_object_set_new(o, "files_per_subdir", jint(c->files_per_subdir));
+	json_object_set_new(o, "dir_policy", json_string(policy_name[c->policy]));
+	json_object_set_new(o, "name_length_option", jint(c->name_len));
+	json_object_set_new(o, "random_length_option", jint(c->rand_len));
+	json_object_set_new(o, "name_chars", jint(c->name_chars));
+	json_object_set_new(o, "random_chars", jint(c->rand_chars));
+	json_object_set_new(o, "iterations", c->fill ? json_null() : jint(c->iterations));
+	json_object_set_new(o, "fill", json_boolean(c->fill));
+	json_object_set_new(o, "keep", json_boolean(c->keep_files));
+	json_object_set_new(o, "log", json_string(c->log));
+	json_object_set_new(o, "dirsync", json_boolean(c->dirsync));
+	json_object_set_new(o, "fdatasync", json_boolean(c->fdatasync));
+	json_object_set_new(o, "xattr_bytes", jint(c->xattr_bytes));
+	json_object_set_new(o, "stat", json_boolean(c->stat));
+	json_object_set_new(o, "read", json_boolean(c->read));
+	return o;
+}
+
+static json_t *phase(uint64_t files, uint64_t wall_ns)
+{
+	return json_pack("{s:o,s:o,s:o}", "files", jint(files), "wall_ns", jint(wall_ns),
+			 "files_per_sec", jreal(wall_ns ? (double)files / ((double)wall_ns / NS_PER_S) : 0));
+}
+
+json_t *fsm_json_iter(const struct fsm_config *c, const struct fsm_iter *it)
+{
+	json_t *o = json_object(), *lat = json_object(), *ph = json_object();
+
+	json_object_set_new(o, "iteration", jint(it->index + 1));
+	json_object_set_new(o, "start_unix_s", jint(it->start_unix_s));
+	json_object_set_new(o, "files", jint(it->files));
+	json_object_set_new(o, "count", jint(it->count));
+	json_object_set_new(o, "partial", json_boolean(it->partial));
+	json_object_set_new(o, "fs_use_pct", json_integer(it->fsuse_pct));
+	json_object_set_new(o, "inode_use_pct", json_integer(it->iuse_pct));
+	json_object_set_new(o, "files_per_sec_sum_of_threads", jreal(it->files_per_sec));
+	json_object_set_new(o, "files_per_sec_aggregate", jreal(it->files_per_sec_aggregate));
+	json_object_set_new(o, "wall_ns", jint(it->wall_ns));
+	json_object_set_new(o, "app_overhead_ns", jint(it->app_overhead_ns));
+	if (c->stat)
+		json_object_set_new(ph, "stat", phase(it->op[FSM_STAT].ops, it->stat_wall_ns));
+	if (c->read)
+		json_object_set_new(ph, "read", phase(it->op[FSM_READ_OPEN].ops, it->read_wall_ns));
+	if (!c->keep_files)
+		json_object_set_new(ph, "unlink", phase(it->op[FSM_UNLINK].ops, it->unlink_wall_ns));
+	json_object_set_new(o, "phases", ph);
+	/* the six fs_mark op types always; the others when they happened */
+	for (int i = 0; i < FSM_NOPS; i++) {
+		bool classic = i == FSM_CREATE || i == FSM_WRITE || i == FSM_FSYNC || i == FSM_SYNC ||
+			       i == FSM_CLOSE || i == FSM_UNLINK;
+
+		if (classic || it->op[i].ops)
+			json_object_set_new(lat, fsm_op_name[i], json_latency(&it->op[i]));
+	}
+	json_object_set_new(o, "latency", lat);
+	return o;
+}
+
+static const char *const end_name[] = { "done", "filesystem_full", "not_enough_space",
+					"interrupted", "error" };
+
+static json_t *rates(const double *v, unsigned n, double average)
+{
+	return json_pack("{s:o,s:o,s:o,s:o}", "average", jreal(average),
+			 "p50", jreal(fsm_percentile(v, n, 50)), "p90", jreal(fsm_percentile(v, n, 90)),
+			 "p99", jreal(fsm_percentile(v, n, 99)));
+}
+
+json_t *fsm_json(const struct fsm_config *c, const struct fsm_result *r, json_t *iters,
+		 const struct json_run_info *ri)
+{
+	json_t *root = json_result_head(ri), *end = json_object(), *sum = json_object();
+	const struct run_error *e = run_error_get();
+	double s = 0, files = 0, wall = 0;
+
+	if (!root)
+		return NULL;
+	json_object_set_new(root, "config", config(c));
+	json_object_set(root, "iterations", iters);
+	json_object_set_new(end, "reason", json_string(end_name[r->end]));
+	if (r->end_detail[0])
+		json_object_set_new(end, "detail", json_string(r->end_detail));
+	if (r->end_err)
+		json_object_set_new(end, "errno", json_string(strerrorname_np(r->end_err)));
+	if (e) {
+		char buf[PATH_MAX + 512];
+
+		run_error_format(e, buf, sizeof(buf));
+		json_object_set_new(end, "error", json_string(buf));
+	}
+	json_object_set_new(root, "end", end);
+	for (unsigned i = 0; i < r->niters; i++) {
+		s += r->rates[i];
+		files += (double)r->iter_files[i];
+		wall += (double)r->iter_wall_ns[i] / NS_PER_S;
+	}
+	json_object_set_new(sum, "iterations", jint(r->niters));
+	json_object_set_new(sum, "files", jint(r->total_files));
+	json_object_set_new(sum, "files_per_sec_sum_of_threads",
+			    rates(r->rates, r->niters, r->niters ? s / r->niters : 0));
+	json_object_set_new(sum, "files_per_sec_aggregate",
+			    rates(r->agg_rates, r->niters, wall > 0 ? files / wall : 0));
+	json_object_set_new(root, "summary", sum);
+	return root;
+}

@@ -1,0 +1,14 @@
+/* fs_mark results as JSON: one object per iteration (built as each completes, so no
+ * histogram outlives its iteration) and the whole result around them. */
+#ifndef FSB_REPORT_JSON_FS_MARK_H
+#define FSB_REPORT_JSON_FS_MARK_H
+#include <jansson.h>
+
+#include "report/json.h"
+#include "workload/fs_mark.h"
+
+json_t *fsm_json_iter(const struct fsm_config *c, const struct fsm_iter *it);
+/* iters: the array of fsm_json_iter() objects (a reference is taken) */
+json_t *fsm_json(const struct fsm_config *c, const struct fsm_result *r, json_t *iters,
+		 const struct json_run_info *ri);
+#endif

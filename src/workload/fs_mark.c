@@ -1,0 +1,1039 @@
+/* The fs_mark workload: directories, regenerable names, the per-thread create loop with the
+ * -S sync methods, the stat/read/unlink phases, iterations and fill mode.
+ * Compatibility notes say which fs_mark 3.3 behaviour (fs_mark.md) each choice keeps or fixes. */
+#include "workload/fs_mark.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#include "core/cleanup.h"
+#include "core/clock.h"
+
+const char *const fsm_op_name[FSM_NOPS] = {
+	"create", "write", "xattr", "fsync", "close", "dirsync", "sync", "reopen",
+	"unlink", "stat", "read_open", "read", "read_close",
+};
+
+/* A run of files of one thread that share a time-stamp prefix and a starting subdirectory:
+ * one per iteration, plus one per TIME_HASH move. Enough to regenerate every name. */
+struct fsm_seg {
+	uint64_t k0;             /* first file index (per thread, counted over the whole run) */
+	unsigned sub0;
+	char seq[24];            /* the time-stamp part, already cut/padded to its length */
+};
+
+struct fsm_thread {
+	struct fsm_state *s;
+	unsigned id, dir;        /* thread number, its -d index */
+	uint64_t k_created;      /* files [0, k_created) were created by us (O_EXCL succeeded) */
+	uint64_t k_unlinked;     /* files below this were unlinked by the unlink phase */
+	uint64_t iter_k0, done;  /* this iteration: first index, files completely created */
+	uint64_t loop_ns, loop_end_ns;
+	struct fsm_seg *segs;
+	unsigned nsegs, segcap;
+	uint64_t seg_start_ns;   /* TIME_HASH: when the current subdirectory was entered */
+	char *name;              /* name_chars + 1 */
+	char *rbuf;              /* --read buffer */
+	struct opstat op[FSM_NOPS];
+};
+
+struct fsm_state {
+	const struct fsm_config *c;
+	int *dirfd;              /* [dir * nsubdirs + sub] */
+	struct fsm_thread *th;
+	struct worker *workers;
+	char *wbuf;              /* zeros, -w bytes (fs_mark writes zeros from a static buffer) */
+	char *xbuf;
+	uint64_t salt, bits_mask;
+	unsigned bits;           /* unique bits encoded in the random part */
+	atomic_int full;         /* errno that filled the filesystem (fill mode), 0 otherwise */
+	char full_path[PATH_MAX + 512];
+	const char *full_what;
+};
+
+/* ---- names ---------------------------------------------------------------------------------
+ * fs_mark 3.3: hex seconds, '~' padding, then -r characters from [0-9A-Z] drawn with random().
+ * Here the random part encodes u = k * threads + thread through a bijection on `bits` bits, so
+ * names look random (creation order is not name order, which matters to directory indexes) yet
+ * are unique by construction: `-r 0` no longer gives every file one name (fs_mark.md §4), and a
+ * name can be rebuilt from (thread, k), so no name table is kept. 32 symbols (0-9A-V) make a
+ * character exactly 5 bits. */
+static const char fsm_alpha[32] = "0123456789ABCDEFGHIJKLMNOPQRSTUV";
+
+static inline uint64_t mix_bits(uint64_t x, unsigned bits, uint64_t mask)
+{
+	unsigned sh = bits > 1 ? (bits + 1) / 2 : 1;
+
+	/* xorshift-right and odd multiplication are both invertible modulo 2^bits */
+	x ^= x >> sh;
+	x = (x * UINT64_C(0xff51afd7ed558ccd)) & mask;
+	x ^= x >> sh;
+	x = (x * UINT64_C(0xc4ceb9fe1a85ec53)) & mask;
+	x ^= x >> sh;
+	return x;
+}
+
+static inline uint64_t mix64(uint64_t z)
+{
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return z ^ (z >> 31);
+}
+
+static void name_tail(const struct fsm_config *c, unsigned bits, uint64_t mask, uint64_t salt,
+		      unsigned th, uint64_t k, char *name)
+{
+	unsigned r = c->rand_chars, i, lim = r < 13 ? r : 13;
+	char *end = name + c->name_chars - 1;
+	uint64_t x = 0, y;
+
+	if (bits)
+		x = mix_bits(((k * c->nthreads + th) ^ salt) & mask, bits, mask);
+	for (i = 0; i < lim; i++)
+		end[-(int)i] = fsm_alpha[(x >> (5 * i)) & 31];
+	/* beyond 13 characters (64 bits) the rest is filler, derived from x to stay regenerable */
+	for (y = x; i < r; i++) {
+		if ((i - 13) % 12 == 0)
+			y = mix64(y + UINT64_C(0x9e3779b97f4a7c15));
+		end[-(int)i] = fsm_alpha[(y >> (5 * ((i - 13) % 12))) & 31];
+	}
+}
+
+/* the time-stamp part: hex seconds cut to its last seq_len characters, or '~'-padded */
+static void make_seq(const struct fsm_config *c, time_t now, char *seq)
+{
+	unsigned seq_len = c->name_chars - c->rand_chars;
+	char hex[24];
+	int n = snprintf(hex, sizeof(hex), "%lx", (unsigned long)now);
+
+	if ((unsigned)n >= seq_len) {
+		memcpy(seq, hex + n - seq_len, seq_len);
+	} else {
+		memcpy(seq, hex, (size_t)n);
+		memset(seq + n, '~', seq_len - (unsigned)n);
+	}
+	seq[seq_len] = '\0';
+}
+
+static void name_bits(const struct fsm_config *c, unsigned *bits, uint64_t *mask)
+{
+	unsigned b = 5 * c->rand_chars;
+
+	*bits = b > 64 ? 64 : b;
+	*mask = *bits == 64 ? UINT64_MAX : (UINT64_C(1) << *bits) - 1;
+}
+
+void fsm_name(const struct fsm_config *c, uint64_t salt, const char *seq, unsigned th, uint64_t k,
+	      char *buf)
+{
+	unsigned bits;
+	uint64_t mask;
+	size_t seq_len = c->name_chars - c->rand_chars;
+
+	name_bits(c, &bits, &mask);
+	memcpy(buf, seq, seq_len);
+	name_tail(c, bits, mask, salt & mask, th, k, buf);
+	buf[c->name_chars] = '\0';
+}
+
+/* ---- where file k of a thread lives ---------------------------------------------------------- */
+static unsigned subdir_of(const struct fsm_config *c, const struct fsm_thread *t,
+			  const struct fsm_seg *g, uint64_t k)
+{
+	switch (c->policy) {
+	case FSM_DIR_TIME_HASH:
+		return g->sub0;
+	case FSM_DIR_ROUND_ROBIN:
+		return (unsigned)((g->sub0 + (k - g->k0) / c->files_per_subdir) % c->nsubdirs);
+	case FSM_DIR_SPREAD:
+		return (unsigned)((k * c->nthreads + t->id) % c->nsubdirs);
+	default:
+		return 0;
+	}
+}
+
+/* the segment holding file k; *hint makes monotone walks (either direction) O(1) */
+static const struct fsm_seg *seg_of(const struct fsm_thread *t, uint64_t k, unsigned *hint)
+{
+	unsigned i = *hint < t->nsegs ? *hint : t->nsegs - 1;
+
+	while (i > 0 && t->segs[i].k0 > k)
+		i--;
+	while (i + 1 < t->nsegs && t->segs[i + 1].k0 <= k)
+		i++;
+	*hint = i;
+	return &t->segs[i];
+}
+
+/* builds file k's name into t->name and returns its directory fd */
+static int locate(struct fsm_thread *t, uint64_t k, unsigned *hint)
+{
+	struct fsm_state *s = t->s;
+	const struct fsm_config *c = s->c;
+	const struct fsm_seg *g = seg_of(t, k, hint);
+
+	memcpy(t->name, g->seq, c->name_chars - c->rand_chars);
+	name_tail(c, s->bits, s->bits_mask, s->salt, t->id, k, t->name);
+	return s->dirfd[t->dir * c->nsubdirs + subdir_of(c, t, g, k)];
+}
+
+static void path_of(const struct fsm_thread *t, const struct fsm_seg *g, uint64_t k, char *buf,
+		    size_t len)
+{
+	const struct fsm_config *c = t->s->c;
+
+	if (c->policy == FSM_DIR_NONE)
+		snprintf(buf, len, "%s/%s", c->dirs.v[t->dir], t->name);
+	else
+		snprintf(buf, len, "%s/%02x/%s", c->dirs.v[t->dir], subdir_of(c, t, g, k), t->name);
+}
+
+static int seg_push(struct fsm_thread *t, uint64_t k0, unsigned sub0, time_t now)
+{
+	if (t->nsegs == t->segcap) {
+		unsigned ncap = t->segcap ? t->segcap * 2 : 8;
+		struct fsm_seg *n = realloc(t->segs, ncap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		t->segs = n;
+		t->segcap = ncap;
+	}
+	t->segs[t->nsegs] = (struct fsm_seg){ .k0 = k0, .sub0 = sub0 };
+	make_seq(t->s->c, now, t->segs[t->nsegs].seq);
+	t->nsegs++;
+	return 0;
+}
+
+/* ---- errors ---------------------------------------------------------------------------------- */
+static bool is_full(int err)
+{
+	return err == ENOSPC || err == EDQUOT;
+}
+
+/* Fill mode: a full filesystem ends the fill (not an error); anything else is the run's error. */
+static void fail_file(struct fsm_thread *t, int err, const char *what, uint64_t k, unsigned *hint)
+{
+	struct fsm_state *s = t->s;
+	char path[PATH_MAX + 512];
+
+	if (err == EINTR && run_stopping())
+		return;
+	path_of(t, seg_of(t, k, hint), k, path, sizeof(path));
+	if (s->c->fill && is_full(err)) {
+		int zero = 0;
+
+		if (atomic_compare_exchange_strong(&s->full, &zero, err)) {
+			snprintf(s->full_path, sizeof(s->full_path), "%s", path);
+			s->full_what = what;
+		}
+		return;
+	}
+	if (err == EEXIST)
+		run_fail_detail(err, what, path, -1, "%s (fsbench only creates new files; a name "
+				"of an earlier run kept with -k? -r adds random characters)",
+				strerror(err));
+	else if (err == EOPNOTSUPP && !strcmp(what, "fsetxattr"))
+		run_fail_detail(err, what, path, -1, "extended attributes not supported here (--xattr)");
+	else
+		run_fail(err, what, path, -1);
+}
+
+static inline bool stop_now(const struct fsm_state *s)
+{
+	return run_stopping() || atomic_load_explicit(&s->full, memory_order_relaxed);
+}
+
+/* ---- the create loop ------------------------------------------------------------------------- */
+static int write_all(struct fsm_thread *t, int fd, uint64_t *clk)
+{
+	const struct fsm_config *c = t->s->c;
+	uint64_t left = c->file_bytes;
+
+	while (left) {
+		size_t n = left < c->io_bytes ? (size_t)left : (size_t)c->io_bytes;
+		ssize_t w = write(fd, t->s->wbuf, n);
+		uint64_t now = clock_ns();
+
+		if (w < 0) {
+			if (errno == EINTR && !run_stopping())
+				continue;
+			return -errno;
+		}
+		if (w == 0)
+			return -EIO;     /* fs_mark -w 0 spins forever here; -w is >= 1 now anyway */
+		opstat_add(&t->op[FSM_WRITE], now - *clk, (uint64_t)w);
+		*clk = now;
+		left -= (uint64_t)w;
+	}
+	return 0;
+}
+
+static inline int do_fsync(const struct fsm_config *c, int fd)
+{
+	return c->fdatasync ? fdatasync(fd) : fsync(fd);
+}
+
+/* reopen file k read-only, fsync, close: the post-loop passes of -S 2..6 */
+static int refsync(struct fsm_thread *t, uint64_t k, unsigned *hint)
+{
+	const struct fsm_config *c = t->s->c;
+	int dfd = locate(t, k, hint), fd, err = 0;
+	uint64_t a, b;
+
+	a = clock_ns();
+	fd = openat(dfd, t->name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	b = clock_ns();
+	if (fd < 0) {
+		fail_file(t, errno, "open", k, hint);
+		return -1;
+	}
+	opstat_add(&t->op[FSM_REOPEN], b - a, 0);
+	if (do_fsync(c, fd) < 0)
+		err = errno;
+	a = clock_ns();
+	opstat_add(&t->op[FSM_FSYNC], a - b, 0);
+	close(fd);
+	b = clock_ns();
+	opstat_add(&t->op[FSM_CLOSE], b - a, 0);
+	if (err) {
+		fail_file(t, err, c->fdatasync ? "fdatasync" : "fsync", k, hint);
+		return -1;
+	}
+	return 0;
+}
+
+static int create_work(struct worker *w)
+{
+	struct fsm_thread *t = w->ctx;
+	struct fsm_state *s = t->s;
+	const struct fsm_config *c = s->c;
+	const unsigned m = (unsigned)c->sync_method;
+	const bool inband = m == 1, dirsync = c->dirsync;
+	const bool has_write = c->file_bytes > 0, has_xattr = c->xattr_bytes > 0;
+	const int oflags = O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC;
+	const uint64_t k0 = t->iter_k0, n = c->nfiles;
+	struct fsm_seg *g = &t->segs[t->nsegs - 1];
+	unsigned hint = t->nsegs - 1;
+	uint64_t loop0, a, b;
+
+	loop0 = t->seg_start_ns = clock_ns();
+	for (uint64_t i = 0; i < n; i++) {
+		const uint64_t k = k0 + i;
+		int dfd, fd;
+
+		if (__builtin_expect(stop_now(s), 0))
+			break;
+		dfd = s->dirfd[t->dir * c->nsubdirs + subdir_of(c, t, g, k)];
+		name_tail(c, s->bits, s->bits_mask, s->salt, t->id, k, t->name);
+		a = clock_ns();
+		fd = openat(dfd, t->name, oflags, 0666);
+		b = clock_ns();
+		if (__builtin_expect(fd < 0, 0)) {
+			fail_file(t, errno, "open", k, &hint);
+			break;
+		}
+		t->k_created = k + 1;
+		opstat_add(&t->op[FSM_CREATE], b - a, 0);
+		/* fs_mark issues write(fd, buf, 0) for -s 0; no write at all here */
+		if (has_write) {
+			int rc = write_all(t, fd, &b);
+
+			if (rc) {
+				close(fd);
+				fail_file(t, -rc, "write", k, &hint);
+				break;
+			}
+		}
+		if (has_xattr) {
+			int rc = fsetxattr(fd, "user.fsbench", s->xbuf, c->xattr_bytes, 0);
+
+			a = clock_ns();
+			if (rc < 0) {
+				rc = errno;
+				close(fd);
+				fail_file(t, rc, "fsetxattr", k, &hint);
+				break;
+			}
+			opstat_add(&t->op[FSM_XATTR], a - b, 0);
+			b = a;
+		}
+		if (inband) {
+			int rc = do_fsync(c, fd);
+
+			a = clock_ns();
+			if (rc < 0) {
+				rc = errno;
+				close(fd);
+				fail_file(t, rc, c->fdatasync ? "fdatasync" : "fsync", k, &hint);
+				break;
+			}
+			opstat_add(&t->op[FSM_FSYNC], a - b, 0);
+			b = a;
+		}
+		if (close(fd) < 0 && errno != EINTR) {
+			fail_file(t, errno, "close", k, &hint);
+			break;
+		}
+		a = clock_ns();
+		opstat_add(&t->op[FSM_CLOSE], a - b, 0);
+		if (dirsync) {
+			int rc = c->fdatasync ? fdatasync(dfd) : fsync(dfd);
+
+			b = clock_ns();
+			if (rc < 0) {
+				fail_file(t, errno, "fsync (directory)", k, &hint);
+				break;
+			}
+			opstat_add(&t->op[FSM_DIRSYNC], b - a, 0);
+			a = b;
+		}
+		t->done = i + 1;
+		/* TIME_HASH: fs_mark moves to the next subdirectory after 180 s in one */
+		if (c->policy == FSM_DIR_TIME_HASH &&
+		    __builtin_expect(a - t->seg_start_ns > FSM_SECS_PER_DIR * UINT64_C(1000000000), 0)) {
+			if (seg_push(t, k + 1, (g->sub0 + 1) % c->nsubdirs, time(NULL))) {
+				run_fail(ENOMEM, "malloc", "", -1);
+				break;
+			}
+			g = &t->segs[t->nsegs - 1];
+			hint = t->nsegs - 1;
+			memcpy(t->name, g->seq, c->name_chars - c->rand_chars);
+			t->seg_start_ns = a;
+		}
+	}
+	/* the post-loop sync phase, inside the loop window, in fs_mark's code order (§3):
+	 * sync(), in-order pass, reverse pass, first-file fsync */
+	if (!stop_now(s) && t->done) {
+		if (m == 2 || m == 4 || m == 6) {
+			a = clock_ns();
+			sync();
+			opstat_add(&t->op[FSM_SYNC], clock_ns() - a, 0);
+		}
+		if (m == 5 || m == 6)
+			for (uint64_t i = 0; i < t->done && !stop_now(s); i++)
+				if (refsync(t, k0 + i, &hint))
+					break;
+		if (m == 3 || m == 4)
+			for (uint64_t i = t->done; i-- > 0 && !stop_now(s);)
+				if (refsync(t, k0 + i, &hint))
+					break;
+		if (m == 2)
+			refsync(t, k0, &hint);
+	}
+	t->loop_end_ns = clock_ns();
+	t->loop_ns = t->loop_end_ns - loop0;
+	return 0;
+}
+
+/* ---- the extra phases and the unlink phase --------------------------------------------------- */
+static int stat_work(struct worker *w)
+{
+	struct fsm_thread *t = w->ctx;
+	unsigned hint = 0;
+	struct stat st;
+
+	for (uint64_t i = 0; i < t->done && !stop_now(t->s); i++) {
+		uint64_t k = t->iter_k0 + i, a;
+		int dfd = locate(t, k, &hint);
+
+		a = clock_ns();
+		if (fstatat(dfd, t->name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+			fail_file(t, errno, "stat", k, &hint);
+			break;
+		}
+		opstat_add(&t->op[FSM_STAT], clock_ns() - a, 0);
+	}
+	return 0;
+}
+
+static int read_work(struct worker *w)
+{
+	struct fsm_thread *t = w->ctx;
+	const struct fsm_config *c = t->s->c;
+	unsigned hint = 0;
+
+	for (uint64_t i = 0; i < t->done && !stop_now(t->s); i++) {
+		uint64_t k = t->iter_k0 + i, a, b, got = 0;
+		int dfd = locate(t, k, &hint), fd;
+
+		a = clock_ns();
+		fd = openat(dfd, t->name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+		b = clock_ns();
+		if (fd < 0) {
+			fail_file(t, errno, "open", k, &hint);
+			return 0;
+		}
+		opstat_add(&t->op[FSM_READ_OPEN], b - a, 0);
+		for (;;) {
+			ssize_t r = read(fd, t->rbuf, c->io_bytes);
+
+			a = clock_ns();
+			if (r < 0 && errno == EINTR && !run_stopping())
+				continue;
+			if (r < 0) {
+				int err = errno;
+
+				close(fd);
+				fail_file(t, err, "read", k, &hint);
+				return 0;
+			}
+			if (r == 0)
+				break;
+			opstat_add(&t->op[FSM_READ], a - b, (uint64_t)r);
+			got += (uint64_t)r;
+			b = a;
+		}
+		close(fd);
+		opstat_add(&t->op[FSM_READ_CLOSE], clock_ns() - a, 0);
+		if (got != c->file_bytes) {
+			char path[PATH_MAX + 512];
+
+			path_of(t, seg_of(t, k, &hint), k, path, sizeof(path));
+			run_fail_detail(EIO, "read", path, -1, "read back %llu bytes, wrote %llu",
+					(unsigned long long)got, (unsigned long long)c->file_bytes);
+			return 0;
+		}
+	}
+	return 0;
+}
+
+/* fs_mark unlinks in creation order, outside the loop window */
+static int unlink_work(struct worker *w)
+{
+	struct fsm_thread *t = w->ctx;
+	unsigned hint = 0;
+
+	for (uint64_t k = t->k_unlinked; k < t->iter_k0 + t->done; k++) {
+		int dfd = locate(t, k, &hint);
+		uint64_t a = clock_ns();
+
+		if (unlinkat(dfd, t->name, 0) < 0 && errno != ENOENT) {
+			fail_file(t, errno, "unlink", k, &hint);
+			break;
+		}
+		opstat_add(&t->op[FSM_UNLINK], clock_ns() - a, 0);
+		t->k_unlinked = k + 1;
+	}
+	return 0;
+}
+
+/* The cleanup callback: every name this run created and has not unlinked, regenerated. */
+static void cleanup_files(void *arg)
+{
+	struct fsm_state *s = arg;
+
+	for (unsigned i = 0; s->th && i < s->c->nthreads; i++) {
+		struct fsm_thread *t = &s->th[i];
+		unsigned hint = 0;
+
+		for (uint64_t k = t->k_unlinked; k < t->k_created; k++) {
+			int dfd = locate(t, k, &hint);
+
+			if (unlinkat(dfd, t->name, 0) < 0 && errno != ENOENT) {
+				char path[PATH_MAX + 512];
+
+				path_of(t, seg_of(t, k, &hint), k, path, sizeof(path));
+				fprintf(stderr, "fsbench: cannot remove '%s': %s\n", path, strerror(errno));
+			}
+		}
+		t->k_unlinked = t->k_created;
+	}
+}
+
+/* ---- setup ----------------------------------------------------------------------------------- */
+static int open_dir(const char *prog, const char *path, int at, const char *name, bool top)
+{
+	char full[PATH_MAX + 16];
+	struct stat st;
+	int fd;
+
+	if (top)
+		snprintf(full, sizeof(full), "%s", path);
+	else
+		snprintf(full, sizeof(full), "%s/%s", path, name);
+	if (mkdirat(at, name, 0777) == 0) {
+		if (fstatat(at, name, &st, AT_SYMLINK_NOFOLLOW) < 0 || cleanup_add(full, &st) < 0) {
+			fprintf(stderr, "%s: cannot register '%s': %s\n", prog, full, strerror(errno));
+			return -1;
+		}
+	} else if (errno != EEXIST) {
+		fprintf(stderr, "%s: cannot create directory '%s': %s\n", prog, full, strerror(errno));
+		return -1;
+	}
+	/* the -d directory itself may be a symlink the user chose; below it nothing is followed */
+	fd = openat(at, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (top ? 0 : O_NOFOLLOW));
+	if (fd < 0)
+		fprintf(stderr, "%s: cannot open directory '%s': %s\n", prog, full,
+			errno == ELOOP ? "it is a symbolic link" : strerror(errno));
+	return fd;
+}
+
+static int raise_nofile(unsigned need)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
+		return -errno;
+	if (rl.rlim_cur >= need)
+		return 0;
+	if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < need)
+		return -EMFILE;
+	rl.rlim_cur = need;
+	return setrlimit(RLIMIT_NOFILE, &rl) < 0 ? -errno : 0;
+}
+
+static int setup(struct fsm_state *s, const char *prog)
+{
+	const struct fsm_config *c = s->c;
+	unsigned nfd = c->ndirs * c->nsubdirs;
+	uint64_t salt;
+
+	if (raise_nofile(nfd + 2 * c->nthreads + 64)) {
+		fprintf(stderr, "%s: %u directories (-d x -D) need more open files than RLIMIT_NOFILE allows\n",
+			prog, nfd);
+		return -EMFILE;
+	}
+	s->dirfd = malloc(nfd * sizeof(int));
+	s->th = calloc(c->nthreads, sizeof(*s->th));
+	s->workers = calloc(c->nthreads, sizeof(*s->workers));
+	s->wbuf = calloc(1, c->io_bytes);
+	s->xbuf = calloc(1, c->xattr_bytes + 1);
+	if (!s->dirfd || !s->th || !s->workers || !s->wbuf || !s->xbuf)
+		goto nomem;
+	for (unsigned i = 0; i < nfd; i++)
+		s->dirfd[i] = -1;
+	for (unsigned d = 0; d < c->ndirs; d++) {
+		int top = open_dir(prog, c->dirs.v[d], AT_FDCWD, c->dirs.v[d], true);
+
+		if (top < 0)
+			return -EIO;
+		if (c->policy == FSM_DIR_NONE) {
+			s->dirfd[d] = top;
+			continue;
+		}
+		/* created once, up front: fs_mark mkdir()s the target directory before every file */
+		for (unsigned i = 0; i < c->nsubdirs; i++) {
+			char sub[16];
+
+			snprintf(sub, sizeof(sub), "%02x", i);
+			s->dirfd[d * c->nsubdirs + i] = open_dir(prog, c->dirs.v[d], top, sub, false);
+			if (s->dirfd[d * c->nsubdirs + i] < 0) {
+				close(top);
+				return -EIO;
+			}
+		}
+		close(top);
+	}
+	/* a different name stream every run, from the clock: runs kept with -k do not collide */
+	salt = mix64(clock_ns() ^ ((uint64_t)getpid() << 32));
+	name_bits(c, &s->bits, &s->bits_mask);
+	s->salt = salt & s->bits_mask;
+	for (unsigned i = 0; i < c->nthreads; i++) {
+		struct fsm_thread *t = &s->th[i];
+
+		t->s = s;
+		t->id = i;
+		/* fs_mark: thread i + j*ndirs works in directory i (§2) */
+		t->dir = i % c->ndirs;
+		t->name = calloc(1, c->name_chars + 1);
+		t->rbuf = c->read ? malloc(c->io_bytes) : NULL;
+		if (!t->name || (c->read && !t->rbuf))
+			goto nomem;
+		s->workers[i].ctx = t;
+	}
+	if (cleanup_add_fn(cleanup_files, s))
+		goto nomem;
+	return 0;
+nomem:
+	fprintf(stderr, "%s: out of memory\n", prog);
+	return -ENOMEM;
+}
+
+/* ---- space ----------------------------------------------------------------------------------- */
+/* Bytes and inodes the next iteration needs on each filesystem (-d directories on one
+ * filesystem add up): threads x files x size rounded to blocks, and threads x files inodes.
+ * fs_mark counted n x s per thread only (fs_mark.md §5). Returns 0 when it fits. */
+static int space_check(const struct fsm_state *s, uint64_t files_per_thread, char *why, size_t len)
+{
+	const struct fsm_config *c = s->c;
+
+	for (unsigned d = 0; d < c->ndirs; d++) {
+		struct statfs sf, so;
+		unsigned threads = 0;
+		uint64_t bsize, per_file, need_b, need_i, free_b;
+		bool first = true;
+
+		if (fstatfs(s->dirfd[d * c->nsubdirs], &sf) < 0)
+			continue;
+		for (unsigned e = 0; e < c->ndirs; e++) {
+			if (fstatfs(s->dirfd[e * c->nsubdirs], &so) < 0 ||
+			    memcmp(&so.f_fsid, &sf.f_fsid, sizeof(sf.f_fsid)) || so.f_type != sf.f_type)
+				continue;
+			if (e < d)
+				first = false;   /* counted with an earlier directory */
+			threads += c->nthreads / c->ndirs;
+		}
+		if (!first)
+			continue;
+		bsize = sf.f_bsize ? (uint64_t)sf.f_bsize : 4096;
+		per_file = (c->file_bytes + bsize - 1) / bsize * bsize;
+		need_b = threads * files_per_thread * per_file;
+		need_i = threads * files_per_thread;
+		free_b = (uint64_t)sf.f_bavail * bsize;
+		if (free_b < need_b) {
+			snprintf(why, len, "'%s' has %llu bytes free, %u thread(s) x %llu file(s) of %llu "
+				 "bytes need %llu", c->dirs.v[d], (unsigned long long)free_b, threads,
+				 (unsigned long long)files_per_thread,
+				 (unsigned long long)c->file_bytes, (unsigned long long)need_b);
+			return -ENOSPC;
+		}
+		/* f_files 0: the filesystem has no inode limit to report (btrfs) */
+		if (sf.f_files && (uint64_t)sf.f_ffree < need_i) {
+			snprintf(why, len, "'%s' has %llu inodes free, %u thread(s) x %llu file(s) need %llu",
+				 c->dirs.v[d], (unsigned long long)sf.f_ffree, threads,
+				 (unsigned long long)files_per_thread, (unsigned long long)need_i);
+			return -ENOSPC;
+		}
+	}
+	return 0;
+}
+
+static void use_pct(const struct fsm_state *s, int *blocks, int *inodes)
+{
+	struct statfs sf;
+
+	*blocks = *inodes = 0;
+	if (fstatfs(s->dirfd[0], &sf) < 0)
+		return;
+	/* fs_mark's FSUse%: truncated, reserved blocks count as used (§6) */
+	if (sf.f_blocks)
+		*blocks = (int)(100.0 * (double)(sf.f_blocks - sf.f_bavail) / (double)sf.f_blocks);
+	if (sf.f_files)
+		*inodes = (int)(100.0 * (double)(sf.f_files - sf.f_ffree) / (double)sf.f_files);
+}
+
+/* ---- iterations ------------------------------------------------------------------------------ */
+static int run_phase(struct fsm_state *s, const char *name, int (*work)(struct worker *),
+		     uint64_t *start_ns, uint64_t *wall_ns)
+{
+	struct phase ph = { .name = name, .nworkers = s->c->nthreads, .work = work,
+			    .workers = s->workers };
+	int rc = phase_run(&ph);
+
+	for (unsigned i = 0; i < s->c->nthreads; i++)
+		s->workers[i].ctx = &s->th[i];
+	if (start_ns)
+		*start_ns = ph.start_ns;
+	if (wall_ns)
+		*wall_ns = ph.end_ns - ph.start_ns;
+	return rc;
+}
+
+static int push_rate(struct fsm_result *r, const struct fsm_iter *it)
+{
+	if (r->niters == r->cap) {
+		unsigned ncap = r->cap ? r->cap * 2 : 16;
+		double *a = realloc(r->rates, ncap * sizeof(double));
+		double *b = a ? realloc(r->agg_rates, ncap * sizeof(double)) : NULL;
+		uint64_t *f, *w;
+
+		if (a)
+			r->rates = a;
+		if (b)
+			r->agg_rates = b;
+		f = b ? realloc(r->iter_files, ncap * sizeof(uint64_t)) : NULL;
+		if (f)
+			r->iter_files = f;
+		w = f ? realloc(r->iter_wall_ns, ncap * sizeof(uint64_t)) : NULL;
+		if (!w)
+			return -ENOMEM;
+		r->iter_wall_ns = w;
+		r->cap = ncap;
+	}
+	r->rates[r->niters] = it->files_per_sec;
+	r->agg_rates[r->niters] = it->files_per_sec_aggregate;
+	r->iter_files[r->niters] = it->files;
+	r->iter_wall_ns[r->niters] = it->wall_ns;
+	r->niters++;
+	return 0;
+}
+
+static int one_iteration(struct fsm_state *s, struct fsm_iter *it, uint64_t *count)
+{
+	const struct fsm_config *c = s->c;
+	time_t now = time(NULL);
+	uint64_t release;
+	int rc;
+
+	memset(it, 0, offsetof(struct fsm_iter, op));
+	it->start_unix_s = (uint64_t)now;
+	for (unsigned i = 0; i < c->nthreads; i++) {
+		struct fsm_thread *t = &s->th[i];
+		/* fs_mark starts every child's subdirectory at tv_sec % D, so threads started in
+		 * the same second share it (§4) */
+		unsigned sub0 = c->policy == FSM_DIR_NONE ? 0 : (unsigned)((uint64_t)now % c->nsubdirs);
+
+		for (int o = 0; o < FSM_NOPS; o++)
+			opstat_init(&t->op[o]);
+		t->iter_k0 = t->k_created;
+		t->done = t->loop_ns = 0;
+		if (seg_push(t, t->iter_k0, sub0, now))
+			return -ENOMEM;
+		memcpy(t->name, t->segs[t->nsegs - 1].seq, c->name_chars - c->rand_chars);
+	}
+	rc = run_phase(s, "create", create_work, &release, NULL);
+	if (rc)
+		return rc;
+	for (unsigned i = 0; i < c->nthreads; i++) {
+		struct fsm_thread *t = &s->th[i];
+		uint64_t op_ns = 0;
+
+		it->files += t->done;
+		if (t->done < c->nfiles)
+			it->partial = true;
+		if (t->loop_ns)
+			it->files_per_sec += (double)t->done / ((double)t->loop_ns / NS_PER_S);
+		for (int o = 0; o < FSM_LOOP_OPS; o++)
+			op_ns += t->op[o].lat.sum;
+		it->app_overhead_ns += t->loop_ns > op_ns ? t->loop_ns - op_ns : 0;
+		if (t->loop_end_ns > release && t->loop_end_ns - release > it->wall_ns)
+			it->wall_ns = t->loop_end_ns - release;
+	}
+	if (it->wall_ns)
+		it->files_per_sec_aggregate = (double)it->files / ((double)it->wall_ns / NS_PER_S);
+	*count += it->files;
+	it->count = *count;
+	if (c->stat && !stop_now(s) && (rc = run_phase(s, "stat", stat_work, NULL, &it->stat_wall_ns)))
+		return rc;
+	if (c->read && !stop_now(s) && (rc = run_phase(s, "read", read_work, NULL, &it->read_wall_ns)))
+		return rc;
+	if (!c->keep_files && !run_stopping() &&
+	    (rc = run_phase(s, "unlink", unlink_work, NULL, &it->unlink_wall_ns)))
+		return rc;
+	for (unsigned i = 0; i < c->nthreads; i++)
+		for (int o = 0; o < FSM_NOPS; o++)
+			opstat_merge(&it->op[o], &s->th[i].op[o]);
+	use_pct(s, &it->fsuse_pct, &it->iuse_pct);
+	return 0;
+}
+
+int fsm_run(const struct fsm_config *c, struct fsm_result *r, const char *prog, fsm_iter_fn fn,
+	    void *arg)
+{
+	struct fsm_state *s = calloc(1, sizeof(*s));
+	struct fsm_iter *it = malloc(sizeof(*it));
+	uint64_t count = 0;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	r->started = time(NULL);
+	r->state = s;
+	if (!s || !it) {
+		free(it);
+		fprintf(stderr, "%s: out of memory\n", prog);
+		return -ENOMEM;
+	}
+	s->c = c;
+	rc = setup(s, prog);
+	if (rc) {
+		free(it);
+		return rc;
+	}
+	for (unsigned i = 0; !c->fill ? i < c->iterations : true; i++) {
+		char why[PATH_MAX + 128];
+
+		/* fill mode stops only when not even one file per thread fits; otherwise the
+		 * iteration runs into ENOSPC and is reported partial. Without -F a shortfall is an
+		 * error before anything is created in that iteration. */
+		if (space_check(s, c->fill ? 1 : c->nfiles, why, sizeof(why))) {
+			r->end = c->fill ? FSM_END_FULL : FSM_END_NOSPACE;
+			snprintf(r->end_detail, sizeof(r->end_detail), "%s", why);
+			break;
+		}
+		it->index = i;
+		rc = one_iteration(s, it, &count);
+		if (rc) {
+			if (!run_error_get())
+				run_fail(-rc, "iteration", "", -1);
+			r->end = FSM_END_ERROR;
+			break;
+		}
+		r->total_files = count;
+		if (run_signal()) {
+			/* the interrupted iteration is not a row: only what completed is reported */
+			r->end = FSM_END_SIGNAL;
+			if (!it->partial) {
+				if (push_rate(r, it))
+					break;
+				fn(c, it, arg);
+			}
+			break;
+		}
+		if (push_rate(r, it)) {
+			run_fail(ENOMEM, "malloc", "", -1);
+			r->end = FSM_END_ERROR;
+			break;
+		}
+		fn(c, it, arg);
+		if (run_error_get()) {
+			r->end = FSM_END_ERROR;
+			break;
+		}
+		if (atomic_load(&s->full)) {
+			int err = atomic_load(&s->full);
+
+			r->end = FSM_END_FULL;
+			r->end_err = err;
+			snprintf(r->end_detail, sizeof(r->end_detail), "%s '%s': %s", s->full_what,
+				 s->full_path, strerror(err));
+			break;
+		}
+	}
+	free(it);
+	return 0;
+}
+
+void fsm_result_free(struct fsm_result *r)
+{
+	struct fsm_state *s = r->state;
+
+	if (s) {
+		for (unsigned i = 0; s->th && i < s->c->nthreads; i++) {
+			free(s->th[i].segs);
+			free(s->th[i].name);
+			free(s->th[i].rbuf);
+		}
+		if (s->dirfd)
+			for (unsigned i = 0; i < s->c->ndirs * s->c->nsubdirs; i++)
+				if (s->dirfd[i] >= 0)
+					close(s->dirfd[i]);
+		free(s->dirfd);
+		free(s->th);
+		free(s->workers);
+		free(s->wbuf);
+		free(s->xbuf);
+		free(s);
+	}
+	free(r->rates);
+	free(r->agg_rates);
+	free(r->iter_files);
+	free(r->iter_wall_ns);
+	memset(r, 0, sizeof(*r));
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+double fsm_percentile(const double *v, unsigned n, double p)
+{
+	double *t, res;
+	unsigned rank;
+
+	if (!n || !(t = malloc(n * sizeof(double))))
+		return 0;
+	memcpy(t, v, n * sizeof(double));
+	qsort(t, n, sizeof(double), cmp_double);
+	rank = (unsigned)((p / 100.0) * n + 0.999999);
+	res = t[rank ? (rank > n ? n - 1 : rank - 1) : 0];
+	free(t);
+	return res;
+}
+
+/* ---- configuration --------------------------------------------------------------------------- */
+static int bad(char *err, size_t len, int *code, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static int bad(char *err, size_t len, int *code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+	*code = 2;
+	return -1;
+}
+
+int fsm_config_check(struct fsm_config *c, char *err, size_t len, int *code)
+{
+	uint64_t capacity, r_min = 0, cap;
+	size_t sub_len = 0;
+
+	if (!c->dirs.n)
+		return bad(err, len, code, "at least one directory is needed (-d DIR)");
+	c->ndirs = c->dirs.n;
+	/* fs_mark raises -t to the number of directories, and wants a multiple of it */
+	if (c->threads < c->ndirs)
+		c->threads = c->ndirs;
+	if (c->threads % c->ndirs)
+		return bad(err, len, code, "-t %llu must be a multiple of the number of -d directories (%u)",
+			   (unsigned long long)c->threads, c->ndirs);
+	if (c->threads > FSM_MAX_THREADS)
+		return bad(err, len, code, "%u -d directories make more than %d threads",
+			   c->ndirs, FSM_MAX_THREADS);
+	c->nthreads = (unsigned)c->threads;
+	if (c->subdirs == 1)
+		return bad(err, len, code, "-D 1: the number of subdirectories must be at least 2");
+	if (c->files_per_subdir && !c->subdirs)
+		return bad(err, len, code, "-N %llu needs subdirectories (-D 2 or more)",
+			   (unsigned long long)c->files_per_subdir);
+	if (c->spread && !c->subdirs)
+		return bad(err, len, code, "--spread needs subdirectories (-D 2 or more)");
+	if (c->spread && c->files_per_subdir)
+		return bad(err, len, code, "--spread and -N are two different directory policies; give one");
+	c->nsubdirs = c->subdirs ? (unsigned)c->subdirs : 1;
+	c->policy = !c->subdirs ? FSM_DIR_NONE : c->spread ? FSM_DIR_SPREAD :
+		    c->files_per_subdir ? FSM_DIR_ROUND_ROBIN : FSM_DIR_TIME_HASH;
+	if (c->fdatasync && c->sync_method == 0 && !c->dirsync)
+		return bad(err, len, code, "--fdatasync changes nothing with -S 0 (no fsync is issued)");
+	/* fs_mark: -L and -F imply -k; -L 0 runs once (§5) */
+	c->keep_files = c->keep || c->fill || c->iterations_given;
+	if (c->iterations == 0)
+		c->iterations = 1;
+	/* unique names: the random part must hold threads x files x iterations distinct values
+	 * (fill: 64 bits); fs_mark's -r 0 reused one name per second */
+	if (c->fill) {
+		r_min = 13;
+	} else {
+		capacity = c->threads * c->nfiles;
+		if (c->iterations > UINT64_MAX / capacity)
+			return bad(err, len, code, "-L %llu: too many iterations",
+				   (unsigned long long)c->iterations);
+		capacity *= c->iterations;
+		for (cap = 1; cap < capacity && r_min < 13; r_min++)
+			cap = r_min >= 12 ? UINT64_MAX : cap << 5;
+	}
+	c->rand_chars = (unsigned)(c->rand_len > r_min ? c->rand_len : r_min);
+	c->name_chars = c->name_len > c->rand_chars ? (unsigned)c->name_len : c->rand_chars;
+	if (c->name_chars > NAME_MAX)
+		return bad(err, len, code, "file names would be %u characters long (-p %llu -r %llu); "
+			   "the most a filesystem takes is %d", c->name_chars,
+			   (unsigned long long)c->name_len, (unsigned long long)c->rand_len, NAME_MAX);
+	if (c->subdirs) {
+		char tmp[24];
+
+		sub_len = (size_t)snprintf(tmp, sizeof(tmp), "%02x", (unsigned)(c->subdirs - 1)) + 1;
+	}
+	for (unsigned d = 0; d < c->ndirs; d++) {
+		size_t l = strlen(c->dirs.v[d]) + 1 + sub_len + c->name_chars;
+
+		if (l >= PATH_MAX)
+			return bad(err, len, code, "-d '%.40s...': paths would be %zu bytes long, the limit "
+				   "is %d", c->dirs.v[d], l, PATH_MAX - 1);
+	}
+	(void)code;
+	return 0;
+}
