@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -59,6 +60,9 @@ static const struct opt tio_opts[] = {
 	{ 0, "keep", OPT_FLAG, F(keep), NULL, 0, 0, 0, 0, "keep the test files at the end" },
 	{ 0, "interval", OPT_TIME, F(interval_ns), "TIME", 1000000, UINT64_C(3600000000000), 0, 0,
 	  "time series resolution in the JSON (ns/us/ms/s/m/h; bare: seconds); short phases get finer points, at least ~20" },
+	{ 0, "repeat", OPT_UINT, F(repeat), "N", 1, 10000, 0, 0,
+	  "run the whole benchmark N times (fresh files each time) and summarise: mean, 95% confidence interval, CV" },
+	{ 0, "label", OPT_STR, F(label), "NAME", 0, 0, 0, 0, "a name for this result (e.g. kmemleak=on), stored in the JSON" },
 	{ 0, "quiet", OPT_FLAG, F(quiet), NULL, 0, 0, 0, 0, "no live progress line on stderr" },
 	{ 0, "between-phases", OPT_STR, F(between), "CMD", 0, 0, 0, 0,
 	  "run 'sh -c CMD' between phases (env: FSBENCH_PHASE_DONE, FSBENCH_PHASE_NEXT, FSBENCH_FILES); a failure stops the run" },
@@ -84,42 +88,44 @@ void tio_defaults(struct tio_config *c)
 	c->random_ops = 100000;
 	c->seed = UINT64_C(0x5eed);
 	c->interval_ns = UINT64_C(1000000000);
+	c->repeat = 1;
 }
 
-static int report(const struct tio_config *c, const struct tio_result *r, int argc, char **argv,
-		  const char *prog, long long started)
+static void print_run(const struct tio_config *c, const struct tio_result *r, unsigned run,
+		      unsigned nruns)
+{
+	if (nruns > 1 && !c->terse)
+		printf("Run %u of %u:\n", run + 1, nruns);
+	if (c->terse)
+		tio_print_terse(stdout, c, r);
+	else
+		tio_print_tables(stdout, c, r);
+	if (c->percentiles)
+		tio_print_percentiles(stdout, c, r);
+	if (!r->complete) {
+		/* after the classic lines, so parsers that read the tables still do; the marker
+		 * says these numbers do not describe the whole run */
+		if (r->stopped_in >= 0)
+			printf("Results incomplete: the run stopped during the %s phase.\n",
+			       tio_phase_label[r->stopped_in]);
+		else
+			printf("Results incomplete: the run stopped before all phases ran.\n");
+	}
+	fflush(stdout);
+}
+
+static int write_json(const struct tio_config *c, const struct tio_result *runs, unsigned nruns,
+		      int argc, char **argv, const char *prog, long long started)
 {
 	struct json_run_info ri = { .argc = argc, .argv = argv, .workload = "tiotest",
 				    .targets = c->dirs.v, .ntargets = c->dirs.n, .started_unix_s = started };
-	bool json_stdout = c->json && !strcmp(c->json, "-");
+	json_t *root = tio_json(c, runs, nruns, &ri);
+	int rc = root ? json_write(root, c->json) : -ENOMEM;
 
-	if (!json_stdout) {
-		if (c->terse)
-			tio_print_terse(stdout, c, r);
-		else
-			tio_print_tables(stdout, c, r);
-		if (c->percentiles)
-			tio_print_percentiles(stdout, c, r);
-		if (!r->complete) {
-			/* after the classic lines, so parsers that read the tables still do; the marker
-			 * says these numbers do not describe the whole run */
-			if (r->stopped_in >= 0)
-				printf("Results incomplete: the run stopped during the %s phase.\n",
-				       tio_phase_label[r->stopped_in]);
-			else
-				printf("Results incomplete: the run stopped before all phases ran.\n");
-		}
-		fflush(stdout);
-	}
-	if (c->json) {
-		json_t *root = tio_json(c, r, &ri);
-		int rc = root ? json_write(root, c->json) : -ENOMEM;
-
-		json_decref(root);
-		if (rc) {
-			fprintf(stderr, "%s: cannot write '%s': %s\n", prog, c->json, strerror(-rc));
-			return -1;
-		}
+	json_decref(root);
+	if (rc) {
+		fprintf(stderr, "%s: cannot write '%s': %s\n", prog, c->json, strerror(-rc));
+		return -1;
 	}
 	return 0;
 }
@@ -127,10 +133,12 @@ static int report(const struct tio_config *c, const struct tio_result *r, int ar
 int cmd_tiotest(int argc, char **argv, const char *prog)
 {
 	struct tio_config c, defaults;
-	struct tio_result r;
+	struct tio_result *runs;
 	char err[PATH_MAX + 256];
-	int code, rc, failed_cleanup;
+	unsigned nruns = 0;
+	int code, rc = 0;
 	long long started = (long long)time(NULL);
+	bool json_stdout;
 
 	tio_defaults(&c);
 	defaults = c;
@@ -150,34 +158,54 @@ int cmd_tiotest(int argc, char **argv, const char *prog)
 		fprintf(stderr, "%s: option --json: cannot write '%s': %s\n", prog, c.json, strerror(-rc));
 		return EXIT_USAGE;
 	}
+	json_stdout = c.json && !strcmp(c.json, "-");
 	c.progress = !c.quiet && isatty(STDERR_FILENO);
-	if (run_signals_install()) {
-		fprintf(stderr, "%s: cannot install signal handlers: %s\n", prog, strerror(errno));
+	runs = calloc(c.repeat, sizeof(*runs));
+	if (!runs) {
+		fprintf(stderr, "%s: out of memory\n", prog);
 		return EXIT_FAILED;
 	}
-	rc = tio_run(&c, &r, prog);
-	if (rc) {
-		failed_cleanup = cleanup_run(c.keep);
-		tio_result_free(&r);
-		(void)failed_cleanup;
-		if (run_signal())
-			return 128 + run_signal();
-		return rc == -EOPNOTSUPP || rc == -EACCES || rc == -EPERM ? EXIT_UNSUPPORTED : EXIT_FAILED;
+	if (run_signals_install()) {
+		fprintf(stderr, "%s: cannot install signal handlers: %s\n", prog, strerror(errno));
+		free(runs);
+		return EXIT_FAILED;
 	}
 	code = EXIT_OK;
-	if (report(&c, &r, argc, argv, prog, started))
+	while (nruns < c.repeat && !run_stopping()) {
+		bool last = nruns + 1 == c.repeat;
+
+		rc = tio_run(&c, &runs[nruns], prog);
+		if (rc) {
+			tio_result_free(&runs[nruns]);
+			break;
+		}
+		if (!json_stdout)
+			print_run(&c, &runs[nruns], nruns, (unsigned)c.repeat);
+		nruns++;
+		/* fresh files for every run; with --keep only the last run's stay */
+		if (cleanup_run(c.keep && last))
+			code = EXIT_FAILED;
+	}
+	if (!json_stdout && nruns > 1 && !c.terse)
+		tio_print_summary(stdout, &c, runs, nruns);
+	if (c.json && nruns && write_json(&c, runs, nruns, argc, argv, prog, started))
 		code = EXIT_FAILED;
 	if (run_error_get()) {
 		run_error_format(run_error_get(), err, sizeof(err));
 		fprintf(stderr, "%s: %s\n", prog, err);
 		code = EXIT_FAILED;
+	} else if (rc) {
+		/* setup failed (message already printed) */
+		code = rc == -EOPNOTSUPP || rc == -EACCES || rc == -EPERM ? EXIT_UNSUPPORTED : EXIT_FAILED;
 	}
 	if (run_signal() && !run_error_get())
 		fprintf(stderr, "%s: interrupted by SIG%s; the results are incomplete\n", prog,
 			sigabbrev_np(run_signal()));
 	if (cleanup_run(c.keep))
 		code = code ? code : EXIT_FAILED;
-	tio_result_free(&r);
+	for (unsigned i = 0; i < nruns; i++)
+		tio_result_free(&runs[i]);
+	free(runs);
 	if (run_signal() && !run_error_get())
 		return 128 + run_signal();
 	return code;

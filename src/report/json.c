@@ -223,6 +223,8 @@ static json_t *tio_json_config(const struct tio_config *c)
 	json_object_set_new(o, "raw_offset_bytes", jint(c->raw_offset_bytes));
 	json_object_set_new(o, "raw_offset_first", json_boolean(c->raw_offset_first));
 	json_object_set_new(o, "seed", jint(c->seed));
+	json_object_set_new(o, "repeat", jint(c->repeat));
+	json_object_set_new(o, "interval_ns", jint(c->interval_ns));
 	json_object_set_new(o, "keep", json_boolean(c->keep));
 	json_object_set_new(o, "between_phases", c->between ? json_string(c->between) : json_null());
 	return o;
@@ -279,34 +281,59 @@ static json_t *tio_json_phase(const struct tio_config *c, const struct tio_resul
 	return o;
 }
 
-json_t *tio_json(const struct tio_config *c, const struct tio_result *r, const struct json_run_info *ri)
+/* One run: what --repeat repeats. */
+static json_t *tio_json_run(const struct tio_config *c, const struct tio_result *r, bool last)
 {
-	json_t *root = json_result_head(ri), *phases = json_array();
-	const struct run_error *e = run_error_get();
+	json_t *o = json_object(), *phases = json_array();
+	const struct run_error *e = last ? run_error_get() : NULL;
 
-	json_object_set_new(root, "config", tio_json_config(c));
-	json_object_set_new(root, "complete", json_boolean(r->complete));
+	json_object_set_new(o, "complete", json_boolean(r->complete));
 	if (r->complete)
-		json_object_set_new(root, "stop_reason", json_null());
+		json_object_set_new(o, "stop_reason", json_null());
 	else if (run_signal())
-		json_object_set_new(root, "stop_reason", json_sprintf("SIG%s", sigabbrev_np(run_signal())));
+		json_object_set_new(o, "stop_reason", json_sprintf("SIG%s", sigabbrev_np(run_signal())));
 	else
-		json_object_set_new(root, "stop_reason", json_string("error"));
-	if (e) {
+		json_object_set_new(o, "stop_reason", json_string("error"));
+	if (e && !r->complete) {
 		char msg[PATH_MAX + 512];
 
 		run_error_format(e, msg, sizeof(msg));
-		json_object_set_new(root, "error", json_pack("{s:s,s:i,s:s,s:s,s:I,s:s}", "message", msg,
+		json_object_set_new(o, "error", json_pack("{s:s,s:i,s:s,s:s,s:I,s:s}", "message", msg,
 			"errno", e->err, "syscall", e->syscall, "path", e->path, "offset", (json_int_t)e->offset,
 			"detail", e->detail));
 	} else {
-		json_object_set_new(root, "error", json_null());
+		json_object_set_new(o, "error", json_null());
 	}
+	json_object_set_new(o, "seed", jint(r->seed));
 	for (int p = 0; p < TIO_NPHASES; p++)
 		if (r->phase[p].ran)
 			json_array_append_new(phases, tio_json_phase(c, r, p));
-	json_object_set_new(root, "phases", phases);
-	json_object_set_new(root, "total_latency", json_latency(&r->total));
+	json_object_set_new(o, "phases", phases);
+	json_object_set_new(o, "total_latency", json_latency(&r->total));
+	return o;
+}
+
+json_t *tio_json(const struct tio_config *c, const struct tio_result *runs, unsigned nruns,
+		 const struct json_run_info *ri)
+{
+	json_t *root = json_result_head(ri);
+
+	json_object_set_new(root, "label", c->label ? json_string(c->label) : json_null());
+	json_object_set_new(root, "config", tio_json_config(c));
+	if (nruns == 1) {
+		/* a single run is the top level itself; readers: runs = root.runs or [root] */
+		json_t *run = tio_json_run(c, &runs[0], true);
+
+		json_object_update(root, run);
+		json_decref(run);
+	} else {
+		json_t *arr = json_array();
+
+		for (unsigned i = 0; i < nruns; i++)
+			json_array_append_new(arr, tio_json_run(c, &runs[i], i + 1 == nruns));
+		json_object_set_new(root, "runs", arr);
+		json_object_set_new(root, "complete", json_boolean(runs[nruns - 1].complete));
+	}
 	return root;
 }
 

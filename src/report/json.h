@@ -27,7 +27,9 @@ json_t *json_samples(const struct sample *s, unsigned n);
 int json_latency_parse(const json_t *lat, struct opstat *s, char *err, size_t errlen);
 /* The common head: schema, version, command line, environment. */
 json_t *json_result_head(const struct json_run_info *ri);
-json_t *tio_json(const struct tio_config *c, const struct tio_result *r, const struct json_run_info *ri);
+/* A tiotest result: nruns == 1 puts the run at the top level, more go into "runs". */
+json_t *tio_json(const struct tio_config *c, const struct tio_result *runs, unsigned nruns,
+		 const struct json_run_info *ri);
 /* Reads back the per-phase figures of a tiotest result (for tests, compare and plot). */
 int tio_json_parse(const json_t *root, struct tio_result *r, uint64_t *threads, char *err, size_t errlen);
 /* Before a run: can a result be written to path later? 0 or -errno. */

@@ -2,6 +2,7 @@
 #include "report/tiotest_text.h"
 
 #include "core/clock.h"
+#include "core/stats.h"
 
 #define MIB 1048576.0
 
@@ -129,4 +130,60 @@ void tio_print_percentiles(FILE *out, const struct tio_config *c, const struct t
 		if (phase_shown(&r->phase[p]))
 			pct_row(out, lat_label[p], &r->phase[p].st, secs(r->phase[p].wall_ns));
 	fputs("`-----------------------------------------------------------------------------------------------------'\n\n", out);
+}
+
+struct summary_fig {
+	const char *name, *unit;
+	bool harmonic;           /* a rate of runs doing the same work */
+	double (*get)(const struct tio_phase_result *p);
+};
+
+static double f_rate(const struct tio_phase_result *p) { return phase_mb(p) / secs(p->wall_ns); }
+static double f_iops(const struct tio_phase_result *p) { return (double)p->st.ops / secs(p->wall_ns); }
+static double f_usr(const struct tio_phase_result *p) { return 100.0 * p->usr_s / secs(p->wall_ns); }
+static double f_sys(const struct tio_phase_result *p) { return 100.0 * p->sys_s / secs(p->wall_ns); }
+static double f_avg(const struct tio_phase_result *p) { return hist_mean(&p->st.lat) / 1e6; }
+static double f_p99(const struct tio_phase_result *p) { return (double)hist_percentile(&p->st.lat, 99) / 1e6; }
+static double f_max(const struct tio_phase_result *p) { return (double)p->st.lat.max / 1e6; }
+
+static const struct summary_fig figs[] = {
+	{ "Rate", "MB/s", true, f_rate },
+	{ "IOPS", "op/s", true, f_iops },
+	{ "Usr CPU", "%", false, f_usr },
+	{ "Sys CPU", "%", false, f_sys },
+	{ "Avg latency", "ms", false, f_avg },
+	{ "p99 latency", "ms", false, f_p99 },
+	{ "Max latency", "ms", false, f_max },
+};
+
+void tio_print_summary(FILE *out, const struct tio_config *c, const struct tio_result *runs, unsigned n)
+{
+	double v[n];
+
+	(void)c;
+	fprintf(out, "Summary of %u runs: mean ± 95%% confidence interval (coefficient of variation)\n", n);
+	fprintf(out, "rates are harmonic means (total work over total time)\n");
+	for (int p = 0; p < TIO_NPHASES; p++) {
+		unsigned k = 0;
+
+		for (unsigned i = 0; i < n; i++)
+			if (phase_shown(&runs[i].phase[p]) && runs[i].phase[p].complete)
+				k++;
+		if (!k)
+			continue;
+		for (size_t f = 0; f < sizeof(figs) / sizeof(figs[0]); f++) {
+			struct stats_summary s;
+
+			k = 0;
+			for (unsigned i = 0; i < n; i++)
+				if (phase_shown(&runs[i].phase[p]) && runs[i].phase[p].complete)
+					v[k++] = figs[f].get(&runs[i].phase[p]);
+			if (stats_summarize(v, k, figs[f].harmonic, &s))
+				continue;
+			fprintf(out, "%-13s %-12s %12.3f ± %-10.3f %-5s (CV %5.1f%%, n=%u)\n",
+				f ? "" : tio_phase_label[p], figs[f].name, s.mean, s.ci, figs[f].unit,
+				s.cv_pct, s.n);
+		}
+	}
+	fputc('\n', out);
 }

@@ -8,5 +8,7 @@
 
 void tio_print_tables(FILE *out, const struct tio_config *c, const struct tio_result *r);
 void tio_print_terse(FILE *out, const struct tio_config *c, const struct tio_result *r);
+/* --repeat: per phase and figure, mean ± 95 % CI and CV over the complete runs. */
+void tio_print_summary(FILE *out, const struct tio_config *c, const struct tio_result *runs, unsigned n);
 void tio_print_percentiles(FILE *out, const struct tio_config *c, const struct tio_result *r);
 #endif

@@ -39,6 +39,8 @@ struct tio_config {
 	const char *between;         /* --between-phases CMD */
 	uint64_t interval_ns;        /* --interval: time series resolution */
 	bool quiet;                  /* --quiet: no progress line */
+	uint64_t repeat;             /* --repeat N */
+	const char *label;           /* --label NAME */
 	bool progress;               /* derived: stderr is a terminal and not --quiet */
 	/* derived by tio_config_check() */
 	bool run_phase[TIO_NPHASES];

@@ -68,7 +68,7 @@ static void roundtrip(void)
 	fill(&c, &r);
 	ri.targets = targets;
 	ri.ntargets = 1;
-	root = tio_json(&c, &r, &ri);
+	root = tio_json(&c, &r, 1, &ri);
 	text = json_dumps(root, JSON_REAL_PRECISION(17));
 	CHECK(text && !strstr(text, "nan") && !strstr(text, "inf"), "no nan/inf in output");
 	loaded = json_loads(text, 0, &jerr);
