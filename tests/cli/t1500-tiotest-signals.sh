@@ -1,0 +1,53 @@
+#!/bin/bash
+# t1500: SIGINT / SIGTERM in the middle of a phase. A long run on tmpfs (huge -r) is
+# signalled once its random write is under way: exit 130 (SIGINT) / 143 (SIGTERM), the tables
+# so far and then the "Results incomplete" line on stdout, the JSON (if asked) says so, no test
+# files left. tiotest died on the signal with its files left behind.
+[ -d /dev/shm ] && export TMPDIR=/dev/shm
+. "$(dirname "$0")/lib.sh"
+DIR=$SCRATCH/d
+mkdir -p "$DIR"
+
+# interrupt SIG CODE ARGS...: start, wait until mid random write, signal, check
+interrupt() {
+    local sig=$1 code=$2 pid rc i; shift 2
+    "$FSBENCH" tiotest -t 2 -f 4 -r 1000000000 -d "$DIR" "$@" > "$SCRATCH/out" 2> "$SCRATCH/err" &
+    pid=$!
+    # the files exist from setup on; the write phase of 8 MiB takes milliseconds, so one
+    # second after the files appear the run is inside the (endless) random write
+    for i in $(seq 100); do
+        [ -n "$(ls -A "$DIR")" ] && break
+        sleep 0.05
+    done
+    [ -n "$(ls -A "$DIR")" ] || { kill -KILL $pid; fail "the run did not create its files"; }
+    sleep 1
+    kill -0 $pid 2> /dev/null || fail "the run ended before the signal: $(cat "$SCRATCH/err")"
+    kill -"$sig" $pid
+    for i in $(seq 100); do kill -0 $pid 2> /dev/null || break; sleep 0.05; done
+    if kill -0 $pid 2> /dev/null; then kill -KILL $pid; fail "SIG$sig: still running 5 s after the signal"; fi
+    wait $pid; rc=$?
+    [ "$rc" = "$code" ] || fail "SIG$sig: exit $rc, expected $code; stderr: $(cat "$SCRATCH/err")"
+    [ -z "$(ls -A "$DIR")" ] || fail "SIG$sig: files left: $(ls -A "$DIR")"
+    [ "$(tail -1 "$SCRATCH/out")" = "Results incomplete: the run stopped during the Random Write phase." ] ||
+        fail "SIG$sig: last stdout line: $(tail -1 "$SCRATCH/out")"
+}
+
+interrupt INT 130
+head -1 "$SCRATCH/out" | grep -qx 'Tiotest results for 2 concurrent io threads:' || fail "SIGINT: no tables"
+grep -Eq '^\| Write +8 MBs \|' "$SCRATCH/out" || fail "SIGINT: no complete Write row: $(cat "$SCRATCH/out")"
+grep -Eq '^\| Random Write +[0-9]+ MBs \|' "$SCRATCH/out" || fail "SIGINT: no partial Random Write row"
+! grep -Eq '^\| (Read|Random Read) ' "$SCRATCH/out" || fail "SIGINT: rows of phases that never ran"
+grep -q '^| Total        |' "$SCRATCH/out" || fail "SIGINT: no latency table"
+ok "SIGINT: exit 130, partial tables, incomplete marker, no files"
+
+interrupt TERM 143 -T --json "$SCRATCH/r.json"
+[ "$(wc -l < "$SCRATCH/out")" = 6 ] || fail "SIGTERM -T: expected 5 terse lines and the marker: $(cat "$SCRATCH/out")"
+grep -q '^write:8\.00000,' "$SCRATCH/out" || fail "SIGTERM -T: write line: $(cat "$SCRATCH/out")"
+grep -q '^read:0\.00000,0\.00000,' "$SCRATCH/out" || fail "SIGTERM -T: read line should be zeros"
+if command -v jq > /dev/null 2>&1; then
+    jq -e '.complete == false and (.stop_reason | test("SIGTERM|signal 15")) and .error == null and
+           [.phases[] | [.name, .complete]] == [["write", true], ["random_write", false]] and
+           .phases[1].ops > 0 and .phases[1].ops < 2 * 1000000000' "$SCRATCH/r.json" > /dev/null ||
+        fail "SIGTERM: JSON: $(jq -c '{complete, stop_reason, error, p: [.phases[] | {name, complete, ops}]}' "$SCRATCH/r.json")"
+fi
+ok "SIGTERM: exit 143, terse partial results, JSON incomplete, no files"
