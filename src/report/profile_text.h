@@ -1,0 +1,13 @@
+/* --profile output: the oprofile-like table per phase and the folded stacks file. */
+#ifndef FSB_REPORT_PROFILE_TEXT_H
+#define FSB_REPORT_PROFILE_TEXT_H
+#include <stdio.h>
+
+#include "sys/perf.h"
+
+/* label: "Write phase", "iteration 1"; top: rows to print (0: all) */
+void profile_text_print(FILE *out, const char *label, const struct perf_profile *p, unsigned top);
+/* "root;comm;frame;... count" lines; root names the phase so one file holds every phase.
+ * Returns 0 or -EIO. */
+int profile_write_folded(FILE *out, const char *root, const struct perf_profile *p);
+#endif
