@@ -82,10 +82,11 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/fsbench
 	ln -sf fsbench $(DESTDIR)$(PREFIX)/bin/tiotest
+	ln -sf fsbench $(DESTDIR)$(PREFIX)/bin/fs_mark
 	install -m 644 $(BUILD)/fsbench.1 $(DESTDIR)$(PREFIX)/share/man/man1/fsbench.1
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/fsbench $(DESTDIR)$(PREFIX)/bin/tiotest \
+	rm -f $(DESTDIR)$(PREFIX)/bin/fsbench $(DESTDIR)$(PREFIX)/bin/tiotest $(DESTDIR)$(PREFIX)/bin/fs_mark \
 		$(DESTDIR)$(PREFIX)/share/man/man1/fsbench.1
 
 clean:
