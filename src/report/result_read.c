@@ -1,0 +1,918 @@
+/* Result files back into a model (result_read.h). The per-workload figure tables at the top
+ * say where each figure lives; adding a workload is one more table. */
+#include "report/result_read.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/run.h"
+#include "report/json.h"
+
+/* figures are counts, rates, percentages and nanoseconds: anything beyond is not a result */
+#define RR_MAX_VALUE 1e19
+#define RR_MAX_DEPTH 4
+
+enum rr_reduce { RR_ONE, RR_MEAN, RR_HMEAN, RR_SUM, RR_MAX };
+
+struct rr_fig_def {
+	const char *key;          /* appended to the group name: "write." + key */
+	const char *name;
+	const char *path;         /* dotted, from the run, group or iteration object */
+	const char *unit;
+	enum rr_dir dir;
+	bool rate, key_fig, optional;
+	enum rr_reduce reduce;    /* iteration figures: how the iterations make one value per run */
+};
+
+struct rr_wl_def {
+	const char *workload;
+	const struct rr_fig_def *run_figs;       /* from the run object */
+	const char *groups;                      /* array of objects with a "name": tiotest phases */
+	const struct rr_fig_def *group_figs;
+	const char *group_lat;                   /* latency object in each group (plots) */
+	const char *group_intervals;             /* time series in each group (optional) */
+	const char *iters;                       /* array reduced per run: fs_mark iterations */
+	const struct rr_fig_def *iter_figs;
+	const char *iter_lats;                   /* object op name -> latency, in each iteration */
+	const char *iter_lat_key_fig;            /* that op's p99 is a key figure ("create") */
+	const char *fill_x, *fill_x2, *fill_y;   /* per iteration: the fill curve */
+	const char *complete_field;              /* boolean in the run ... */
+	const char *end_field;                   /* ... or a string, complete when one of: */
+	const char *const *end_ok;
+};
+
+#define END_FIGS { NULL, NULL, NULL, NULL, RR_NEUTRAL, false, false, false, RR_ONE }
+
+static const struct rr_fig_def tio_run_figs[] = {
+	{ "total.latency_mean_ns", "total latency mean", "total_latency.mean_ns", "ns", RR_LOWER_BETTER, false, false, false, RR_ONE },
+	{ "total.latency_p99_ns", "total latency p99", "total_latency.p99_ns", "ns", RR_LOWER_BETTER, false, false, false, RR_ONE },
+	{ "total.latency_max_ns", "total latency max", "total_latency.max_ns", "ns", RR_LOWER_BETTER, false, false, false, RR_ONE },
+	END_FIGS,
+};
+
+static const struct rr_fig_def tio_phase_figs[] = {
+	{ "rate_mib_per_s", "rate", "rate_mib_per_s", "MiB/s", RR_HIGHER_BETTER, true, true, false, RR_ONE },
+	{ "iops", "IOPS", "iops", "IOPS", RR_HIGHER_BETTER, true, false, false, RR_ONE },
+	{ "cpu_usr_pct", "CPU usr", "cpu_usr_pct", "%", RR_LOWER_BETTER, false, false, false, RR_ONE },
+	{ "cpu_sys_pct", "CPU sys", "cpu_sys_pct", "%", RR_LOWER_BETTER, false, false, false, RR_ONE },
+	{ "latency_mean_ns", "latency mean", "latency.mean_ns", "ns", RR_LOWER_BETTER, false, false, false, RR_ONE },
+	{ "latency_p99_ns", "latency p99", "latency.p99_ns", "ns", RR_LOWER_BETTER, false, true, false, RR_ONE },
+	{ "latency_max_ns", "latency max", "latency.max_ns", "ns", RR_LOWER_BETTER, false, false, false, RR_ONE },
+	END_FIGS,
+};
+
+/* fs_mark: its own summary (what its text output prints) per run, and per-iteration figures
+ * reduced over the run's iterations (each creates the same number of files, so rates take the
+ * harmonic mean) */
+static const struct rr_fig_def fsm_run_figs[] = {
+	{ "files_per_sec", "files/sec", "summary.files_per_sec_sum_of_threads.average", "files/s", RR_HIGHER_BETTER, true, true, false, RR_ONE },
+	{ "files_per_sec_aggregate", "files/sec aggregate", "summary.files_per_sec_aggregate.average", "files/s", RR_HIGHER_BETTER, true, false, false, RR_ONE },
+	END_FIGS,
+};
+
+static const struct rr_fig_def fsm_iter_figs[] = {
+	{ "app_overhead_ns", "app overhead per iteration", "app_overhead_ns", "ns", RR_LOWER_BETTER, false, false, false, RR_MEAN },
+	{ "stat_files_per_sec", "stat files/sec", "phases.stat.files_per_sec", "files/s", RR_HIGHER_BETTER, true, false, true, RR_HMEAN },
+	{ "read_files_per_sec", "read files/sec", "phases.read.files_per_sec", "files/s", RR_HIGHER_BETTER, true, false, true, RR_HMEAN },
+	{ "unlink_files_per_sec", "unlink files/sec", "phases.unlink.files_per_sec", "files/s", RR_HIGHER_BETTER, true, false, true, RR_HMEAN },
+	END_FIGS,
+};
+
+static const char *const fsm_end_ok[] = { "done", "filesystem_full", NULL };
+
+static const struct rr_wl_def wl_defs[] = {
+	{ .workload = "tiotest", .run_figs = tio_run_figs, .groups = "phases", .group_figs = tio_phase_figs,
+	  .group_lat = "latency", .group_intervals = "intervals", .complete_field = "complete" },
+	{ .workload = "fs_mark", .run_figs = fsm_run_figs, .iters = "iterations", .iter_figs = fsm_iter_figs,
+	  .iter_lats = "latency", .iter_lat_key_fig = "create", .fill_x = "fs_use_pct", .fill_x2 = "count",
+	  .fill_y = "files_per_sec_sum_of_threads", .end_field = "end.reason", .end_ok = fsm_end_ok },
+};
+
+struct ctx {
+	struct rr_result *r;
+	const struct rr_wl_def *def;
+	char *err;
+	size_t errlen;
+	char where[160];          /* "runs[2].phases[1]" */
+};
+
+static int fail(struct ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(struct ctx *c, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (c->where[0])
+		snprintf(c->err, c->errlen, "%s: %s", c->where, msg);
+	else
+		snprintf(c->err, c->errlen, "%s", msg);
+	return -1;
+}
+
+char *rr_printable(const char *s, char *out, size_t outlen)
+{
+	size_t i = 0;
+
+	if (!outlen)
+		return out;
+	for (; s && *s && i + 1 < outlen; s++)
+		out[i++] = (*s >= 0x20 && *s < 0x7f) ? *s : '?';
+	out[i] = '\0';
+	return out;
+}
+
+static char *xstrdup_printable(const char *s, size_t max)
+{
+	char *o = malloc(max + 1);
+
+	if (o)
+		rr_printable(s, o, max + 1);
+	return o;
+}
+
+/* dotted lookup through objects only */
+static json_t *jpath(const json_t *o, const char *path)
+{
+	char key[64];
+	const char *p = path;
+
+	while (o && *p) {
+		size_t n = strcspn(p, ".");
+
+		if (n >= sizeof(key) || !json_is_object(o))
+			return NULL;
+		memcpy(key, p, n);
+		key[n] = '\0';
+		o = json_object_get(o, key);
+		p += n;
+		if (*p == '.')
+			p++;
+	}
+	return (json_t *)o;
+}
+
+/* 0: *v set; 1: absent and optional; -1: error */
+static int num_at(struct ctx *c, const json_t *o, const char *path, bool optional, double *v)
+{
+	json_t *x = jpath(o, path);
+
+	if (!x && optional)
+		return 1;
+	if (!json_is_number(x))
+		return fail(c, "field '%s' is missing or not a number", path);
+	*v = json_number_value(x);
+	if (!isfinite(*v) || *v < 0 || *v > RR_MAX_VALUE)
+		return fail(c, "field '%s' is out of range (%g)", path, *v);
+	return 0;
+}
+
+static struct rr_figure *fig_get(struct ctx *c, const char *group, const struct rr_fig_def *d,
+				 const char *key_suffix, const char *name_suffix)
+{
+	struct rr_result *r = c->r;
+	char key[96], name[96];
+	struct rr_figure *f;
+
+	snprintf(key, sizeof(key), "%s%s%s%s", group ? group : "", group ? "." : "", d->key,
+		 key_suffix ? key_suffix : "");
+	snprintf(name, sizeof(name), "%s%s%s%s", group ? group : "", group ? " " : "", d->name,
+		 name_suffix ? name_suffix : "");
+	for (unsigned i = 0; i < r->nfig; i++)
+		if (!strcmp(r->fig[i].key, key))
+			return &r->fig[i];
+	if (r->nfig >= RR_MAX_FIGURES) {
+		fail(c, "more than %d figures", RR_MAX_FIGURES);
+		return NULL;
+	}
+	{
+		struct rr_figure *nf = realloc(r->fig, (r->nfig + 1) * sizeof(*nf));
+
+		if (!nf) {
+			fail(c, "out of memory");
+			return NULL;
+		}
+		r->fig = nf;
+	}
+	f = &r->fig[r->nfig];
+	memset(f, 0, sizeof(*f));
+	f->v = malloc(r->nruns * sizeof(double));
+	if (!f->v) {
+		fail(c, "out of memory");
+		return NULL;
+	}
+	for (unsigned i = 0; i < r->nruns; i++)
+		f->v[i] = NAN;
+	r->nfig++;
+	snprintf(f->key, sizeof(f->key), "%s", key);
+	snprintf(f->name, sizeof(f->name), "%s", name);
+	f->unit = d->unit;
+	f->dir = d->dir;
+	f->rate = d->rate;
+	f->key_fig = d->key_fig;
+	return f;
+}
+
+static int fig_set(struct ctx *c, unsigned run, const char *group, const struct rr_fig_def *d,
+		   const char *key_suffix, const char *name_suffix, double v)
+{
+	struct rr_figure *f = fig_get(c, group, d, key_suffix, name_suffix);
+
+	if (!f)
+		return -1;
+	if (!isnan(f->v[run]))
+		return fail(c, "figure '%s' appears twice in one run (duplicate name?)", f->key);
+	f->v[run] = v;
+	return 0;
+}
+
+static struct rr_lat *lat_get(struct ctx *c, const char *name)
+{
+	struct rr_result *r = c->r;
+	struct rr_lat *nl;
+
+	for (unsigned i = 0; i < r->nlat; i++)
+		if (!strcmp(r->lat[i].name, name))
+			return &r->lat[i];
+	if (r->nlat >= RR_MAX_GROUPS) {
+		fail(c, "more than %d latency groups", RR_MAX_GROUPS);
+		return NULL;
+	}
+	nl = realloc(r->lat, (r->nlat + 1) * sizeof(*nl));
+	if (!nl) {
+		fail(c, "out of memory");
+		return NULL;
+	}
+	r->lat = nl;
+	nl = &r->lat[r->nlat];
+	snprintf(nl->name, sizeof(nl->name), "%s", name);
+	nl->h = malloc(sizeof(*nl->h));
+	if (!nl->h) {
+		fail(c, "out of memory");
+		return NULL;
+	}
+	hist_init(nl->h);
+	r->nlat++;
+	return nl;
+}
+
+static int lat_parse(struct ctx *c, const json_t *lat, const char *what, struct opstat *tmp)
+{
+	char e[256];
+
+	if (json_latency_parse(lat, tmp, e, sizeof(e)))
+		return fail(c, "%s: %s", what, e);
+	return 0;
+}
+
+static struct rr_series *series_new(struct ctx *c, struct rr_series **arr, unsigned *n,
+				    const char *name, unsigned run, size_t npoints)
+{
+	struct rr_series *ns, *s;
+
+	if (*n >= RR_MAX_RUNS * 8) {
+		fail(c, "too many series");
+		return NULL;
+	}
+	ns = realloc(*arr, (*n + 1) * sizeof(*ns));
+	if (!ns) {
+		fail(c, "out of memory");
+		return NULL;
+	}
+	*arr = ns;
+	s = &ns[(*n)++];
+	memset(s, 0, sizeof(*s));
+	snprintf(s->name, sizeof(s->name), "%s", name);
+	s->run = run;
+	s->x = calloc(npoints ? npoints : 1, sizeof(double));
+	s->x2 = calloc(npoints ? npoints : 1, sizeof(double));
+	s->y = calloc(npoints ? npoints : 1, sizeof(double));
+	if (!s->x || !s->x2 || !s->y) {
+		fail(c, "out of memory");
+		return NULL;
+	}
+	return s;
+}
+
+/* A group or op name, usable in a figure key and printable. */
+static int check_name(struct ctx *c, const json_t *v, char *out, size_t outlen)
+{
+	const char *s = json_string_value(v);
+
+	if (!s || !*s)
+		return fail(c, "missing or empty name");
+	if (strlen(s) >= outlen)
+		return fail(c, "name is longer than %zu characters", outlen - 1);
+	rr_printable(s, out, outlen);
+	return 0;
+}
+
+static int read_intervals(struct ctx *c, unsigned run, const char *group, const json_t *arr,
+			  size_t at)
+{
+	struct rr_series *s;
+	const json_t *e;
+	size_t i;
+
+	if (!arr)
+		return 0;
+	if (!json_is_array(arr))
+		return fail(c, "field '%s' is not an array", c->def->group_intervals);
+	if (json_array_size(arr) > RR_MAX_ELEMS)
+		return fail(c, "more than %d intervals", RR_MAX_ELEMS);
+	s = series_new(c, &c->r->timeline, &c->r->ntimeline, group, run, json_array_size(arr));
+	if (!s)
+		return -1;
+	json_array_foreach(arr, i, e) {
+		double t, dt, ops, bytes;
+
+		snprintf(c->where + at, sizeof(c->where) - at, ".%s[%zu]", c->def->group_intervals, i);
+		if (!json_is_object(e))
+			return fail(c, "not an object");
+		if (num_at(c, e, "t_ns", false, &t) || num_at(c, e, "dt_ns", false, &dt) ||
+		    num_at(c, e, "ops", false, &ops) || num_at(c, e, "bytes", false, &bytes))
+			return -1;
+		if (dt <= 0)
+			continue;
+		s->x[s->n] = t / 1e9;
+		s->y[s->n] = bytes / 1048576.0 / (dt / 1e9);
+		s->x2[s->n] = ops / (dt / 1e9);
+		s->n++;
+	}
+	c->where[at] = '\0';
+	return 0;
+}
+
+static int read_groups(struct ctx *c, unsigned run, const json_t *ro, struct opstat *tmp)
+{
+	const struct rr_wl_def *d = c->def;
+	const json_t *arr = json_object_get(ro, d->groups), *g;
+	size_t at = strlen(c->where), i;
+
+	if (!json_is_array(arr))
+		return fail(c, "field '%s' is missing or not an array", d->groups);
+	if (json_array_size(arr) > RR_MAX_GROUPS)
+		return fail(c, "more than %d %s", RR_MAX_GROUPS, d->groups);
+	json_array_foreach(arr, i, g) {
+		char name[40];
+		struct rr_lat *l;
+
+		snprintf(c->where + at, sizeof(c->where) - at, "%s%s[%zu]", at ? "." : "", d->groups, i);
+		if (!json_is_object(g))
+			return fail(c, "not an object");
+		if (check_name(c, json_object_get(g, "name"), name, sizeof(name)))
+			return -1;
+		for (const struct rr_fig_def *f = d->group_figs; f->key; f++) {
+			double v;
+			int rc = num_at(c, g, f->path, f->optional, &v);
+
+			if (rc < 0 || (rc == 0 && fig_set(c, run, name, f, NULL, NULL, v)))
+				return -1;
+		}
+		if (d->group_lat) {
+			if (lat_parse(c, json_object_get(g, d->group_lat), d->group_lat, tmp) ||
+			    !(l = lat_get(c, name)))
+				return -1;
+			hist_merge(l->h, &tmp->lat);
+		}
+		if (d->group_intervals &&
+		    read_intervals(c, run, name, json_object_get(g, d->group_intervals), strlen(c->where)))
+			return -1;
+	}
+	c->where[at] = '\0';
+	return 0;
+}
+
+struct iter_acc {
+	double sum, rsum, max;
+	unsigned n;
+	bool nonpos;
+};
+
+struct op_acc {
+	char name[40];
+	struct hist *h;
+};
+
+static int read_iters(struct ctx *c, unsigned run, const json_t *ro, struct opstat *tmp)
+{
+	const struct rr_wl_def *d = c->def;
+	const json_t *arr = json_object_get(ro, d->iters), *it;
+	size_t at = strlen(c->where), i, nf = 0;
+	struct iter_acc acc[16] = { { 0 } };
+	struct op_acc ops[RR_MAX_GROUPS];
+	unsigned nops = 0;
+	struct rr_series *fill = NULL;
+	int rc = -1;
+
+	for (const struct rr_fig_def *f = d->iter_figs; f && f->key; f++)
+		nf++;
+	if (nf > 16)
+		return fail(c, "internal: too many iteration figures");
+	if (!json_is_array(arr))
+		return fail(c, "field '%s' is missing or not an array", d->iters);
+	if (json_array_size(arr) > RR_MAX_ELEMS)
+		return fail(c, "more than %d %s", RR_MAX_ELEMS, d->iters);
+	if (d->fill_y && !(fill = series_new(c, &c->r->fill, &c->r->nfill, "fill", run, json_array_size(arr))))
+		return -1;
+	json_array_foreach(arr, i, it) {
+		const json_t *lats, *lv;
+		const char *op;
+
+		snprintf(c->where + at, sizeof(c->where) - at, "%s%s[%zu]", at ? "." : "", d->iters, i);
+		if (!json_is_object(it)) {
+			fail(c, "not an object");
+			goto out;
+		}
+		for (size_t k = 0; k < nf; k++) {
+			const struct rr_fig_def *f = &d->iter_figs[k];
+			double v;
+			int r = num_at(c, it, f->path, f->optional, &v);
+
+			if (r < 0)
+				goto out;
+			if (r)
+				continue;
+			acc[k].sum += v;
+			acc[k].rsum += v > 0 ? 1 / v : 0;
+			acc[k].nonpos |= !(v > 0);
+			acc[k].max = acc[k].n && acc[k].max > v ? acc[k].max : v;
+			acc[k].n++;
+		}
+		if (fill) {
+			double x, x2, y;
+
+			/* fs_mark writes -1 when statfs failed: such a point has no place on the curve */
+			if (json_is_integer(jpath(it, d->fill_x)) && json_integer_value(jpath(it, d->fill_x)) < 0)
+				continue;
+			if (num_at(c, it, d->fill_x, false, &x) || num_at(c, it, d->fill_x2, false, &x2) ||
+			    num_at(c, it, d->fill_y, false, &y))
+				goto out;
+			fill->x[fill->n] = x;
+			fill->x2[fill->n] = x2;
+			fill->y[fill->n] = y;
+			fill->n++;
+		}
+		if (!d->iter_lats)
+			continue;
+		lats = json_object_get(it, d->iter_lats);
+		if (!json_is_object(lats)) {
+			fail(c, "field '%s' is missing or not an object", d->iter_lats);
+			goto out;
+		}
+		json_object_foreach((json_t *)lats, op, lv) {
+			char name[40];
+			unsigned k;
+			struct rr_lat *l;
+
+			if (!*op || strlen(op) >= sizeof(name)) {
+				fail(c, "op name is empty or longer than %zu characters", sizeof(name) - 1);
+				goto out;
+			}
+			rr_printable(op, name, sizeof(name));
+			if (lat_parse(c, lv, name, tmp))
+				goto out;
+			for (k = 0; k < nops && strcmp(ops[k].name, name); k++)
+				;
+			if (k == nops) {
+				if (nops >= RR_MAX_GROUPS) {
+					fail(c, "more than %d op types", RR_MAX_GROUPS);
+					goto out;
+				}
+				snprintf(ops[k].name, sizeof(ops[k].name), "%s", name);
+				if (!(ops[k].h = malloc(sizeof(struct hist)))) {
+					fail(c, "out of memory");
+					goto out;
+				}
+				hist_init(ops[k].h);
+				nops++;
+			}
+			hist_merge(ops[k].h, &tmp->lat);
+			if (!(l = lat_get(c, name)))
+				goto out;
+			hist_merge(l->h, &tmp->lat);
+		}
+	}
+	c->where[at] = '\0';
+	for (size_t k = 0; k < nf; k++) {
+		const struct rr_fig_def *f = &d->iter_figs[k];
+		double v;
+
+		if (!acc[k].n)
+			continue;
+		switch (f->reduce) {
+		case RR_HMEAN:
+			v = acc[k].nonpos ? acc[k].sum / acc[k].n : acc[k].n / acc[k].rsum;
+			break;
+		case RR_SUM: v = acc[k].sum; break;
+		case RR_MAX: v = acc[k].max; break;
+		default: v = acc[k].sum / acc[k].n; break;
+		}
+		if (fig_set(c, run, NULL, f, NULL, NULL, v))
+			goto out;
+	}
+	for (unsigned k = 0; k < nops; k++) {
+		static const struct rr_fig_def mean = { "latency_mean_ns", "latency mean", NULL, "ns", RR_LOWER_BETTER, false, false, true, RR_ONE };
+		struct rr_fig_def p99 = { "latency_p99_ns", "latency p99", NULL, "ns", RR_LOWER_BETTER, false, false, true, RR_ONE };
+
+		if (!ops[k].h->count)
+			continue;
+		p99.key_fig = d->iter_lat_key_fig && !strcmp(ops[k].name, d->iter_lat_key_fig);
+		if (fig_set(c, run, ops[k].name, &mean, NULL, NULL, hist_mean(ops[k].h)) ||
+		    fig_set(c, run, ops[k].name, &p99, NULL, NULL, (double)hist_percentile(ops[k].h, 99)))
+			goto out;
+	}
+	rc = 0;
+out:
+	for (unsigned k = 0; k < nops; k++)
+		free(ops[k].h);
+	return rc;
+}
+
+static int read_run_figs(struct ctx *c, unsigned run, const json_t *ro)
+{
+	for (const struct rr_fig_def *f = c->def->run_figs; f && f->key; f++) {
+		double v;
+		int r = num_at(c, ro, f->path, f->optional, &v);
+
+		if (r < 0 || (r == 0 && fig_set(c, run, NULL, f, NULL, NULL, v)))
+			return -1;
+	}
+	return 0;
+}
+
+static int read_run(struct ctx *c, unsigned run, const json_t *ro)
+{
+	const struct rr_wl_def *d = c->def;
+	struct opstat *tmp;
+	bool complete = false;
+	const char *reason = NULL;
+	int rc = -1;
+
+	if (!json_is_object(ro))
+		return fail(c, "a run is not an object");
+	if (d->complete_field) {
+		const json_t *x = json_object_get(ro, d->complete_field);
+
+		if (!json_is_boolean(x))
+			return fail(c, "field '%s' is missing or not a boolean", d->complete_field);
+		complete = json_is_true(x);
+		reason = json_string_value(json_object_get(ro, "stop_reason"));
+	} else if (d->end_field) {
+		reason = json_string_value(jpath(ro, d->end_field));
+		if (!reason)
+			return fail(c, "field '%s' is missing or not a string", d->end_field);
+		for (const char *const *ok = d->end_ok; *ok; ok++)
+			complete |= !strcmp(reason, *ok);
+	}
+	if (complete)
+		c->r->ncomplete++;
+	else if (!c->r->incomplete_reason)
+		c->r->incomplete_reason = xstrdup_printable(reason ? reason : "unknown", 64);
+	if (!(tmp = malloc(sizeof(*tmp))))
+		return fail(c, "out of memory");
+	/* run-wide figures first for fs_mark (files/sec leads), after the phases for tiotest */
+	if (d->iters && read_run_figs(c, run, ro))
+		goto out;
+	if (d->groups && read_groups(c, run, ro, tmp))
+		goto out;
+	if (d->iters && read_iters(c, run, ro, tmp))
+		goto out;
+	if (!d->iters && read_run_figs(c, run, ro))
+		goto out;
+	rc = 0;
+out:
+	free(tmp);
+	return rc;
+}
+
+static int fact_add(struct ctx *c, const char *key, const char *value)
+{
+	struct rr_result *r = c->r;
+	struct rr_fact *nf;
+
+	if (r->nfacts >= RR_MAX_FACTS)
+		return 0;     /* enough to say what differs; the rest is not shown */
+	nf = realloc(r->facts, (r->nfacts + 1) * sizeof(*nf));
+	if (!nf)
+		return fail(c, "out of memory");
+	r->facts = nf;
+	nf[r->nfacts].key = xstrdup_printable(key, 160);
+	nf[r->nfacts].value = xstrdup_printable(value, 400);
+	if (!nf[r->nfacts].key || !nf[r->nfacts].value) {
+		free(nf[r->nfacts].key);
+		free(nf[r->nfacts].value);
+		return fail(c, "out of memory");
+	}
+	r->nfacts++;
+	return 0;
+}
+
+static void scalar_text(const json_t *v, char *buf, size_t len)
+{
+	if (json_is_string(v))
+		snprintf(buf, len, "%s", json_string_value(v));
+	else if (json_is_integer(v))
+		snprintf(buf, len, "%lld", (long long)json_integer_value(v));
+	else if (json_is_real(v))
+		snprintf(buf, len, "%.10g", json_real_value(v));
+	else if (json_is_true(v))
+		snprintf(buf, len, "true");
+	else if (json_is_false(v))
+		snprintf(buf, len, "false");
+	else if (json_is_null(v))
+		snprintf(buf, len, "null");
+	else
+		snprintf(buf, len, "...");
+}
+
+/* config and environment as flat "key = value" facts; arrays of scalars joined by spaces */
+static int flatten(struct ctx *c, const char *prefix, const json_t *v, int depth)
+{
+	char key[160], buf[400];
+
+	if (json_is_object(v)) {
+		const char *k;
+		json_t *x;
+
+		if (depth >= RR_MAX_DEPTH)
+			return fact_add(c, prefix, "{...}");
+		json_object_foreach((json_t *)v, k, x) {
+			snprintf(key, sizeof(key), "%s.%s", prefix, k);
+			if (flatten(c, key, x, depth + 1))
+				return -1;
+		}
+		return 0;
+	}
+	if (json_is_array(v)) {
+		size_t i, at = 0;
+		json_t *x;
+		bool scalars = true;
+
+		json_array_foreach(v, i, x)
+			scalars &= !json_is_object(x) && !json_is_array(x);
+		if (!scalars) {
+			if (depth >= RR_MAX_DEPTH)
+				return fact_add(c, prefix, "[...]");
+			json_array_foreach(v, i, x) {
+				if (i >= 16)
+					break;
+				snprintf(key, sizeof(key), "%s[%zu]", prefix, i);
+				if (flatten(c, key, x, depth + 1))
+					return -1;
+			}
+			return 0;
+		}
+		buf[0] = '\0';
+		json_array_foreach(v, i, x) {
+			char one[200];
+
+			if (at + 2 >= sizeof(buf))
+				break;
+			scalar_text(x, one, sizeof(one));
+			at += (size_t)snprintf(buf + at, sizeof(buf) - at, "%s%s", i ? " " : "", one);
+			if (at >= sizeof(buf))
+				at = sizeof(buf) - 1;
+		}
+		return fact_add(c, prefix, buf);
+	}
+	scalar_text(v, buf, sizeof(buf));
+	return fact_add(c, prefix, buf);
+}
+
+static int read_head(struct ctx *c, const json_t *root)
+{
+	struct rr_result *r = c->r;
+	const json_t *schema = json_object_get(root, "schema"), *ver = json_object_get(root, "schema_version");
+	const json_t *wl = json_object_get(root, "workload"), *label = json_object_get(root, "label");
+	const json_t *cfg = json_object_get(root, "config"), *env = json_object_get(root, "environment");
+	const json_t *cmd = json_object_get(root, "command_line");
+	char name[64];
+
+	if (!json_is_object(root))
+		return fail(c, "not an fsbench result (the top level is not an object)");
+	if (!json_is_string(schema) || strcmp(json_string_value(schema), FSB_JSON_SCHEMA))
+		return fail(c, "not an fsbench result (no \"schema\": \"%s\")", FSB_JSON_SCHEMA);
+	if (!json_is_integer(ver) || json_integer_value(ver) != FSB_JSON_SCHEMA_VERSION)
+		return fail(c, "unsupported schema_version (this fsbench reads %d)", FSB_JSON_SCHEMA_VERSION);
+	if (!json_is_string(wl))
+		return fail(c, "field 'workload' is missing or not a string");
+	for (size_t i = 0; i < sizeof(wl_defs) / sizeof(wl_defs[0]); i++)
+		if (!strcmp(json_string_value(wl), wl_defs[i].workload))
+			c->def = &wl_defs[i];
+	if (!c->def)
+		return fail(c, "unknown workload '%s'", rr_printable(json_string_value(wl), name, sizeof(name)));
+	if (!(r->workload = strdup(c->def->workload)))
+		return fail(c, "out of memory");
+	if (label && !json_is_null(label)) {
+		if (!json_is_string(label))
+			return fail(c, "field 'label' is not a string");
+		if (json_string_length(label) > 0 && !(r->label = xstrdup_printable(json_string_value(label), 64)))
+			return fail(c, "out of memory");
+	}
+	if (!json_is_object(cfg))
+		return fail(c, "field 'config' is missing or not an object");
+	if (env && !json_is_object(env))
+		return fail(c, "field 'environment' is not an object");
+	if (cmd && !json_is_array(cmd))
+		return fail(c, "field 'command_line' is not an array");
+	if (r->label && fact_add(c, "label", r->label))
+		return -1;
+	if (cmd && flatten(c, "command_line", cmd, 0))
+		return -1;
+	if (flatten(c, "config", cfg, 0))
+		return -1;
+	if (env && flatten(c, "environment", env, 0))
+		return -1;
+	return 0;
+}
+
+static int read_root(struct ctx *c, const json_t *root)
+{
+	const json_t *runs;
+
+	if (read_head(c, root))
+		return -1;
+	runs = json_object_get(root, "runs");
+	if (runs) {
+		const json_t *ro;
+		size_t i;
+
+		if (!json_is_array(runs))
+			return fail(c, "field 'runs' is not an array");
+		if (!json_array_size(runs))
+			return fail(c, "field 'runs' is empty");
+		if (json_array_size(runs) > RR_MAX_RUNS)
+			return fail(c, "more than %d runs", RR_MAX_RUNS);
+		c->r->nruns = (unsigned)json_array_size(runs);
+		json_array_foreach(runs, i, ro) {
+			snprintf(c->where, sizeof(c->where), "runs[%zu]", i);
+			if (read_run(c, (unsigned)i, ro))
+				return -1;
+		}
+		c->where[0] = '\0';
+		return 0;
+	}
+	c->r->nruns = 1;
+	return read_run(c, 0, root);
+}
+
+static int load(const char *buf, size_t len, const char *name, struct rr_result *r, char *err,
+		size_t errlen)
+{
+	struct ctx c = { .r = r, .err = err, .errlen = errlen };
+	json_error_t je;
+	json_t *root;
+	const char *base = strrchr(name, '/');
+	int rc;
+
+	if (!(r->path = xstrdup_printable(name, 4096)))
+		return fail(&c, "out of memory");
+	root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
+	if (!root) {
+		char text[120];
+
+		return fail(&c, "not valid JSON: line %d column %d: %s", je.line, je.column,
+			    rr_printable(je.text, text, sizeof(text)));
+	}
+	rc = read_root(&c, root);
+	json_decref(root);
+	if (rc)
+		return -1;
+	if (!(r->name = r->label ? strdup(r->label) : xstrdup_printable(base ? base + 1 : name, 64)))
+		return fail(&c, "out of memory");
+	if (!r->nfig)
+		return fail(&c, "the result has no figures (no phase or iteration ran)");
+	return 0;
+}
+
+int rr_load_buffer(const char *buf, size_t len, const char *name, struct rr_result *r, char *err,
+		   size_t errlen)
+{
+	memset(r, 0, sizeof(*r));
+	if (len > RR_MAX_FILE_BYTES) {
+		snprintf(err, errlen, "larger than %u MiB: not a result", RR_MAX_FILE_BYTES >> 20);
+		return -1;
+	}
+	return load(buf, len, name, r, err, errlen);
+}
+
+int rr_load_file(const char *path, struct rr_result *r, char *err, size_t errlen)
+{
+	struct stat st;
+	char *buf;
+	size_t got = 0;
+	int fd, rc;
+
+	memset(r, 0, sizeof(*r));
+	/* O_NONBLOCK: a FIFO named as a result must not hang the command */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot open: %s", strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "not a regular file");
+		close(fd);
+		return -1;
+	}
+	if ((unsigned long long)st.st_size > RR_MAX_FILE_BYTES) {
+		snprintf(err, errlen, "larger than %u MiB: not a result", RR_MAX_FILE_BYTES >> 20);
+		close(fd);
+		return -1;
+	}
+	buf = malloc((size_t)st.st_size + 1);
+	if (!buf) {
+		snprintf(err, errlen, "out of memory");
+		close(fd);
+		return -1;
+	}
+	while (got < (size_t)st.st_size) {
+		ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			snprintf(err, errlen, "cannot read: %s", strerror(errno));
+			free(buf);
+			close(fd);
+			return -1;
+		}
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	close(fd);
+	rc = rr_load_buffer(buf, got, path, r, err, errlen);
+	free(buf);
+	return rc;
+}
+
+static void series_free(struct rr_series *s, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		free(s[i].x);
+		free(s[i].x2);
+		free(s[i].y);
+	}
+	free(s);
+}
+
+void rr_free(struct rr_result *r)
+{
+	for (unsigned i = 0; i < r->nfig; i++)
+		free(r->fig[i].v);
+	free(r->fig);
+	for (unsigned i = 0; i < r->nlat; i++)
+		free(r->lat[i].h);
+	free(r->lat);
+	series_free(r->timeline, r->ntimeline);
+	series_free(r->fill, r->nfill);
+	for (unsigned i = 0; i < r->nfacts; i++) {
+		free(r->facts[i].key);
+		free(r->facts[i].value);
+	}
+	free(r->facts);
+	free(r->path);
+	free(r->name);
+	free(r->label);
+	free(r->workload);
+	free(r->incomplete_reason);
+	memset(r, 0, sizeof(*r));
+}
+
+const struct rr_figure *rr_find(const struct rr_result *r, const char *key)
+{
+	for (unsigned i = 0; i < r->nfig; i++)
+		if (!strcmp(r->fig[i].key, key))
+			return &r->fig[i];
+	return NULL;
+}
+
+const struct rr_fact *rr_fact_find(const struct rr_result *r, const char *key)
+{
+	for (unsigned i = 0; i < r->nfacts; i++)
+		if (!strcmp(r->facts[i].key, key))
+			return &r->facts[i];
+	return NULL;
+}
+
+unsigned rr_values(const struct rr_result *r, const struct rr_figure *f, double *out)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < r->nruns; i++)
+		if (!isnan(f->v[i]))
+			out[n++] = f->v[i];
+	return n;
+}

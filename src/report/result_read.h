@@ -1,0 +1,87 @@
+/* Reading fsbench results back: any result file (tiotest, fs_mark; one run or --repeat's
+ * "runs") becomes one in-memory model: workload, name, the facts that describe the run
+ * (config, environment, command line) and, per run, named figures with unit and direction,
+ * plus merged latency histograms and time series for plots.
+ *
+ * Result files are outside input: every field is checked for type and range, sizes are
+ * bounded (file, runs, elements), strings are made printable, and any problem is one line in
+ * err naming where in the file it is ("runs[2].phases[1].latency: field 'count' ..."). */
+#ifndef FSB_REPORT_RESULT_READ_H
+#define FSB_REPORT_RESULT_READ_H
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/hist.h"
+
+#define RR_MAX_FILE_BYTES (64u << 20)
+#define RR_MAX_RUNS 1000
+#define RR_MAX_FIGURES 4096
+#define RR_MAX_GROUPS 64          /* phases, op types */
+#define RR_MAX_ELEMS 1000000      /* iterations, intervals per run */
+#define RR_MAX_FACTS 512
+
+enum rr_dir { RR_NEUTRAL, RR_HIGHER_BETTER, RR_LOWER_BETTER };
+
+struct rr_figure {
+	char key[96];             /* stable id across results: "write.rate_mib_per_s" */
+	char name[96];            /* for people: "write rate" */
+	const char *unit;         /* "MiB/s", "IOPS", "%", "ns", "files/s" */
+	enum rr_dir dir;
+	bool rate;                /* same work per run: averaged with the harmonic mean */
+	bool key_fig;             /* one of the few figures plot --type compare draws */
+	double *v;                /* per run; NAN where that run lacks the figure */
+};
+
+/* A curve of one run: timeline (x: s since the phase start, y: MiB/s, x2: IOPS) or fs_mark
+ * fill (x: FSUse%, x2: Count, y: files/s). */
+struct rr_series {
+	char name[48];            /* phase or "fill" */
+	unsigned run;
+	unsigned n;
+	double *x, *x2, *y;
+};
+
+/* latency of one phase or op type, merged over every run (and fs_mark iteration) */
+struct rr_lat {
+	char name[48];
+	struct hist *h;
+};
+
+struct rr_fact {
+	char *key;                /* "config.threads", "environment.kernel_release", "command_line" */
+	char *value;              /* printable text */
+};
+
+struct rr_result {
+	char *path;
+	char *name;               /* the label, else the file's base name */
+	char *label;              /* NULL when the result has none */
+	char *workload;
+	unsigned nruns, ncomplete;
+	char *incomplete_reason;  /* the first incomplete run's stop reason, or NULL */
+	struct rr_figure *fig;
+	unsigned nfig;
+	struct rr_lat *lat;
+	unsigned nlat;
+	struct rr_series *timeline;
+	unsigned ntimeline;
+	struct rr_series *fill;
+	unsigned nfill;
+	struct rr_fact *facts;
+	unsigned nfacts;
+};
+
+/* Loads path into r (zeroed first). 0, or -1 with a one-line reason in err (without the
+ * file name; the caller names the file). r is always safe to rr_free(). */
+int rr_load_file(const char *path, struct rr_result *r, char *err, size_t errlen);
+/* The same from memory; name stands in for the file name. */
+int rr_load_buffer(const char *buf, size_t len, const char *name, struct rr_result *r, char *err,
+		   size_t errlen);
+void rr_free(struct rr_result *r);
+const struct rr_figure *rr_find(const struct rr_result *r, const char *key);
+const struct rr_fact *rr_fact_find(const struct rr_result *r, const char *key);
+/* values of f that are present (not NaN), copied into out (r->nruns entries); returns how many */
+unsigned rr_values(const struct rr_result *r, const struct rr_figure *f, double *out);
+/* Text safe to print: control and non-ASCII bytes become '?'. Returns out. */
+char *rr_printable(const char *s, char *out, size_t outlen);
+#endif
