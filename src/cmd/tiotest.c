@@ -13,6 +13,8 @@
 #include "core/opt.h"
 #include "core/run.h"
 #include "report/json.h"
+#include "report/kstat_text.h"
+#include "report/profile_text.h"
 #include "report/tiotest_text.h"
 #include "workload/tiotest.h"
 
@@ -66,6 +68,17 @@ static const struct opt tio_opts[] = {
 	{ 0, "quiet", OPT_FLAG, F(quiet), NULL, 0, 0, 0, 0, "no live progress line on stderr" },
 	{ 0, "between-phases", OPT_STR, F(between), "CMD", 0, 0, 0, 0,
 	  "run 'sh -c CMD' between phases (env: FSBENCH_PHASE_DONE, FSBENCH_PHASE_NEXT, FSBENCH_FILES); a failure stops the run" },
+	{ 0, "sysstats", OPT_FLAG, F(sysstats), NULL, 0, 0, 0, 0,
+	  "after the classic output, the kernel's view of each phase (device I/O, utilisation, CPU split, dirty memory), and warnings on stderr when the figures describe the cache or the CPU" },
+	{ 0, "profile", OPT_FLAG, F(profile), NULL, 0, 0, 0, 0,
+	  "sample on-CPU activity during each phase (perf cpu-clock) and print a per-symbol profile, kernel included" },
+	{ 0, "profile-hz", OPT_UINT, F(profile_hz), "HZ", 1, 100000, 0, 0, "--profile sampling frequency" },
+	{ 0, "profile-top", OPT_UINT, F(profile_top), "N", 0, 1000000, 0, 0,
+	  "rows of the profile table per phase (0: all; the JSON has all)" },
+	{ 0, "profile-callgraph", OPT_FLAG, F(profile_callgraph), NULL, 0, 0, 0, 0,
+	  "with --profile: record kernel call chains and write folded stacks (flame graph input)" },
+	{ 0, "profile-folded", OPT_STR, F(profile_folded), "FILE", 0, 0, 0, 0,
+	  "where --profile-callgraph writes folded stacks (default: the --json file with .folded for .json)" },
 	{ 0 },
 };
 
@@ -89,6 +102,8 @@ void tio_defaults(struct tio_config *c)
 	c->seed = UINT64_C(0x5eed);
 	c->interval_ns = UINT64_C(1000000000);
 	c->repeat = 1;
+	c->profile_hz = PERF_DEFAULT_HZ;
+	c->profile_top = 15;
 }
 
 static void print_run(const struct tio_config *c, const struct tio_result *r, unsigned run,
@@ -112,6 +127,72 @@ static void print_run(const struct tio_config *c, const struct tio_result *r, un
 			printf("Results incomplete: the run stopped before all phases ran.\n");
 	}
 	fflush(stdout);
+}
+
+/* --sysstats and --profile output under the classic tables, warnings on stderr */
+static void print_kernel(const struct tio_config *c, const struct tio_result *r, bool text, const char *prog)
+{
+	char label[64];
+
+	if (text && c->sysstats) {
+		kstat_text_header(stdout);
+		for (int p = 0; p < TIO_NPHASES; p++)
+			if (r->phase[p].ran && r->phase[p].obs.taken)
+				kstat_text_row(stdout, tio_phase_label[p], &r->phase[p].obs.k);
+	}
+	for (int p = 0; text && p < TIO_NPHASES; p++)
+		if (r->phase[p].ran && r->phase[p].obs.profile) {
+			snprintf(label, sizeof(label), "%s phase", tio_phase_label[p]);
+			profile_text_print(stdout, label, r->phase[p].obs.profile, (unsigned)c->profile_top);
+		}
+	fflush(stdout);
+	for (int p = 0; c->sysstats && p < TIO_NPHASES; p++)
+		if (r->phase[p].ran)
+			warn_print(stderr, prog, &r->phase[p].obs.warns);
+}
+
+/* --profile-callgraph: every run's phases into one folded file, the phase as the root frame */
+static int write_folded(const struct tio_config *c, const struct tio_result *runs, unsigned nruns,
+			const char *prog)
+{
+	char path[PATH_MAX], root[64];
+	size_t n;
+	FILE *f;
+	int rc = 0;
+
+	if (c->profile_folded) {
+		snprintf(path, sizeof(path), "%s", c->profile_folded);
+	} else if (c->json && strcmp(c->json, "-")) {
+		n = strlen(c->json);
+		if (n > 5 && !strcmp(c->json + n - 5, ".json"))
+			n -= 5;
+		snprintf(path, sizeof(path), "%.*s.folded", (int)n, c->json);
+	} else {
+		fprintf(stderr, "%s: --profile-callgraph: no --profile-folded FILE or --json FILE, so the "
+			"folded stacks are not written\n", prog);
+		return 0;
+	}
+	f = fopen(path, "we");
+	if (!f) {
+		fprintf(stderr, "%s: cannot write '%s': %s\n", prog, path, strerror(errno));
+		return -1;
+	}
+	for (unsigned i = 0; i < nruns; i++)
+		for (int p = 0; p < TIO_NPHASES; p++) {
+			if (!runs[i].phase[p].obs.profile)
+				continue;
+			if (nruns > 1)
+				snprintf(root, sizeof(root), "run%u_%s", i + 1, tio_phase_name[p]);
+			else
+				snprintf(root, sizeof(root), "%s", tio_phase_name[p]);
+			if (profile_write_folded(f, root, runs[i].phase[p].obs.profile))
+				rc = -1;
+		}
+	if (fclose(f) || rc) {
+		fprintf(stderr, "%s: cannot write '%s': %s\n", prog, path, strerror(errno ? errno : EIO));
+		return -1;
+	}
+	return 0;
 }
 
 static int write_json(const struct tio_config *c, const struct tio_result *runs, unsigned nruns,
@@ -139,6 +220,8 @@ int cmd_tiotest(int argc, char **argv, const char *prog)
 	int code, rc = 0;
 	long long started = (long long)time(NULL);
 	bool json_stdout;
+	struct observe obs;
+	struct observe_config oc;
 
 	tio_defaults(&c);
 	defaults = c;
@@ -170,6 +253,16 @@ int cmd_tiotest(int argc, char **argv, const char *prog)
 		free(runs);
 		return EXIT_FAILED;
 	}
+	/* the kernel-side view: devices resolved once, perf opened once for every run */
+	c.profile |= c.profile_callgraph || c.profile_folded;
+	oc = (struct observe_config){ .profile = c.profile, .hz = (unsigned)c.profile_hz,
+				      .callgraph = c.profile_callgraph };
+	if (observe_open(&obs, &oc, c.dirs.v, c.dirs.n, prog)) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		free(runs);
+		return EXIT_FAILED;
+	}
+	c.obs = &obs;
 	code = EXIT_OK;
 	while (nruns < c.repeat && !run_stopping()) {
 		bool last = nruns + 1 == c.repeat;
@@ -181,6 +274,7 @@ int cmd_tiotest(int argc, char **argv, const char *prog)
 		}
 		if (!json_stdout)
 			print_run(&c, &runs[nruns], nruns, (unsigned)c.repeat);
+		print_kernel(&c, &runs[nruns], !json_stdout, prog);
 		nruns++;
 		/* fresh files for every run; with --keep only the last run's stay */
 		if (cleanup_run(c.keep && last))
@@ -188,6 +282,8 @@ int cmd_tiotest(int argc, char **argv, const char *prog)
 	}
 	if (!json_stdout && nruns > 1 && !c.terse)
 		tio_print_summary(stdout, &c, runs, nruns);
+	if (c.profile_callgraph && obs.perf && nruns && write_folded(&c, runs, nruns, prog))
+		code = EXIT_FAILED;
 	if (c.json && nruns && write_json(&c, runs, nruns, argc, argv, prog, started))
 		code = EXIT_FAILED;
 	if (run_error_get()) {
@@ -206,6 +302,7 @@ int cmd_tiotest(int argc, char **argv, const char *prog)
 	for (unsigned i = 0; i < nruns; i++)
 		tio_result_free(&runs[i]);
 	free(runs);
+	observe_close(&obs);
 	if (run_signal() && !run_error_get())
 		return 128 + run_signal();
 	return code;

@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 #include "core/hist.h"
+#include "report/json_kstat.h"
+#include "sys/blockdev.h"
 #include "sys/env.h"
 
 #ifndef FSB_VERSION
@@ -159,6 +161,13 @@ static json_t *json_mount(const char *path)
 		json_object_set_new(o, "fstype", json_string("unknown"));
 	}
 	free(m);
+	{
+		struct blockdev *b = malloc(sizeof(*b));
+
+		if (b && blockdev_resolve(path, b) == 0)
+			json_object_set_new(o, "block_device", blockdev_json(b));
+		free(b);
+	}
 	return o;
 }
 
@@ -266,6 +275,13 @@ static json_t *tio_json_phase(const struct tio_config *c, const struct tio_resul
 	json_object_set_new(o, "cpu_usr_pct", jreal(wall_s > 0 ? 100.0 * pr->usr_s / wall_s : 0));
 	json_object_set_new(o, "cpu_sys_pct", jreal(wall_s > 0 ? 100.0 * pr->sys_s / wall_s : 0));
 	json_object_set_new(o, "proc_io", json_procio(&pr->io));
+	/* kernel-side view (core/observe.h): always when taken; profile with --profile */
+	if (pr->obs.taken) {
+		json_object_set_new(o, "kernel", kstat_json(&pr->obs.k));
+		json_object_set_new(o, "warnings", warn_json(&pr->obs.warns));
+	}
+	if (pr->obs.profile)
+		json_object_set_new(o, "profile", perf_json(pr->obs.profile));
 	for (unsigned i = 0; i < c->threads; i++) {
 		const struct tio_thread_result *t = &pr->threads[i];
 

@@ -181,7 +181,7 @@ const struct ksym *ksyms_find(const struct ksyms *k, uint64_t addr)
 	if (!lo)
 		return NULL;
 	s = &k->v[lo - 1];
-	if (s->size && addr >= s->addr + s->size)
+	if (k->sized && addr >= s->addr + s->size)
 		return NULL;
 	return s;
 }
@@ -276,6 +276,7 @@ int ksyms_load_elf(struct ksyms *k, const char *path, uint64_t bias, const char 
 		}
 	}
 	munmap((void *)e.p, e.len);
+	k->sized = true;
 	return found ? 0 : -ENOENT;
 }
 

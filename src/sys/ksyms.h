@@ -20,6 +20,7 @@ struct ksyms {
 	char *arena;
 	size_t arena_len, arena_cap;
 	bool restricted;         /* kallsyms showed only zero addresses (kptr_restrict) */
+	bool sized;              /* ELF symbols: an address past addr + size is not the symbol's */
 };
 
 /* /proc/kallsyms text symbols. Returns 0 (check ->restricted), or -errno. */
@@ -31,8 +32,8 @@ int ksyms_load_elf(struct ksyms *k, const char *path, uint64_t bias, const char 
 /* Sort after loading (and after adding by hand in tests). */
 void ksyms_sort(struct ksyms *k);
 void ksyms_add(struct ksyms *k, uint64_t addr, uint64_t size, const char *name, const char *image);
-/* The symbol holding addr, or NULL. kallsyms entries reach up to the next symbol; ELF symbols
- * with a size only cover [addr, addr+size). */
+/* The symbol holding addr, or NULL. kallsyms entries reach up to the next symbol; in a table
+ * loaded from ELF (sized) a symbol covers only [addr, addr + size). */
 const struct ksym *ksyms_find(const struct ksyms *k, uint64_t addr);
 void ksyms_free(struct ksyms *k);
 

@@ -537,8 +537,9 @@ static void symbolise(const struct perf_session *s, const struct kmaps *m, uint6
 		snprintf(sym, slen, "[%.120s]", *b ? b : "anon");
 		return;
 	}
+	/* another process's user code (system-wide): its maps are not ours to read reliably */
 	snprintf(image, ilen, "[unknown]");
-	snprintf(sym, slen, "[unknown]");
+	snprintf(sym, slen, kind == 2 ? "[other processes]" : "[unknown]");
 }
 
 static int by_name(const void *a, const void *b)

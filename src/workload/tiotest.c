@@ -467,6 +467,22 @@ static void collect(const struct tio_config *c, struct phase *ph, struct tio_wor
 	}
 }
 
+/* the honesty warnings (core/warn.h) from this phase's figures */
+static void phase_warn(const struct tio_config *c, struct tio_phase_result *pr, int p)
+{
+	struct warn_phase w = { .name = tio_phase_name[p], .direct = c->direct, .sync = c->sync,
+				.data_set_bytes = c->threads * c->blocks * c->block_bytes,
+				.threads = (unsigned)c->threads, .wall_ns = pr->wall_ns,
+				.first_done_ns = pr->first_done_ns, .last_done_ns = pr->last_done_ns,
+				.sys_s = pr->sys_s };
+
+	if (phase_writes[p])
+		w.write_bytes = pr->st.bytes;
+	else
+		w.read_bytes = pr->st.bytes;
+	observe_warn(c->obs, &pr->obs, &w);
+}
+
 static uint64_t phase_seed(uint64_t seed, unsigned thread, unsigned phase)
 {
 	/* distinct per (thread, phase), reproducible from --seed */
@@ -535,10 +551,16 @@ int tio_run(const struct tio_config *c, struct tio_result *r, const char *prog)
 		}
 		procio_read(&io0);
 		pr->ran = true;
+		if (c->obs)
+			observe_begin(c->obs);
 		rc = phase_run(&ph);
+		if (c->obs)
+			observe_end(c->obs, &pr->obs);
 		procio_read(&io1);
 		procio_delta(&io0, &io1, &pr->io);
 		collect(c, &ph, tw, pr, th);
+		if (c->obs)
+			phase_warn(c, pr, p);
 		opstat_merge(&r->total, &pr->st);
 		if (!pr->complete)
 			r->stopped_in = p;
@@ -566,5 +588,6 @@ void tio_result_free(struct tio_result *r)
 		r->phase[p].threads = NULL;
 		free(r->phase[p].samples);
 		r->phase[p].samples = NULL;
+		observe_phase_free(&r->phase[p].obs);
 	}
 }

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/observe.h"
 #include "core/opt.h"
 #include "core/run.h"
 #include "core/sample.h"
@@ -42,6 +43,11 @@ struct tio_config {
 	uint64_t repeat;             /* --repeat N */
 	const char *label;           /* --label NAME */
 	bool progress;               /* derived: stderr is a terminal and not --quiet */
+	bool sysstats;               /* --sysstats: kernel view table and warnings on stderr */
+	bool profile, profile_callgraph;   /* --profile, --profile-callgraph */
+	uint64_t profile_hz, profile_top;
+	const char *profile_folded;  /* --profile-folded FILE */
+	struct observe *obs;         /* set by the command: kernel-side session, NULL for none */
 	/* derived by tio_config_check() */
 	bool run_phase[TIO_NPHASES];
 	uint64_t blocks;             /* per thread */
@@ -64,6 +70,7 @@ struct tio_phase_result {
 	uint64_t first_done_bytes;
 	double usr_s, sys_s;         /* process CPU over the phase window */
 	struct procio io;            /* /proc/self/io delta */
+	struct observe_phase obs;    /* kstat delta, profile, warnings (core/observe.h) */
 	struct sample *samples;      /* time series, malloc'd */
 	unsigned nsamples;
 	uint64_t sample_interval_ns;
