@@ -529,10 +529,10 @@ int tio_run(const struct tio_config *c, struct tio_result *r, const char *prog)
 		if (last >= 0 && c->between) {
 			rc = run_between(c, (enum tio_phase)last, p, th);
 			if (rc) {
-				fprintf(stderr, "%s: --between-phases command failed after the %s phase%s\n",
-					prog, tio_phase_name[last],
-					rc == -ECANCELED ? " (non-zero exit)" : "");
-				run_fail(ECANCELED, "between-phases", c->between, -1);
+				/* reported once, with the run's first error, after the results */
+				run_fail_detail(ECANCELED, "between-phases", c->between, -1,
+						"the command failed after the %s phase (%s)", tio_phase_name[last],
+						rc == -ECANCELED ? "non-zero exit" : strerror(-rc));
 				break;
 			}
 		}
@@ -540,6 +540,10 @@ int tio_run(const struct tio_config *c, struct tio_result *r, const char *prog)
 			run_fail(-rc, "write", "/proc/sys/vm/drop_caches", -1);
 			break;
 		}
+		/* a signal during the command or the cache drop stops the run before this phase,
+		 * which then never ran, rather than inside it with no ops */
+		if (run_stopping())
+			break;
 		if (c->debug >= 40)
 			fprintf(stderr, "tiotest: starting phase %s\n", tio_phase_name[p]);
 		for (unsigned i = 0; i < c->threads; i++) {

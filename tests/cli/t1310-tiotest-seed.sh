@@ -60,7 +60,8 @@ mkdir -p "$SCRATCH/j"
 command -v strace > /dev/null 2>&1 || skip "seed checks passed; strace not installed, pwrite offsets not traced"
 trace() { # trace NAME SEED: the random write's pwrite offsets, per thread, in order
     mkdir -p "$SCRATCH/s$1"
-    strace -f -qq -e trace=pwrite64 -o "$SCRATCH/s$1.trace" \
+    # LeakSanitizer cannot run under ptrace: the ASan build is traced without it
+    ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 strace -f -qq -e trace=pwrite64 -o "$SCRATCH/s$1.trace" \
         "$FSBENCH" tiotest -t 2 -f 1 -r $R -b $BS -k 0 -k 2 -k 3 --seed "$2" -d "$SCRATCH/s$1" -T > /dev/null 2>&1 ||
         fail "strace run $1 failed"
     # "PID pwrite64(FD, "..."..., 4096, OFFSET) = 4096" or "... OFFSET <unfinished ...>": per pid,

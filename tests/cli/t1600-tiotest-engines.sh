@@ -55,13 +55,14 @@ no_files "$DIR"
 ok "-W: write threads one at a time"
 
 need_cmd strace
-strace -f -qq -e trace=openat,open,pwrite64,pread64 -o "$SCRATCH/S.trace" "$FSBENCH" tiotest -S -t 2 -f 1 -r 20 -d "$DIR" -T > /dev/null ||
+# (LeakSanitizer cannot run under ptrace: the ASan build is traced without it)
+ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 strace -f -qq -e trace=openat,open,pwrite64,pread64 -o "$SCRATCH/S.trace" "$FSBENCH" tiotest -S -t 2 -f 1 -r 20 -d "$DIR" -T > /dev/null ||
     fail "-S under strace: exit $?"
 opens=$(grep -E 'open(at)?\(.*_tiotest_pid[0-9]+\.thr[0-9]+"' "$SCRATCH/S.trace" | grep -v O_CREAT)
 [ "$(echo "$opens" | grep -c .)" = 8 ] || fail "-S: expected 8 phase opens (4 phases x 2 threads): $opens"
 ! echo "$opens" | grep -v O_SYNC || fail "-S: a phase opened its file without O_SYNC"
 no_files "$DIR"
-strace -f -qq -e trace=pwrite64,pread64,mmap -o "$SCRATCH/M.trace" "$FSBENCH" tiotest -M -t 1 -f 1 -r 20 -d "$DIR" -T > /dev/null ||
+ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 strace -f -qq -e trace=pwrite64,pread64,mmap -o "$SCRATCH/M.trace" "$FSBENCH" tiotest -M -t 1 -f 1 -r 20 -d "$DIR" -T > /dev/null ||
     fail "-M under strace: exit $?"
 ! grep -Eq '^[0-9]+ +p(read|write)64\([0-9]+, .*, 4096, [0-9]+' "$SCRATCH/M.trace" || fail "-M: pread/pwrite used: $(grep -m3 -E 'p(read|write)64' "$SCRATCH/M.trace")"
 [ "$(grep -cE 'mmap\(NULL, 1048576, PROT_READ\|PROT_WRITE, MAP_SHARED' "$SCRATCH/M.trace")" = 4 ] ||
