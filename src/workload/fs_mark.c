@@ -776,6 +776,8 @@ static int one_iteration(struct fsm_state *s, struct fsm_iter *it, uint64_t *cou
 	int rc;
 
 	memset(it, 0, offsetof(struct fsm_iter, op));
+	for (int o = 0; o < FSM_NOPS; o++)
+		opstat_init(&it->op[o]);
 	it->start_unix_s = (uint64_t)now;
 	for (unsigned i = 0; i < c->nthreads; i++) {
 		struct fsm_thread *t = &s->th[i];

@@ -14,7 +14,9 @@ jq -e '.config.threads == 2 and .config.files_per_thread == 300 and .config.sync
 jq -e '(.iterations | length) == 2 and .iterations[1].count == 1200 and .iterations[0].files == 600' r.json > /dev/null || fail "iterations"
 for op in create write fsync close reopen stat read_open read; do
     jq -e --arg op "$op" '.iterations[0].latency[$op].count > 0 and (.iterations[0].latency[$op].buckets | length) > 0
-        and .iterations[0].latency[$op].p99_ns >= .iterations[0].latency[$op].p50_ns' r.json > /dev/null || fail "latency.$op"
+        and .iterations[0].latency[$op].p99_ns >= .iterations[0].latency[$op].p50_ns
+        and .iterations[0].latency[$op].min_ns > 0 and .iterations[0].latency[$op].min_ns <= .iterations[0].latency[$op].mean_ns
+        and .iterations[0].latency[$op].mean_ns <= .iterations[0].latency[$op].max_ns' r.json > /dev/null || fail "latency.$op"
 done
 jq -e '.iterations[0].latency.create.count == 600 and .iterations[0].latency.write.count == 2400
        and .iterations[0].latency.fsync.count == 600 and .iterations[0].latency.sync.count == 0' r.json > /dev/null || fail "op counts"
