@@ -591,7 +591,7 @@ static void comm_of(int pid, char *buf, size_t len)
 		if (*c == ';' || *c == ' ')
 			*c = '_';
 	if (!buf[0])
-		snprintf(buf, len, "[pid %d]", pid);
+		snprintf(buf, len, "[pid-%d]", pid);
 }
 
 static int build_stacks(const struct perf_session *s, const struct kmaps *m, struct perf_profile *p)
