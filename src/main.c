@@ -16,6 +16,8 @@ struct subcmd {
 static const struct subcmd subcmds[] = {
 	{ "tiotest", cmd_tiotest, "threaded sequential/random read/write throughput and latency (tiotest 0.4.2)", false },
 	{ "fs_mark", cmd_fs_mark, "file create/write/sync/unlink rates and latency (fs_mark 3.3)", false },
+	{ "compare", cmd_compare, "results side by side: deltas, 95% intervals, significance, what differs", false },
+	{ "plot", cmd_plot, "draw results to PNG or SVG: fill curves, timelines, latency CDFs, bars", false },
 	{ "__man-options", cmd_man_options, "print a subcommand's options as man page text (build use)", true },
 };
 

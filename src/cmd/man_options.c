@@ -12,6 +12,8 @@ extern const struct opt_cmd tio_cmd;
 void tio_defaults(struct tio_config *c);
 extern const struct opt_cmd fsm_cmd;
 void fsm_defaults(struct fsm_config *c);
+void compare_options(bool list, FILE *out);
+void plot_options(bool list, FILE *out);
 
 int cmd_man_options(int argc, char **argv, const char *prog)
 {
@@ -38,6 +40,10 @@ int cmd_man_options(int argc, char **argv, const char *prog)
 			opt_list(&fsm_cmd, stdout);
 		else
 			opt_man(&fsm_cmd, &fc, stdout);
+		return EXIT_OK;
+	}
+	if (!strcmp(argv[1], "compare") || !strcmp(argv[1], "plot")) {
+		(argv[1][0] == 'c' ? compare_options : plot_options)(list, stdout);
 		return EXIT_OK;
 	}
 	fprintf(stderr, "%s: unknown command '%s'\n", prog, argv[1]);

@@ -1,0 +1,682 @@
+/* Drawing results with cairo: panels with linear or log axes, lines, bars, legend. */
+#include "report/plot_cairo.h"
+
+#include <cairo.h>
+#include <cairo-svg.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/stats.h"
+
+const char *const plot_type_name[] = { "auto", "fill", "timeline", "latency", "compare" };
+
+#define FONT "DejaVu Sans"
+#define NCOLORS 10
+/* Tableau 10: distinguishable, also for the common colour blindnesses */
+static const double palette[NCOLORS][3] = {
+	{ 0.12, 0.47, 0.71 }, { 1.00, 0.50, 0.05 }, { 0.17, 0.63, 0.17 }, { 0.84, 0.15, 0.16 },
+	{ 0.58, 0.40, 0.74 }, { 0.55, 0.34, 0.29 }, { 0.89, 0.47, 0.76 }, { 0.50, 0.50, 0.50 },
+	{ 0.74, 0.74, 0.13 }, { 0.09, 0.75, 0.81 },
+};
+
+struct axis {
+	double lo, hi;
+	bool log;
+	const char *label;
+	int kind;                /* 0: numbers, 1: durations in ns, 2: "nines" percentiles */
+	bool hide;               /* no ticks (bar charts: the names are the axis) */
+};
+
+struct panel {
+	double x, y, w, h;       /* the plotting area inside the axes */
+	struct axis ax, ay;
+	char title[96];
+};
+
+static void color(cairo_t *cr, unsigned i, double alpha)
+{
+	const double *c = palette[i % NCOLORS];
+
+	cairo_set_source_rgba(cr, c[0], c[1], c[2], alpha);
+}
+
+static double map(const struct axis *a, double v, double from, double len)
+{
+	double t;
+
+	if (a->log) {
+		v = v > 0 ? log10(v) : log10(a->lo);
+		t = (v - log10(a->lo)) / (log10(a->hi) - log10(a->lo));
+	} else {
+		t = (v - a->lo) / (a->hi - a->lo);
+	}
+	return from + t * len;
+}
+
+static double px(const struct panel *p, double v)
+{
+	return map(&p->ax, v, p->x, p->w);
+}
+
+static double py(const struct panel *p, double v)
+{
+	return p->y + p->h - (map(&p->ay, v, 0, p->h));
+}
+
+static void text(cairo_t *cr, double x, double y, const char *s, double size, double ax, double ay, bool bold)
+{
+	cairo_text_extents_t e;
+
+	cairo_select_font_face(cr, FONT, CAIRO_FONT_SLANT_NORMAL, bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
+	cairo_set_font_size(cr, size);
+	cairo_text_extents(cr, s, &e);
+	cairo_move_to(cr, x - e.x_bearing - ax * e.width, y - e.y_bearing - ay * e.height);
+	cairo_show_text(cr, s);
+}
+
+static double nice_step(double range, int target)
+{
+	double raw = range / target, mag = pow(10, floor(log10(raw))), f = raw / mag;
+
+	return (f < 1.5 ? 1 : f < 3 ? 2 : f < 7 ? 5 : 10) * mag;
+}
+
+static void fmt_tick(const struct axis *a, double v, char *buf, size_t len)
+{
+	if (a->kind == 1) {
+		static const char *const u[] = { "ns", "us", "ms", "s" };
+		int k = 0;
+
+		while (k < 3 && fabs(v) >= 1000) {
+			v /= 1000;
+			k++;
+		}
+		snprintf(buf, len, "%g %s", v, u[k]);
+	} else if (a->kind == 2) {
+		snprintf(buf, len, "%.*f%%", v < 1.5 ? 0 : (int)v - 2 > 0 ? (int)v - 2 : 0, 100 * (1 - pow(10, -v)));
+	} else if (fabs(v) >= 1e6) {
+		snprintf(buf, len, "%gM", v / 1e6);
+	} else if (fabs(v) >= 1e4) {
+		snprintf(buf, len, "%gk", v / 1e3);
+	} else {
+		snprintf(buf, len, "%g", fabs(v) < 1e-12 ? 0 : v);
+	}
+}
+
+/* extend [lo, hi] to round numbers, never empty */
+static void axis_fit(struct axis *a, double lo, double hi, bool from_zero)
+{
+	if (!(lo <= hi) || !isfinite(lo) || !isfinite(hi)) {
+		lo = 0;
+		hi = 1;
+	}
+	if (a->log) {
+		lo = lo > 0 ? pow(10, floor(log10(lo))) : 1;
+		hi = hi > lo ? pow(10, ceil(log10(hi))) : lo * 10;
+		if (hi <= lo)
+			hi = lo * 10;
+	} else {
+		double step;
+
+		if (from_zero && lo > 0)
+			lo = 0;
+		if (hi - lo < 1e-12 * (fabs(hi) + 1)) {
+			hi += hi ? fabs(hi) * 0.1 : 1;
+			lo -= lo && !from_zero ? fabs(lo) * 0.1 : 0;
+		}
+		step = nice_step(hi - lo, 6);
+		lo = floor(lo / step) * step;
+		hi = ceil(hi / step) * step;
+	}
+	a->lo = lo;
+	a->hi = hi;
+}
+
+static void draw_axes(cairo_t *cr, const struct panel *p)
+{
+	char buf[48];
+
+	cairo_set_source_rgb(cr, 1, 1, 1);
+	cairo_rectangle(cr, p->x, p->y, p->w, p->h);
+	cairo_fill(cr);
+	cairo_set_line_width(cr, 1);
+	/* grid and ticks */
+	for (int axis = 0; axis < 2; axis++) {
+		const struct axis *a = axis ? &p->ay : &p->ax;
+		double v, step;
+
+		if (a->hide)
+			continue;
+		if (a->log)
+			step = 0;
+		else
+			step = nice_step(a->hi - a->lo, axis ? 6 : 8);
+		for (int i = 0; i < 200; i++) {
+			double pos;
+
+			if (a->log)
+				v = a->lo * pow(10, i);
+			else
+				v = a->lo + i * step;
+			if (v > a->hi * (1 + 1e-9) + (a->log ? 0 : 1e-9 * step))
+				break;
+			pos = axis ? py(p, v) : px(p, v);
+			cairo_set_source_rgb(cr, 0.88, 0.88, 0.88);
+			if (axis) {
+				cairo_move_to(cr, p->x, pos);
+				cairo_line_to(cr, p->x + p->w, pos);
+			} else {
+				cairo_move_to(cr, pos, p->y);
+				cairo_line_to(cr, pos, p->y + p->h);
+			}
+			cairo_stroke(cr);
+			cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+			fmt_tick(a, v, buf, sizeof(buf));
+			if (axis)
+				text(cr, p->x - 6, pos, buf, 11, 1, 0.5, false);
+			else
+				text(cr, pos, p->y + p->h + 6, buf, 11, 0.5, 0, false);
+		}
+	}
+	cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+	cairo_rectangle(cr, p->x, p->y, p->w, p->h);
+	cairo_stroke(cr);
+	if (p->ax.label)
+		text(cr, p->x + p->w / 2, p->y + p->h + 24, p->ax.label, 12, 0.5, 0, false);
+	if (p->ay.label) {
+		cairo_save(cr);
+		cairo_translate(cr, p->x - 62, p->y + p->h / 2);
+		cairo_rotate(cr, -M_PI / 2);
+		text(cr, 0, 0, p->ay.label, 12, 0.5, 0.5, false);
+		cairo_restore(cr);
+	}
+	if (p->title[0])
+		text(cr, p->x + p->w / 2, p->y - 8, p->title, 13, 0.5, 1, true);
+}
+
+/* n panels in a grid under the title and legend band */
+static void layout(struct panel *p, unsigned n, double w, double h, double top)
+{
+	unsigned cols = n <= 1 ? 1 : n <= 4 ? 2 : 3, rows = (n + cols - 1) / cols;
+	double cw = w / cols, ch = (h - top) / rows;
+
+	for (unsigned i = 0; i < n; i++) {
+		memset(&p[i], 0, sizeof(p[i]));
+		p[i].x = (i % cols) * cw + 88;
+		p[i].y = top + (i / cols) * ch + 26;
+		p[i].w = cw - 88 - 24;
+		p[i].h = ch - 26 - 50;
+	}
+}
+
+static void legend(cairo_t *cr, const struct rr_result *res, unsigned nres, double w, double y)
+{
+	double total = 0, x;
+	cairo_text_extents_t e;
+
+	cairo_select_font_face(cr, FONT, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+	cairo_set_font_size(cr, 13);
+	for (unsigned i = 0; i < nres; i++) {
+		cairo_text_extents(cr, res[i].name, &e);
+		total += 30 + e.x_advance + 24;
+	}
+	x = total < w ? (w - total) / 2 : 10;
+	for (unsigned i = 0; i < nres; i++) {
+		color(cr, i, 1);
+		cairo_rectangle(cr, x, y - 6, 22, 12);
+		cairo_fill(cr);
+		cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+		text(cr, x + 30, y, res[i].name, 13, 0, 0.5, false);
+		cairo_text_extents(cr, res[i].name, &e);
+		x += 30 + e.x_advance + 24;
+	}
+}
+
+static void polyline(cairo_t *cr, const struct panel *p, const double *x, const double *y, unsigned n,
+		     unsigned ci, double alpha, bool marks)
+{
+	cairo_save(cr);
+	cairo_rectangle(cr, p->x, p->y, p->w, p->h);
+	cairo_clip(cr);
+	color(cr, ci, alpha);
+	cairo_set_line_width(cr, 2);
+	for (unsigned k = 0; k < n; k++) {
+		if (k)
+			cairo_line_to(cr, px(p, x[k]), py(p, y[k]));
+		else
+			cairo_move_to(cr, px(p, x[k]), py(p, y[k]));
+	}
+	cairo_stroke(cr);
+	if (marks && n <= 200) {
+		for (unsigned k = 0; k < n; k++) {
+			cairo_arc(cr, px(p, x[k]), py(p, y[k]), 3, 0, 2 * M_PI);
+			cairo_fill(cr);
+		}
+	}
+	cairo_restore(cr);
+}
+
+static int draw_fill(cairo_t *cr, const struct rr_result *res, unsigned nres, const struct plot_opts *o,
+		     double top, char *err, size_t errlen)
+{
+	struct panel p;
+	double xmax = 0, ymax = 0, umin = INFINITY, umax = -INFINITY;
+	bool by_count;
+
+	layout(&p, 1, o->width, o->height, top);
+	for (unsigned i = 0; i < nres; i++)
+		for (unsigned s = 0; s < res[i].nfill; s++)
+			for (unsigned k = 0; k < res[i].fill[s].n; k++) {
+				umin = fmin(umin, res[i].fill[s].x[k]);
+				umax = fmax(umax, res[i].fill[s].x[k]);
+			}
+	/* a run that hardly fills the filesystem (tmpfs, a big disk) has one FSUse% value */
+	by_count = o->fill_x == 2 || (o->fill_x == 0 && !(umax - umin >= 2));
+	for (unsigned i = 0; i < nres; i++) {
+		if (!res[i].nfill) {
+			snprintf(err, errlen, "'%s' has no fs_mark iterations to draw (--type fill is for fs_mark)", res[i].path);
+			return -1;
+		}
+		for (unsigned s = 0; s < res[i].nfill; s++)
+			for (unsigned k = 0; k < res[i].fill[s].n; k++) {
+				double x = by_count ? res[i].fill[s].x2[k] : res[i].fill[s].x[k];
+
+				xmax = x > xmax ? x : xmax;
+				ymax = res[i].fill[s].y[k] > ymax ? res[i].fill[s].y[k] : ymax;
+			}
+	}
+	p.ax.label = by_count ? "files created (Count)" : "filesystem used (FSUse%)";
+	p.ay.label = "files/sec (fs_mark)";
+	axis_fit(&p.ax, 0, by_count ? xmax : (xmax > 0 ? xmax : 100), true);
+	axis_fit(&p.ay, 0, ymax, true);
+	draw_axes(cr, &p);
+	for (unsigned i = 0; i < nres; i++)
+		for (unsigned s = 0; s < res[i].nfill; s++) {
+			const struct rr_series *se = &res[i].fill[s];
+
+			polyline(cr, &p, by_count ? se->x2 : se->x, se->y, se->n, i, s ? 0.45 : 1, true);
+		}
+	return 0;
+}
+
+/* names of the groups the results have, in first-seen order */
+static unsigned group_names(const struct rr_result *res, unsigned nres, bool timeline, char names[][48],
+			    unsigned max)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < nres; i++) {
+		unsigned cnt = timeline ? res[i].ntimeline : res[i].nlat;
+
+		for (unsigned s = 0; s < cnt; s++) {
+			const char *nm = timeline ? res[i].timeline[s].name : res[i].lat[s].name;
+			unsigned k;
+
+			if (!timeline && !res[i].lat[s].h->count)
+				continue;
+			for (k = 0; k < n && strcmp(names[k], nm); k++)
+				;
+			if (k == n && n < max)
+				snprintf(names[n++], 48, "%s", nm);
+		}
+	}
+	return n;
+}
+
+static int draw_timeline(cairo_t *cr, const struct rr_result *res, unsigned nres, const struct plot_opts *o,
+			 double top, char *err, size_t errlen)
+{
+	char names[9][48];
+	struct panel p[9];
+	unsigned ng;
+
+	for (unsigned i = 0; i < nres; i++) {
+		unsigned pts = 0;
+
+		for (unsigned s = 0; s < res[i].ntimeline; s++)
+			pts += res[i].timeline[s].n;
+		if (!pts) {
+			snprintf(err, errlen, "'%s' has no time series (tiotest --interval writes them)", res[i].path);
+			return -1;
+		}
+	}
+	ng = group_names(res, nres, true, names, 9);
+	layout(p, ng, o->width, o->height, top);
+	for (unsigned g = 0; g < ng; g++) {
+		double xmax = 0, ymax = 0;
+
+		for (unsigned i = 0; i < nres; i++)
+			for (unsigned s = 0; s < res[i].ntimeline; s++) {
+				const struct rr_series *se = &res[i].timeline[s];
+
+				if (strcmp(se->name, names[g]))
+					continue;
+				for (unsigned k = 0; k < se->n; k++) {
+					xmax = se->x[k] > xmax ? se->x[k] : xmax;
+					ymax = se->y[k] > ymax ? se->y[k] : ymax;
+				}
+			}
+		snprintf(p[g].title, sizeof(p[g].title), "%.47s", names[g]);
+		p[g].ax.label = "time since the phase start (s)";
+		p[g].ay.label = "throughput (MiB/s)";
+		axis_fit(&p[g].ax, 0, xmax, true);
+		axis_fit(&p[g].ay, 0, ymax, true);
+		draw_axes(cr, &p[g]);
+		for (unsigned i = 0; i < nres; i++)
+			for (unsigned s = 0; s < res[i].ntimeline; s++) {
+				const struct rr_series *se = &res[i].timeline[s];
+
+				if (!strcmp(se->name, names[g]))
+					polyline(cr, &p[g], se->x, se->y, se->n, i, se->run ? 0.4 : 1, se->n <= 60);
+			}
+	}
+	return 0;
+}
+
+/* y of the "nines" axis for a cumulative fraction f: 0 at 0 %, 1 at 90 %, 2 at 99 % ... */
+static double nines(double f)
+{
+	return -log10(1 - f);
+}
+
+static int draw_latency(cairo_t *cr, const struct rr_result *res, unsigned nres, const struct plot_opts *o,
+			double top, char *err, size_t errlen)
+{
+	char names[9][48];
+	struct panel p[9];
+	unsigned ng = group_names(res, nres, false, names, 9);
+
+	if (!ng) {
+		snprintf(err, errlen, "'%s' has no latency histograms", res[0].path);
+		return -1;
+	}
+	layout(p, ng, o->width, o->height, top);
+	for (unsigned g = 0; g < ng; g++) {
+		double lo = INFINITY, hi = 0, ymax = 1;
+
+		for (unsigned i = 0; i < nres; i++)
+			for (unsigned s = 0; s < res[i].nlat; s++) {
+				const struct hist *h = res[i].lat[s].h;
+
+				if (strcmp(res[i].lat[s].name, names[g]) || !h->count)
+					continue;
+				lo = fmin(lo, (double)(h->min ? h->min : 1));
+				hi = fmax(hi, (double)h->max);
+				ymax = fmax(ymax, ceil(log10((double)h->count)));
+			}
+		snprintf(p[g].title, sizeof(p[g].title), "%.47s", names[g]);
+		p[g].ax.log = true;
+		p[g].ax.kind = 1;
+		p[g].ax.label = "latency (log scale)";
+		p[g].ay.kind = 2;
+		p[g].ay.label = "operations at or below (percentile)";
+		axis_fit(&p[g].ax, lo, hi, false);
+		p[g].ay.lo = 0;
+		p[g].ay.hi = fmin(ymax, 6);
+		draw_axes(cr, &p[g]);
+		for (unsigned i = 0; i < nres; i++)
+			for (unsigned s = 0; s < res[i].nlat; s++) {
+				const struct hist *h = res[i].lat[s].h;
+				double cum = 0, *x, *y;
+				unsigned n = 0;
+				static const double marks[] = { 50, 99, 99.9 };
+
+				if (strcmp(res[i].lat[s].name, names[g]) || !h->count)
+					continue;
+				x = malloc(2 * HIST_NBUCKETS * sizeof(double));
+				y = malloc(2 * HIST_NBUCKETS * sizeof(double));
+				if (!x || !y) {
+					free(x);
+					free(y);
+					snprintf(err, errlen, "out of memory");
+					return -1;
+				}
+				/* a step CDF: each bucket's count is reached at its upper bound */
+				for (unsigned b = 0; b < HIST_NBUCKETS; b++) {
+					uint64_t blo, bhi;
+					double f;
+
+					if (!h->buckets[b])
+						continue;
+					hist_bucket_range(b, &blo, &bhi);
+					x[n] = fmax((double)blo, 1);
+					y[n++] = nines(fmin(cum / (double)h->count, 1 - 1e-9));
+					cum += (double)h->buckets[b];
+					f = cum / (double)h->count;
+					/* the last point would be at 100 %, off any nines axis: stop at the top */
+					x[n] = fmax((double)bhi + 1, 1);
+					y[n++] = f >= 1 ? p[g].ay.hi : nines(f);
+				}
+				polyline(cr, &p[g], x, y, n, i, 1, false);
+				free(x);
+				free(y);
+				color(cr, i, 1);
+				for (unsigned m = 0; m < 3; m++) {
+					double v = (double)hist_percentile(h, marks[m]), yy = nines(marks[m] / 100);
+
+					if (yy > p[g].ay.hi)
+						continue;
+					cairo_arc(cr, px(&p[g], fmax(v, 1)), py(&p[g], yy), 4.5, 0, 2 * M_PI);
+					cairo_fill(cr);
+				}
+			}
+	}
+	return 0;
+}
+
+static int draw_compare(cairo_t *cr, const struct rr_result *res, unsigned nres, const struct plot_opts *o,
+			double top, char *err, size_t errlen)
+{
+	const struct rr_figure *figs[24];
+	unsigned nf = 0;
+	struct panel p;
+	double ymax = 100, ci_max = 0, *v;
+	unsigned maxruns = 1;
+
+	for (unsigned i = 0; i < nres; i++)
+		maxruns = res[i].nruns > maxruns ? res[i].nruns : maxruns;
+	for (unsigned f = 0; f < res[0].nfig && nf < 24; f++)
+		if (res[0].fig[f].key_fig)
+			figs[nf++] = &res[0].fig[f];
+	if (!nf) {
+		snprintf(err, errlen, "'%s' has no figures to draw", res[0].path);
+		return -1;
+	}
+	if (!(v = malloc(maxruns * sizeof(double)))) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	layout(&p, 1, o->width, o->height, top);
+	p.h -= 26;   /* three lines of figure names under the bars */
+	/* heights relative to the baseline: figures of different units on one axis */
+	for (int pass = 0; pass < 2; pass++) {
+		double gw = p.w / nf, bw = gw * 0.8 / nres;
+
+		for (unsigned f = 0; f < nf; f++) {
+			struct stats_summary base;
+			unsigned n0 = rr_values(&res[0], figs[f], v);
+
+			if (!n0 || stats_summarize(v, n0, figs[f]->rate, &base) || base.mean == 0)
+				continue;
+			if (pass == 1) {
+				char a[160], b[96], *sp;
+				const char *unit = figs[f]->unit;
+
+				snprintf(a, sizeof(a), "%s", figs[f]->name);
+				b[0] = '\0';
+				if ((sp = strchr(a, ' '))) {
+					*sp = '\0';
+					snprintf(b, sizeof(b), "%.90s", sp + 1);
+				}
+				cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+				text(cr, p.x + gw * (f + 0.5), p.y + p.h + 8, a, 11, 0.5, 0, true);
+				snprintf(a, sizeof(a), "%.60s (%s)", b, !strcmp(unit, "ns") ? "time" : unit);
+				text(cr, p.x + gw * (f + 0.5), p.y + p.h + 23, a, 10, 0.5, 0, false);
+				text(cr, p.x + gw * (f + 0.5), p.y + p.h + 37, figs[f]->dir == RR_HIGHER_BETTER ?
+				     "higher is better" : "lower is better", 9.5, 0.5, 0, false);
+			}
+			for (unsigned i = 0; i < nres; i++) {
+				const struct rr_figure *g = rr_find(&res[i], figs[f]->key);
+				struct stats_summary s;
+				unsigned n = g ? rr_values(&res[i], g, v) : 0;
+				double x0, hv, lo, hi;
+
+				if (!n || stats_summarize(v, n, figs[f]->rate, &s))
+					continue;
+				hv = s.mean / base.mean * 100;
+				lo = s.lo / base.mean * 100;
+				hi = isfinite(s.hi) ? s.hi / base.mean * 100 : hv * 2;
+				if (pass == 0) {
+					ymax = fmax(ymax, hv);
+					ci_max = fmax(ci_max, n >= 2 ? hi : hv);
+					continue;
+				}
+				x0 = p.x + gw * f + gw * 0.1 + bw * i;
+				color(cr, i, 0.85);
+				cairo_rectangle(cr, x0 + 2, py(&p, hv), bw - 4, py(&p, 0) - py(&p, hv));
+				cairo_fill(cr);
+				if (n >= 2) {
+					double xc = x0 + bw / 2;
+
+					cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+					cairo_set_line_width(cr, 1.5);
+					cairo_move_to(cr, xc, py(&p, fmin(hi, p.ay.hi)));
+					cairo_line_to(cr, xc, py(&p, fmax(lo, 0)));
+					cairo_move_to(cr, xc - 5, py(&p, fmin(hi, p.ay.hi)));
+					cairo_line_to(cr, xc + 5, py(&p, fmin(hi, p.ay.hi)));
+					cairo_move_to(cr, xc - 5, py(&p, fmax(lo, 0)));
+					cairo_line_to(cr, xc + 5, py(&p, fmax(lo, 0)));
+					cairo_stroke(cr);
+				}
+			}
+		}
+		if (pass == 0) {
+			p.ax.lo = 0;
+			p.ax.hi = 1;
+			p.ay.label = "% of the baseline's mean (bars: 95% interval)";
+			/* intervals of 2-3 runs can be wide: clipped at the top rather than flattening the bars */
+			axis_fit(&p.ay, 0, fmin(fmax(ymax * 1.05, ci_max), ymax * 2), true);
+			p.ax.hide = true;
+			draw_axes(cr, &p);
+			cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
+			cairo_set_line_width(cr, 1);
+			cairo_set_dash(cr, (const double[]){ 6, 4 }, 2, 0);
+			cairo_move_to(cr, p.x, py(&p, 100));
+			cairo_line_to(cr, p.x + p.w, py(&p, 100));
+			cairo_stroke(cr);
+			cairo_set_dash(cr, NULL, 0, 0);
+		}
+	}
+	free(v);
+	return 0;
+}
+
+enum plot_type plot_default_type(const struct rr_result *res, unsigned nres)
+{
+	bool all_fill = true, timeline = true;
+
+	for (unsigned i = 0; i < nres; i++) {
+		unsigned pts = 0;
+
+		all_fill &= res[i].nfill > 0;
+		for (unsigned s = 0; s < res[i].ntimeline; s++)
+			pts += res[i].timeline[s].n;
+		timeline &= pts >= 2;
+	}
+	if (all_fill)
+		return PLOT_FILL;
+	if (nres >= 2)
+		return PLOT_COMPARE;
+	return timeline ? PLOT_TIMELINE : PLOT_LATENCY;
+}
+
+static cairo_status_t write_fd(void *closure, const unsigned char *data, unsigned int len)
+{
+	int fd = *(int *)closure;
+
+	while (len) {
+		ssize_t n = write(fd, data, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return CAIRO_STATUS_WRITE_ERROR;
+		data += n;
+		len -= (unsigned)n;
+	}
+	return CAIRO_STATUS_SUCCESS;
+}
+
+int plot_render(const struct rr_result *res, unsigned nres, const struct plot_opts *o, const char *path,
+		char *err, size_t errlen)
+{
+	enum plot_type type = o->type == PLOT_AUTO ? plot_default_type(res, nres) : o->type;
+	cairo_surface_t *surf;
+	cairo_t *cr;
+	char title[256], tmp[4096];
+	int fd, rc;
+	cairo_status_t st;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid()) >= (int)sizeof(tmp)) {
+		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(ENAMETOOLONG));
+		return -1;
+	}
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	if (o->format == PLOT_SVG)
+		surf = cairo_svg_surface_create_for_stream(write_fd, &fd, o->width, o->height);
+	else
+		surf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)o->width, (int)o->height);
+	cr = cairo_create(surf);
+	cairo_set_source_rgb(cr, 1, 1, 1);
+	cairo_paint(cr);
+	if (o->title)
+		snprintf(title, sizeof(title), "%s", o->title);
+	else if (type == PLOT_FILL)
+		snprintf(title, sizeof(title), "fs_mark: files/sec as the filesystem fills");
+	else if (type == PLOT_TIMELINE)
+		snprintf(title, sizeof(title), "%s: throughput over time, per phase", res[0].workload);
+	else if (type == PLOT_LATENCY)
+		snprintf(title, sizeof(title), "%s: latency distribution (dots: p50, p99, p99.9)", res[0].workload);
+	else
+		snprintf(title, sizeof(title), "%s: key figures relative to %s", res[0].workload, res[0].name);
+	cairo_set_source_rgb(cr, 0.05, 0.05, 0.05);
+	text(cr, o->width / 2.0, 12, title, 17, 0.5, 0, true);
+	legend(cr, res, nres, o->width, 48);
+	switch (type) {
+	case PLOT_FILL: rc = draw_fill(cr, res, nres, o, 66, err, errlen); break;
+	case PLOT_TIMELINE: rc = draw_timeline(cr, res, nres, o, 66, err, errlen); break;
+	case PLOT_LATENCY: rc = draw_latency(cr, res, nres, o, 66, err, errlen); break;
+	default: rc = draw_compare(cr, res, nres, o, 66, err, errlen); break;
+	}
+	cairo_destroy(cr);
+	if (!rc && o->format == PLOT_PNG)
+		st = cairo_surface_write_to_png_stream(surf, write_fd, &fd);
+	else
+		st = CAIRO_STATUS_SUCCESS;
+	cairo_surface_finish(surf);
+	if (st == CAIRO_STATUS_SUCCESS)
+		st = cairo_surface_status(surf);
+	cairo_surface_destroy(surf);
+	if (close(fd) < 0 && !rc && st == CAIRO_STATUS_SUCCESS)
+		st = CAIRO_STATUS_WRITE_ERROR;
+	if (!rc && st != CAIRO_STATUS_SUCCESS) {
+		snprintf(err, errlen, "cannot write '%s': %s", path, cairo_status_to_string(st));
+		rc = -1;
+	}
+	if (!rc && rename(tmp, path) < 0) {
+		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
+		rc = -1;
+	}
+	if (rc)
+		unlink(tmp);
+	return rc;
+}
