@@ -49,5 +49,5 @@ echo "tiotest -t $THREADS -f $SIZE_MIB -r $ROPS on $DIR, $ROUNDS runs each, alte
 printf '%-14s %14s %14s %8s\n' phase "without MB/s" "with MB/s" ratio
 for p in $PHASES; do
     a=$(median "$TMP/plain.$p") b=$(median "$TMP/profile.$p")
-    printf '%-14s %14.1f %14.1f %8.3f\n' "$p" "$a" "$b" "$(awk -v a="$a" -v b="$b" 'BEGIN { print a > 0 ? b / a : 0 }')"
+    printf '%-14s %14.1f %14.1f %8.3f\n' "$p" "$a" "$b" "$(awk -v a="$a" -v b="$b" 'BEGIN { print (a > 0 ? b / a : 0) }')"
 done
