@@ -553,14 +553,16 @@ int tio_run(const struct tio_config *c, struct tio_result *r, const char *prog)
 			workers[i].ctx = &tw[i];
 			workers[i].live = &tw[i].st;
 		}
-		procio_read(&io0);
 		pr->ran = true;
 		if (c->obs)
 			observe_begin(c->obs);
+		/* inside the kstat window, so its reads of /proc files are not in the process's
+		 * rchar/syscr next to the phase's own bytes */
+		procio_read(&io0);
 		rc = phase_run(&ph);
+		procio_read(&io1);
 		if (c->obs)
 			observe_end(c->obs, &pr->obs);
-		procio_read(&io1);
 		procio_delta(&io0, &io1, &pr->io);
 		collect(c, &ph, tw, pr, th);
 		if (c->obs)
