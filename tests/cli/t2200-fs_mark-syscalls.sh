@@ -24,7 +24,7 @@ for S in 0 1 2 3 4 5 6; do
     trace st.$S -n $N -s 100 -w 40 -S $S
     c=$(cnt 'O_CREAT\|O_EXCL' st.$S); [ "$c" = $N ] || fail "-S $S: $c creates"
     w=$(cnt 'write\([0-9]+, "\\0.*, (40|20)\) = ' st.$S); [ "$w" = $((N * 3)) ] || fail "-S $S: $w writes, want $((N * 3))"
-    f=$(cnt '^[0-9]+ fsync\(' st.$S); s=$(cnt '^[0-9]+ sync\(\)' st.$S); r=$(reopened st.$S | wc -l)
+    f=$(cnt '^[0-9]+ +fsync\(' st.$S); s=$(cnt '^[0-9]+ +sync\(\)' st.$S); r=$(reopened st.$S | wc -l)
     case $S in
     0) want="0 0 0" ;; 1) want="$N 0 0" ;; 2) want="1 1 1" ;;
     3|5) want="$N 0 $N" ;; 4|6) want="$N 1 $N" ;;
@@ -56,12 +56,12 @@ trace s0 -n $N -s 0 -S 0
 [ "$(cnt 'write\([0-9]+, "", 0\)' s0)" = 0 ] || fail "-s 0 issued empty writes"
 # two threads with -S 4: one sync() each, as fs_mark's processes do
 trace t2 -n $N -s 0 -S 4 -t 2
-[ "$(cnt '^[0-9]+ sync\(' t2)" = 2 ] || fail "-t 2 -S 4: want 2 sync() calls"
+[ "$(cnt '^[0-9]+ +sync\(' t2)" = 2 ] || fail "-t 2 -S 4: want 2 sync() calls"
 # --fdatasync replaces fsync; --dirsync adds one directory fsync per file
 trace fd -n $N -s 10 -S 1 --fdatasync
-[ "$(cnt '^[0-9]+ fdatasync\(' fd)" = $N ] && [ "$(cnt '^[0-9]+ fsync\(' fd)" = 0 ] || fail "--fdatasync"
+[ "$(cnt '^[0-9]+ +fdatasync\(' fd)" = $N ] && [ "$(cnt '^[0-9]+ +fsync\(' fd)" = 0 ] || fail "--fdatasync"
 trace ds -n $N -s 0 -S 0 --dirsync
-[ "$(cnt '^[0-9]+ fsync\(' ds)" = $N ] || fail "--dirsync: want $N directory fsyncs"
+[ "$(cnt '^[0-9]+ +fsync\(' ds)" = $N ] || fail "--dirsync: want $N directory fsyncs"
 # --xattr: one fsetxattr per file with the size asked for (tmpfs has user xattrs since 6.6)
 if strace -f -qq -o xa -e trace=fsetxattr "$FSBENCH" fs_mark -d "$T/d" -l log -n $N -s 0 -S 0 --xattr 32 > out 2> err; then
     [ "$(grep -c 'fsetxattr(.*"user.fsbench", .*, 32, 0) = 0' xa)" = $N ] || fail "--xattr: want $N fsetxattr of 32 bytes"
