@@ -4,13 +4,17 @@ set -u
 FSBENCH=${FSBENCH:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/fsbench}
 TESTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/fsbench-test.XXXXXX")
-_LOOP_MOUNTS=()
+# mounts are recorded in a file, not a variable: loop_fs is usually called as $(loop_fs ...),
+# in a subshell whose variables die with it
+_MOUNTS_FILE=$SCRATCH/.mounts
 
 _lib_cleanup() {
     local m
-    for m in "${_LOOP_MOUNTS[@]}"; do
-        umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null
-    done
+    if [ -f "$_MOUNTS_FILE" ]; then
+        while read -r m; do
+            umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null
+        done < <(tac "$_MOUNTS_FILE")
+    fi
     rm -rf "$SCRATCH"
 }
 trap _lib_cleanup EXIT
@@ -24,7 +28,8 @@ ok() { echo "ok: $*"; }
 need_root() { [ "$(id -u)" = 0 ] || skip "needs root"; }
 need_cmd() { command -v "$1" >/dev/null 2>&1 || skip "needs $1"; }
 
-# loop_fs TYPE SIZE_MB: make and mount a loop filesystem; prints its mount point
+# loop_fs TYPE SIZE_MB: make and mount a loop filesystem; prints its mount point. Works in a
+# subshell too: M=$(loop_fs ext4 300) || exit $?  (the "|| exit" passes a skip or failure on)
 loop_fs() {
     local type=$1 size=$2 img mnt
     need_root
@@ -38,7 +43,7 @@ loop_fs() {
     *) "mkfs.$type" "$img" >/dev/null 2>&1 ;;
     esac || skip "mkfs.$type failed"
     mount -o loop "$img" "$mnt" 2>/dev/null || skip "cannot loop-mount $type here"
-    _LOOP_MOUNTS+=("$mnt")
+    echo "$mnt" >> "$_MOUNTS_FILE"
     echo "$mnt"
 }
 
