@@ -1,0 +1,104 @@
+/* Unit tests for report/plot_cairo: every plot type renders the corpus results to PNG and SVG
+ * of the asked size, and the PNG is not blank (pixels read back with cairo).
+ * With arguments, "test_plot_cairo FILE.png WIDTH HEIGHT MIN_PIXELS" checks one PNG (used by
+ * tests/cli/t3030 on plots of real results). */
+#include <cairo.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "report/plot_cairo.h"
+#include "report/result_read.h"
+
+/* pixels that are not the white background */
+static long ink(const char *png, int *w, int *h)
+{
+	cairo_surface_t *s = cairo_image_surface_create_from_png(png);
+	long n = 0;
+
+	*w = *h = 0;
+	if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS) {
+		cairo_surface_destroy(s);
+		return -1;
+	}
+	cairo_surface_flush(s);
+	*w = cairo_image_surface_get_width(s);
+	*h = cairo_image_surface_get_height(s);
+	for (int y = 0; y < *h; y++) {
+		const uint32_t *row = (const uint32_t *)(cairo_image_surface_get_data(s) +
+							 (size_t)y * (size_t)cairo_image_surface_get_stride(s));
+
+		for (int x = 0; x < *w; x++)
+			n += (row[x] & 0xffffff) != 0xffffff;
+	}
+	cairo_surface_destroy(s);
+	return n;
+}
+
+int main(int argc, char **argv)
+{
+	char dir[4096], p1[8192], p2[8192], out[8192], err[1024];
+	const char *slash = strrchr(__FILE__, '/');
+	struct rr_result tio[2], fsm;
+	char tmpdir[] = "/tmp/fsbench-plot.XXXXXX";
+	int w, h;
+	long n;
+
+	if (argc == 5) {
+		n = ink(argv[1], &w, &h);
+		printf("%s: %dx%d, %ld non-background pixels\n", argv[1], w, h, n);
+		return n >= atol(argv[4]) && w == atoi(argv[2]) && h == atoi(argv[3]) ? 0 : 1;
+	}
+	snprintf(dir, sizeof(dir), "%.*s/../fuzz/corpus", slash ? (int)(slash - __FILE__) : 1, slash ? __FILE__ : ".");
+	snprintf(p1, sizeof(p1), "%s/valid_tiotest.json", dir);
+	snprintf(p2, sizeof(p2), "%s/valid_runs.json", dir);
+	if (rr_load_file(p1, &tio[0], err, sizeof(err)) || rr_load_file(p2, &tio[1], err, sizeof(err))) {
+		fprintf(stderr, "cannot load the corpus results in %s: %s\n", dir, err);
+		return 1;
+	}
+	snprintf(p1, sizeof(p1), "%s/valid_fs_mark.json", dir);
+	CHECK(rr_load_file(p1, &fsm, err, sizeof(err)) == 0, "fs_mark: %s", err);
+	CHECK(mkdtemp(tmpdir) != NULL, "mkdtemp");
+
+	CHECK(plot_default_type(&fsm, 1) == PLOT_FILL, "fs_mark: fill");
+	CHECK(plot_default_type(tio, 2) == PLOT_COMPARE, "two tiotest results: compare");
+	CHECK(plot_default_type(tio, 1) == PLOT_TIMELINE, "one tiotest result with intervals: timeline");
+	for (int t = PLOT_FILL; t <= PLOT_COMPARE; t++) {
+		for (int fmt = 0; fmt < 2; fmt++) {
+			struct plot_opts o = { .type = t, .format = fmt ? PLOT_SVG : PLOT_PNG, .width = 900, .height = 600 };
+			const struct rr_result *res = t == PLOT_FILL ? &fsm : tio;
+			unsigned nres = t == PLOT_FILL ? 1 : 2;
+
+			snprintf(out, sizeof(out), "%s/%s.%s", tmpdir, plot_type_name[t], fmt ? "svg" : "png");
+			CHECK(plot_render(res, nres, &o, out, err, sizeof(err)) == 0, "%s: %s", out, err);
+			if (!fmt) {
+				n = ink(out, &w, &h);
+				CHECK(w == 900 && h == 600 && n > 20000, "%s: %dx%d, %ld pixels drawn", out, w, h, n);
+			} else {
+				FILE *f = fopen(out, "r");
+				char head[512] = "";
+
+				CHECK(f && fread(head, 1, sizeof(head) - 1, f) > 0, "%s readable", out);
+				CHECK(strstr(head, "width=\"900pt\" height=\"600pt\""), "%s: size in the header", out);
+				if (f)
+					fclose(f);
+			}
+			unlink(out);
+		}
+	}
+	/* a type the results have no data for names the file */
+	{
+		struct plot_opts o = { .type = PLOT_FILL, .format = PLOT_PNG, .width = 400, .height = 300 };
+
+		snprintf(out, sizeof(out), "%s/x.png", tmpdir);
+		CHECK(plot_render(tio, 1, &o, out, err, sizeof(err)) == -1 && strstr(err, "valid_tiotest.json") &&
+		      access(out, F_OK) != 0, "fill of tiotest is refused, nothing written: %s", err);
+	}
+	rmdir(tmpdir);
+	rr_free(&tio[0]);
+	rr_free(&tio[1]);
+	rr_free(&fsm);
+	return check_done("test_plot_cairo");
+}
