@@ -1,0 +1,75 @@
+#!/bin/bash
+# t3000: compare on synthetic results with known numbers: exact deltas, verdicts and stars;
+# identical results are "no difference"; single runs get no stars; --fail-if-worse; --json;
+# what differs is listed first; different workloads refused without --force.
+. "$(dirname "$0")/lib.sh"
+need_cmd jq
+C=$TESTS_DIR/fuzz/corpus
+cd "$SCRATCH" || fail "cd"
+
+# runs RATE... : a result with one run per rate (write phase rate; p99 fixed at 9151 ns)
+runs() {
+    local label=$1; shift
+    jq -c --arg lbl "$label" --argjson rates "$(printf '%s\n' "$@" | jq -s -c .)" '
+        . as $r | {complete, stop_reason, error, phases, total_latency} as $run
+        | del(.complete, .stop_reason, .error, .phases, .total_latency)
+        | .label = $lbl
+        | .runs = [ $rates[] as $x | $run | .phases[0].rate_mib_per_s = $x | .phases[0].latency.p99_ns = 9151 ]' \
+        "$C/valid_tiotest.json"
+}
+runs A 100 102 98 > a.json
+runs B 50 51 49 > b.json
+runs A2 100 102 98 > a2.json
+jq -c '.config.o_sync = true' b.json > b-sync.json
+
+out=$(fsb compare a.json b.json) || fail "compare exit $?"
+echo "$out"
+# harmonic means: 3/(1/100+1/102+1/98) = 99.973, 3/(1/50+1/51+1/49) = 49.987: -50.0 %, Welch on
+# the reciprocals p < 0.001
+echo "$out" | grep -E '^write rate +MiB/s +99\.97 ± 4\.97 +49\.99 ± 2\.48 +-50\.0% worse \*\*\*$' ||
+    fail "write rate row"
+echo "$out" | grep -E '^write latency p99 +us +9\.15 ± 0\.00 +9\.15 ± 0\.00 +no difference$' || fail "p99 row"
+grep -q 'The results do not differ\|What differs' <<<"$out" || fail "no differences section"
+ok "exact deltas and marks"
+
+out=$(fsb compare a.json a2.json) || fail "identical exit $?"
+n=$(echo "$out" | grep -cE '(better|worse|changed)( |$)')
+[ "$n" = 0 ] || fail "identical runs show $n differences"
+[ "$(echo "$out" | grep -c 'no difference$')" -ge 30 ] || fail "identical runs: not all 'no difference'"
+ok "identical runs: no difference"
+
+fsb compare a.json b-sync.json > diff.txt || fail "exit $?"
+grep -E '^  config\.o_sync +false +true' diff.txt || fail "config.o_sync not shown as differing"
+grep -E '^  label +A +B' diff.txt || fail "label not shown as differing"
+ok "what differs comes first"
+
+# single runs: delta, no stars, and the note
+jq -c 'del(.runs) + .runs[0]' a.json > a1.json
+jq -c 'del(.runs) + .runs[0] | .phases[0].rate_mib_per_s = 110' a.json > b1.json
+out=$(fsb compare a1.json b1.json) || fail "single exit $?"
+echo "$out" | grep -E '^write rate +MiB/s +100\.0 +110\.0 +\+10\.0% better$' || fail "single-run row"
+echo "$out" | grep -q 'cannot be tested' || fail "no note on untested deltas"
+ok "single runs"
+
+expect_exit 1 fsb compare --fail-if-worse 10 a.json b.json > /dev/null
+fsb compare --fail-if-worse 10 a.json b.json | grep -q 'write rate .* worse \*\*\* FAIL$' || fail "FAIL mark"
+expect_exit 0 fsb compare --fail-if-worse 60 a.json b.json > /dev/null
+expect_exit 0 fsb compare --fail-if-worse 10 b.json a.json > /dev/null
+expect_exit 2 fsb compare --fail-if-worse ten a.json b.json
+ok "--fail-if-worse"
+
+fsb compare --json - a.json b.json > cmp.json || fail "--json - exit $?"
+jq -e '.schema == "fsbench-compare" and .baseline == "A" and (.results | length) == 2' cmp.json >/dev/null || fail "json head"
+jq -e '.figures[] | select(.key == "write.rate_mib_per_s") | .deltas[0].verdict == "worse" and
+       (.deltas[0].pct * 10 | round) == -500 and .deltas[0].p_value < 0.001 and .results[0].mean_kind == "harmonic"
+       and .results[0].runs == 3' cmp.json >/dev/null || fail "json figure"
+fsb compare --json out.json a.json b.json > text.txt && [ -s out.json ] && grep -q '^write rate' text.txt ||
+    fail "--json FILE keeps the text on stdout"
+ok "--json"
+
+expect_exit 2 fsb compare a.json "$C/valid_fs_mark.json" 2> err.txt
+grep -q 'refusing to compare different workloads' err.txt || fail "mixed workloads message: $(cat err.txt)"
+expect_exit 0 fsb compare --force a.json "$C/valid_fs_mark.json" > /dev/null
+expect_exit 2 fsb compare a.json
+expect_exit 2 fsb compare --bogus a.json b.json
+ok "usage and workloads"

@@ -1,0 +1,31 @@
+#!/bin/bash
+# t3020: hostile and broken result files: compare and plot exit 2 with one line on stderr that
+# names the file, never crash (the fuzz corpus, plus what only a file system can give: a
+# missing file, a directory, a FIFO, /dev/zero, a file over the size limit).
+. "$(dirname "$0")/lib.sh"
+C=$TESTS_DIR/fuzz/corpus
+good=$C/valid_tiotest.json
+cd "$SCRATCH" || fail "cd"
+mkfifo fifo
+truncate -s 65M big.json
+n=0
+for f in "$C"/*; do
+    case $(basename "$f") in valid_*) continue ;; esac
+    for cmd in "compare $good" "plot -o $SCRATCH/x.png"; do
+        # shellcheck disable=SC2086
+        timeout 20 "$FSBENCH" $cmd "$f" > out.txt 2> err.txt; rc=$?
+        [ $rc = 2 ] || fail "$cmd $(basename "$f"): exit $rc, expected 2: $(cat err.txt)"
+        [ "$(wc -l < err.txt)" = 1 ] || fail "$cmd $(basename "$f"): not one line: $(cat err.txt)"
+        grep -qF "'$f'" err.txt || fail "$cmd $(basename "$f"): the message does not name the file: $(cat err.txt)"
+        [ ! -s out.txt ] || fail "$cmd $(basename "$f"): wrote to stdout"
+        n=$((n + 1))
+    done
+done
+for f in missing.json . fifo /dev/zero big.json; do
+    timeout 20 "$FSBENCH" compare "$good" "$f" > /dev/null 2> err.txt; rc=$?
+    [ $rc = 2 ] || fail "compare $f: exit $rc: $(cat err.txt)"
+    [ "$(wc -l < err.txt)" = 1 ] && grep -qF "'$f'" err.txt || fail "compare $f: $(cat err.txt)"
+    n=$((n + 1))
+done
+[ ! -e x.png ] || fail "a plot was written from a broken result"
+ok "$n hostile inputs rejected with one line naming the file"
