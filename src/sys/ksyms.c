@@ -70,7 +70,8 @@ static int by_addr(const void *a, const void *b)
 
 void ksyms_sort(struct ksyms *k)
 {
-	qsort(k->v, k->n, sizeof(*k->v), by_addr);
+	if (k->n)
+		qsort(k->v, k->n, sizeof(*k->v), by_addr);
 }
 
 int ksyms_parse_kallsyms(struct ksyms *k, const char *text)
