@@ -1,0 +1,26 @@
+#!/bin/bash
+# t3040: compare's and plot's --help and man page cover their options tables, both ways.
+. "$(dirname "$0")/lib.sh"
+MAN=
+for m in ${BUILD:+"$BUILD/fsbench.1"} "$(dirname "$FSBENCH")/fsbench.1" "$TESTS_DIR/../build/fsbench.1"; do
+    [ -f "$m" ] && { MAN=$m; break; }
+done
+[ -n "$MAN" ] || skip "no built man page found (run make)"
+sed -e 's/\\-/-/g' -e 's/\\f[BIRP]//g' "$MAN" > "$SCRATCH/man"
+for cmd in compare plot; do
+    "$FSBENCH" __man-options $cmd --list > "$SCRATCH/list" || fail "__man-options $cmd --list"
+    "$FSBENCH" $cmd --help > "$SCRATCH/help" || fail "$cmd --help"
+    sect=$(echo $cmd | tr a-z A-Z)
+    awk -v s="^\\\\.SH $sect" '$0 ~ s {t=1; next} t && /^\.SH/ {exit} t' "$SCRATCH/man" > "$SCRATCH/sect"
+    [ -s "$SCRATCH/sect" ] || fail "man page has no $sect section"
+    n=0
+    while read -r a b; do
+        n=$((n + 1))
+        if [ -n "$b" ]; then l=$b; else l=$a; fi
+        grep -q -- "$l" "$SCRATCH/help" || fail "$cmd --help lacks $l"
+        grep -Eq -- "^\.B ($a, )?$l( |$)" "$SCRATCH/sect" || fail "man $sect lacks $a $b"
+    done < "$SCRATCH/list"
+    m=$(awk '/^\.SS Options/{o=1;next} o&&/^\.S[SH]/{exit} o&&prev==".TP"&&/^\.B /{print} {prev=$0}' "$SCRATCH/sect" | wc -l)
+    [ "$m" = "$n" ] || fail "man $sect lists $m options, the table $n"
+done
+ok "compare and plot options in --help and the man page"
