@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "core/clock.h"
 
 struct subcmd {
 	const char *name;
@@ -40,6 +41,7 @@ int main(int argc, char **argv)
 	char prog[64];
 
 	base = base ? base + 1 : argv[0];
+	clock_init();
 	for (size_t i = 0; i < NSUBCMDS; i++)
 		if (!subcmds[i].hidden && !strcmp(base, subcmds[i].name))
 			return subcmds[i].fn(argc, argv, subcmds[i].name);

@@ -32,7 +32,7 @@ static const struct opt tio_opts[] = {
 	{ 't', "threads", OPT_UINT, F(threads), "N", 1, 4096, 0, 0, "number of threads" },
 	{ 'r', "random-ops", OPT_UINT, F(random_ops), "N", 1, UINT64_C(1) << 40, 0, 0,
 	  "random I/O operations per thread (both random phases)" },
-	{ 'k', "skip", OPT_UINTS, F(skip), "PHASE", 0, 3, 0, 4,
+	{ 'k', "skip", OPT_UINTS, F(skip), "PHASE", 0, 3, 0, OPT_LIST_MAX,
 	  "skip phase PHASE, repeatable: 0 write, 1 random write, 2 read, 3 random read" },
 	{ 'L', "no-latency", OPT_FLAG, F(no_latency), NULL, 0, 0, 0, 0, "do not print the latency table" },
 	{ 'T', "terse", OPT_FLAG, F(terse), NULL, 0, 0, 0, 0, "terse machine-readable output (five lines)" },

@@ -94,7 +94,9 @@ struct phase {
 	uint64_t first_done_ns;  /* first worker done */
 	uint64_t first_done_ops; /* all workers' progress when the first one finished */
 	uint64_t first_done_bytes;
-	double usr_s, sys_s;     /* RUSAGE_SELF from release to after the last join */
+	double usr_s, sys_s;     /* process CPU from release to after the last join: exact total
+				  * (CLOCK_PROCESS_CPUTIME_ID), split as RUSAGE_SELF splits it */
+	double cpu0_s;
 	atomic_uint ndone;
 	/* interval samples and progress (sample.h); zero/false for none */
 	uint64_t interval_ns;    /* the longest interval wanted (--interval) */

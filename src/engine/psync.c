@@ -3,16 +3,30 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "core/run.h"
+
+/* Raw syscalls: glibc's pread/pwrite are cancellation points and, once the process has more
+ * than one thread, wrap every call in cancellation enable/disable (atomics, ~15 ns per op).
+ * fsbench never cancels threads, so it skips that. */
+static inline ssize_t sys_pwrite(int fd, const void *buf, size_t len, uint64_t off)
+{
+	return (ssize_t)syscall(SYS_pwrite64, fd, buf, len, (off_t)off);
+}
+
+static inline ssize_t sys_pread(int fd, void *buf, size_t len, uint64_t off)
+{
+	return (ssize_t)syscall(SYS_pread64, fd, buf, len, (off_t)off);
+}
 
 int engine_pwrite_full(int fd, const void *buf, size_t len, uint64_t off)
 {
 	const char *p = buf;
 
 	while (len) {
-		ssize_t n = pwrite(fd, p, len, (off_t)off);
+		ssize_t n = sys_pwrite(fd, p, len, off);
 
 		if (n < 0) {
 			if (errno == EINTR && !run_stopping())
@@ -33,7 +47,7 @@ int engine_pread_full(int fd, void *buf, size_t len, uint64_t off)
 	char *p = buf;
 
 	while (len) {
-		ssize_t n = pread(fd, p, len, (off_t)off);
+		ssize_t n = sys_pread(fd, p, len, off);
 
 		if (n < 0) {
 			if (errno == EINTR && !run_stopping())

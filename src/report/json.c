@@ -4,12 +4,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "core/clock.h"
 #include "core/hist.h"
 #include "report/json_kstat.h"
 #include "sys/blockdev.h"
@@ -198,6 +200,9 @@ json_t *json_result_head(const struct json_run_info *ri)
 		json_object_set_new(env, "cpus_online", json_integer(h.cpus_online));
 		json_object_set_new(env, "mem_total_bytes", jint(h.mem_total_bytes));
 	}
+	json_object_set_new(env, "latency_clock", json_string(clock_latency_source()));
+	if (clock_use_tsc)
+		json_object_set_new(env, "tsc_ghz", jreal(clock_tsc_ghz()));
 	for (unsigned i = 0; i < ri->ntargets; i++)
 		json_array_append_new(targets, json_mount(ri->targets[i]));
 	json_object_set_new(env, "targets", targets);
@@ -419,8 +424,12 @@ int json_check_writable(const char *path)
 	char dir[PATH_MAX];
 	char *slash;
 
+	struct stat st;
+
 	if (!strcmp(path, "-"))
 		return 0;
+	if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return -EISDIR;
 	if (snprintf(dir, sizeof(dir), "%s", path) >= (int)sizeof(dir) - 32)
 		return -ENAMETOOLONG;
 	slash = strrchr(dir, '/');

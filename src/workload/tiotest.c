@@ -196,15 +196,15 @@ static int tio_work(struct worker *w)
 			break;
 		if (c->verify && write)
 			block_fill(buf, bs, off, tw->seed, w->id, gen_now);
-		t0 = clock_ns();
+		t0 = lat_now();
 		rc = eng->rw(&f, write, buf, bs, off);
-		t1 = clock_ns();
+		t1 = lat_now();
 		if (__builtin_expect(rc != 0, 0)) {
 			fail_io(c, rc, write ? (c->mmap ? "memcpy" : "pwrite") : (c->mmap ? "memcpy" : "pread"),
 				t->path, (int64_t)off);
 			goto out;
 		}
-		opstat_add(&tw->st, t1 - t0, bs);
+		opstat_add(&tw->st, lat_ns(t1 - t0), bs);
 		if (c->verify) {
 			if (write) {
 				if (gen_now)
