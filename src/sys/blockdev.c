@@ -13,9 +13,13 @@
 
 const char *const blockdev_kind_name[] = { "none", "disk", "partition", "loop", "dm", "md" };
 
+/* bounded copy that always terminates; a longer source is cut (device names are short) */
 static void copy(char *dst, size_t size, const char *src)
 {
-	snprintf(dst, size, "%s", src);
+	size_t n = strnlen(src, size - 1);
+
+	memcpy(dst, src, n);
+	dst[n] = '\0';
 }
 
 /* the first line of a small sysfs file, without its newline; "" when absent */
