@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <stdio.h>
@@ -202,7 +203,8 @@ json_t *json_result_head(const struct json_run_info *ri)
 	}
 	json_object_set_new(env, "latency_clock", json_string(clock_latency_source()));
 	if (clock_use_tsc)
-		json_object_set_new(env, "tsc_ghz", jreal(clock_tsc_ghz()));
+		/* to 10 MHz: the calibration's last digits differ from run to run, the machine does not */
+		json_object_set_new(env, "tsc_ghz", jreal(round(clock_tsc_ghz() * 100) / 100));
 	for (unsigned i = 0; i < ri->ntargets; i++)
 		json_array_append_new(targets, json_mount(ri->targets[i]));
 	json_object_set_new(env, "targets", targets);
