@@ -1,9 +1,13 @@
 /* fsbench fs_mark: the options table, the log file, the run, and which report goes where. */
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -13,6 +17,8 @@
 #include "core/run.h"
 #include "report/fs_mark_text.h"
 #include "report/json_fs_mark.h"
+#include "report/kstat_text.h"
+#include "report/profile_text.h"
 #include "workload/fs_mark.h"
 
 #define F(x) offsetof(struct fsm_config, x)
@@ -70,6 +76,23 @@ static const struct opt fsm_opts[] = {
 	  "after the create loop, a timed phase that reads every file back" },
 	{ 0, "spread", OPT_FLAG, F(spread), NULL, 0, 0, 0, 0,
 	  "with -D: spread files evenly over the subdirectories, file by file" },
+	{ 0, "interval", OPT_TIME, F(interval_ns), "TIME", 1000000, UINT64_C(3600000000000), 0, 0,
+	  "time series resolution of each create loop in the JSON (ns/us/ms/s/m/h; bare: seconds); short loops get finer points, at least ~20" },
+	{ 0, "repeat", OPT_UINT, F(repeat), "N", 1, 10000, 0, 0,
+	  "run the whole benchmark N times (fresh files each time) and summarise: mean, 95% confidence interval, CV" },
+	{ 0, "label", OPT_STR, F(label), "NAME", 0, 0, 0, 0, "a name for this result (e.g. kmemleak=on), stored in the JSON" },
+	{ 0, "quiet", OPT_FLAG, F(quiet), NULL, 0, 0, 0, 0, "no live progress line on stderr" },
+	{ 0, "sysstats", OPT_FLAG, F(sysstats), NULL, 0, 0, 0, 0,
+	  "after the classic output, the kernel's view of each iteration's create loop (device I/O, utilisation, CPU split, dirty memory), and warnings on stderr when the figures describe the cache or the CPU" },
+	{ 0, "profile", OPT_FLAG, F(profile), NULL, 0, 0, 0, 0,
+	  "sample on-CPU activity during each create loop (perf cpu-clock) and print a per-symbol profile, kernel included" },
+	{ 0, "profile-hz", OPT_UINT, F(profile_hz), "HZ", 1, 100000, 0, 0, "--profile sampling frequency" },
+	{ 0, "profile-top", OPT_UINT, F(profile_top), "N", 0, 1000000, 0, 0,
+	  "rows of the profile table per run (0: all; the JSON has all, per iteration)" },
+	{ 0, "profile-callgraph", OPT_FLAG, F(profile_callgraph), NULL, 0, 0, 0, 0,
+	  "with --profile: record kernel call chains and write folded stacks (flame graph input)" },
+	{ 0, "profile-folded", OPT_STR, F(profile_folded), "FILE", 0, 0, 0, 0,
+	  "where --profile-callgraph writes folded stacks (default: the --json file with .folded for .json)" },
 	{ 0 },
 };
 
@@ -92,12 +115,28 @@ void fsm_defaults(struct fsm_config *c)
 	c->rand_len = 24;
 	c->iterations = 1;
 	c->log = "fs_log.txt";
+	c->interval_ns = UINT64_C(1000000000);
+	c->repeat = 1;
+	c->profile_hz = PERF_DEFAULT_HZ;
+	c->profile_top = 15;
 }
+
+/* a warning id of the current run: its first message and how many iterations had it */
+struct warn_tally {
+	struct warn first;
+	unsigned n;
+};
 
 struct out {
 	FILE *log;
 	bool text;               /* stdout carries the text (not --json -) */
-	json_t *iters;
+	json_t *iters;           /* the current run's iterations */
+	/* --sysstats: the current run's kstat rows, printed under the classic rows */
+	char *krows;
+	size_t krows_len;
+	FILE *kbuf;
+	struct warn_tally warns[2 * WARN_MAX];
+	unsigned nwarns;
 };
 
 static void on_iter(const struct fsm_config *c, const struct fsm_iter *it, void *arg)
@@ -114,6 +153,138 @@ static void on_iter(const struct fsm_config *c, const struct fsm_iter *it, void 
 	}
 	if (o->iters)
 		json_array_append_new(o->iters, fsm_json_iter(c, it));
+	if (!c->sysstats)
+		return;
+	if (o->kbuf && it->obs.taken) {
+		char label[32];
+
+		snprintf(label, sizeof(label), "iteration %u", it->index + 1);
+		kstat_text_row(o->kbuf, label, &it->obs.k);
+	}
+	for (unsigned i = 0; i < it->obs.warns.n; i++) {
+		const struct warn *w = &it->obs.warns.w[i];
+		unsigned k;
+
+		for (k = 0; k < o->nwarns; k++)
+			if (!strcmp(o->warns[k].first.id, w->id))
+				break;
+		if (k == o->nwarns) {
+			if (k == sizeof(o->warns) / sizeof(o->warns[0]))
+				continue;
+			o->warns[o->nwarns++] = (struct warn_tally){ .first = *w };
+		}
+		o->warns[k].n++;
+	}
+}
+
+/* a new run: fresh iteration array and kstat rows */
+static int out_begin_run(struct out *o, const struct fsm_config *c)
+{
+	o->iters = NULL;
+	o->nwarns = 0;
+	if (c->json && !(o->iters = json_array()))
+		return -ENOMEM;
+	if (c->sysstats && o->text && !(o->kbuf = open_memstream(&o->krows, &o->krows_len)))
+		return -ENOMEM;
+	return 0;
+}
+
+/* --sysstats and --profile output under the run's classic output, warnings on stderr: each
+ * warning once per run with the number of iterations that had it (each is in the JSON) */
+static void print_kernel(const struct fsm_config *c, const struct fsm_result *r, struct out *o,
+			 const char *prog)
+{
+	char label[96];
+
+	if (o->kbuf) {
+		fclose(o->kbuf);
+		o->kbuf = NULL;
+		kstat_text_header(stdout);
+		fwrite(o->krows, 1, o->krows_len, stdout);
+		free(o->krows);
+		o->krows = NULL;
+		o->krows_len = 0;
+	}
+	if (o->text && r->profile) {
+		if (r->niters > 1)
+			snprintf(label, sizeof(label), "create loop, iterations 1-%u together", r->niters);
+		else
+			snprintf(label, sizeof(label), "create loop");
+		profile_text_print(stdout, label, r->profile, (unsigned)c->profile_top);
+	}
+	fflush(stdout);
+	for (unsigned k = 0; c->sysstats && k < o->nwarns; k++) {
+		struct warn_list l = { .n = 1 };
+
+		l.w[0] = o->warns[k].first;
+		warn_print(stderr, prog, &l);
+		if (o->warns[k].n > 1)
+			fprintf(stderr, "%s: warning: %s: also in %u more iteration%s of this run\n", prog,
+				o->warns[k].first.id, o->warns[k].n - 1, o->warns[k].n == 2 ? "" : "s");
+	}
+}
+
+/* --profile-callgraph: every run's merged create loops into one folded file */
+static int write_folded(const struct fsm_config *c, const struct fsm_result *runs, unsigned nruns,
+			const char *prog)
+{
+	char path[PATH_MAX], root[64];
+	size_t n;
+	FILE *f;
+	int rc = 0;
+
+	if (c->profile_folded) {
+		snprintf(path, sizeof(path), "%s", c->profile_folded);
+	} else if (c->json && strcmp(c->json, "-")) {
+		n = strlen(c->json);
+		if (n > 5 && !strcmp(c->json + n - 5, ".json"))
+			n -= 5;
+		snprintf(path, sizeof(path), "%.*s.folded", (int)n, c->json);
+	} else {
+		fprintf(stderr, "%s: --profile-callgraph: no --profile-folded FILE or --json FILE, so the "
+			"folded stacks are not written\n", prog);
+		return 0;
+	}
+	f = fopen(path, "we");
+	if (!f) {
+		fprintf(stderr, "%s: cannot write '%s': %s\n", prog, path, strerror(errno));
+		return -1;
+	}
+	for (unsigned i = 0; i < nruns; i++) {
+		if (!runs[i].profile)
+			continue;
+		if (nruns > 1)
+			snprintf(root, sizeof(root), "run%u_create", i + 1);
+		else
+			snprintf(root, sizeof(root), "create");
+		if (profile_write_folded(f, root, runs[i].profile))
+			rc = -1;
+	}
+	if (fclose(f) || rc) {
+		fprintf(stderr, "%s: cannot write '%s': %s\n", prog, path, strerror(errno ? errno : EIO));
+		return -1;
+	}
+	return 0;
+}
+
+/* The kernel view resolves the targets before the run, when a -d may not exist yet: it is
+ * then resolved through its nearest existing ancestor, the filesystem it will be created on. */
+static char *existing_ancestor(const char *dir)
+{
+	char *p = strdup(dir);
+	struct stat st;
+
+	while (p && stat(p, &st) < 0) {
+		char *d = strdup(dirname(p));
+
+		if (d && !strcmp(d, p)) {
+			free(d);
+			break;
+		}
+		free(p);
+		p = d;
+	}
+	return p;
 }
 
 /* -L given at all (even -L 0 or -L 1) implies -k in fs_mark */
@@ -156,14 +327,29 @@ static FILE *open_log(const char *path, const char *prog)
 	return f;
 }
 
+static void free_runs(struct fsm_result *runs, json_t **iters, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		fsm_result_free(&runs[i]);
+		json_decref(iters[i]);
+	}
+	free(runs);
+	free(iters);
+}
+
 int cmd_fs_mark(int argc, char **argv, const char *prog)
 {
 	struct fsm_config c, defaults;
-	struct fsm_result r;
+	struct fsm_result *runs;
+	json_t **iters;
 	struct out o = { 0 };
 	char err[PATH_MAX + 768];
-	int code, rc;
+	char *targets[OPT_LIST_MAX] = { 0 };
+	int code, rc = 0;
+	unsigned nruns = 0;
 	time_t started = time(NULL);
+	struct observe obs;
+	struct observe_config oc;
 
 	fsm_defaults(&c);
 	defaults = c;
@@ -180,51 +366,123 @@ int cmd_fs_mark(int argc, char **argv, const char *prog)
 		fprintf(stderr, "%s: %s\n", prog, err);
 		return code;
 	}
+	if (c.json && (rc = json_check_writable(c.json))) {
+		fprintf(stderr, "%s: option --json: cannot write '%s': %s\n", prog, c.json, strerror(-rc));
+		return EXIT_USAGE;
+	}
 	if (run_signals_install()) {
 		fprintf(stderr, "%s: cannot install signal handlers: %s\n", prog, strerror(errno));
 		return EXIT_FAILED;
 	}
+	c.progress = !c.quiet && isatty(STDERR_FILENO);
 	o.text = !(c.json && !strcmp(c.json, "-"));
-	o.log = open_log(c.log, prog);
-	if (!o.log)
+	runs = calloc(c.repeat, sizeof(*runs));
+	iters = calloc(c.repeat, sizeof(*iters));
+	for (unsigned i = 0; i < c.dirs.n; i++)
+		if (!(targets[i] = existing_ancestor(c.dirs.v[i])))
+			runs = NULL;
+	if (!runs || !iters) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		free(runs);
+		free(iters);
+		for (unsigned i = 0; i < c.dirs.n; i++)
+			free(targets[i]);
 		return EXIT_FAILED;
-	if (c.json)
-		o.iters = json_array();
-	if (o.text) {
-		fsm_print_header(stdout, false, &c, argc, argv, started);
-		fflush(stdout);
 	}
-	fsm_print_header(o.log, true, &c, argc, argv, started);
-	fflush(o.log);
-
-	rc = fsm_run(&c, &r, prog, on_iter, &o);
+	o.log = open_log(c.log, prog);
+	/* the kernel-side view: devices resolved once, perf opened once for every run */
+	c.profile |= c.profile_callgraph || c.profile_folded;
+	oc = (struct observe_config){ .profile = c.profile, .hz = (unsigned)c.profile_hz,
+				      .callgraph = c.profile_callgraph };
+	if (o.log && observe_open(&obs, &oc, (const char *const *)targets, c.dirs.n, prog)) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		fclose(o.log);
+		o.log = NULL;
+	}
+	for (unsigned i = 0; i < c.dirs.n; i++)
+		free(targets[i]);
+	if (!o.log) {
+		free_runs(runs, iters, 0);
+		return EXIT_FAILED;
+	}
+	c.obs = &obs;
 	code = EXIT_OK;
-	if (rc) {
-		code = EXIT_FAILED;
-	} else {
-		switch (r.end) {
+	while (nruns < c.repeat && !run_stopping()) {
+		struct fsm_result *r = &runs[nruns];
+		time_t t0 = nruns ? time(NULL) : started;
+		bool stop;
+
+		if (out_begin_run(&o, &c)) {
+			fprintf(stderr, "%s: out of memory\n", prog);
+			code = EXIT_FAILED;
+			break;
+		}
+		/* each run prints exactly what a single run prints */
+		if (o.text) {
+			fsm_print_header(stdout, false, &c, argc, argv, t0);
+			fflush(stdout);
+		}
+		fsm_print_header(o.log, true, &c, argc, argv, t0);
+		fflush(o.log);
+		iters[nruns] = o.iters;
+		rc = fsm_run(&c, r, prog, on_iter, &o);
+		nruns++;
+		if (rc) {
+			code = EXIT_FAILED;
+			if (o.kbuf)
+				fclose(o.kbuf);
+			free(o.krows);
+			o.kbuf = NULL;
+			o.krows = NULL;
+			/* not a result: nothing of it goes into the JSON */
+			json_decref(iters[--nruns]);
+			iters[nruns] = NULL;
+			break;
+		}
+		switch (r->end) {
 		case FSM_END_DONE:
 			break;
 		case FSM_END_FULL:
-			fprintf(stderr, "%s: fill ended, the filesystem is full: %s\n", prog, r.end_detail);
+			fprintf(stderr, "%s: fill ended, the filesystem is full: %s\n", prog, r->end_detail);
 			break;
 		case FSM_END_NOSPACE:
-			fprintf(stderr, "%s: not enough free space: %s\n", prog, r.end_detail);
+			fprintf(stderr, "%s: not enough free space: %s\n", prog, r->end_detail);
 			code = EXIT_FAILED;
 			break;
 		case FSM_END_SIGNAL:
 			fprintf(stderr, "%s: interrupted; %s\n", prog, c.keep_files ?
 				"the files are kept" : "removing the files");
-			fsm_print_summary(stderr, &c, &r);
+			fsm_print_summary(stderr, &c, r);
 			code = 128 + run_signal();
 			break;
 		case FSM_END_ERROR:
 			break;
 		}
-		if (o.text && c.summary && r.end != FSM_END_SIGNAL) {
-			fsm_print_summary(stdout, &c, &r);
+		if (o.text && c.summary && r->end != FSM_END_SIGNAL) {
+			fsm_print_summary(stdout, &c, r);
 			fflush(stdout);
 		}
+		print_kernel(&c, r, &o, prog);
+		stop = run_stopping() || r->end == FSM_END_NOSPACE || r->end == FSM_END_ERROR;
+		if (stop || nruns == c.repeat)
+			break;
+		/* fresh files for the next run; the last run's are removed (or kept) after the
+		 * JSON, which describes the -d directories while they exist */
+		if (cleanup_run(false))
+			code = EXIT_FAILED;
+		fsm_result_drop_state(r);
+	}
+	if (o.text && nruns > 1) {
+		fsm_print_runs_summary(stdout, &c, runs, nruns);
+		fflush(stdout);
+	}
+	if (c.profile_callgraph && obs.perf && nruns && write_folded(&c, runs, nruns, prog))
+		code = code ? code : EXIT_FAILED;
+	if (run_signal() && nruns && runs[nruns - 1].end != FSM_END_SIGNAL) {
+		/* between two runs: the runs so far are complete */
+		fprintf(stderr, "%s: interrupted after run %u of %llu; %s\n", prog, nruns,
+			(unsigned long long)c.repeat, c.keep_files ? "the files are kept" : "removing the files");
+		code = 128 + run_signal();
 	}
 	if (run_error_get()) {
 		const struct run_error *e = run_error_get();
@@ -233,11 +491,11 @@ int cmd_fs_mark(int argc, char **argv, const char *prog)
 		fprintf(stderr, "%s: %s\n", prog, err);
 		code = e->err == EOPNOTSUPP ? EXIT_UNSUPPORTED : EXIT_FAILED;
 	}
-	if (c.json && !rc) {
+	if (c.json && nruns) {
 		struct json_run_info ri = { .argc = argc, .argv = argv, .workload = "fs_mark",
 					    .targets = c.dirs.v, .ntargets = c.dirs.n,
 					    .started_unix_s = (long long)started };
-		json_t *root = fsm_json(&c, &r, o.iters, &ri);
+		json_t *root = fsm_json(&c, runs, iters, nruns, &ri);
 		int wrc = root ? json_write(root, c.json) : -ENOMEM;
 
 		json_decref(root);
@@ -246,10 +504,11 @@ int cmd_fs_mark(int argc, char **argv, const char *prog)
 			code = code ? code : EXIT_FAILED;
 		}
 	}
-	json_decref(o.iters);
 	if (cleanup_run(c.keep_files))
 		code = code ? code : EXIT_FAILED;
-	fsm_result_free(&r);
+	/* the failed run's state too (its directories were registered for cleanup) */
+	free_runs(runs, iters, nruns < c.repeat && rc ? nruns + 1 : nruns);
 	fclose(o.log);
+	observe_close(&obs);
 	return code;
 }

@@ -2,6 +2,7 @@
 #include "report/fs_mark_text.h"
 
 #include "core/clock.h"
+#include "core/stats.h"
 
 static const char *const sync_text[7] = {
 	"NO SYNC: Test does not issue sync() or fsync() calls.",
@@ -131,4 +132,71 @@ void fsm_print_summary(FILE *out, const struct fsm_config *c, const struct fsm_r
 		"p90 %.1f  p99 %.1f\n", wall > 0 ? files / wall : 0.0,
 		fsm_percentile(r->agg_rates, n, 50), fsm_percentile(r->agg_rates, n, 90),
 		fsm_percentile(r->agg_rates, n, 99));
+}
+
+/* --repeat: one figure per run, summarised over the runs */
+struct runs_fig {
+	const char *name, *unit;
+	bool harmonic;           /* a rate of runs doing the same work */
+	double (*get)(const struct fsm_result *r);
+};
+
+static double f_rate(const struct fsm_result *r)
+{
+	double sum = 0;
+
+	for (unsigned i = 0; i < r->niters; i++)
+		sum += r->rates[i];
+	return sum / r->niters;
+}
+
+static double f_agg(const struct fsm_result *r)
+{
+	double files = 0, wall = 0;
+
+	for (unsigned i = 0; i < r->niters; i++) {
+		files += (double)r->iter_files[i];
+		wall += (double)r->iter_wall_ns[i] / NS_PER_S;
+	}
+	return wall > 0 ? files / wall : 0;
+}
+
+static double f_overhead(const struct fsm_result *r)
+{
+	return (double)r->app_overhead_ns / r->niters / 1e3;
+}
+
+static double f_p99(const struct fsm_result *r)
+{
+	return (double)hist_percentile(&r->create_lat, 99) / 1e3;
+}
+
+static const struct runs_fig figs[] = {
+	{ "Files/sec", "files/s", true, f_rate },
+	{ "Agg Files/sec", "files/s", true, f_agg },
+	{ "App Overhead", "us/iter", false, f_overhead },
+	{ "CREAT p99", "us", false, f_p99 },
+};
+
+void fsm_print_runs_summary(FILE *out, const struct fsm_config *c, const struct fsm_result *runs,
+			    unsigned n)
+{
+	double v[n ? n : 1];
+
+	(void)c;
+	fprintf(out, "\n#\tSummary of %u runs: mean ± 95%% confidence interval (coefficient of variation)\n", n);
+	fprintf(out, "#\trates are harmonic means (total work over total time); Files/sec is fs_mark's "
+		"(the average of the rows), Agg Files/sec files / iteration wall time\n");
+	for (size_t f = 0; f < sizeof(figs) / sizeof(figs[0]); f++) {
+		struct stats_summary s;
+		unsigned k = 0;
+
+		for (unsigned i = 0; i < n; i++)
+			if (runs[i].niters)
+				v[k++] = figs[f].get(&runs[i]);
+		if (stats_summarize(v, k, figs[f].harmonic, &s))
+			continue;
+		fprintf(out, "#\t%-14s %12.1f ± %-10.1f %-8s (CV %5.1f%%, n=%u)\n", figs[f].name, s.mean,
+			s.ci, figs[f].unit, s.cv_pct, s.n);
+	}
 }

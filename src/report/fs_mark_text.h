@@ -15,4 +15,9 @@ void fsm_print_header(FILE *out, bool log, const struct fsm_config *c, int argc,
 void fsm_print_row(FILE *out, const struct fsm_config *c, const struct fsm_iter *it);
 /* average and p50/p90/p99 of the per-iteration rates, both definitions */
 void fsm_print_summary(FILE *out, const struct fsm_config *c, const struct fsm_result *r);
+/* --repeat N > 1: per figure (both files/sec, app overhead per iteration, create p99) the mean
+ * over the runs with its 95% confidence interval and CV (core/stats.h; rates harmonic), on
+ * '#' lines so that fs_mark parsers skip them */
+void fsm_print_runs_summary(FILE *out, const struct fsm_config *c, const struct fsm_result *runs,
+			    unsigned n);
 #endif

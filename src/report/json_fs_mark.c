@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/clock.h"
+#include "report/json_kstat.h"
 
 static json_t *jint(uint64_t v)
 {
@@ -48,6 +49,8 @@ static json_t *config(const struct fsm_config *c)
 	json_object_set_new(o, "xattr_bytes", jint(c->xattr_bytes));
 	json_object_set_new(o, "stat", json_boolean(c->stat));
 	json_object_set_new(o, "read", json_boolean(c->read));
+	json_object_set_new(o, "repeat", jint(c->repeat));
+	json_object_set_new(o, "interval_ns", jint(c->interval_ns));
 	return o;
 }
 
@@ -88,6 +91,15 @@ json_t *fsm_json_iter(const struct fsm_config *c, const struct fsm_iter *it)
 			json_object_set_new(lat, fsm_op_name[i], json_latency(&it->op[i]));
 	}
 	json_object_set_new(o, "latency", lat);
+	/* the create loop's time series and kernel view (core/observe.h), as tiotest's phases */
+	json_object_set_new(o, "intervals", json_samples(it->samples, it->nsamples));
+	json_object_set_new(o, "interval_ns", jint(it->sample_interval_ns));
+	if (it->obs.taken) {
+		json_object_set_new(o, "kernel", kstat_json(&it->obs.k));
+		json_object_set_new(o, "warnings", warn_json(&it->obs.warns));
+	}
+	if (it->obs.profile)
+		json_object_set_new(o, "profile", perf_json(it->obs.profile));
 	return o;
 }
 
@@ -101,17 +113,14 @@ static json_t *rates(const double *v, unsigned n, double average)
 			 "p99", jreal(fsm_percentile(v, n, 99)));
 }
 
-json_t *fsm_json(const struct fsm_config *c, const struct fsm_result *r, json_t *iters,
-		 const struct json_run_info *ri)
+/* One run: what --repeat repeats. last: the run the error (if any) belongs to. */
+static json_t *fsm_json_run(const struct fsm_result *r, json_t *iters, bool last)
 {
-	json_t *root = json_result_head(ri), *end = json_object(), *sum = json_object();
-	const struct run_error *e = run_error_get();
+	json_t *o = json_object(), *end = json_object(), *sum = json_object();
+	const struct run_error *e = last ? run_error_get() : NULL;
 	double s = 0, files = 0, wall = 0;
 
-	if (!root)
-		return NULL;
-	json_object_set_new(root, "config", config(c));
-	json_object_set(root, "iterations", iters);
+	json_object_set_new(o, "iterations", iters ? json_incref(iters) : json_array());
 	json_object_set_new(end, "reason", json_string(end_name[r->end]));
 	if (r->end_detail[0])
 		json_object_set_new(end, "detail", json_string(r->end_detail));
@@ -123,7 +132,7 @@ json_t *fsm_json(const struct fsm_config *c, const struct fsm_result *r, json_t 
 		run_error_format(e, buf, sizeof(buf));
 		json_object_set_new(end, "error", json_string(buf));
 	}
-	json_object_set_new(root, "end", end);
+	json_object_set_new(o, "end", end);
 	for (unsigned i = 0; i < r->niters; i++) {
 		s += r->rates[i];
 		files += (double)r->iter_files[i];
@@ -135,6 +144,31 @@ json_t *fsm_json(const struct fsm_config *c, const struct fsm_result *r, json_t 
 			    rates(r->rates, r->niters, r->niters ? s / r->niters : 0));
 	json_object_set_new(sum, "files_per_sec_aggregate",
 			    rates(r->agg_rates, r->niters, wall > 0 ? files / wall : 0));
-	json_object_set_new(root, "summary", sum);
+	json_object_set_new(o, "summary", sum);
+	return o;
+}
+
+json_t *fsm_json(const struct fsm_config *c, const struct fsm_result *runs, json_t *const *iters,
+		 unsigned nruns, const struct json_run_info *ri)
+{
+	json_t *root = json_result_head(ri);
+
+	if (!root)
+		return NULL;
+	json_object_set_new(root, "label", c->label ? json_string(c->label) : json_null());
+	json_object_set_new(root, "config", config(c));
+	if (nruns == 1) {
+		/* a single run is the top level itself; readers: runs = root.runs or [root] */
+		json_t *run = fsm_json_run(&runs[0], iters[0], true);
+
+		json_object_update(root, run);
+		json_decref(run);
+	} else {
+		json_t *arr = json_array();
+
+		for (unsigned i = 0; i < nruns; i++)
+			json_array_append_new(arr, fsm_json_run(&runs[i], iters[i], i + 1 == nruns));
+		json_object_set_new(root, "runs", arr);
+	}
 	return root;
 }

@@ -40,7 +40,7 @@ struct fsm_thread {
 	uint64_t loop_ns, loop_end_ns;
 	struct fsm_seg *segs;
 	unsigned nsegs, segcap;
-	uint64_t seg_start_ns;   /* TIME_HASH: when the current subdirectory was entered */
+	uint64_t seg_start_lat;  /* TIME_HASH: when the current subdirectory was entered (lat_now) */
 	char *name;              /* name_chars + 1 */
 	char *rbuf;              /* --read buffer */
 	struct opstat op[FSM_NOPS];
@@ -262,7 +262,7 @@ static int write_all(struct fsm_thread *t, int fd, uint64_t *clk)
 	while (left) {
 		size_t n = left < c->io_bytes ? (size_t)left : (size_t)c->io_bytes;
 		ssize_t w = write(fd, t->s->wbuf, n);
-		uint64_t now = clock_ns();
+		uint64_t now = lat_now();
 
 		if (w < 0) {
 			if (errno == EINTR && !run_stopping())
@@ -271,7 +271,7 @@ static int write_all(struct fsm_thread *t, int fd, uint64_t *clk)
 		}
 		if (w == 0)
 			return -EIO;     /* fs_mark -w 0 spins forever here; -w is >= 1 now anyway */
-		opstat_add(&t->op[FSM_WRITE], now - *clk, (uint64_t)w);
+		opstat_add(&t->op[FSM_WRITE], lat_ns(now - *clk), (uint64_t)w);
 		*clk = now;
 		left -= (uint64_t)w;
 	}
@@ -290,21 +290,21 @@ static int refsync(struct fsm_thread *t, uint64_t k, unsigned *hint)
 	int dfd = locate(t, k, hint), fd, err = 0;
 	uint64_t a, b;
 
-	a = clock_ns();
+	a = lat_now();
 	fd = openat(dfd, t->name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	b = clock_ns();
+	b = lat_now();
 	if (fd < 0) {
 		fail_file(t, errno, "open", k, hint);
 		return -1;
 	}
-	opstat_add(&t->op[FSM_REOPEN], b - a, 0);
+	opstat_add(&t->op[FSM_REOPEN], lat_ns(b - a), 0);
 	if (do_fsync(c, fd) < 0)
 		err = errno;
-	a = clock_ns();
-	opstat_add(&t->op[FSM_FSYNC], a - b, 0);
+	a = lat_now();
+	opstat_add(&t->op[FSM_FSYNC], lat_ns(a - b), 0);
 	close(fd);
-	b = clock_ns();
-	opstat_add(&t->op[FSM_CLOSE], b - a, 0);
+	b = lat_now();
+	opstat_add(&t->op[FSM_CLOSE], lat_ns(b - a), 0);
 	if (err) {
 		fail_file(t, err, c->fdatasync ? "fdatasync" : "fsync", k, hint);
 		return -1;
@@ -326,7 +326,9 @@ static int create_work(struct worker *w)
 	unsigned hint = t->nsegs - 1;
 	uint64_t loop0, a, b;
 
-	loop0 = t->seg_start_ns = clock_ns();
+	/* latencies in lat_now() units (core/clock.h), the loop window in clock_ns() */
+	loop0 = clock_ns();
+	t->seg_start_lat = lat_now();
 	for (uint64_t i = 0; i < n; i++) {
 		const uint64_t k = k0 + i;
 		int dfd, fd;
@@ -335,15 +337,15 @@ static int create_work(struct worker *w)
 			break;
 		dfd = s->dirfd[t->dir * c->nsubdirs + subdir_of(c, t, g, k)];
 		name_tail(c, s->bits, s->bits_mask, s->salt, t->id, k, t->name);
-		a = clock_ns();
+		a = lat_now();
 		fd = openat(dfd, t->name, oflags, 0666);
-		b = clock_ns();
+		b = lat_now();
 		if (__builtin_expect(fd < 0, 0)) {
 			fail_file(t, errno, "open", k, &hint);
 			break;
 		}
 		t->k_created = k + 1;
-		opstat_add(&t->op[FSM_CREATE], b - a, 0);
+		opstat_add(&t->op[FSM_CREATE], lat_ns(b - a), 0);
 		/* fs_mark issues write(fd, buf, 0) for -s 0; no write at all here */
 		if (has_write) {
 			int rc = write_all(t, fd, &b);
@@ -357,50 +359,50 @@ static int create_work(struct worker *w)
 		if (has_xattr) {
 			int rc = fsetxattr(fd, "user.fsbench", s->xbuf, c->xattr_bytes, 0);
 
-			a = clock_ns();
+			a = lat_now();
 			if (rc < 0) {
 				rc = errno;
 				close(fd);
 				fail_file(t, rc, "fsetxattr", k, &hint);
 				break;
 			}
-			opstat_add(&t->op[FSM_XATTR], a - b, 0);
+			opstat_add(&t->op[FSM_XATTR], lat_ns(a - b), 0);
 			b = a;
 		}
 		if (inband) {
 			int rc = do_fsync(c, fd);
 
-			a = clock_ns();
+			a = lat_now();
 			if (rc < 0) {
 				rc = errno;
 				close(fd);
 				fail_file(t, rc, c->fdatasync ? "fdatasync" : "fsync", k, &hint);
 				break;
 			}
-			opstat_add(&t->op[FSM_FSYNC], a - b, 0);
+			opstat_add(&t->op[FSM_FSYNC], lat_ns(a - b), 0);
 			b = a;
 		}
 		if (close(fd) < 0 && errno != EINTR) {
 			fail_file(t, errno, "close", k, &hint);
 			break;
 		}
-		a = clock_ns();
-		opstat_add(&t->op[FSM_CLOSE], a - b, 0);
+		a = lat_now();
+		opstat_add(&t->op[FSM_CLOSE], lat_ns(a - b), 0);
 		if (dirsync) {
 			int rc = c->fdatasync ? fdatasync(dfd) : fsync(dfd);
 
-			b = clock_ns();
+			b = lat_now();
 			if (rc < 0) {
 				fail_file(t, errno, "fsync (directory)", k, &hint);
 				break;
 			}
-			opstat_add(&t->op[FSM_DIRSYNC], b - a, 0);
+			opstat_add(&t->op[FSM_DIRSYNC], lat_ns(b - a), 0);
 			a = b;
 		}
 		t->done = i + 1;
 		/* TIME_HASH: fs_mark moves to the next subdirectory after 180 s in one */
 		if (c->policy == FSM_DIR_TIME_HASH &&
-		    __builtin_expect(a - t->seg_start_ns > FSM_SECS_PER_DIR * UINT64_C(1000000000), 0)) {
+		    __builtin_expect(lat_ns(a - t->seg_start_lat) > FSM_SECS_PER_DIR * UINT64_C(1000000000), 0)) {
 			if (seg_push(t, k + 1, (g->sub0 + 1) % c->nsubdirs, time(NULL))) {
 				run_fail(ENOMEM, "malloc", "", -1);
 				break;
@@ -408,16 +410,16 @@ static int create_work(struct worker *w)
 			g = &t->segs[t->nsegs - 1];
 			hint = t->nsegs - 1;
 			memcpy(t->name, g->seq, c->name_chars - c->rand_chars);
-			t->seg_start_ns = a;
+			t->seg_start_lat = a;
 		}
 	}
 	/* the post-loop sync phase, inside the loop window, in fs_mark's code order (§3):
 	 * sync(), in-order pass, reverse pass, first-file fsync */
 	if (!stop_now(s) && t->done) {
 		if (m == 2 || m == 4 || m == 6) {
-			a = clock_ns();
+			a = lat_now();
 			sync();
-			opstat_add(&t->op[FSM_SYNC], clock_ns() - a, 0);
+			opstat_add(&t->op[FSM_SYNC], lat_ns(lat_now() - a), 0);
 		}
 		if (m == 5 || m == 6)
 			for (uint64_t i = 0; i < t->done && !stop_now(s); i++)
@@ -446,12 +448,12 @@ static int stat_work(struct worker *w)
 		uint64_t k = t->iter_k0 + i, a;
 		int dfd = locate(t, k, &hint);
 
-		a = clock_ns();
+		a = lat_now();
 		if (fstatat(dfd, t->name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
 			fail_file(t, errno, "stat", k, &hint);
 			break;
 		}
-		opstat_add(&t->op[FSM_STAT], clock_ns() - a, 0);
+		opstat_add(&t->op[FSM_STAT], lat_ns(lat_now() - a), 0);
 	}
 	return 0;
 }
@@ -466,18 +468,18 @@ static int read_work(struct worker *w)
 		uint64_t k = t->iter_k0 + i, a, b, got = 0;
 		int dfd = locate(t, k, &hint), fd;
 
-		a = clock_ns();
+		a = lat_now();
 		fd = openat(dfd, t->name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-		b = clock_ns();
+		b = lat_now();
 		if (fd < 0) {
 			fail_file(t, errno, "open", k, &hint);
 			return 0;
 		}
-		opstat_add(&t->op[FSM_READ_OPEN], b - a, 0);
+		opstat_add(&t->op[FSM_READ_OPEN], lat_ns(b - a), 0);
 		for (;;) {
 			ssize_t r = read(fd, t->rbuf, c->io_bytes);
 
-			a = clock_ns();
+			a = lat_now();
 			if (r < 0 && errno == EINTR && !run_stopping())
 				continue;
 			if (r < 0) {
@@ -489,12 +491,12 @@ static int read_work(struct worker *w)
 			}
 			if (r == 0)
 				break;
-			opstat_add(&t->op[FSM_READ], a - b, (uint64_t)r);
+			opstat_add(&t->op[FSM_READ], lat_ns(a - b), (uint64_t)r);
 			got += (uint64_t)r;
 			b = a;
 		}
 		close(fd);
-		opstat_add(&t->op[FSM_READ_CLOSE], clock_ns() - a, 0);
+		opstat_add(&t->op[FSM_READ_CLOSE], lat_ns(lat_now() - a), 0);
 		if (got != c->file_bytes) {
 			char path[PATH_MAX + 512];
 
@@ -515,13 +517,13 @@ static int unlink_work(struct worker *w)
 
 	for (uint64_t k = t->k_unlinked; k < t->iter_k0 + t->done; k++) {
 		int dfd = locate(t, k, &hint);
-		uint64_t a = clock_ns();
+		uint64_t a = lat_now();
 
 		if (unlinkat(dfd, t->name, 0) < 0 && errno != ENOENT) {
 			fail_file(t, errno, "unlink", k, &hint);
 			break;
 		}
-		opstat_add(&t->op[FSM_UNLINK], clock_ns() - a, 0);
+		opstat_add(&t->op[FSM_UNLINK], lat_ns(lat_now() - a), 0);
 		t->k_unlinked = k + 1;
 	}
 	return 0;
@@ -608,10 +610,10 @@ static int setup(struct fsm_state *s, const char *prog)
 	s->workers = calloc(c->nthreads, sizeof(*s->workers));
 	s->wbuf = calloc(1, c->io_bytes);
 	s->xbuf = calloc(1, c->xattr_bytes + 1);
+	for (unsigned i = 0; s->dirfd && i < nfd; i++)
+		s->dirfd[i] = -1;
 	if (!s->dirfd || !s->th || !s->workers || !s->wbuf || !s->xbuf)
 		goto nomem;
-	for (unsigned i = 0; i < nfd; i++)
-		s->dirfd[i] = -1;
 	for (unsigned d = 0; d < c->ndirs; d++) {
 		int top = open_dir(prog, c->dirs.v[d], AT_FDCWD, c->dirs.v[d], true);
 
@@ -722,20 +724,144 @@ static void use_pct(const struct fsm_state *s, int *blocks, int *inodes)
 		*inodes = (int)(100.0 * (double)(sf.f_files - sf.f_ffree) / (double)sf.f_files);
 }
 
-/* ---- iterations ------------------------------------------------------------------------------ */
-static int run_phase(struct fsm_state *s, const char *name, int (*work)(struct worker *),
-		     uint64_t *start_ns, uint64_t *wall_ns)
+/* ---- profiles -------------------------------------------------------------------------------- */
+/* Merges src into *dst (taking src over when *dst is NULL) and frees src: the text table of a
+ * run is the create loop of all its iterations together, since one iteration of a few
+ * milliseconds holds too few samples to read. Entries and folded stacks with the same name add
+ * up; the order is perf_end()'s (most samples first, then by name).
+ * (A generic perf_profile_merge() would belong in sys/perf.c, next to perf_end().) */
+static int entry_by_name(const void *a, const void *b)
 {
-	struct phase ph = { .name = name, .nworkers = s->c->nthreads, .work = work,
-			    .workers = s->workers };
-	int rc = phase_run(&ph);
+	const struct perf_entry *x = a, *y = b;
+	int c = strcmp(x->image, y->image);
 
-	for (unsigned i = 0; i < s->c->nthreads; i++)
+	return c ? c : strcmp(x->symbol, y->symbol);
+}
+
+static int entry_by_samples(const void *a, const void *b)
+{
+	const struct perf_entry *x = a, *y = b;
+
+	if (x->samples != y->samples)
+		return x->samples > y->samples ? -1 : 1;
+	return entry_by_name(a, b);
+}
+
+static int stack_by_name(const void *a, const void *b)
+{
+	return strcmp(((const struct perf_stack *)a)->folded, ((const struct perf_stack *)b)->folded);
+}
+
+static int stack_by_count(const void *a, const void *b)
+{
+	const struct perf_stack *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return stack_by_name(a, b);
+}
+
+static int profile_merge(struct perf_profile **dstp, struct perf_profile *src)
+{
+	struct perf_profile *d = *dstp;
+	struct perf_entry *v;
+	struct perf_stack *st;
+	size_t n, m;
+
+	if (!src)
+		return 0;
+	if (!d) {
+		*dstp = src;
+		return 0;
+	}
+	v = malloc((d->n + src->n + 1) * sizeof(*v));
+	st = malloc((d->nstacks + src->nstacks + 1) * sizeof(*st));
+	if (!v || !st) {
+		free(v);
+		free(st);
+		perf_profile_free(src);
+		return -ENOMEM;
+	}
+	memcpy(v, d->v, d->n * sizeof(*v));
+	memcpy(v + d->n, src->v, src->n * sizeof(*v));
+	n = d->n + src->n;
+	qsort(v, n, sizeof(*v), entry_by_name);
+	m = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (m && !entry_by_name(&v[m - 1], &v[i]))
+			v[m - 1].samples += v[i].samples;
+		else
+			v[m++] = v[i];
+	}
+	d->samples += src->samples;
+	d->lost += src->lost;
+	d->wall_ns += src->wall_ns;
+	if (src->ncpus > d->ncpus)
+		d->ncpus = src->ncpus;
+	qsort(v, m, sizeof(*v), entry_by_samples);
+	for (size_t i = 0; i < m; i++)
+		v[i].pct = d->samples ? 100.0 * (double)v[i].samples / (double)d->samples : 0;
+	free(d->v);
+	d->v = v;
+	d->n = m;
+	/* the stacks' strings move over; duplicates are freed */
+	if (d->nstacks)
+		memcpy(st, d->stacks, d->nstacks * sizeof(*st));
+	if (src->nstacks)
+		memcpy(st + d->nstacks, src->stacks, src->nstacks * sizeof(*st));
+	n = d->nstacks + src->nstacks;
+	qsort(st, n, sizeof(*st), stack_by_name);
+	m = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (m && !stack_by_name(&st[m - 1], &st[i])) {
+			st[m - 1].count += st[i].count;
+			free(st[i].folded);
+		} else {
+			st[m++] = st[i];
+		}
+	}
+	qsort(st, m, sizeof(*st), stack_by_count);
+	free(d->stacks);
+	d->stacks = st;
+	d->nstacks = m;
+	free(src->stacks);
+	free(src->v);
+	free(src);
+	return 0;
+}
+
+/* ---- iterations ------------------------------------------------------------------------------ */
+/* One phase of an iteration; live: the op whose per-worker statistics the progress line (and,
+ * with interval_ns, the time series) follow. The samples are left in *ph for the caller. */
+static int run_phase(struct fsm_state *s, struct phase *ph, enum fsm_op live, uint64_t expected,
+		     uint64_t interval_ns)
+{
+	const struct fsm_config *c = s->c;
+	int rc;
+
+	ph->nworkers = c->nthreads;
+	ph->workers = s->workers;
+	ph->interval_ns = interval_ns;
+	ph->progress = c->progress;
+	ph->expected_ops = expected;
+	ph->label = "fs_mark";
+	for (unsigned i = 0; i < c->nthreads; i++)
+		s->workers[i].live = &s->th[i].op[live];
+	rc = phase_run(ph);
+	for (unsigned i = 0; i < c->nthreads; i++)
 		s->workers[i].ctx = &s->th[i];
-	if (start_ns)
-		*start_ns = ph.start_ns;
-	if (wall_ns)
-		*wall_ns = ph.end_ns - ph.start_ns;
+	return rc;
+}
+
+/* a phase after the create loop: no time series, its wall time */
+static int extra_phase(struct fsm_state *s, const char *name, int (*work)(struct worker *),
+		       enum fsm_op live, uint64_t expected, uint64_t *wall_ns)
+{
+	struct phase ph = { .name = name, .work = work };
+	int rc = run_phase(s, &ph, live, expected, 0);
+
+	free(ph.samples);
+	*wall_ns = ph.end_ns - ph.start_ns;
 	return rc;
 }
 
@@ -768,10 +894,44 @@ static int push_rate(struct fsm_result *r, const struct fsm_iter *it)
 	return 0;
 }
 
+/* after the iteration callback: the run-wide figures of a reported iteration */
+static void account(struct fsm_result *r, struct fsm_iter *it)
+{
+	r->app_overhead_ns += it->app_overhead_ns;
+	hist_merge(&r->create_lat, &it->op[FSM_CREATE].lat);
+	profile_merge(&r->profile, it->obs.profile);
+	it->obs.profile = NULL;
+}
+
+/* what the iteration callback saw and nothing keeps */
+static void iter_release(struct fsm_iter *it)
+{
+	free(it->samples);
+	it->samples = NULL;
+	it->nsamples = 0;
+	observe_phase_free(&it->obs);
+}
+
+/* the honesty warnings (core/warn.h) of the create loop */
+static void iter_warn(const struct fsm_config *c, const struct phase *ph, struct fsm_iter *it)
+{
+	char name[32];
+	struct warn_phase w = { .name = name, .write_bytes = it->op[FSM_WRITE].bytes,
+				/* every method but -S 0 syncs the files before the loop ends */
+				.sync = c->sync_method != 0, .threads = c->nthreads,
+				.wall_ns = ph->end_ns - ph->start_ns,
+				.first_done_ns = ph->first_done_ns - ph->start_ns,
+				.last_done_ns = ph->end_ns - ph->start_ns, .sys_s = ph->sys_s };
+
+	snprintf(name, sizeof(name), "iteration %u", it->index + 1);
+	observe_warn(c->obs, &it->obs, &w);
+}
+
 static int one_iteration(struct fsm_state *s, struct fsm_iter *it, uint64_t *count)
 {
 	const struct fsm_config *c = s->c;
 	time_t now = time(NULL);
+	struct phase ph = { .name = "create", .work = create_work };
 	uint64_t release;
 	int rc;
 
@@ -793,9 +953,18 @@ static int one_iteration(struct fsm_state *s, struct fsm_iter *it, uint64_t *cou
 			return -ENOMEM;
 		memcpy(t->name, t->segs[t->nsegs - 1].seq, c->name_chars - c->rand_chars);
 	}
-	rc = run_phase(s, "create", create_work, &release, NULL);
+	/* the kernel view is the create loop's window, as the rate is */
+	if (c->obs)
+		observe_begin(c->obs);
+	rc = run_phase(s, &ph, FSM_CREATE, c->nthreads * c->nfiles, c->interval_ns);
+	if (c->obs)
+		observe_end(c->obs, &it->obs);
+	it->samples = ph.samples;
+	it->nsamples = ph.nsamples;
+	it->sample_interval_ns = ph.sample_interval_ns;
 	if (rc)
 		return rc;
+	release = ph.start_ns;
 	for (unsigned i = 0; i < c->nthreads; i++) {
 		struct fsm_thread *t = &s->th[i];
 		uint64_t op_ns = 0;
@@ -815,16 +984,20 @@ static int one_iteration(struct fsm_state *s, struct fsm_iter *it, uint64_t *cou
 		it->files_per_sec_aggregate = (double)it->files / ((double)it->wall_ns / NS_PER_S);
 	*count += it->files;
 	it->count = *count;
-	if (c->stat && !stop_now(s) && (rc = run_phase(s, "stat", stat_work, NULL, &it->stat_wall_ns)))
+	if (c->stat && !stop_now(s) &&
+	    (rc = extra_phase(s, "stat", stat_work, FSM_STAT, it->files, &it->stat_wall_ns)))
 		return rc;
-	if (c->read && !stop_now(s) && (rc = run_phase(s, "read", read_work, NULL, &it->read_wall_ns)))
+	if (c->read && !stop_now(s) &&
+	    (rc = extra_phase(s, "read", read_work, FSM_READ_OPEN, it->files, &it->read_wall_ns)))
 		return rc;
 	if (!c->keep_files && !run_stopping() &&
-	    (rc = run_phase(s, "unlink", unlink_work, NULL, &it->unlink_wall_ns)))
+	    (rc = extra_phase(s, "unlink", unlink_work, FSM_UNLINK, it->files, &it->unlink_wall_ns)))
 		return rc;
 	for (unsigned i = 0; i < c->nthreads; i++)
 		for (int o = 0; o < FSM_NOPS; o++)
 			opstat_merge(&it->op[o], &s->th[i].op[o]);
+	if (c->obs)
+		iter_warn(c, &ph, it);
 	use_pct(s, &it->fsuse_pct, &it->iuse_pct);
 	return 0;
 }
@@ -833,11 +1006,12 @@ int fsm_run(const struct fsm_config *c, struct fsm_result *r, const char *prog, 
 	    void *arg)
 {
 	struct fsm_state *s = calloc(1, sizeof(*s));
-	struct fsm_iter *it = malloc(sizeof(*it));
+	struct fsm_iter *it = calloc(1, sizeof(*it));
 	uint64_t count = 0;
 	int rc;
 
 	memset(r, 0, sizeof(*r));
+	hist_init(&r->create_lat);
 	r->started = time(NULL);
 	r->state = s;
 	if (!s || !it) {
@@ -878,6 +1052,7 @@ int fsm_run(const struct fsm_config *c, struct fsm_result *r, const char *prog, 
 				if (push_rate(r, it))
 					break;
 				fn(c, it, arg);
+				account(r, it);
 			}
 			break;
 		}
@@ -887,6 +1062,8 @@ int fsm_run(const struct fsm_config *c, struct fsm_result *r, const char *prog, 
 			break;
 		}
 		fn(c, it, arg);
+		account(r, it);
+		iter_release(it);
 		if (run_error_get()) {
 			r->end = FSM_END_ERROR;
 			break;
@@ -901,35 +1078,43 @@ int fsm_run(const struct fsm_config *c, struct fsm_result *r, const char *prog, 
 			break;
 		}
 	}
+	iter_release(it);
 	free(it);
 	return 0;
 }
 
-void fsm_result_free(struct fsm_result *r)
+void fsm_result_drop_state(struct fsm_result *r)
 {
 	struct fsm_state *s = r->state;
 
-	if (s) {
-		for (unsigned i = 0; s->th && i < s->c->nthreads; i++) {
-			free(s->th[i].segs);
-			free(s->th[i].name);
-			free(s->th[i].rbuf);
-		}
-		if (s->dirfd)
-			for (unsigned i = 0; i < s->c->ndirs * s->c->nsubdirs; i++)
-				if (s->dirfd[i] >= 0)
-					close(s->dirfd[i]);
-		free(s->dirfd);
-		free(s->th);
-		free(s->workers);
-		free(s->wbuf);
-		free(s->xbuf);
-		free(s);
+	if (!s)
+		return;
+	for (unsigned i = 0; s->th && i < s->c->nthreads; i++) {
+		free(s->th[i].segs);
+		free(s->th[i].name);
+		free(s->th[i].rbuf);
 	}
+	if (s->dirfd)
+		for (unsigned i = 0; i < s->c->ndirs * s->c->nsubdirs; i++)
+			if (s->dirfd[i] >= 0)
+				close(s->dirfd[i]);
+	free(s->dirfd);
+	free(s->th);
+	free(s->workers);
+	free(s->wbuf);
+	free(s->xbuf);
+	free(s);
+	r->state = NULL;
+}
+
+void fsm_result_free(struct fsm_result *r)
+{
+	fsm_result_drop_state(r);
 	free(r->rates);
 	free(r->agg_rates);
 	free(r->iter_files);
 	free(r->iter_wall_ns);
+	perf_profile_free(r->profile);
 	memset(r, 0, sizeof(*r));
 }
 

@@ -12,8 +12,11 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "core/hist.h"
+#include "core/observe.h"
 #include "core/opt.h"
 #include "core/run.h"
+#include "core/sample.h"
 
 /* fs_mark 3.3's limits and defaults (fs_mark.md §2) */
 #define FSM_MAX_THREADS 1024         /* fs_mark: 64; more is allowed, the multiple-of-dirs rule stays */
@@ -52,6 +55,17 @@ struct fsm_config {
 	const char *json;
 	bool summary, percentiles, inodes, dirsync, fdatasync, stat, read, spread;
 	uint64_t xattr_bytes;
+	uint64_t interval_ns;        /* --interval: time series resolution of the create loop */
+	bool quiet;                  /* --quiet: no progress line */
+	uint64_t repeat;             /* --repeat N */
+	const char *label;           /* --label NAME */
+	bool sysstats;               /* --sysstats: kernel view table and warnings on stderr */
+	bool profile, profile_callgraph;   /* --profile, --profile-callgraph */
+	uint64_t profile_hz, profile_top;
+	const char *profile_folded;  /* --profile-folded FILE */
+	/* set by the command */
+	bool progress;               /* stderr is a terminal and not --quiet */
+	struct observe *obs;         /* kernel-side session, NULL for none */
 	/* derived by fsm_config_check() */
 	bool keep_files;             /* -k, -L or -F */
 	bool iterations_given;
@@ -77,7 +91,13 @@ struct fsm_iter {
 	uint64_t app_overhead_ns;    /* summed over threads */
 	uint64_t stat_wall_ns, read_wall_ns, unlink_wall_ns;
 	uint64_t start_unix_s;
-	struct opstat op[FSM_NOPS];  /* all threads merged */
+	/* the create loop's time series (sample.h) and kernel view (observe.h): valid during the
+	 * iteration callback only, freed by fsm_run() after it */
+	struct sample *samples;
+	unsigned nsamples;
+	uint64_t sample_interval_ns;
+	struct observe_phase obs;
+	struct opstat op[FSM_NOPS];  /* all threads merged; must stay the last member */
 };
 
 enum fsm_end { FSM_END_DONE, FSM_END_FULL, FSM_END_NOSPACE, FSM_END_SIGNAL, FSM_END_ERROR };
@@ -96,8 +116,11 @@ struct fsm_result {
 	uint64_t *iter_wall_ns;
 	unsigned cap;
 	uint64_t total_files;
+	uint64_t app_overhead_ns;    /* summed over the reported iterations */
+	struct hist create_lat;      /* create latency of the reported iterations, merged */
+	struct perf_profile *profile; /* --profile: every iteration's create loop, merged */
 	time_t started;
-	struct fsm_state *state;     /* directories and names, alive until fsm_result_free() */
+	struct fsm_state *state;     /* directories and names, alive until fsm_result_drop_state() */
 };
 
 /* Checks cross-option constraints (fs_mark's and fsbench's fixes) and fills the derived
@@ -108,6 +131,11 @@ int fsm_config_check(struct fsm_config *c, char *err, size_t errlen, int *exit_c
  * start (message already on stderr). */
 int fsm_run(const struct fsm_config *c, struct fsm_result *r, const char *prog, fsm_iter_fn fn,
 	    void *arg);
+/* Frees the directories and names of a run once its files are cleaned up (or kept): the
+ * cleanup callback fsm_run() registered reads them, so call this only after cleanup_run().
+ * The figures stay (for --repeat's summary). */
+void fsm_result_drop_state(struct fsm_result *r);
+/* fsm_result_drop_state() and the figures */
 void fsm_result_free(struct fsm_result *r);
 /* p-th percentile (nearest rank) of v[0..n-1], copied and sorted; 0 when n is 0 */
 double fsm_percentile(const double *v, unsigned n, double p);
