@@ -169,6 +169,7 @@ static int tio_work(struct worker *w)
 	const uint64_t bs = c->block_bytes, blocks = c->blocks, base = t->base;
 	const uint64_t n = random ? c->random_ops : blocks;
 	const uint32_t gen_now = tw->phase == TIO_RWRITE;
+	const bool psync = eng == &engine_psync;
 	struct engine_file f = { .fd = -1, .sync_each = c->mmap && c->sync, .random = random };
 	unsigned char *buf = t->buf;
 	uint64_t rng = tw->seed;
@@ -197,7 +198,8 @@ static int tio_work(struct worker *w)
 		if (c->verify && write)
 			block_fill(buf, bs, off, tw->seed, w->id, gen_now);
 		t0 = lat_now();
-		rc = eng->rw(&f, write, buf, bs, off);
+		/* psync inline; other engines through their hook */
+		rc = psync ? engine_psync_rw(f.fd, write, buf, bs, off) : eng->rw(&f, write, buf, bs, off);
 		t1 = lat_now();
 		if (__builtin_expect(rc != 0, 0)) {
 			fail_io(c, rc, write ? (c->mmap ? "memcpy" : "pwrite") : (c->mmap ? "memcpy" : "pread"),
