@@ -425,6 +425,7 @@ int cmd_fs_mark(int argc, char **argv, const char *prog)
 		fsm_print_header(o.log, true, &c, argc, argv, t0);
 		fflush(o.log);
 		iters[nruns] = o.iters;
+		c.run_no = nruns + 1;
 		rc = fsm_run(&c, r, prog, on_iter, &o);
 		nruns++;
 		if (rc) {

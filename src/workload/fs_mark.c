@@ -58,6 +58,7 @@ struct fsm_state {
 	atomic_int full;         /* errno that filled the filesystem (fill mode), 0 otherwise */
 	char full_path[PATH_MAX + 512];
 	const char *full_what;
+	char label[64];          /* the progress line's prefix: "fs_mark run 2/3 iteration 5" */
 };
 
 /* ---- names ---------------------------------------------------------------------------------
@@ -844,7 +845,7 @@ static int run_phase(struct fsm_state *s, struct phase *ph, enum fsm_op live, ui
 	ph->interval_ns = interval_ns;
 	ph->progress = c->progress;
 	ph->expected_ops = expected;
-	ph->label = "fs_mark";
+	ph->label = s->label;
 	for (unsigned i = 0; i < c->nthreads; i++)
 		s->workers[i].live = &s->th[i].op[live];
 	rc = phase_run(ph);
@@ -932,10 +933,12 @@ static int one_iteration(struct fsm_state *s, struct fsm_iter *it, uint64_t *cou
 	const struct fsm_config *c = s->c;
 	time_t now = time(NULL);
 	struct phase ph = { .name = "create", .work = create_work };
+	unsigned index = it->index;
 	uint64_t release;
 	int rc;
 
 	memset(it, 0, offsetof(struct fsm_iter, op));
+	it->index = index;
 	for (int o = 0; o < FSM_NOPS; o++)
 		opstat_init(&it->op[o]);
 	it->start_unix_s = (uint64_t)now;
@@ -952,6 +955,15 @@ static int one_iteration(struct fsm_state *s, struct fsm_iter *it, uint64_t *cou
 		if (seg_push(t, t->iter_k0, sub0, now))
 			return -ENOMEM;
 		memcpy(t->name, t->segs[t->nsegs - 1].seq, c->name_chars - c->rand_chars);
+	}
+	if (c->progress) {
+		int n = snprintf(s->label, sizeof(s->label), "fs_mark");
+
+		if (c->repeat > 1)
+			n += snprintf(s->label + n, sizeof(s->label) - (size_t)n, " run %u/%llu", c->run_no,
+				      (unsigned long long)c->repeat);
+		if (c->fill || c->iterations > 1)
+			snprintf(s->label + n, sizeof(s->label) - (size_t)n, " iteration %u", it->index + 1);
 	}
 	/* the kernel view is the create loop's window, as the rate is */
 	if (c->obs)

@@ -65,6 +65,7 @@ struct fsm_config {
 	const char *profile_folded;  /* --profile-folded FILE */
 	/* set by the command */
 	bool progress;               /* stderr is a terminal and not --quiet */
+	unsigned run_no;             /* 1-based run of --repeat, for the progress line */
 	struct observe *obs;         /* kernel-side session, NULL for none */
 	/* derived by fsm_config_check() */
 	bool keep_files;             /* -k, -L or -F */
