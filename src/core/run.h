@@ -103,6 +103,7 @@ struct phase {
 	bool progress;           /* redraw a status line on stderr */
 	uint64_t expected_ops;   /* all workers together, for % done and ETA; 0 if unknown */
 	const char *label;       /* progress line prefix, e.g. "tiotest" */
+	const char *ops_unit;    /* progress shows ops/s in this unit ("files") instead of MiB/s */
 	struct sample *samples;  /* results: malloc'd, the caller frees */
 	unsigned nsamples;
 	uint64_t sample_interval_ns; /* the interval the samples ended up with */

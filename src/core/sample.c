@@ -35,7 +35,7 @@ struct sampler {
 	unsigned nout, capout;
 	uint64_t *acc;           /* dense scratch: HIST_NBUCKETS */
 	struct hist diff;        /* scratch */
-	uint64_t last_prog_ns, last_prog_bytes;
+	uint64_t last_prog_ns, last_prog_bytes, last_prog_ops;
 	bool drew;
 };
 
@@ -172,7 +172,10 @@ static void progress(struct sampler *s, uint64_t now)
 		}
 	}
 	dt = (double)(now - s->last_prog_ns) / NS_PER_S;
-	rate = dt > 0 ? (double)(bytes - s->last_prog_bytes) / 1048576.0 / dt : 0;
+	if (p->ops_unit)
+		rate = dt > 0 ? (double)(ops - s->last_prog_ops) / dt : 0;
+	else
+		rate = dt > 0 ? (double)(bytes - s->last_prog_bytes) / 1048576.0 / dt : 0;
 	if (p->expected_ops) {
 		double done_s = (double)(now - p->start_ns) / NS_PER_S;
 
@@ -182,10 +185,14 @@ static void progress(struct sampler *s, uint64_t now)
 	}
 	s->last_prog_ns = now;
 	s->last_prog_bytes = bytes;
+	s->last_prog_ops = ops;
 	fprintf(stderr, "\r\033[K%s %s:", p->label ? p->label : "fsbench", p->name);
 	if (pct >= 0)
 		fprintf(stderr, " %5.1f%%", pct > 100 ? 100 : pct);
-	fprintf(stderr, " %10.1f MiB/s", rate);
+	if (p->ops_unit)
+		fprintf(stderr, " %10.0f %s/s", rate, p->ops_unit);
+	else
+		fprintf(stderr, " %10.1f MiB/s", rate);
 	if (eta >= 0)
 		fprintf(stderr, "  ETA %llu:%02llu", (unsigned long long)eta / 60,
 			(unsigned long long)eta % 60);

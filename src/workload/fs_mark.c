@@ -846,6 +846,7 @@ static int run_phase(struct fsm_state *s, struct phase *ph, enum fsm_op live, ui
 	ph->progress = c->progress;
 	ph->expected_ops = expected;
 	ph->label = s->label;
+	ph->ops_unit = "files";
 	for (unsigned i = 0; i < c->nthreads; i++)
 		s->workers[i].live = &s->th[i].op[live];
 	rc = phase_run(ph);
