@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "cmd/run_opts.h"
 #include "core/cleanup.h"
 #include "core/opt.h"
 #include "core/run.h"
@@ -57,8 +58,6 @@ static const struct opt fsm_opts[] = {
 	  "min/avg/max microseconds of each system call type (18 more columns)" },
 	{ 'h', "help", OPT_HELP, F(help), NULL, 0, 0, 0, 0,
 	  "show this help (-h on stderr with exit 1 as fs_mark does, --help 0)" },
-	{ 0, "json", OPT_STR, F(json), "FILE", 0, 0, 0, 0,
-	  "write the full result as JSON to FILE ('-': stdout, then nothing else goes to stdout)" },
 	{ 0, "summary", OPT_FLAG, F(summary), NULL, 0, 0, 0, 0,
 	  "add the aggregate files/sec (files / iteration wall time) column and a closing summary" },
 	{ 0, "percentiles", OPT_FLAG, F(percentiles), NULL, 0, 0, 0, 0,
@@ -76,23 +75,7 @@ static const struct opt fsm_opts[] = {
 	  "after the create loop, a timed phase that reads every file back" },
 	{ 0, "spread", OPT_FLAG, F(spread), NULL, 0, 0, 0, 0,
 	  "with -D: spread files evenly over the subdirectories, file by file" },
-	{ 0, "interval", OPT_TIME, F(interval_ns), "TIME", 1000000, UINT64_C(3600000000000), 0, 0,
-	  "time series resolution of each create loop in the JSON (ns/us/ms/s/m/h; bare: seconds); short loops get finer points, at least ~20" },
-	{ 0, "repeat", OPT_UINT, F(repeat), "N", 1, 10000, 0, 0,
-	  "run the whole benchmark N times (fresh files each time) and summarise: mean, 95% confidence interval, CV" },
-	{ 0, "label", OPT_STR, F(label), "NAME", 0, 0, 0, 0, "a name for this result (e.g. kmemleak=on), stored in the JSON" },
-	{ 0, "quiet", OPT_FLAG, F(quiet), NULL, 0, 0, 0, 0, "no live progress line on stderr" },
-	{ 0, "sysstats", OPT_FLAG, F(sysstats), NULL, 0, 0, 0, 0,
-	  "after the classic output, the kernel's view of each iteration's create loop (device I/O, utilisation, CPU split, dirty memory), and warnings on stderr when the figures describe the cache or the CPU" },
-	{ 0, "profile", OPT_FLAG, F(profile), NULL, 0, 0, 0, 0,
-	  "sample on-CPU activity during each create loop (perf cpu-clock) and print a per-symbol profile, kernel included" },
-	{ 0, "profile-hz", OPT_UINT, F(profile_hz), "HZ", 1, 100000, 0, 0, "--profile sampling frequency" },
-	{ 0, "profile-top", OPT_UINT, F(profile_top), "N", 0, 1000000, 0, 0,
-	  "rows of the profile table per run (0: all; the JSON has all, per iteration)" },
-	{ 0, "profile-callgraph", OPT_FLAG, F(profile_callgraph), NULL, 0, 0, 0, 0,
-	  "with --profile: record kernel call chains and write folded stacks (flame graph input)" },
-	{ 0, "profile-folded", OPT_STR, F(profile_folded), "FILE", 0, 0, 0, 0,
-	  "where --profile-callgraph writes folded stacks (default: the --json file with .folded for .json)" },
+	RUN_OPTS(F, "create loop"),
 	{ 0 },
 };
 

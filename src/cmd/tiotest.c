@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "cmd/run_opts.h"
 #include "core/cleanup.h"
 #include "core/opt.h"
 #include "core/run.h"
@@ -53,32 +54,14 @@ static const struct opt tio_opts[] = {
 	{ 'D', "debug", OPT_UINT, F(debug), "LEVEL", 0, 100, 0, 0,
 	  "debug messages on stderr (40: phases, 50: file sizing)" },
 	{ 'h', "help", OPT_HELP, F(help), NULL, 0, 0, 0, 0, "show this help (-h exits 1 as tiotest does, --help 0)" },
-	{ 0, "json", OPT_STR, F(json), "FILE", 0, 0, 0, 0,
-	  "write the full result as JSON to FILE ('-': stdout, then nothing else goes to stdout)" },
 	{ 0, "percentiles", OPT_FLAG, F(percentiles), NULL, 0, 0, 0, 0,
 	  "print a third table: IOPS, MB/s and latency p50/p90/p99/p99.9/max per phase" },
 	{ 0, "seed", OPT_UINT, F(seed), "N", 0, UINT64_MAX, 0, 0,
 	  "seed of the random offsets (each thread and phase derives its own stream)" },
 	{ 0, "keep", OPT_FLAG, F(keep), NULL, 0, 0, 0, 0, "keep the test files at the end" },
-	{ 0, "interval", OPT_TIME, F(interval_ns), "TIME", 1000000, UINT64_C(3600000000000), 0, 0,
-	  "time series resolution in the JSON (ns/us/ms/s/m/h; bare: seconds); short phases get finer points, at least ~20" },
-	{ 0, "repeat", OPT_UINT, F(repeat), "N", 1, 10000, 0, 0,
-	  "run the whole benchmark N times (fresh files each time) and summarise: mean, 95% confidence interval, CV" },
-	{ 0, "label", OPT_STR, F(label), "NAME", 0, 0, 0, 0, "a name for this result (e.g. kmemleak=on), stored in the JSON" },
-	{ 0, "quiet", OPT_FLAG, F(quiet), NULL, 0, 0, 0, 0, "no live progress line on stderr" },
 	{ 0, "between-phases", OPT_STR, F(between), "CMD", 0, 0, 0, 0,
 	  "run 'sh -c CMD' between phases (env: FSBENCH_PHASE_DONE, FSBENCH_PHASE_NEXT, FSBENCH_FILES); a failure stops the run" },
-	{ 0, "sysstats", OPT_FLAG, F(sysstats), NULL, 0, 0, 0, 0,
-	  "after the classic output, the kernel's view of each phase (device I/O, utilisation, CPU split, dirty memory), and warnings on stderr when the figures describe the cache or the CPU" },
-	{ 0, "profile", OPT_FLAG, F(profile), NULL, 0, 0, 0, 0,
-	  "sample on-CPU activity during each phase (perf cpu-clock) and print a per-symbol profile, kernel included" },
-	{ 0, "profile-hz", OPT_UINT, F(profile_hz), "HZ", 1, 100000, 0, 0, "--profile sampling frequency" },
-	{ 0, "profile-top", OPT_UINT, F(profile_top), "N", 0, 1000000, 0, 0,
-	  "rows of the profile table per phase (0: all; the JSON has all)" },
-	{ 0, "profile-callgraph", OPT_FLAG, F(profile_callgraph), NULL, 0, 0, 0, 0,
-	  "with --profile: record kernel call chains and write folded stacks (flame graph input)" },
-	{ 0, "profile-folded", OPT_STR, F(profile_folded), "FILE", 0, 0, 0, 0,
-	  "where --profile-callgraph writes folded stacks (default: the --json file with .folded for .json)" },
+	RUN_OPTS(F, "phase"),
 	{ 0 },
 };
 

@@ -23,13 +23,13 @@
 #endif
 
 /* counts and ns are integers; jansson's json_int_t is long long, and counts above 2^63 do not occur */
-static json_t *jint(uint64_t v)
+json_t *json_u64(uint64_t v)
 {
 	return json_integer((json_int_t)v);
 }
 
 /* never nan or inf in the output */
-static json_t *jreal(double v)
+json_t *json_num(double v)
 {
 	if (v != v || v > 1e300 || v < -1e300)
 		v = 0;
@@ -42,20 +42,20 @@ json_t *json_latency(const struct opstat *s)
 	double n = s->ops ? (double)s->ops : 1.0;
 	json_t *o = json_object(), *b = json_array();
 
-	json_object_set_new(o, "count", jint(h->count));
-	json_object_set_new(o, "min_ns", jint(h->count ? h->min : 0));
-	json_object_set_new(o, "mean_ns", jreal(hist_mean(h)));
-	json_object_set_new(o, "max_ns", jint(h->max));
-	json_object_set_new(o, "sum_ns", jint(h->sum));
-	json_object_set_new(o, "p50_ns", jint(hist_percentile(h, 50)));
-	json_object_set_new(o, "p90_ns", jint(hist_percentile(h, 90)));
-	json_object_set_new(o, "p99_ns", jint(hist_percentile(h, 99)));
-	json_object_set_new(o, "p99_9_ns", jint(hist_percentile(h, 99.9)));
-	json_object_set_new(o, "p99_99_ns", jint(hist_percentile(h, 99.99)));
-	json_object_set_new(o, "over_2s_count", jint(s->over_2s));
-	json_object_set_new(o, "over_10s_count", jint(s->over_10s));
-	json_object_set_new(o, "over_2s_pct", jreal(100.0 * (double)s->over_2s / n));
-	json_object_set_new(o, "over_10s_pct", jreal(100.0 * (double)s->over_10s / n));
+	json_object_set_new(o, "count", json_u64(h->count));
+	json_object_set_new(o, "min_ns", json_u64(h->count ? h->min : 0));
+	json_object_set_new(o, "mean_ns", json_num(hist_mean(h)));
+	json_object_set_new(o, "max_ns", json_u64(h->max));
+	json_object_set_new(o, "sum_ns", json_u64(h->sum));
+	json_object_set_new(o, "p50_ns", json_u64(hist_percentile(h, 50)));
+	json_object_set_new(o, "p90_ns", json_u64(hist_percentile(h, 90)));
+	json_object_set_new(o, "p99_ns", json_u64(hist_percentile(h, 99)));
+	json_object_set_new(o, "p99_9_ns", json_u64(hist_percentile(h, 99.9)));
+	json_object_set_new(o, "p99_99_ns", json_u64(hist_percentile(h, 99.99)));
+	json_object_set_new(o, "over_2s_count", json_u64(s->over_2s));
+	json_object_set_new(o, "over_10s_count", json_u64(s->over_10s));
+	json_object_set_new(o, "over_2s_pct", json_num(100.0 * (double)s->over_2s / n));
+	json_object_set_new(o, "over_10s_pct", json_num(100.0 * (double)s->over_10s / n));
 	json_object_set_new(o, "histogram", json_pack("{s:s,s:i}", "scheme", "log-linear",
 						      "sub_buckets_per_octave", HIST_SUB));
 	/* raw non-empty buckets [lo_ns, hi_ns inclusive, count]: enough to recompute anything */
@@ -65,7 +65,7 @@ json_t *json_latency(const struct opstat *s)
 		if (!h->buckets[i])
 			continue;
 		hist_bucket_range(i, &lo, &hi);
-		json_array_append_new(b, json_pack("[o,o,o]", jint(lo), jint(hi), jint(h->buckets[i])));
+		json_array_append_new(b, json_pack("[o,o,o]", json_u64(lo), json_u64(hi), json_u64(h->buckets[i])));
 	}
 	json_object_set_new(o, "buckets", b);
 	return o;
@@ -76,10 +76,10 @@ json_t *json_samples(const struct sample *s, unsigned n)
 	json_t *a = json_array();
 
 	for (unsigned i = 0; i < n; i++)
-		json_array_append_new(a, json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "t_ns", jint(s[i].t_ns),
-			"dt_ns", jint(s[i].dt_ns), "ops", jint(s[i].ops), "bytes", jint(s[i].bytes),
-			"p50_ns", jint(s[i].p50_ns), "p90_ns", jint(s[i].p90_ns), "p99_ns", jint(s[i].p99_ns),
-			"p99_9_ns", jint(s[i].p999_ns)));
+		json_array_append_new(a, json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "t_ns", json_u64(s[i].t_ns),
+			"dt_ns", json_u64(s[i].dt_ns), "ops", json_u64(s[i].ops), "bytes", json_u64(s[i].bytes),
+			"p50_ns", json_u64(s[i].p50_ns), "p90_ns", json_u64(s[i].p90_ns), "p99_ns", json_u64(s[i].p99_ns),
+			"p99_9_ns", json_u64(s[i].p999_ns)));
 	return a;
 }
 
@@ -199,12 +199,12 @@ json_t *json_result_head(const struct json_run_info *ri)
 		json_object_set_new(env, "machine", json_string(h.machine));
 		json_object_set_new(env, "cpu_model", json_string(h.cpu_model));
 		json_object_set_new(env, "cpus_online", json_integer(h.cpus_online));
-		json_object_set_new(env, "mem_total_bytes", jint(h.mem_total_bytes));
+		json_object_set_new(env, "mem_total_bytes", json_u64(h.mem_total_bytes));
 	}
 	json_object_set_new(env, "latency_clock", json_string(clock_latency_source()));
 	if (clock_use_tsc)
 		/* to 10 MHz: the calibration's last digits differ from run to run, the machine does not */
-		json_object_set_new(env, "tsc_ghz", jreal(round(clock_tsc_ghz() * 100) / 100));
+		json_object_set_new(env, "tsc_ghz", json_num(round(clock_tsc_ghz() * 100) / 100));
 	for (unsigned i = 0; i < ri->ntargets; i++)
 		json_array_append_new(targets, json_mount(ri->targets[i]));
 	json_object_set_new(env, "targets", targets);
@@ -216,12 +216,12 @@ static json_t *tio_json_config(const struct tio_config *c)
 {
 	json_t *o = json_object(), *dirs = json_array(), *phases = json_array();
 
-	json_object_set_new(o, "threads", jint(c->threads));
-	json_object_set_new(o, "file_size_bytes", jint(c->file_bytes));
-	json_object_set_new(o, "file_size_used_bytes", jint(c->blocks * c->block_bytes));
-	json_object_set_new(o, "block_size_bytes", jint(c->block_bytes));
-	json_object_set_new(o, "blocks_per_thread", jint(c->blocks));
-	json_object_set_new(o, "random_ops_per_thread", jint(c->random_ops));
+	json_object_set_new(o, "threads", json_u64(c->threads));
+	json_object_set_new(o, "file_size_bytes", json_u64(c->file_bytes));
+	json_object_set_new(o, "file_size_used_bytes", json_u64(c->blocks * c->block_bytes));
+	json_object_set_new(o, "block_size_bytes", json_u64(c->block_bytes));
+	json_object_set_new(o, "blocks_per_thread", json_u64(c->blocks));
+	json_object_set_new(o, "random_ops_per_thread", json_u64(c->random_ops));
 	for (unsigned i = 0; i < c->dirs.n; i++)
 		json_array_append_new(dirs, json_string(c->dirs.v[i]));
 	json_object_set_new(o, "dirs", dirs);
@@ -236,11 +236,11 @@ static json_t *tio_json_config(const struct tio_config *c)
 	json_object_set_new(o, "drop_caches", json_boolean(c->drop_caches));
 	json_object_set_new(o, "serial_write", json_boolean(c->serial_write));
 	json_object_set_new(o, "raw", json_boolean(c->raw));
-	json_object_set_new(o, "raw_offset_bytes", jint(c->raw_offset_bytes));
+	json_object_set_new(o, "raw_offset_bytes", json_u64(c->raw_offset_bytes));
 	json_object_set_new(o, "raw_offset_first", json_boolean(c->raw_offset_first));
-	json_object_set_new(o, "seed", jint(c->seed));
-	json_object_set_new(o, "repeat", jint(c->repeat));
-	json_object_set_new(o, "interval_ns", jint(c->interval_ns));
+	json_object_set_new(o, "seed", json_u64(c->seed));
+	json_object_set_new(o, "repeat", json_u64(c->repeat));
+	json_object_set_new(o, "interval_ns", json_u64(c->interval_ns));
 	json_object_set_new(o, "keep", json_boolean(c->keep));
 	json_object_set_new(o, "between_phases", c->between ? json_string(c->between) : json_null());
 	return o;
@@ -248,10 +248,10 @@ static json_t *tio_json_config(const struct tio_config *c)
 
 static json_t *json_procio(const struct procio *io)
 {
-	return json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "rchar", jint(io->rchar), "wchar", jint(io->wchar),
-			 "syscr", jint(io->syscr), "syscw", jint(io->syscw), "read_bytes", jint(io->read_bytes),
-			 "write_bytes", jint(io->write_bytes), "cancelled_write_bytes",
-			 jint(io->cancelled_write_bytes));
+	return json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "rchar", json_u64(io->rchar), "wchar", json_u64(io->wchar),
+			 "syscr", json_u64(io->syscr), "syscw", json_u64(io->syscw), "read_bytes", json_u64(io->read_bytes),
+			 "write_bytes", json_u64(io->write_bytes), "cancelled_write_bytes",
+			 json_u64(io->cancelled_write_bytes));
 }
 
 static json_t *tio_json_phase(const struct tio_config *c, const struct tio_result *r, int p)
@@ -262,25 +262,25 @@ static json_t *tio_json_phase(const struct tio_config *c, const struct tio_resul
 
 	json_object_set_new(o, "name", json_string(tio_phase_name[p]));
 	json_object_set_new(o, "complete", json_boolean(pr->complete));
-	json_object_set_new(o, "ops", jint(pr->st.ops));
-	json_object_set_new(o, "bytes", jint(pr->st.bytes));
-	json_object_set_new(o, "wall_ns", jint(pr->wall_ns));
-	json_object_set_new(o, "first_done_ns", jint(pr->first_done_ns));
-	json_object_set_new(o, "last_done_ns", jint(pr->last_done_ns));
-	json_object_set_new(o, "rate_mib_per_s", jreal(wall_s > 0 ? (double)pr->st.bytes / 1048576.0 / wall_s : 0));
+	json_object_set_new(o, "ops", json_u64(pr->st.ops));
+	json_object_set_new(o, "bytes", json_u64(pr->st.bytes));
+	json_object_set_new(o, "wall_ns", json_u64(pr->wall_ns));
+	json_object_set_new(o, "first_done_ns", json_u64(pr->first_done_ns));
+	json_object_set_new(o, "last_done_ns", json_u64(pr->last_done_ns));
+	json_object_set_new(o, "rate_mib_per_s", json_num(wall_s > 0 ? (double)pr->st.bytes / 1048576.0 / wall_s : 0));
 	if (pr->first_done_bytes) {
 		double fd_s = (double)pr->first_done_ns / 1e9;
 
 		/* how far every thread had got when the fastest finished (elbencho's "first done") */
-		json_object_set_new(o, "first_done", json_pack("{s:o,s:o,s:o,s:o}", "ns", jint(pr->first_done_ns),
-			"ops", jint(pr->first_done_ops), "bytes", jint(pr->first_done_bytes), "rate_mib_per_s",
-			jreal(fd_s > 0 ? (double)pr->first_done_bytes / 1048576.0 / fd_s : 0)));
+		json_object_set_new(o, "first_done", json_pack("{s:o,s:o,s:o,s:o}", "ns", json_u64(pr->first_done_ns),
+			"ops", json_u64(pr->first_done_ops), "bytes", json_u64(pr->first_done_bytes), "rate_mib_per_s",
+			json_num(fd_s > 0 ? (double)pr->first_done_bytes / 1048576.0 / fd_s : 0)));
 	}
-	json_object_set_new(o, "iops", jreal(wall_s > 0 ? (double)pr->st.ops / wall_s : 0));
-	json_object_set_new(o, "cpu_usr_s", jreal(pr->usr_s));
-	json_object_set_new(o, "cpu_sys_s", jreal(pr->sys_s));
-	json_object_set_new(o, "cpu_usr_pct", jreal(wall_s > 0 ? 100.0 * pr->usr_s / wall_s : 0));
-	json_object_set_new(o, "cpu_sys_pct", jreal(wall_s > 0 ? 100.0 * pr->sys_s / wall_s : 0));
+	json_object_set_new(o, "iops", json_num(wall_s > 0 ? (double)pr->st.ops / wall_s : 0));
+	json_object_set_new(o, "cpu_usr_s", json_num(pr->usr_s));
+	json_object_set_new(o, "cpu_sys_s", json_num(pr->sys_s));
+	json_object_set_new(o, "cpu_usr_pct", json_num(wall_s > 0 ? 100.0 * pr->usr_s / wall_s : 0));
+	json_object_set_new(o, "cpu_sys_pct", json_num(wall_s > 0 ? 100.0 * pr->sys_s / wall_s : 0));
 	json_object_set_new(o, "proc_io", json_procio(&pr->io));
 	/* kernel-side view (core/observe.h): always when taken; profile with --profile */
 	if (pr->obs.taken) {
@@ -293,14 +293,14 @@ static json_t *tio_json_phase(const struct tio_config *c, const struct tio_resul
 		const struct tio_thread_result *t = &pr->threads[i];
 
 		json_array_append_new(threads, json_pack("{s:i,s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o}",
-			"thread", (int)i, "file", t->path, "ops", jint(t->ops), "bytes", jint(t->bytes),
-			"start_ns", jint(t->start_ns), "end_ns", jint(t->end_ns), "flush_ns", jint(t->flush_ns),
-			"cpu_usr_s", jreal(t->usr_s), "cpu_sys_s", jreal(t->sys_s)));
+			"thread", (int)i, "file", t->path, "ops", json_u64(t->ops), "bytes", json_u64(t->bytes),
+			"start_ns", json_u64(t->start_ns), "end_ns", json_u64(t->end_ns), "flush_ns", json_u64(t->flush_ns),
+			"cpu_usr_s", json_num(t->usr_s), "cpu_sys_s", json_num(t->sys_s)));
 	}
 	json_object_set_new(o, "threads", threads);
 	json_object_set_new(o, "latency", json_latency(&pr->st));
 	json_object_set_new(o, "intervals", json_samples(pr->samples, pr->nsamples));
-	json_object_set_new(o, "interval_ns", jint(pr->sample_interval_ns));
+	json_object_set_new(o, "interval_ns", json_u64(pr->sample_interval_ns));
 	return o;
 }
 
@@ -327,7 +327,7 @@ static json_t *tio_json_run(const struct tio_config *c, const struct tio_result 
 	} else {
 		json_object_set_new(o, "error", json_null());
 	}
-	json_object_set_new(o, "seed", jint(r->seed));
+	json_object_set_new(o, "seed", json_u64(r->seed));
 	for (int p = 0; p < TIO_NPHASES; p++)
 		if (r->phase[p].ran)
 			json_array_append_new(phases, tio_json_phase(c, r, p));

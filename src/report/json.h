@@ -21,6 +21,9 @@ struct json_run_info {
 	long long started_unix_s;
 };
 
+/* Scalars as fsbench writes them: counts and nanoseconds as integers; reals never nan/inf. */
+json_t *json_u64(uint64_t v);
+json_t *json_num(double v);
 json_t *json_latency(const struct opstat *s);
 /* The time series of a phase or iteration: one object per interval. */
 json_t *json_samples(const struct sample *s, unsigned n);

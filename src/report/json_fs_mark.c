@@ -7,18 +7,6 @@
 #include "core/clock.h"
 #include "report/json_kstat.h"
 
-static json_t *jint(uint64_t v)
-{
-	return json_integer((json_int_t)v);
-}
-
-static json_t *jreal(double v)
-{
-	if (v != v || v > 1e300 || v < -1e300)
-		v = 0;
-	return json_real(v);
-}
-
 static const char *const policy_name[] = { "none", "time_hash", "round_robin", "spread" };
 
 static json_t *config(const struct fsm_config *c)
@@ -28,53 +16,53 @@ static json_t *config(const struct fsm_config *c)
 	for (unsigned i = 0; i < c->dirs.n; i++)
 		json_array_append_new(d, json_string(c->dirs.v[i]));
 	json_object_set_new(o, "dirs", d);
-	json_object_set_new(o, "threads", jint(c->nthreads));
-	json_object_set_new(o, "files_per_thread", jint(c->nfiles));
-	json_object_set_new(o, "file_bytes", jint(c->file_bytes));
-	json_object_set_new(o, "io_bytes", jint(c->io_bytes));
-	json_object_set_new(o, "sync_method", jint(c->sync_method));
-	json_object_set_new(o, "subdirs", jint(c->subdirs));
-	json_object_set_new(o, "files_per_subdir", jint(c->files_per_subdir));
+	json_object_set_new(o, "threads", json_u64(c->nthreads));
+	json_object_set_new(o, "files_per_thread", json_u64(c->nfiles));
+	json_object_set_new(o, "file_bytes", json_u64(c->file_bytes));
+	json_object_set_new(o, "io_bytes", json_u64(c->io_bytes));
+	json_object_set_new(o, "sync_method", json_u64(c->sync_method));
+	json_object_set_new(o, "subdirs", json_u64(c->subdirs));
+	json_object_set_new(o, "files_per_subdir", json_u64(c->files_per_subdir));
 	json_object_set_new(o, "dir_policy", json_string(policy_name[c->policy]));
-	json_object_set_new(o, "name_length_option", jint(c->name_len));
-	json_object_set_new(o, "random_length_option", jint(c->rand_len));
-	json_object_set_new(o, "name_chars", jint(c->name_chars));
-	json_object_set_new(o, "random_chars", jint(c->rand_chars));
-	json_object_set_new(o, "iterations", c->fill ? json_null() : jint(c->iterations));
+	json_object_set_new(o, "name_length_option", json_u64(c->name_len));
+	json_object_set_new(o, "random_length_option", json_u64(c->rand_len));
+	json_object_set_new(o, "name_chars", json_u64(c->name_chars));
+	json_object_set_new(o, "random_chars", json_u64(c->rand_chars));
+	json_object_set_new(o, "iterations", c->fill ? json_null() : json_u64(c->iterations));
 	json_object_set_new(o, "fill", json_boolean(c->fill));
 	json_object_set_new(o, "keep", json_boolean(c->keep_files));
 	json_object_set_new(o, "log", json_string(c->log));
 	json_object_set_new(o, "dirsync", json_boolean(c->dirsync));
 	json_object_set_new(o, "fdatasync", json_boolean(c->fdatasync));
-	json_object_set_new(o, "xattr_bytes", jint(c->xattr_bytes));
+	json_object_set_new(o, "xattr_bytes", json_u64(c->xattr_bytes));
 	json_object_set_new(o, "stat", json_boolean(c->stat));
 	json_object_set_new(o, "read", json_boolean(c->read));
-	json_object_set_new(o, "repeat", jint(c->repeat));
-	json_object_set_new(o, "interval_ns", jint(c->interval_ns));
+	json_object_set_new(o, "repeat", json_u64(c->repeat));
+	json_object_set_new(o, "interval_ns", json_u64(c->interval_ns));
 	return o;
 }
 
 static json_t *phase(uint64_t files, uint64_t wall_ns)
 {
-	return json_pack("{s:o,s:o,s:o}", "files", jint(files), "wall_ns", jint(wall_ns),
-			 "files_per_sec", jreal(wall_ns ? (double)files / ((double)wall_ns / NS_PER_S) : 0));
+	return json_pack("{s:o,s:o,s:o}", "files", json_u64(files), "wall_ns", json_u64(wall_ns),
+			 "files_per_sec", json_num(wall_ns ? (double)files / ((double)wall_ns / NS_PER_S) : 0));
 }
 
 json_t *fsm_json_iter(const struct fsm_config *c, const struct fsm_iter *it)
 {
 	json_t *o = json_object(), *lat = json_object(), *ph = json_object();
 
-	json_object_set_new(o, "iteration", jint(it->index + 1));
-	json_object_set_new(o, "start_unix_s", jint(it->start_unix_s));
-	json_object_set_new(o, "files", jint(it->files));
-	json_object_set_new(o, "count", jint(it->count));
+	json_object_set_new(o, "iteration", json_u64(it->index + 1));
+	json_object_set_new(o, "start_unix_s", json_u64(it->start_unix_s));
+	json_object_set_new(o, "files", json_u64(it->files));
+	json_object_set_new(o, "count", json_u64(it->count));
 	json_object_set_new(o, "partial", json_boolean(it->partial));
 	json_object_set_new(o, "fs_use_pct", json_integer(it->fsuse_pct));
 	json_object_set_new(o, "inode_use_pct", json_integer(it->iuse_pct));
-	json_object_set_new(o, "files_per_sec_sum_of_threads", jreal(it->files_per_sec));
-	json_object_set_new(o, "files_per_sec_aggregate", jreal(it->files_per_sec_aggregate));
-	json_object_set_new(o, "wall_ns", jint(it->wall_ns));
-	json_object_set_new(o, "app_overhead_ns", jint(it->app_overhead_ns));
+	json_object_set_new(o, "files_per_sec_sum_of_threads", json_num(it->files_per_sec));
+	json_object_set_new(o, "files_per_sec_aggregate", json_num(it->files_per_sec_aggregate));
+	json_object_set_new(o, "wall_ns", json_u64(it->wall_ns));
+	json_object_set_new(o, "app_overhead_ns", json_u64(it->app_overhead_ns));
 	if (c->stat)
 		json_object_set_new(ph, "stat", phase(it->op[FSM_STAT].ops, it->stat_wall_ns));
 	if (c->read)
@@ -93,7 +81,7 @@ json_t *fsm_json_iter(const struct fsm_config *c, const struct fsm_iter *it)
 	json_object_set_new(o, "latency", lat);
 	/* the create loop's time series and kernel view (core/observe.h), as tiotest's phases */
 	json_object_set_new(o, "intervals", json_samples(it->samples, it->nsamples));
-	json_object_set_new(o, "interval_ns", jint(it->sample_interval_ns));
+	json_object_set_new(o, "interval_ns", json_u64(it->sample_interval_ns));
 	if (it->obs.taken) {
 		json_object_set_new(o, "kernel", kstat_json(&it->obs.k));
 		json_object_set_new(o, "warnings", warn_json(&it->obs.warns));
@@ -108,9 +96,9 @@ static const char *const end_name[] = { "done", "filesystem_full", "not_enough_s
 
 static json_t *rates(const double *v, unsigned n, double average)
 {
-	return json_pack("{s:o,s:o,s:o,s:o}", "average", jreal(average),
-			 "p50", jreal(fsm_percentile(v, n, 50)), "p90", jreal(fsm_percentile(v, n, 90)),
-			 "p99", jreal(fsm_percentile(v, n, 99)));
+	return json_pack("{s:o,s:o,s:o,s:o}", "average", json_num(average),
+			 "p50", json_num(fsm_percentile(v, n, 50)), "p90", json_num(fsm_percentile(v, n, 90)),
+			 "p99", json_num(fsm_percentile(v, n, 99)));
 }
 
 /* One run: what --repeat repeats. last: the run the error (if any) belongs to. */
@@ -138,8 +126,8 @@ static json_t *fsm_json_run(const struct fsm_result *r, json_t *iters, bool last
 		files += (double)r->iter_files[i];
 		wall += (double)r->iter_wall_ns[i] / NS_PER_S;
 	}
-	json_object_set_new(sum, "iterations", jint(r->niters));
-	json_object_set_new(sum, "files", jint(r->total_files));
+	json_object_set_new(sum, "iterations", json_u64(r->niters));
+	json_object_set_new(sum, "files", json_u64(r->total_files));
 	json_object_set_new(sum, "files_per_sec_sum_of_threads",
 			    rates(r->rates, r->niters, r->niters ? s / r->niters : 0));
 	json_object_set_new(sum, "files_per_sec_aggregate",

@@ -1,20 +1,9 @@
 /* JSON for device resolution, kstat deltas, honesty warnings and profiles. Field names carry
  * their units; counts are integers. */
 #include "report/json_kstat.h"
+#include "report/json.h"
 
 #include <stdint.h>
-
-static json_t *jint(uint64_t v)
-{
-	return json_integer((json_int_t)v);
-}
-
-static json_t *jreal(double v)
-{
-	if (v != v || v > 1e300 || v < -1e300)
-		v = 0;
-	return json_real(v);
-}
 
 json_t *blockdev_json(const struct blockdev *b)
 {
@@ -41,7 +30,7 @@ json_t *kstat_json(const struct kstat_delta *d)
 {
 	json_t *o = json_object(), *disks = json_array();
 
-	json_object_set_new(o, "wall_ns", jint(d->wall_ns));
+	json_object_set_new(o, "wall_ns", json_u64(d->wall_ns));
 	for (unsigned i = 0; i < d->ndisks; i++) {
 		const struct kstat_disk_delta *k = &d->disk[i];
 		json_t *x = json_object();
@@ -50,20 +39,20 @@ json_t *kstat_json(const struct kstat_delta *d)
 		json_object_set_new(x, "found", json_boolean(k->found));
 		json_object_set_new(x, "primary", json_boolean(k->primary));
 		if (k->found) {
-			json_object_set_new(x, "reads_completed", jint(k->rd_ios));
-			json_object_set_new(x, "reads_merged", jint(k->rd_merges));
-			json_object_set_new(x, "read_bytes", jint(k->rd_bytes));
-			json_object_set_new(x, "writes_completed", jint(k->wr_ios));
-			json_object_set_new(x, "writes_merged", jint(k->wr_merges));
-			json_object_set_new(x, "write_bytes", jint(k->wr_bytes));
-			json_object_set_new(x, "io_ms", jint(k->io_ms));
-			json_object_set_new(x, "time_in_queue_ms", jint(k->queue_ms));
-			json_object_set_new(x, "util_pct", jreal(k->util_pct));
-			json_object_set_new(x, "avg_queue_size", jreal(k->avg_queue));
-			json_object_set_new(x, "avg_read_request_bytes", jreal(k->avg_rd_bytes));
-			json_object_set_new(x, "avg_write_request_bytes", jreal(k->avg_wr_bytes));
-			json_object_set_new(x, "read_mib_per_s", jreal(k->rd_mib_s));
-			json_object_set_new(x, "write_mib_per_s", jreal(k->wr_mib_s));
+			json_object_set_new(x, "reads_completed", json_u64(k->rd_ios));
+			json_object_set_new(x, "reads_merged", json_u64(k->rd_merges));
+			json_object_set_new(x, "read_bytes", json_u64(k->rd_bytes));
+			json_object_set_new(x, "writes_completed", json_u64(k->wr_ios));
+			json_object_set_new(x, "writes_merged", json_u64(k->wr_merges));
+			json_object_set_new(x, "write_bytes", json_u64(k->wr_bytes));
+			json_object_set_new(x, "io_ms", json_u64(k->io_ms));
+			json_object_set_new(x, "time_in_queue_ms", json_u64(k->queue_ms));
+			json_object_set_new(x, "util_pct", json_num(k->util_pct));
+			json_object_set_new(x, "avg_queue_size", json_num(k->avg_queue));
+			json_object_set_new(x, "avg_read_request_bytes", json_num(k->avg_rd_bytes));
+			json_object_set_new(x, "avg_write_request_bytes", json_num(k->avg_wr_bytes));
+			json_object_set_new(x, "read_mib_per_s", json_num(k->rd_mib_s));
+			json_object_set_new(x, "write_mib_per_s", json_num(k->wr_mib_s));
 		}
 		json_array_append_new(disks, x);
 	}
@@ -76,9 +65,9 @@ json_t *kstat_json(const struct kstat_delta *d)
 			char key[32];
 
 			snprintf(key, sizeof(key), "%s_s", kstat_cpu_name[i]);
-			json_object_set_new(c, key, jreal(d->cpu_s[i]));
+			json_object_set_new(c, key, json_num(d->cpu_s[i]));
 			snprintf(key, sizeof(key), "%s_pct", kstat_cpu_name[i]);
-			json_object_set_new(c, key, jreal(d->cpu_pct[i]));
+			json_object_set_new(c, key, json_num(d->cpu_pct[i]));
 		}
 		json_object_set_new(o, "cpu", c);
 	}
@@ -89,12 +78,12 @@ json_t *kstat_json(const struct kstat_delta *d)
 			char key[64];
 
 			if (i < KSTAT_VM_FIRST_GAUGE) {
-				json_object_set_new(v, kstat_vm_name[i], jint(d->vm[i]));
+				json_object_set_new(v, kstat_vm_name[i], json_u64(d->vm[i]));
 			} else {
 				snprintf(key, sizeof(key), "%s_begin", kstat_vm_name[i]);
-				json_object_set_new(v, key, jint(d->vm_begin[i]));
+				json_object_set_new(v, key, json_u64(d->vm_begin[i]));
 				snprintf(key, sizeof(key), "%s_end", kstat_vm_name[i]);
-				json_object_set_new(v, key, jint(d->vm[i]));
+				json_object_set_new(v, key, json_u64(d->vm[i]));
 			}
 		}
 		json_object_set_new(o, "vmstat", v);
@@ -103,8 +92,8 @@ json_t *kstat_json(const struct kstat_delta *d)
 		json_t *m = json_object(), *b = json_object(), *e = json_object();
 
 		for (int i = 0; i < KSTAT_NMEM_FIELDS; i++) {
-			json_object_set_new(b, kstat_mem_name[i], jint(d->mem_begin[i]));
-			json_object_set_new(e, kstat_mem_name[i], jint(d->mem_end[i]));
+			json_object_set_new(b, kstat_mem_name[i], json_u64(d->mem_begin[i]));
+			json_object_set_new(e, kstat_mem_name[i], json_u64(d->mem_end[i]));
 		}
 		json_object_set_new(m, "unit", json_string("bytes"));
 		json_object_set_new(m, "begin", b);
@@ -132,12 +121,12 @@ json_t *perf_json(const struct perf_profile *p)
 	json_object_set_new(o, "frequency_hz", json_integer(p->hz));
 	json_object_set_new(o, "cpus", json_integer(p->ncpus));
 	json_object_set_new(o, "idle_excluded", json_boolean(p->system_wide));
-	json_object_set_new(o, "samples", jint(p->samples));
-	json_object_set_new(o, "lost", jint(p->lost));
-	json_object_set_new(o, "wall_ns", jint(p->wall_ns));
+	json_object_set_new(o, "samples", json_u64(p->samples));
+	json_object_set_new(o, "lost", json_u64(p->lost));
+	json_object_set_new(o, "wall_ns", json_u64(p->wall_ns));
 	for (size_t i = 0; i < p->n; i++)
-		json_array_append_new(e, json_pack("{s:o,s:o,s:s,s:s}", "samples", jint(p->v[i].samples),
-						   "pct", jreal(p->v[i].pct), "image", p->v[i].image,
+		json_array_append_new(e, json_pack("{s:o,s:o,s:s,s:s}", "samples", json_u64(p->v[i].samples),
+						   "pct", json_num(p->v[i].pct), "image", p->v[i].image,
 						   "symbol", p->v[i].symbol));
 	json_object_set_new(o, "entries", e);
 	if (p->stacks) {
@@ -145,7 +134,7 @@ json_t *perf_json(const struct perf_profile *p)
 
 		for (size_t i = 0; i < p->nstacks; i++)
 			json_array_append_new(s, json_pack("{s:s,s:o}", "stack", p->stacks[i].folded, "count",
-							   jint(p->stacks[i].count)));
+							   json_u64(p->stacks[i].count)));
 		json_object_set_new(o, "stacks", s);
 	}
 	return o;
