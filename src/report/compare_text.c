@@ -176,7 +176,7 @@ void cmp_print_text(FILE *out, const struct cmp_table *t)
 		     "(Welch's t-test); \"no difference\": not significant at the 5%% level.\n");
 	if (t->untested)
 		fprintf(out, "Results with a single run cannot be tested: their deltas carry no stars and may be\n"
-			     "noise (fsbench tiotest --repeat N gives every figure an interval).\n");
+			     "noise (--repeat N gives every figure an interval).\n");
 	if (t->fail_set)
 		fprintf(out, "--fail-if-worse %g%%: %u figure%s worse by more than that%s.\n", t->fail_pct,
 			t->nfailing, t->nfailing == 1 ? " is" : "s are", t->nfailing ? " (FAIL)" : "");

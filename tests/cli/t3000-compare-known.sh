@@ -49,6 +49,8 @@ jq -c 'del(.runs) + .runs[0] | .phases[0].rate_mib_per_s = 110' a.json > b1.json
 out=$(fsb compare a1.json b1.json) || fail "single exit $?"
 echo "$out" | grep -E '^write rate +MiB/s +100\.0 +110\.0 +\+10\.0% better$' || fail "single-run row"
 echo "$out" | grep -q 'cannot be tested' || fail "no note on untested deltas"
+# the note names the option, not one workload (tiotest and fs_mark both have --repeat)
+echo "$out" | grep -q '^noise (--repeat N gives every figure an interval)\.$' || fail "note: $out"
 ok "single runs"
 
 expect_exit 1 fsb compare --fail-if-worse 10 a.json b.json > /dev/null
