@@ -107,7 +107,11 @@ static void fmt_tick(const struct axis *a, double v, char *buf, size_t len)
 		}
 		snprintf(buf, len, "%g %s", v, u[k]);
 	} else if (a->kind == 2) {
-		snprintf(buf, len, "%.*f%%", v < 1.5 ? 0 : (int)v - 2 > 0 ? (int)v - 2 : 0, 100 * (1 - pow(10, -v)));
+		/* v nines: 2 is 99 %, 3 is 99.9 %; a tick between two (2.5 = 99.68 %) needs the
+		 * decimals of the next one up, or it would round to its neighbour or to 100 % */
+		int dec = (int)ceil(v - 1e-9) - 2;
+
+		snprintf(buf, len, "%.*f%%", dec > 0 ? dec : 0, 100 * (1 - pow(10, -v)));
 	} else if (fabs(v) >= 1e6) {
 		snprintf(buf, len, "%gM", v / 1e6);
 	} else if (fabs(v) >= 1e4) {
