@@ -746,6 +746,76 @@ int perf_end(struct perf_session *s, struct perf_profile **out)
 	return 0;
 }
 
+int perf_profile_merge(struct perf_profile **dstp, struct perf_profile *src)
+{
+	struct perf_profile *d = *dstp;
+	struct perf_entry *v;
+	struct perf_stack *st;
+	size_t n, m;
+
+	if (!src)
+		return 0;
+	if (!d) {
+		*dstp = src;
+		return 0;
+	}
+	v = malloc((d->n + src->n + 1) * sizeof(*v));
+	st = malloc((d->nstacks + src->nstacks + 1) * sizeof(*st));
+	if (!v || !st) {
+		free(v);
+		free(st);
+		perf_profile_free(src);
+		return -ENOMEM;
+	}
+	/* the same merge as perf_end()'s: by name, equal names add up, then by samples */
+	memcpy(v, d->v, d->n * sizeof(*v));
+	memcpy(v + d->n, src->v, src->n * sizeof(*v));
+	n = d->n + src->n;
+	qsort(v, n, sizeof(*v), by_name);
+	m = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (m && !by_name(&v[m - 1], &v[i]))
+			v[m - 1].samples += v[i].samples;
+		else
+			v[m++] = v[i];
+	}
+	d->samples += src->samples;
+	d->lost += src->lost;
+	d->wall_ns += src->wall_ns;
+	if (src->ncpus > d->ncpus)
+		d->ncpus = src->ncpus;
+	qsort(v, m, sizeof(*v), by_samples);
+	for (size_t i = 0; i < m; i++)
+		v[i].pct = d->samples ? 100.0 * (double)v[i].samples / (double)d->samples : 0;
+	free(d->v);
+	d->v = v;
+	d->n = m;
+	/* the stacks' strings move over; duplicates are freed */
+	if (d->nstacks)
+		memcpy(st, d->stacks, d->nstacks * sizeof(*st));
+	if (src->nstacks)
+		memcpy(st + d->nstacks, src->stacks, src->nstacks * sizeof(*st));
+	n = d->nstacks + src->nstacks;
+	qsort(st, n, sizeof(*st), stack_by_name);
+	m = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (m && !stack_by_name(&st[m - 1], &st[i])) {
+			st[m - 1].count += st[i].count;
+			free(st[i].folded);
+		} else {
+			st[m++] = st[i];
+		}
+	}
+	qsort(st, m, sizeof(*st), stack_by_count);
+	free(d->stacks);
+	d->stacks = st;
+	d->nstacks = m;
+	free(src->stacks);
+	free(src->v);
+	free(src);
+	return 0;
+}
+
 void perf_close(struct perf_session *s)
 {
 	struct perf_profile *p;

@@ -63,4 +63,10 @@ void perf_stop(struct perf_session *ps);
 int perf_end(struct perf_session *ps, struct perf_profile **out);
 void perf_close(struct perf_session *ps);
 void perf_profile_free(struct perf_profile *p);
+/* Merges src into *dst (takes src over when *dst is NULL) and always consumes src: entries
+ * with the same image and symbol, and folded stacks with the same text, add up; samples, lost
+ * and wall_ns add up, ncpus is the larger; the order is perf_end()'s (most samples first, then
+ * by name) and pct is recomputed. fs_mark merges its iterations' create loops into one profile
+ * per run this way. 0, or -ENOMEM with *dst unchanged (src freed). */
+int perf_profile_merge(struct perf_profile **dst, struct perf_profile *src);
 #endif

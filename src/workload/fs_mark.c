@@ -725,112 +725,6 @@ static void use_pct(const struct fsm_state *s, int *blocks, int *inodes)
 		*inodes = (int)(100.0 * (double)(sf.f_files - sf.f_ffree) / (double)sf.f_files);
 }
 
-/* ---- profiles -------------------------------------------------------------------------------- */
-/* Merges src into *dst (taking src over when *dst is NULL) and frees src: the text table of a
- * run is the create loop of all its iterations together, since one iteration of a few
- * milliseconds holds too few samples to read. Entries and folded stacks with the same name add
- * up; the order is perf_end()'s (most samples first, then by name).
- * (A generic perf_profile_merge() would belong in sys/perf.c, next to perf_end().) */
-static int entry_by_name(const void *a, const void *b)
-{
-	const struct perf_entry *x = a, *y = b;
-	int c = strcmp(x->image, y->image);
-
-	return c ? c : strcmp(x->symbol, y->symbol);
-}
-
-static int entry_by_samples(const void *a, const void *b)
-{
-	const struct perf_entry *x = a, *y = b;
-
-	if (x->samples != y->samples)
-		return x->samples > y->samples ? -1 : 1;
-	return entry_by_name(a, b);
-}
-
-static int stack_by_name(const void *a, const void *b)
-{
-	return strcmp(((const struct perf_stack *)a)->folded, ((const struct perf_stack *)b)->folded);
-}
-
-static int stack_by_count(const void *a, const void *b)
-{
-	const struct perf_stack *x = a, *y = b;
-
-	if (x->count != y->count)
-		return x->count > y->count ? -1 : 1;
-	return stack_by_name(a, b);
-}
-
-static int profile_merge(struct perf_profile **dstp, struct perf_profile *src)
-{
-	struct perf_profile *d = *dstp;
-	struct perf_entry *v;
-	struct perf_stack *st;
-	size_t n, m;
-
-	if (!src)
-		return 0;
-	if (!d) {
-		*dstp = src;
-		return 0;
-	}
-	v = malloc((d->n + src->n + 1) * sizeof(*v));
-	st = malloc((d->nstacks + src->nstacks + 1) * sizeof(*st));
-	if (!v || !st) {
-		free(v);
-		free(st);
-		perf_profile_free(src);
-		return -ENOMEM;
-	}
-	memcpy(v, d->v, d->n * sizeof(*v));
-	memcpy(v + d->n, src->v, src->n * sizeof(*v));
-	n = d->n + src->n;
-	qsort(v, n, sizeof(*v), entry_by_name);
-	m = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (m && !entry_by_name(&v[m - 1], &v[i]))
-			v[m - 1].samples += v[i].samples;
-		else
-			v[m++] = v[i];
-	}
-	d->samples += src->samples;
-	d->lost += src->lost;
-	d->wall_ns += src->wall_ns;
-	if (src->ncpus > d->ncpus)
-		d->ncpus = src->ncpus;
-	qsort(v, m, sizeof(*v), entry_by_samples);
-	for (size_t i = 0; i < m; i++)
-		v[i].pct = d->samples ? 100.0 * (double)v[i].samples / (double)d->samples : 0;
-	free(d->v);
-	d->v = v;
-	d->n = m;
-	/* the stacks' strings move over; duplicates are freed */
-	if (d->nstacks)
-		memcpy(st, d->stacks, d->nstacks * sizeof(*st));
-	if (src->nstacks)
-		memcpy(st + d->nstacks, src->stacks, src->nstacks * sizeof(*st));
-	n = d->nstacks + src->nstacks;
-	qsort(st, n, sizeof(*st), stack_by_name);
-	m = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (m && !stack_by_name(&st[m - 1], &st[i])) {
-			st[m - 1].count += st[i].count;
-			free(st[i].folded);
-		} else {
-			st[m++] = st[i];
-		}
-	}
-	qsort(st, m, sizeof(*st), stack_by_count);
-	free(d->stacks);
-	d->stacks = st;
-	d->nstacks = m;
-	free(src->stacks);
-	free(src->v);
-	free(src);
-	return 0;
-}
-
 /* ---- iterations ------------------------------------------------------------------------------ */
 /* One phase of an iteration; live: the op whose per-worker statistics the progress line (and,
  * with interval_ns, the time series) follow. The samples are left in *ph for the caller. */
@@ -901,7 +795,10 @@ static void account(struct fsm_result *r, struct fsm_iter *it)
 {
 	r->app_overhead_ns += it->app_overhead_ns;
 	hist_merge(&r->create_lat, &it->op[FSM_CREATE].lat);
-	profile_merge(&r->profile, it->obs.profile);
+	/* the text table of a run is the create loop of all its iterations together: one iteration
+	 * of a few milliseconds holds too few samples to read. Out of memory loses that iteration's
+	 * samples only (the merge frees it). */
+	perf_profile_merge(&r->profile, it->obs.profile);
 	it->obs.profile = NULL;
 }
 
