@@ -28,7 +28,7 @@ static const struct opt plot_opts[] = {
 	{ 'o', "output", OPT_STR, F(output), "FILE", 0, 0, 0, 0,
 	  "the plot to write: FILE.png or FILE.svg (required)" },
 	{ 't', "type", OPT_STR, F(type), "TYPE", 0, 0, 0, 0,
-	  "fill (fs_mark files/sec against FSUse%), timeline (MiB/s over time per phase), latency (distribution per phase), compare (key figures as bars with 95% intervals); default: fill for fs_mark, compare for several results, else timeline" },
+	  "fill (fs_mark files/sec against FSUse%), timeline (over time: MiB/s per tiotest phase, files/s over fs_mark's create loops), latency (distribution per phase), compare (key figures as bars with 95% intervals); default: fill for fs_mark, compare for several results, else timeline" },
 	{ 0, "x", OPT_STR, F(x), "AXIS", 0, 0, 0, 0, "fill's x axis: fsuse or count (default: fsuse, or count when FSUse% hardly changes)" },
 	{ 0, "title", OPT_STR, F(title), "TEXT", 0, 0, 0, 0, "the title instead of one made from the type" },
 	{ 0, "width", OPT_UINT, F(width), "PIXELS", 200, 10000, 0, 0, "image width" },

@@ -344,7 +344,7 @@ static unsigned group_names(const struct rr_result *res, unsigned nres, bool tim
 static int draw_timeline(cairo_t *cr, const struct rr_result *res, unsigned nres, const struct plot_opts *o,
 			 double top, char *err, size_t errlen)
 {
-	char names[9][48];
+	char names[9][48], ylabel[9][96];
 	struct panel p[9];
 	unsigned ng;
 
@@ -354,7 +354,8 @@ static int draw_timeline(cairo_t *cr, const struct rr_result *res, unsigned nres
 		for (unsigned s = 0; s < res[i].ntimeline; s++)
 			pts += res[i].timeline[s].n;
 		if (!pts) {
-			snprintf(err, errlen, "'%s' has no time series (tiotest --interval writes them)", res[i].path);
+			snprintf(err, errlen, "'%s' has no time series (--interval sets their resolution; results of "
+				 "older fsbench versions may have none)", res[i].path);
 			return -1;
 		}
 	}
@@ -362,6 +363,7 @@ static int draw_timeline(cairo_t *cr, const struct rr_result *res, unsigned nres
 	layout(p, ng, o->width, o->height, top);
 	for (unsigned g = 0; g < ng; g++) {
 		double xmax = 0, ymax = 0;
+		const struct rr_result *first = NULL;
 
 		for (unsigned i = 0; i < nres; i++)
 			for (unsigned s = 0; s < res[i].ntimeline; s++) {
@@ -369,14 +371,18 @@ static int draw_timeline(cairo_t *cr, const struct rr_result *res, unsigned nres
 
 				if (strcmp(se->name, names[g]))
 					continue;
+				if (!first)
+					first = &res[i];
 				for (unsigned k = 0; k < se->n; k++) {
 					xmax = se->x[k] > xmax ? se->x[k] : xmax;
 					ymax = se->y[k] > ymax ? se->y[k] : ymax;
 				}
 			}
 		snprintf(p[g].title, sizeof(p[g].title), "%.47s", names[g]);
-		p[g].ax.label = "time since the phase start (s)";
-		p[g].ay.label = "throughput (MiB/s)";
+		/* the axes as the workload of the panel's first series says (--force mixes workloads) */
+		snprintf(ylabel[g], sizeof(ylabel[g]), "%s (%s)", first->timeline_y, first->timeline_unit);
+		p[g].ax.label = first->timeline_x;
+		p[g].ay.label = ylabel[g];
 		axis_fit(&p[g].ax, 0, xmax, true);
 		axis_fit(&p[g].ay, 0, ymax, true);
 		draw_axes(cr, &p[g]);
@@ -656,7 +662,7 @@ int plot_render(const struct rr_result *res, unsigned nres, const struct plot_op
 	else if (type == PLOT_FILL)
 		snprintf(title, sizeof(title), "fs_mark: files/sec as the filesystem fills");
 	else if (type == PLOT_TIMELINE)
-		snprintf(title, sizeof(title), "%s: throughput over time, per phase", res[0].workload);
+		snprintf(title, sizeof(title), "%s: %s over time, per phase", res[0].workload, res[0].timeline_y);
 	else if (type == PLOT_LATENCY)
 		snprintf(title, sizeof(title), "%s: latency distribution (dots: p50, p99, p99.9)", res[0].workload);
 	else

@@ -38,8 +38,16 @@ struct rr_wl_def {
 	const char *groups;                      /* array of objects with a "name": tiotest phases */
 	const struct rr_fig_def *group_figs;
 	const char *group_lat;                   /* latency object in each group (plots) */
-	const char *group_intervals;             /* time series in each group (optional) */
+	const char *group_intervals;             /* time series in each group (optional): one series each */
 	const char *iters;                       /* array reduced per run: fs_mark iterations */
+	/* time series in each iteration (optional): one series per run, named iter_series, the
+	 * iterations end to end (fs_mark's create loops) */
+	const char *iter_intervals, *iter_series;
+	const char *iter_wall;                   /* an iteration's create-loop time, when it has no samples */
+	/* what a time series' y is: ops per second (files/s), else MiB/s from the bytes; and the
+	 * words plots use for its axes (struct rr_result's timeline_*) */
+	bool series_y_ops;
+	const char *series_y, *series_unit, *series_x;
 	const struct rr_fig_def *iter_figs;
 	const char *iter_lats;                   /* object op name -> latency, in each iteration */
 	const char *iter_lat_key_fig;            /* that op's p99 is a key figure ("create") */
@@ -90,10 +98,15 @@ static const char *const fsm_end_ok[] = { "done", "filesystem_full", NULL };
 
 static const struct rr_wl_def wl_defs[] = {
 	{ .workload = "tiotest", .run_figs = tio_run_figs, .groups = "phases", .group_figs = tio_phase_figs,
-	  .group_lat = "latency", .group_intervals = "intervals", .complete_field = "complete" },
+	  .group_lat = "latency", .group_intervals = "intervals", .complete_field = "complete",
+	  .series_y = "throughput", .series_unit = "MiB/s", .series_x = "time since the phase start (s)" },
+	/* fs_mark's intervals count files created (ops; bytes are 0) */
 	{ .workload = "fs_mark", .run_figs = fsm_run_figs, .iters = "iterations", .iter_figs = fsm_iter_figs,
 	  .iter_lats = "latency", .iter_lat_key_fig = "create", .fill_x = "fs_use_pct", .fill_x2 = "count",
-	  .fill_y = "files_per_sec_sum_of_threads", .end_field = "end.reason", .end_ok = fsm_end_ok },
+	  .fill_y = "files_per_sec_sum_of_threads", .end_field = "end.reason", .end_ok = fsm_end_ok,
+	  .iter_intervals = "intervals", .iter_series = "create", .iter_wall = "wall_ns", .series_y_ops = true,
+	  .series_y = "create rate", .series_unit = "files/s",
+	  .series_x = "time in the create loops, iterations end to end (s)" },
 };
 
 struct ctx {
@@ -317,12 +330,40 @@ static int check_name(struct ctx *c, const json_t *v, char *out, size_t outlen)
 	return 0;
 }
 
+/* Appends the samples of arr (the field named field) to s, their times shifted by offset_ns;
+ * *end_ns becomes the last sample's t_ns (unchanged without samples). s has room for them. */
+static int intervals_append(struct ctx *c, struct rr_series *s, const char *field, const json_t *arr,
+			    size_t at, double offset_ns, double *end_ns)
+{
+	const json_t *e;
+	size_t i;
+
+	json_array_foreach(arr, i, e) {
+		double t, dt, ops, bytes;
+
+		snprintf(c->where + at, sizeof(c->where) - at, ".%s[%zu]", field, i);
+		if (!json_is_object(e))
+			return fail(c, "not an object");
+		if (num_at(c, e, "t_ns", false, &t) || num_at(c, e, "dt_ns", false, &dt) ||
+		    num_at(c, e, "ops", false, &ops) || num_at(c, e, "bytes", false, &bytes))
+			return -1;
+		*end_ns = t;
+		if (dt <= 0)
+			continue;
+		s->x[s->n] = (offset_ns + t) / 1e9;
+		s->y[s->n] = c->def->series_y_ops ? ops / (dt / 1e9) : bytes / 1048576.0 / (dt / 1e9);
+		s->x2[s->n] = ops / (dt / 1e9);
+		s->n++;
+	}
+	c->where[at] = '\0';
+	return 0;
+}
+
 static int read_intervals(struct ctx *c, unsigned run, const char *group, const json_t *arr,
 			  size_t at)
 {
 	struct rr_series *s;
-	const json_t *e;
-	size_t i;
+	double end_ns = 0;
 
 	if (!arr)
 		return 0;
@@ -333,21 +374,59 @@ static int read_intervals(struct ctx *c, unsigned run, const char *group, const 
 	s = series_new(c, &c->r->timeline, &c->r->ntimeline, group, run, json_array_size(arr));
 	if (!s)
 		return -1;
-	json_array_foreach(arr, i, e) {
-		double t, dt, ops, bytes;
+	return intervals_append(c, s, c->def->group_intervals, arr, at, 0, &end_ns);
+}
 
-		snprintf(c->where + at, sizeof(c->where) - at, ".%s[%zu]", c->def->group_intervals, i);
-		if (!json_is_object(e))
-			return fail(c, "not an object");
-		if (num_at(c, e, "t_ns", false, &t) || num_at(c, e, "dt_ns", false, &dt) ||
-		    num_at(c, e, "ops", false, &ops) || num_at(c, e, "bytes", false, &bytes))
+/* The iterations' time series as one per run: each iteration's samples start where the
+ * previous iteration's create loop ended. That end is the last sample's t_ns, not wall_ns: the
+ * sampler's final snapshot is at the phase end (after the join), a little after wall_ns (the
+ * slowest worker's loop end), so wall_ns would let an iteration's first point fall before the
+ * previous one's last. An iteration without samples adds its wall_ns, when it has one. The
+ * time between create loops (stat, read, unlink, statfs) is not on this axis. */
+static int read_iter_intervals(struct ctx *c, unsigned run, const json_t *iters, size_t at)
+{
+	const struct rr_wl_def *d = c->def;
+	const json_t *it, *arr;
+	struct rr_series *s;
+	size_t i, total = 0;
+	bool any = false;
+	double offset_ns = 0;
+
+	json_array_foreach(iters, i, it) {
+		arr = json_object_get(it, d->iter_intervals);
+		any |= arr != NULL;
+		if (json_is_array(arr))
+			total += json_array_size(arr);
+	}
+	if (!any)
+		return 0;      /* results from before fs_mark kept time series */
+	if (total > RR_MAX_ELEMS)
+		return fail(c, "more than %d intervals", RR_MAX_ELEMS);
+	s = series_new(c, &c->r->timeline, &c->r->ntimeline, d->iter_series, run, total);
+	if (!s)
+		return -1;
+	json_array_foreach(iters, i, it) {
+		size_t here = at + (size_t)snprintf(c->where + at, sizeof(c->where) - at, "%s%s[%zu]",
+						    at ? "." : "", d->iters, i);
+		double end_ns = -1, wall_ns;
+
+		if (here >= sizeof(c->where))
+			here = sizeof(c->where) - 1;
+		arr = json_object_get(it, d->iter_intervals);
+		if (arr && !json_is_array(arr))
+			return fail(c, "field '%s' is not an array", d->iter_intervals);
+		if (arr && intervals_append(c, s, d->iter_intervals, arr, here, offset_ns, &end_ns))
 			return -1;
-		if (dt <= 0)
-			continue;
-		s->x[s->n] = t / 1e9;
-		s->y[s->n] = bytes / 1048576.0 / (dt / 1e9);
-		s->x2[s->n] = ops / (dt / 1e9);
-		s->n++;
+		if (end_ns < 0 && d->iter_wall) {
+			int rc = num_at(c, it, d->iter_wall, true, &wall_ns);
+
+			if (rc < 0)
+				return -1;
+			if (rc == 0)
+				end_ns = wall_ns;
+		}
+		if (end_ns > 0)
+			offset_ns += end_ns;
 	}
 	c->where[at] = '\0';
 	return 0;
@@ -588,6 +667,8 @@ static int read_run(struct ctx *c, unsigned run, const json_t *ro)
 		goto out;
 	if (d->iters && read_iters(c, run, ro, tmp))
 		goto out;
+	if (d->iter_intervals && read_iter_intervals(c, run, json_object_get(ro, d->iters), strlen(c->where)))
+		goto out;
 	if (!d->iters && read_run_figs(c, run, ro))
 		goto out;
 	rc = 0;
@@ -714,6 +795,9 @@ static int read_head(struct ctx *c, const json_t *root)
 		return fail(c, "unknown workload '%s'", rr_printable(json_string_value(wl), name, sizeof(name)));
 	if (!(r->workload = strdup(c->def->workload)))
 		return fail(c, "out of memory");
+	r->timeline_y = c->def->series_y;
+	r->timeline_unit = c->def->series_unit;
+	r->timeline_x = c->def->series_x;
 	if (label && !json_is_null(label)) {
 		if (!json_is_string(label))
 			return fail(c, "field 'label' is not a string");

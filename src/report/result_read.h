@@ -32,10 +32,12 @@ struct rr_figure {
 	double *v;                /* per run; NAN where that run lacks the figure */
 };
 
-/* A curve of one run: timeline (x: s since the phase start, y: MiB/s, x2: IOPS) or fs_mark
- * fill (x: FSUse%, x2: Count, y: files/s). */
+/* A curve of one run: timeline (x: s, y: in the result's timeline_unit, x2: ops/s) or fs_mark
+ * fill (x: FSUse%, x2: Count, y: files/s). tiotest's timeline has one series per phase (x: s
+ * since the phase start, y: MiB/s); fs_mark's one "create" series per run, the iterations'
+ * create loops end to end (x: s of create-loop time, y: files created per second). */
 struct rr_series {
-	char name[48];            /* phase or "fill" */
+	char name[48];            /* phase, "create" or "fill" */
 	unsigned run;
 	unsigned n;
 	double *x, *x2, *y;
@@ -65,6 +67,9 @@ struct rr_result {
 	unsigned nlat;
 	struct rr_series *timeline;
 	unsigned ntimeline;
+	/* the timeline's axes, from the workload: y "throughput" in unit "MiB/s" (tiotest) or
+	 * "create rate" in "files/s" (fs_mark), and the x axis label */
+	const char *timeline_y, *timeline_unit, *timeline_x;
 	struct rr_series *fill;
 	unsigned nfill;
 	struct rr_fact *facts;

@@ -54,6 +54,7 @@ static const struct { const char *file, *why; } corpus[] = {
 	{ "fs_mark_iteration_number.json", "iterations[0]: not an object" },
 	{ "fs_mark_no_end.json", "'end.reason'" },
 	{ "fs_mark_empty_op.json", "op name is empty" },
+	{ "fs_mark_intervals_not_array.json", "iterations[1]: field 'intervals' is not an array" },
 };
 
 static char json[65536];
@@ -81,6 +82,15 @@ static void run_json(char *buf, size_t len, double rate, uint64_t p99)
 		 "\"intervals\":[{\"t_ns\":500000000,\"dt_ns\":500000000,\"ops\":10,\"bytes\":1048576},"
 		 "{\"t_ns\":1000000000,\"dt_ns\":500000000,\"ops\":20,\"bytes\":2097152}]}],\"total_latency\":%s}",
 		 rate, rate * 256, l, l);
+}
+
+/* one fs_mark iteration: files_per_sec files/s; intervals: the array's JSON, or NULL for none */
+static void iter_json(char *buf, size_t len, double files_per_sec, uint64_t wall_ns, const char *intervals)
+{
+	snprintf(buf, len, "{\"files\":100,\"count\":100,\"fs_use_pct\":1,\"files_per_sec_sum_of_threads\":%g,"
+		 "\"wall_ns\":%llu,\"app_overhead_ns\":10,\"phases\":{},\"latency\":{\"create\":%s}%s%s}",
+		 files_per_sec, (unsigned long long)wall_ns, lat(5000), intervals ? ",\"intervals\":" : "",
+		 intervals ? intervals : "");
 }
 
 static int load_str(const char *s, struct rr_result *r, char *err, size_t errlen)
@@ -146,6 +156,7 @@ int main(void)
 	      "latency histogram");
 	CHECK(r.ntimeline == 1 && r.timeline[0].n == 2 && r.timeline[0].x[1] == 1.0 && r.timeline[0].y[0] == 2.0 &&
 	      r.timeline[0].y[1] == 4.0 && r.timeline[0].x2[0] == 20, "timeline: 1 MiB in 0.5 s is 2 MiB/s");
+	CHECK(r.timeline_unit && !strcmp(r.timeline_unit, "MiB/s") && r.timeline_y && r.timeline_x, "tiotest timeline unit");
 	CHECK(rr_fact_find(&r, "config.threads") && !strcmp(rr_fact_find(&r, "config.threads")->value, "2"), "fact threads");
 	CHECK(rr_fact_find(&r, "config.dirs") && !strcmp(rr_fact_find(&r, "config.dirs")->value, "/a /b"), "fact dirs");
 	CHECK(rr_fact_find(&r, "environment.targets[0].fstype") &&
@@ -183,6 +194,44 @@ int main(void)
 	CHECK(f && f->v[0] == 100 && isnan(f->v[1]) && r.ncomplete == 1 && r.incomplete_reason &&
 	      !strcmp(r.incomplete_reason, "SIGINT"), "missing figure is NaN, the stop reason kept");
 	rr_free(&r);
+
+	/* fs_mark: the iterations' create-loop samples make one "create" series per run, in files/s,
+	 * each iteration starting where the previous one's last sample ended; an iteration without
+	 * samples moves the axis by its wall_ns */
+	iter_json(r1, sizeof(r1), 1000, 1100000000, "[{\"t_ns\":500000000,\"dt_ns\":500000000,\"ops\":500,\"bytes\":0},"
+		  "{\"t_ns\":1200000000,\"dt_ns\":700000000,\"ops\":1400,\"bytes\":0}]");
+	iter_json(r2, sizeof(r2), 1000, 2000000000, NULL);
+	iter_json(r3, sizeof(r3), 1000, 200000000, "[{\"t_ns\":250000000,\"dt_ns\":250000000,\"ops\":250,\"bytes\":0},"
+		  "{\"t_ns\":250000000,\"dt_ns\":0,\"ops\":0,\"bytes\":0}]");
+	{
+		static const char fsm_tail[] = "\"end\":{\"reason\":\"done\"},\"summary\":{\"files_per_sec_sum_of_threads\":"
+			"{\"average\":1000},\"files_per_sec_aggregate\":{\"average\":900}}";
+
+		snprintf(json, sizeof(json), "{\"schema\":\"fsbench-result\",\"schema_version\":1,\"workload\":\"fs_mark\","
+			 "\"config\":{},\"runs\":[{\"iterations\":[%s,%s,%s],%s},{\"iterations\":[%s],%s}]}",
+			 r1, r2, r3, fsm_tail, r3, fsm_tail);
+		CHECK(load_str(json, &r, err, sizeof(err)) == 0, "fs_mark intervals: %s", err);
+		CHECK(r.ntimeline == 2 && !strcmp(r.timeline[0].name, "create") && r.timeline[0].run == 0 &&
+		      r.timeline[1].run == 1, "one create series per run: %u", r.ntimeline);
+		CHECK(r.ntimeline >= 1 && r.timeline[0].n == 3, "3 points (dt 0 skipped): %u", r.timeline[0].n);
+		CHECK(r.ntimeline >= 1 && r.timeline[0].n == 3 && r.timeline[0].x[0] == 0.5 && r.timeline[0].x[1] == 1.2 &&
+		      fabs(r.timeline[0].x[2] - 3.45) < 1e-9, "x end to end: 1.2 s + 2 s (wall_ns) + 0.25 s: %g",
+		      r.timeline[0].n == 3 ? r.timeline[0].x[2] : -1);
+		CHECK(r.ntimeline >= 1 && r.timeline[0].n == 3 && fabs(r.timeline[0].y[0] - 1000) < 1e-6 &&
+		      fabs(r.timeline[0].y[1] - 2000) < 1e-6 && fabs(r.timeline[0].y[2] - 1000) < 1e-6,
+		      "y: files created per second");
+		CHECK(r.ntimeline == 2 && r.timeline[1].n == 1 && r.timeline[1].x[0] == 0.25, "the second run starts at 0");
+		CHECK(r.timeline_unit && !strcmp(r.timeline_unit, "files/s"), "fs_mark timeline unit");
+		CHECK(!r.nfill || r.fill[0].n == 3, "fill unchanged");
+		rr_free(&r);
+
+		/* results without time series: no timeline */
+		iter_json(r1, sizeof(r1), 1000, 1100000000, NULL);
+		snprintf(json, sizeof(json), "{\"schema\":\"fsbench-result\",\"schema_version\":1,\"workload\":\"fs_mark\","
+			 "\"config\":{},\"iterations\":[%s],%s}", r1, fsm_tail);
+		CHECK(load_str(json, &r, err, sizeof(err)) == 0 && r.ntimeline == 0 && r.nfill == 1, "no intervals: %s", err);
+		rr_free(&r);
+	}
 
 	/* hostile strings come out printable */
 	CHECK(!strcmp(rr_printable("a\x1b[31mb\n\xc3\xa9", err, sizeof(err)), "a?[31mb???"), "printable: %s", err);
