@@ -20,6 +20,7 @@
 #include "report/json_fs_mark.h"
 #include "report/kstat_text.h"
 #include "report/profile_text.h"
+#include "report/warn_text.h"
 #include "workload/fs_mark.h"
 
 #define F(x) offsetof(struct fsm_config, x)
@@ -104,12 +105,6 @@ void fsm_defaults(struct fsm_config *c)
 	c->profile_top = 15;
 }
 
-/* a warning id of the current run: its first message and how many iterations had it */
-struct warn_tally {
-	struct warn first;
-	unsigned n;
-};
-
 struct out {
 	FILE *log;
 	bool text;               /* stdout carries the text (not --json -) */
@@ -118,8 +113,8 @@ struct out {
 	char *krows;
 	size_t krows_len;
 	FILE *kbuf;
-	struct warn_tally warns[2 * WARN_MAX];
-	unsigned nwarns;
+	struct warn_tally warns;     /* every run's iterations, for stderr after the last run */
+	bool warns_short;            /* out of memory: an iteration list is incomplete */
 };
 
 static void on_iter(const struct fsm_config *c, const struct fsm_iter *it, void *arg)
@@ -136,27 +131,13 @@ static void on_iter(const struct fsm_config *c, const struct fsm_iter *it, void 
 	}
 	if (o->iters)
 		json_array_append_new(o->iters, fsm_json_iter(c, it));
-	if (!c->sysstats)
-		return;
+	if (warn_tally_add(&o->warns, &it->obs.warns, c->run_no, "iteration", it->index + 1))
+		o->warns_short = true;
 	if (o->kbuf && it->obs.taken) {
 		char label[32];
 
 		snprintf(label, sizeof(label), "iteration %u", it->index + 1);
 		kstat_text_row(o->kbuf, label, &it->obs.k);
-	}
-	for (unsigned i = 0; i < it->obs.warns.n; i++) {
-		const struct warn *w = &it->obs.warns.w[i];
-		unsigned k;
-
-		for (k = 0; k < o->nwarns; k++)
-			if (!strcmp(o->warns[k].first.id, w->id))
-				break;
-		if (k == o->nwarns) {
-			if (k == sizeof(o->warns) / sizeof(o->warns[0]))
-				continue;
-			o->warns[o->nwarns++] = (struct warn_tally){ .first = *w };
-		}
-		o->warns[k].n++;
 	}
 }
 
@@ -164,7 +145,6 @@ static void on_iter(const struct fsm_config *c, const struct fsm_iter *it, void 
 static int out_begin_run(struct out *o, const struct fsm_config *c)
 {
 	o->iters = NULL;
-	o->nwarns = 0;
 	if (c->json && !(o->iters = json_array()))
 		return -ENOMEM;
 	if (c->sysstats && o->text && !(o->kbuf = open_memstream(&o->krows, &o->krows_len)))
@@ -172,10 +152,8 @@ static int out_begin_run(struct out *o, const struct fsm_config *c)
 	return 0;
 }
 
-/* --sysstats and --profile output under the run's classic output, warnings on stderr: each
- * warning once per run with the number of iterations that had it (each is in the JSON) */
-static void print_kernel(const struct fsm_config *c, const struct fsm_result *r, struct out *o,
-			 const char *prog)
+/* --sysstats and --profile output under the run's classic output */
+static void print_kernel(const struct fsm_config *c, const struct fsm_result *r, struct out *o)
 {
 	char label[96];
 
@@ -196,15 +174,23 @@ static void print_kernel(const struct fsm_config *c, const struct fsm_result *r,
 		profile_text_print(stdout, label, r->profile, (unsigned)c->profile_top);
 	}
 	fflush(stdout);
-	for (unsigned k = 0; c->sysstats && k < o->nwarns; k++) {
-		struct warn_list l = { .n = 1 };
+}
 
-		l.w[0] = o->warns[k].first;
-		warn_print(stderr, prog, &l);
-		if (o->warns[k].n > 1)
-			fprintf(stderr, "%s: warning: %s: also in %u more iteration%s of this run\n", prog,
-				o->warns[k].first.id, o->warns[k].n - 1, o->warns[k].n == 2 ? "" : "s");
-	}
+/* Warnings on stderr once for all runs, after the last one: one line per kind naming the
+ * iterations that had it (each iteration's own is in the JSON). */
+static void print_warnings(const struct fsm_config *c, const struct out *o,
+			   const struct observe *obs, unsigned nruns, const char *prog)
+{
+	struct warn_text_ctx ctx = { .prog = prog, .targets = obs->targets, .ntargets = obs->ntargets,
+				     .hint_writes = "-S 0 syncs nothing", .nruns = nruns };
+
+	if (c->quiet || warn_tally_empty(&o->warns))
+		return;
+	fflush(stdout);
+	warn_text_print(stderr, &o->warns, &ctx);
+	if (o->warns_short)
+		fprintf(stderr, "%s: out of memory: the warnings above name some of their iterations "
+			"only\n", prog);
 }
 
 /* --profile-callgraph: every run's merged create loops into one folded file */
@@ -389,6 +375,7 @@ int cmd_fs_mark(int argc, char **argv, const char *prog)
 		return EXIT_FAILED;
 	}
 	c.obs = &obs;
+	warn_tally_init(&o.warns);
 	code = EXIT_OK;
 	while (nruns < c.repeat && !run_stopping()) {
 		struct fsm_result *r = &runs[nruns];
@@ -446,7 +433,7 @@ int cmd_fs_mark(int argc, char **argv, const char *prog)
 			fsm_print_summary(stdout, &c, r);
 			fflush(stdout);
 		}
-		print_kernel(&c, r, &o, prog);
+		print_kernel(&c, r, &o);
 		stop = run_stopping() || r->end == FSM_END_NOSPACE || r->end == FSM_END_ERROR;
 		if (stop || nruns == c.repeat)
 			break;
@@ -460,6 +447,7 @@ int cmd_fs_mark(int argc, char **argv, const char *prog)
 		fsm_print_runs_summary(stdout, &c, runs, nruns);
 		fflush(stdout);
 	}
+	print_warnings(&c, &o, &obs, nruns, prog);
 	if (c.profile_callgraph && obs.perf && nruns && write_folded(&c, runs, nruns, prog))
 		code = code ? code : EXIT_FAILED;
 	if (run_signal() && nruns && runs[nruns - 1].end != FSM_END_SIGNAL) {
@@ -493,6 +481,7 @@ int cmd_fs_mark(int argc, char **argv, const char *prog)
 	/* the failed run's state too (its directories were registered for cleanup) */
 	free_runs(runs, iters, nruns < c.repeat && rc ? nruns + 1 : nruns);
 	fclose(o.log);
+	warn_tally_free(&o.warns);
 	observe_close(&obs);
 	return code;
 }

@@ -17,11 +17,12 @@
 	{ 0, "interval", OPT_TIME, F(interval_ns), "TIME", 1000000, UINT64_C(3600000000000), 0, 0, \
 	  "time series resolution of each " UNIT " in the JSON (ns/us/ms/s/m/h; bare: seconds); "  \
 	  "a short " UNIT " gets finer points, at least ~20" },                                    \
-	{ 0, "quiet", OPT_FLAG, F(quiet), NULL, 0, 0, 0, 0, "no live progress line on stderr" },    \
+	{ 0, "quiet", OPT_FLAG, F(quiet), NULL, 0, 0, 0, 0,                                        \
+	  "no live progress line and no warnings (figures that describe the page cache or the "   \
+	  "CPU, not the storage) on stderr; the JSON keeps the warnings" },                        \
 	{ 0, "sysstats", OPT_FLAG, F(sysstats), NULL, 0, 0, 0, 0,                                  \
 	  "after the classic output, the kernel's view of each " UNIT " (device I/O, utilisation, " \
-	  "CPU split, dirty memory), and warnings on stderr when the figures describe the cache "  \
-	  "or the CPU" },                                                                          \
+	  "CPU split, dirty memory)" },                                                            \
 	{ 0, "profile", OPT_FLAG, F(profile), NULL, 0, 0, 0, 0,                                    \
 	  "sample on-CPU activity during each " UNIT " (perf cpu-clock) and print a per-symbol "   \
 	  "profile, kernel included" },                                                            \

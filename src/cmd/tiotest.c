@@ -17,6 +17,7 @@
 #include "report/kstat_text.h"
 #include "report/profile_text.h"
 #include "report/tiotest_text.h"
+#include "report/warn_text.h"
 #include "workload/tiotest.h"
 
 #define MIB (UINT64_C(1) << 20)
@@ -112,8 +113,13 @@ static void print_run(const struct tio_config *c, const struct tio_result *r, un
 	fflush(stdout);
 }
 
-/* --sysstats and --profile output under the classic tables, warnings on stderr */
-static void print_kernel(const struct tio_config *c, const struct tio_result *r, bool text, const char *prog)
+/* the phases as the warnings on stderr name them */
+static const char *const phase_words[TIO_NPHASES] = {
+	"write", "random write", "read", "random read"
+};
+
+/* --sysstats and --profile output under the classic tables */
+static void print_kernel(const struct tio_config *c, const struct tio_result *r, bool text)
 {
 	char label[64];
 
@@ -129,9 +135,21 @@ static void print_kernel(const struct tio_config *c, const struct tio_result *r,
 			profile_text_print(stdout, label, r->phase[p].obs.profile, (unsigned)c->profile_top);
 		}
 	fflush(stdout);
-	for (int p = 0; c->sysstats && p < TIO_NPHASES; p++)
-		if (r->phase[p].ran)
-			warn_print(stderr, prog, &r->phase[p].obs.warns);
+}
+
+/* Warnings on stderr once for all runs, after the last one: a warning that fires in every
+ * phase of every run is still one line (each phase's own is in the JSON). */
+static void print_warnings(const struct tio_config *c, const struct warn_tally *t,
+			   const struct observe *o, unsigned nruns, const char *prog)
+{
+	struct warn_text_ctx ctx = { .prog = prog, .targets = o->targets, .ntargets = o->ntargets,
+				     .hint_reads = "use -X, or -F as root",
+				     .hint_writes = "use -S or -X", .nruns = nruns };
+
+	if (c->quiet || warn_tally_empty(t))
+		return;
+	fflush(stdout);
+	warn_text_print(stderr, t, &ctx);
 }
 
 /* --profile-callgraph: every run's phases into one folded file, the phase as the root frame */
@@ -205,6 +223,7 @@ int cmd_tiotest(int argc, char **argv, const char *prog)
 	bool json_stdout;
 	struct observe obs;
 	struct observe_config oc;
+	struct warn_tally warns;
 
 	tio_defaults(&c);
 	defaults = c;
@@ -246,6 +265,7 @@ int cmd_tiotest(int argc, char **argv, const char *prog)
 		return EXIT_FAILED;
 	}
 	c.obs = &obs;
+	warn_tally_init(&warns);
 	code = EXIT_OK;
 	while (nruns < c.repeat && !run_stopping()) {
 		bool last = nruns + 1 == c.repeat;
@@ -257,7 +277,13 @@ int cmd_tiotest(int argc, char **argv, const char *prog)
 		}
 		if (!json_stdout)
 			print_run(&c, &runs[nruns], nruns, (unsigned)c.repeat);
-		print_kernel(&c, &runs[nruns], !json_stdout, prog);
+		print_kernel(&c, &runs[nruns], !json_stdout);
+		/* a phase cut short by an error or a signal: its window is not the phase's, its
+		 * warnings would be noise (no iteration numbers here, so the add cannot fail) */
+		for (int p = 0; p < TIO_NPHASES; p++)
+			if (runs[nruns].phase[p].ran && runs[nruns].phase[p].complete)
+				warn_tally_add(&warns, &runs[nruns].phase[p].obs.warns, nruns + 1,
+					       phase_words[p], 0);
 		nruns++;
 		/* fresh files for every run; with --keep only the last run's stay */
 		if (cleanup_run(c.keep && last))
@@ -265,6 +291,8 @@ int cmd_tiotest(int argc, char **argv, const char *prog)
 	}
 	if (!json_stdout && nruns > 1 && !c.terse)
 		tio_print_summary(stdout, &c, runs, nruns);
+	print_warnings(&c, &warns, &obs, nruns, prog);
+	warn_tally_free(&warns);
 	if (c.profile_callgraph && obs.perf && nruns && write_folded(&c, runs, nruns, prog))
 		code = EXIT_FAILED;
 	if (c.json && nruns && write_json(&c, runs, nruns, argc, argv, prog, started))

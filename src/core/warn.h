@@ -1,6 +1,7 @@
 /* Honesty warnings: when a phase's figures describe the page cache or the CPU rather than the
  * storage, say so, with the numbers behind it. Computed from the phase's own figures and its
- * kstat delta; printed one line each on stderr and kept in the JSON.
+ * kstat delta and kept in the JSON one per phase; a tally merges a command's warnings over its
+ * phases, iterations and runs into one stderr line per kind (report/warn_text.h).
  *
  * Thresholds (deliberately coarse: a warning must be unmistakable, not a judgement call):
  *   page_cache_reads   buffered reads, data set < RAM, device read bytes < 10% of bytes read
@@ -23,6 +24,14 @@
 struct warn {
 	const char *id;          /* "page_cache_reads", ... (static) */
 	char msg[320];           /* one line, no newline, starts with the phase name */
+	/* the numbers behind it, for the tally */
+	bool no_device;          /* page_cache_reads, cache_absorbed_writes: deviceless target */
+	uint64_t bytes;          /* read (page_cache_reads) or written (cache_absorbed_writes) */
+	uint64_t dev_bytes;      /* what the device read or wrote meanwhile */
+	uint64_t data_set_bytes, mem_total_bytes;   /* page_cache_reads */
+	double cpu_pct;          /* cpu_bound: system CPU in % of one core */
+	unsigned cores;          /* cpu_bound: min(threads, CPUs) */
+	uint64_t first_done_ns, last_done_ns;       /* early_finisher */
 };
 
 struct warn_list {
@@ -45,5 +54,52 @@ struct warn_phase {
 };
 
 void warn_compute(const struct warn_phase *p, struct warn_list *out);
-void warn_print(FILE *out, const char *prog, const struct warn_list *l);
+
+/* ---- the tally: a command's warnings merged per kind over phases, iterations and runs ---- */
+enum warn_kind {
+	WARN_MEMORY,             /* page_cache_reads or cache_absorbed_writes, no block device */
+	WARN_CACHE_READS,        /* page_cache_reads */
+	WARN_CACHE_WRITES,       /* cache_absorbed_writes */
+	WARN_CPU,                /* cpu_bound */
+	WARN_EARLY,              /* early_finisher */
+	WARN_NKINDS
+};
+
+#define WARN_TALLY_PHASES 8
+
+/* the smallest and largest of the merged values */
+struct warn_span {
+	unsigned n;
+	double lo, hi;
+};
+
+/* one phase name ("write", "iteration") in one kind; for iterations, which ones */
+struct warn_tally_phase {
+	const char *phase;       /* the caller's static label */
+	unsigned runs, last_run; /* how many runs had it */
+	unsigned niters, cap;    /* sorted, disjoint, non-adjacent ranges of iteration numbers */
+	struct { unsigned lo, hi; } *iters;
+	struct warn_span read_bytes, write_bytes, dev_bytes, cpu_pct, first_s, last_s;
+};
+
+struct warn_tally_kind {
+	unsigned runs, last_run;
+	struct warn_span data_set_bytes, mem_total_bytes, cores;
+	unsigned nphases;
+	struct warn_tally_phase p[WARN_TALLY_PHASES];
+};
+
+struct warn_tally {
+	unsigned max_run;
+	struct warn_tally_kind k[WARN_NKINDS];
+};
+
+void warn_tally_init(struct warn_tally *t);
+/* Merges one phase's warnings: run counts from 1, phase is a static label ("random write",
+ * "iteration"), iter the iteration number or 0. Returns 0 or -ENOMEM (the iteration list is
+ * then incomplete; the rest is merged). */
+int warn_tally_add(struct warn_tally *t, const struct warn_list *l, unsigned run, const char *phase,
+		   unsigned iter);
+bool warn_tally_empty(const struct warn_tally *t);
+void warn_tally_free(struct warn_tally *t);
 #endif

@@ -60,3 +60,10 @@ expect_exit() {
     "$@"; local got=$?
     [ "$got" = "$want" ] || fail "exit $got, expected $want: $*"
 }
+
+# A run may end with warning lines on stderr when its figures describe the page cache or the
+# CPU ("fsbench tiotest: warning: ...", "tiotest: warning: ..." through the link), depending on
+# the machine. not_warnings FILE prints FILE's other lines, which a test can expect empty:
+#   [ -z "$(not_warnings err)" ] || fail "stderr: $(cat err)"
+WARNING_RE='^(fsbench )?(tiotest|fs_mark): warning: '
+not_warnings() { grep -Ev "$WARNING_RE" "$1"; }
