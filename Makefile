@@ -67,7 +67,7 @@ check: all unit
 
 # The same suite under AddressSanitizer + UndefinedBehaviorSanitizer, in its own build tree.
 asan:
-	$(MAKE) BUILD=build-asan BIN=build-asan/fsbench \
+	FSBENCH_SANITIZED=1 $(MAKE) BUILD=build-asan BIN=build-asan/fsbench \
 		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 		LDFLAGS="-fsanitize=address,undefined" check
 

@@ -202,7 +202,8 @@ static void cpu_split(double total, double ru_usr, double ru_sys, double *usr, d
 		total = 0;
 	if (ru_usr + ru_sys > 0) {
 		*usr = total * ru_usr / (ru_usr + ru_sys);
-		*sys = total - *usr;
+		/* no -0.00000 from rounding in the terse output */
+		*sys = total > *usr ? total - *usr : 0;
 	} else {
 		*usr = 0;
 		*sys = total;

@@ -73,7 +73,8 @@ void warn_compute(const struct warn_phase *p, struct warn_list *l)
 			w->dev_bytes = dev;
 		}
 	}
-	if (wall_s > 0 && p->threads) {
+	/* under 50 ms the CPU figures are a few scheduler ticks: too coarse to call a phase bound */
+	if (wall_s >= 0.05 && p->threads) {
 		unsigned cores = p->cpus && p->cpus < p->threads ? p->cpus : p->threads;
 		double busy = p->sys_s / wall_s / cores;
 

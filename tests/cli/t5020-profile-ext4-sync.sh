@@ -11,7 +11,7 @@ mountpoint -q "$MNT" || fail "loop_fs did not mount ext4 at '$MNT'"
 
 # this process only (FSBENCH_PROFILE_SCOPE=process): on a shared machine a system-wide profile
 # also holds whatever else runs, which no assertion can predict
-FSBENCH_PROFILE_SCOPE=process fsb tiotest -S -t 2 -f 4 -r 300 -k 2 -k 3 -d "$MNT" --quiet --profile --profile-top 20 \
+FSBENCH_PROFILE_SCOPE=process fsb tiotest -S -t 2 -f 8 -r 300 -k 2 -k 3 -d "$MNT" --quiet --profile --profile-top 20 \
     --profile-callgraph --json "$SCRATCH/r.json" > "$SCRATCH/out" 2> "$SCRATCH/err"
 rc=$?
 if grep -q -- '--profile: .*running without a profile' "$SCRATCH/err"; then
@@ -27,8 +27,15 @@ rows=$(awk '/^Profile: Write phase/{t=1;next} t&&/^samples/{next} t&&/^[0-9]/{n+
 [ "$rows" -ge 1 ] && [ "$rows" -le 20 ] || fail "write table has $rows rows"
 # a synchronous write path: ext4/jbd2/block layer/VFS/syscall entry symbols near the top
 top=$(jq -r '.phases[0].profile.entries[:20][] | "\(.image) \(.symbol)"' "$J")
-echo "$top" | grep -Eq 'vmlinux (ext4_|jbd2|vfs_|do_sys|entry_SYSCALL|blk_|submit_bio|iomap|__filemap|filemap_|file_write|_copy_from|copy_folio)' ||
-    fail "no plausible kernel symbol among the top 20 of the write phase: $top"
+# A sampled profile on a loaded machine can, now and then, have its few top leaves elsewhere
+# (softirqs, unlocks re-enabling interrupts); the call chains then still show the write path:
+# most of the write phase's sampled stacks must pass through ext4, jbd2 or the VFS.
+if ! echo "$top" | grep -Eq 'vmlinux (ext4_|jbd2|vfs_|do_sys|entry_SYSCALL|blk_|submit_bio|iomap|__filemap|filemap_|file_write|_copy_from|copy_folio)'; then
+    share=$(awk '/^write;/ { n += $NF; if ($0 ~ /(ext4_|jbd2|vfs_write|ksys_write|__x64_sys_pwrite)/) k += $NF }
+                 END { print (n ? int(100 * k / n) : 0) }' "$SCRATCH/r.folded")
+    [ "$share" -ge 50 ] ||
+        fail "no plausible kernel symbol among the top 20 of the write phase, and only $share% of its stacks pass through the write path: $top"
+fi
 ok "kernel write path in the top entries: $(echo "$top" | grep -E 'ext4_|jbd2|vfs_' | head -3 | tr '\n' ',')"
 
 for i in $(jq '.phases | keys[]' "$J"); do
