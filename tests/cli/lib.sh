@@ -18,6 +18,9 @@ _lib_cleanup() {
     rm -rf "$SCRATCH"
 }
 trap _lib_cleanup EXIT
+# run from the scratch directory: whatever a command writes to its working directory (fs_mark's
+# default log, fs_log.txt) lands there and goes with it, never in the source tree
+cd "$SCRATCH" || exit 1
 
 fsb() { "$FSBENCH" "$@"; }
 

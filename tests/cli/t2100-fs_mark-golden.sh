@@ -57,8 +57,15 @@ for args in "-n 20 -s 0 -S 0" "-n 20 -s 100 -w 30 -S 1 -v" "-n 10 -s 0 -S 0 -D 4
             "-n 10 -s 4096 -S 5 -t 2" "-n 10 -s 0 -S 2 -t 2 -D 4 -v" "-n 7 -s 0 -S 0 -p 8 -r 12 -k"; do
     rm -rf "$T"/*
     rm -f ref.log mine.log
-    # shellcheck disable=SC2086
-    /usr/bin/fs_mark -d "$T/ref" $args -l ref.log > ref.out 2>ref.err || fail "fs_mark $args: $(cat ref.err)"
+    # fs_mark 3.3 itself fails now and then with several threads (seen in CI: with -S 5 -t 2 a
+    # child's reopen of one of its files got ENOENT and the run died): try it up to 3 times
+    ok_ref=0
+    for try in 1 2 3; do
+        rm -rf "$T/ref" ref.log
+        # shellcheck disable=SC2086
+        /usr/bin/fs_mark -d "$T/ref" $args -l ref.log > ref.out 2>ref.err && { ok_ref=1; break; }
+    done
+    [ $ok_ref = 1 ] || fail "fs_mark 3.3 (the reference) failed 3 times for $args: $(cat ref.err)"
     # shellcheck disable=SC2086
     fsb fs_mark -d "$T/mine" $args -l mine.log > mine.out 2>mine.err || fail "fsbench $args: $(cat mine.err)"
     sed -i "s#$T/ref#$T/x#g" ref.out ref.log
