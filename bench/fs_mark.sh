@@ -45,7 +45,7 @@ row_rate() { awk '/^FSUse%/ { getline; print $4 }'; }
 run_one() {   # run_one CONTENDER SIZE -> files/sec
     case $1 in
     bare) $TASKSET "$BARE" "$WORK/b" "$NFILES" "$2" | awk '{ print $2 }' ;;
-    fsbench) $TASKSET "$TMP/fsbench" fs_mark -d "$WORK/f" -n "$NFILES" -s "$2" -S 0 -t 1 -l "$TMP/f.log" | row_rate ;;
+    fsbench) $TASKSET "$TMP/fsbench" fs_mark --quiet -d "$WORK/f" -n "$NFILES" -s "$2" -S 0 -t 1 -l "$TMP/f.log" | row_rate ;;
     fs_mark) $TASKSET "$FSMARK" -d "$WORK/m" -n "$NFILES" -s "$2" -S 0 -t 1 -l "$TMP/m.log" | row_rate
              rm -rf "$WORK/m" ;;
     esac

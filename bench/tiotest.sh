@@ -75,7 +75,7 @@ stonewall
 FIOJOB
 
 run_fsbench() {
-    "$FSBENCH" tiotest -t 1 -f "$SIZE_MIB" -b "$BS" -r "$ROPS" -d "$DIR" --json "$TMP/fsb.json" \
+    "$FSBENCH" tiotest --quiet -t 1 -f "$SIZE_MIB" -b "$BS" -r "$ROPS" -d "$DIR" --json "$TMP/fsb.json" \
         >/dev/null || die "fsbench tiotest failed"
     jq -r '.phases[] | "fsbench \(.name) \(.iops)"' "$TMP/fsb.json" >> "$RAWF"
 }
