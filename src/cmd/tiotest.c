@@ -157,27 +157,11 @@ static int write_folded(const struct tio_config *c, const struct tio_result *run
 			const char *prog)
 {
 	char path[PATH_MAX], root[64];
-	size_t n;
-	FILE *f;
 	int rc = 0;
+	FILE *f = profile_folded_open(c->profile_folded, c->json, prog, path, sizeof(path), &rc);
 
-	if (c->profile_folded) {
-		snprintf(path, sizeof(path), "%s", c->profile_folded);
-	} else if (c->json && strcmp(c->json, "-")) {
-		n = strlen(c->json);
-		if (n > 5 && !strcmp(c->json + n - 5, ".json"))
-			n -= 5;
-		snprintf(path, sizeof(path), "%.*s.folded", (int)n, c->json);
-	} else {
-		fprintf(stderr, "%s: --profile-callgraph: no --profile-folded FILE or --json FILE, so the "
-			"folded stacks are not written\n", prog);
-		return 0;
-	}
-	f = fopen(path, "we");
-	if (!f) {
-		fprintf(stderr, "%s: cannot write '%s': %s\n", prog, path, strerror(errno));
-		return -1;
-	}
+	if (!f)
+		return rc;
 	for (unsigned i = 0; i < nruns; i++)
 		for (int p = 0; p < TIO_NPHASES; p++) {
 			if (!runs[i].phase[p].obs.profile)

@@ -2,6 +2,7 @@
 #include "report/profile_text.h"
 
 #include <errno.h>
+#include <string.h>
 
 void profile_text_print(FILE *out, const char *label, const struct perf_profile *p, unsigned top)
 {
@@ -30,4 +31,31 @@ int profile_write_folded(FILE *out, const char *root, const struct perf_profile 
 			    (unsigned long long)p->stacks[i].count) < 0)
 			return -EIO;
 	return 0;
+}
+
+FILE *profile_folded_open(const char *folded, const char *json, const char *prog, char *path,
+			  size_t len, int *rc)
+{
+	FILE *f;
+
+	*rc = 0;
+	if (folded) {
+		snprintf(path, len, "%s", folded);
+	} else if (json && strcmp(json, "-")) {
+		size_t n = strlen(json);
+
+		if (n > 5 && !strcmp(json + n - 5, ".json"))
+			n -= 5;
+		snprintf(path, len, "%.*s.folded", (int)n, json);
+	} else {
+		fprintf(stderr, "%s: --profile-callgraph: no --profile-folded FILE or --json FILE, so the "
+			"folded stacks are not written\n", prog);
+		return NULL;
+	}
+	f = fopen(path, "we");
+	if (!f) {
+		fprintf(stderr, "%s: cannot write '%s': %s\n", prog, path, strerror(errno));
+		*rc = -1;
+	}
+	return f;
 }
