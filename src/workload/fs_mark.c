@@ -820,8 +820,11 @@ static void iter_warn(const struct fsm_config *c, const struct phase *ph, struct
 				.sync = c->sync_method != 0, .threads = c->nthreads,
 				.wall_ns = ph->end_ns - ph->start_ns,
 				.first_done_ns = ph->first_done_ns - ph->start_ns,
-				.last_done_ns = ph->end_ns - ph->start_ns, .sys_s = ph->sys_s };
+				.last_done_ns = ph->end_ns - ph->start_ns, .sys_s = 0 };
 
+	/* the workers' own system time, not the main and reporter threads' too */
+	for (unsigned i = 0; i < ph->nworkers; i++)
+		w.sys_s += ph->workers[i].sys_s;
 	snprintf(name, sizeof(name), "iteration %u", it->index + 1);
 	observe_warn(c->obs, &it->obs, &w);
 }

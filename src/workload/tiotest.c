@@ -476,8 +476,12 @@ static void phase_warn(const struct tio_config *c, struct tio_phase_result *pr, 
 				.data_set_bytes = c->threads * c->blocks * c->block_bytes,
 				.threads = (unsigned)c->threads, .wall_ns = pr->wall_ns,
 				.first_done_ns = pr->first_done_ns, .last_done_ns = pr->last_done_ns,
-				.sys_s = pr->sys_s };
+				.sys_s = 0 };
 
+	/* the workers' own system time ("near 100 % of one core per thread"), not the process's,
+	 * which also holds the main and reporter threads */
+	for (unsigned i = 0; i < c->threads; i++)
+		w.sys_s += pr->threads[i].sys_s;
 	if (phase_writes[p])
 		w.write_bytes = pr->st.bytes;
 	else
