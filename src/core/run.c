@@ -79,9 +79,16 @@ int run_signals_install(void)
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
 	/* no SA_RESTART: a worker blocked in a slow syscall comes back with EINTR and stops */
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		struct sigaction old;
+
+		/* under nohup SIGHUP is ignored on purpose: a closed terminal must not stop the run */
+		if (sigs[i] == SIGHUP && sigaction(SIGHUP, NULL, &old) == 0 &&
+		    old.sa_handler == SIG_IGN)
+			continue;
 		if (sigaction(sigs[i], &sa, NULL) < 0)
 			return -errno;
+	}
 	return 0;
 }
 

@@ -51,3 +51,13 @@ if command -v jq > /dev/null 2>&1; then
         fail "SIGTERM: JSON: $(jq -c '{complete, stop_reason, error, p: [.phases[] | {name, complete, ops}]}' "$SCRATCH/r.json")"
 fi
 ok "SIGTERM: exit 143, terse partial results, JSON incomplete, no files"
+
+# under nohup SIGHUP is ignored on purpose: a hangup must not stop the run (it did: exit 129)
+nohup "$FSBENCH" tiotest -t 1 -f 4 -r 300000 -T -d "$DIR" > "$SCRATCH/out" 2> "$SCRATCH/err" &
+pid=$!
+for i in $(seq 100); do [ -n "$(ls -A "$DIR")" ] && break; sleep 0.05; done
+kill -HUP $pid 2> /dev/null
+wait $pid; rc=$?
+[ "$rc" = 0 ] || fail "nohup + SIGHUP: exit $rc, expected 0: $(cat "$SCRATCH/err")"
+[ -z "$(ls -A "$DIR")" ] || fail "nohup + SIGHUP: files left: $(ls -A "$DIR")"
+ok "nohup: SIGHUP stays ignored, the run completes"
