@@ -432,6 +432,9 @@ int json_check_writable(const char *path)
 		return 0;
 	if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
 		return -EISDIR;
+	/* a device, FIFO or /dev/stdout is written in place (json_write), not next to */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+		return access(path, W_OK) < 0 ? -errno : 0;
 	if (snprintf(dir, sizeof(dir), "%s", path) >= (int)sizeof(dir) - 32)
 		return -ENAMETOOLONG;
 	slash = strrchr(dir, '/');
@@ -447,6 +450,7 @@ int json_check_writable(const char *path)
 int json_write(json_t *root, const char *path)
 {
 	char tmp[PATH_MAX];
+	struct stat st;
 	int fd, rc = 0;
 
 	if (!strcmp(path, "-")) {
@@ -454,6 +458,19 @@ int json_write(json_t *root, const char *path)
 			return -EIO;
 		fputc('\n', stdout);
 		return fflush(stdout) ? -errno : 0;
+	}
+	/* renaming over a device, FIFO or /dev/stdout would replace /dev/null (as root) with a
+	 * regular file: those are written in place */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		fd = open(path, O_WRONLY | O_CLOEXEC);
+		if (fd < 0)
+			return -errno;
+		if (json_dumpfd(root, fd, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) < 0 ||
+		    write(fd, "\n", 1) != 1)
+			rc = -EIO;
+		if (close(fd) < 0 && !rc)
+			rc = -errno;
+		return rc;
 	}
 	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid()) >= (int)sizeof(tmp))
 		return -ENAMETOOLONG;

@@ -38,3 +38,16 @@ fi
 [ "$(ls -A "$OUT")" = r.json ] || fail "--json: left in the directory: $(ls -A "$OUT")"
 no_files "$DIR"
 ok "a writable destination works, no temporary file left"
+
+# a FIFO (like /dev/null or /dev/stdout) is written in place: renaming over it replaced it with
+# a regular file, so --json /dev/null run as root destroyed /dev/null
+mkfifo "$SCRATCH/fifo"
+timeout 20 cat "$SCRATCH/fifo" > "$SCRATCH/got" &
+cpid=$!
+"$FSBENCH" tiotest -t 1 -f 1 -r 10 -d "$DIR" -T --quiet --json "$SCRATCH/fifo" > /dev/null ||
+    { kill $cpid 2> /dev/null; fail "--json FIFO: exit $?"; }
+[ -p "$SCRATCH/fifo" ] || { kill $cpid 2> /dev/null; fail "--json FIFO: replaced by a regular file"; }
+wait $cpid
+grep -q '"schema": "fsbench-result"' "$SCRATCH/got" || fail "--json FIFO: nothing read from it"
+no_files "$DIR"
+ok "--json to a FIFO writes into it and leaves it a FIFO"
