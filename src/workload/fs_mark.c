@@ -1067,6 +1067,39 @@ static int bad(char *err, size_t len, int *code, const char *fmt, ...)
 	return -1;
 }
 
+/* fs_mark creates a missing -d, but only one level: a missing parent, or a -d that is not a
+ * directory, is bad input, found before the header, the log or anything else is written */
+static int check_dir(const char *dir, char *err, size_t len)
+{
+	char parent[PATH_MAX];
+	struct stat st;
+	char *slash;
+
+	if (stat(dir, &st) == 0) {
+		if (S_ISDIR(st.st_mode))
+			return 0;
+		snprintf(err, len, "option -d: '%s' is not a directory", dir);
+		return -1;
+	}
+	if (errno != ENOENT) {
+		snprintf(err, len, "option -d: cannot use '%s': %s", dir, strerror(errno));
+		return -1;
+	}
+	snprintf(parent, sizeof(parent), "%s", dir);
+	while ((slash = strrchr(parent, '/')) && slash != parent && !slash[1])
+		*slash = '\0';          /* trailing slashes */
+	slash = strrchr(parent, '/');
+	if (!slash)
+		return 0;                /* relative, in the working directory */
+	slash[slash == parent] = '\0';
+	if (stat(parent, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		snprintf(err, len, "option -d: cannot create '%s': '%s' is not an existing directory", dir,
+			 parent);
+		return -1;
+	}
+	return 0;
+}
+
 int fsm_config_check(struct fsm_config *c, char *err, size_t len, int *code)
 {
 	uint64_t capacity, r_min = 0, cap;
@@ -1133,6 +1166,10 @@ int fsm_config_check(struct fsm_config *c, char *err, size_t len, int *code)
 		if (l >= PATH_MAX)
 			return bad(err, len, code, "-d '%.40s...': paths would be %zu bytes long, the limit "
 				   "is %d", c->dirs.v[d], l, PATH_MAX - 1);
+		if (check_dir(c->dirs.v[d], err, len)) {
+			*code = 2;
+			return -1;
+		}
 	}
 	(void)code;
 	return 0;

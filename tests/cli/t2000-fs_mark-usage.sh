@@ -63,4 +63,16 @@ ln -s "$FSBENCH" fs_mark
 ./fs_mark -d d -n 5 -s 0 -S 0 >out 2>err || fail "link: $(cat err)"
 grep -q '^#  ./fs_mark  -d  d ' out || fail "link: header echo: $(head -3 out)"
 grep -q '^FSUse%' out || fail "link: no table"
+
+# a -d whose parent is missing, or that is a file: exit 2 before the header, the log or anything
+rm -f fs_log.txt
+touch afile
+for d in "$SCRATCH/missing/a" "$SCRATCH/afile" "$SCRATCH/afile/sub"; do
+    fsb fs_mark -d "$d" -n 5 -s 0 -S 0 >out 2>err; rc=$?
+    [ $rc = 2 ] || fail "-d $d: exit $rc, expected 2"
+    [ "$(wc -l < err)" = 1 ] && grep -q "option -d" err || fail "-d $d: stderr: $(cat err)"
+    [ -s out ] && fail "-d $d: stdout not empty: $(head -3 out)"
+    [ -e fs_log.txt ] && fail "-d $d: the log was created"
+    [ -e "$SCRATCH/missing" ] && fail "-d $d: created its parent"
+done
 ok "usage"
