@@ -123,17 +123,19 @@ next:
 	return 0;
 }
 
-int ksyms_load_kernel(struct ksyms *k)
+/* A whole /proc file into a NUL-terminated buffer (procfs sizes are not known up front). */
+static int read_proc_file(const char *path, char **out)
 {
-	size_t len = 0, cap = 1 << 22;
+	size_t len = 0, cap = 1 << 16;
 	char *buf = malloc(cap);
-	int fd, rc;
+	int fd;
 
 	if (!buf)
 		return -ENOMEM;
-	fd = open("/proc/kallsyms", O_RDONLY | O_CLOEXEC);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
-		rc = -errno;
+		int rc = -errno;
+
 		free(buf);
 		return rc;
 	}
@@ -160,6 +162,17 @@ int ksyms_load_kernel(struct ksyms *k)
 	}
 	close(fd);
 	buf[len] = '\0';
+	*out = buf;
+	return 0;
+}
+
+int ksyms_load_kernel(struct ksyms *k)
+{
+	char *buf;
+	int rc = read_proc_file("/proc/kallsyms", &buf);
+
+	if (rc)
+		return rc;
 	rc = ksyms_parse_kallsyms(k, buf);
 	free(buf);
 	return rc;
@@ -355,28 +368,11 @@ int kmaps_parse(struct kmaps *m, const char *text)
 
 int kmaps_load_self(struct kmaps *m)
 {
-	char *buf = malloc(1 << 20);
-	size_t len = 0;
-	int fd, rc;
+	char *buf;
+	int rc = read_proc_file("/proc/self/maps", &buf);
 
-	if (!buf)
-		return -ENOMEM;
-	fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		free(buf);
-		return -errno;
-	}
-	for (;;) {
-		ssize_t n = read(fd, buf + len, (1 << 20) - 1 - len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		len += (size_t)n;
-	}
-	close(fd);
-	buf[len] = '\0';
+	if (rc)
+		return rc;
 	rc = kmaps_parse(m, buf);
 	free(buf);
 	return rc;
