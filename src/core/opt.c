@@ -21,18 +21,25 @@ static bool opt_end(const struct opt *o)
 	return !o->sname && !o->lname;
 }
 
+/* The leading digits of s: strtoull would also take "-1", " 1" and "+1", a number here is
+ * digits only. *end points past them. 0, -EINVAL or -ERANGE. */
+static int parse_digits(const char *s, unsigned long long *v, char **end)
+{
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	*v = strtoull(s, end, 10);
+	return errno == ERANGE ? -ERANGE : 0;
+}
+
 int opt_parse_uint(const char *s, uint64_t *out)
 {
 	unsigned long long v;
 	char *end;
+	int rc = parse_digits(s, &v, &end);
 
-	/* strtoull would take "-1", " 1" and "+1"; a count is digits only */
-	if (*s < '0' || *s > '9')
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno == ERANGE)
-		return -ERANGE;
+	if (rc)
+		return rc;
 	if (*end)
 		return -EINVAL;
 	*out = v;
@@ -44,13 +51,10 @@ int opt_parse_size(const char *s, uint64_t unit, bool suffixes, uint64_t *out)
 	unsigned long long v;
 	unsigned shift = 0;
 	char *end;
+	int rc = parse_digits(s, &v, &end);
 
-	if (*s < '0' || *s > '9')
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno == ERANGE)
-		return -ERANGE;
+	if (rc)
+		return rc;
 	if (*end) {
 		if (!suffixes)
 			return -EINVAL;
@@ -87,13 +91,10 @@ int opt_parse_time(const char *s, uint64_t *ns)
 	};
 	unsigned long long v;
 	char *end;
+	int rc = parse_digits(s, &v, &end);
 
-	if (*s < '0' || *s > '9')
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno == ERANGE)
-		return -ERANGE;
+	if (rc)
+		return rc;
 	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
 		if (strcmp(end, units[i].sfx))
 			continue;
