@@ -99,10 +99,7 @@ void fsm_defaults(struct fsm_config *c)
 	c->rand_len = 24;
 	c->iterations = 1;
 	c->log = "fs_log.txt";
-	c->interval_ns = UINT64_C(1000000000);
-	c->repeat = 1;
-	c->profile_hz = PERF_DEFAULT_HZ;
-	c->profile_top = 15;
+	RUN_OPTS_DEFAULTS(c);
 }
 
 struct out {

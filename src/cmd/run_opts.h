@@ -5,6 +5,7 @@
 #ifndef FSB_CMD_RUN_OPTS_H
 #define FSB_CMD_RUN_OPTS_H
 #include "core/opt.h"
+#include "sys/perf.h"
 
 #define RUN_OPTS(F, UNIT)                                                                          \
 	{ 0, "json", OPT_STR, F(json), "FILE", 0, 0, 0, 0,                                          \
@@ -35,4 +36,12 @@
 	{ 0, "profile-folded", OPT_STR, F(profile_folded), "FILE", 0, 0, 0, 0,                      \
 	  "where --profile-callgraph writes folded stacks (default: the --json file with .folded "  \
 	  "for .json)" }
+/* Their defaults, for the command's defaults function (c: its config struct). */
+#define RUN_OPTS_DEFAULTS(c)                                                                       \
+	do {                                                                                       \
+		(c)->interval_ns = UINT64_C(1000000000);                                           \
+		(c)->repeat = 1;                                                                   \
+		(c)->profile_hz = PERF_DEFAULT_HZ;                                                 \
+		(c)->profile_top = 15;                                                             \
+	} while (0)
 #endif

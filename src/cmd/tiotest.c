@@ -84,10 +84,7 @@ void tio_defaults(struct tio_config *c)
 	/* tiotest HEAD's default since 2023; 0.3.3 and early 0.4.x used 1000 */
 	c->random_ops = 100000;
 	c->seed = UINT64_C(0x5eed);
-	c->interval_ns = UINT64_C(1000000000);
-	c->repeat = 1;
-	c->profile_hz = PERF_DEFAULT_HZ;
-	c->profile_top = 15;
+	RUN_OPTS_DEFAULTS(c);
 }
 
 static void print_run(const struct tio_config *c, const struct tio_result *r, unsigned run,
