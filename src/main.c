@@ -1,11 +1,13 @@
-/* fsbench: the table of subcommands, and dispatch on argv[0] so that a link named after a
- * classic tool (tiotest) behaves exactly as that tool's subcommand. */
+/* fsbench: the workloads (from their registry, workload/registry.c) and the table of the other
+ * subcommands, and dispatch on argv[0] so that a link named after a classic tool (tiotest)
+ * behaves exactly as that tool's subcommand. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cmd/cmd.h"
 #include "core/clock.h"
+#include "workload/workload.h"
 
 struct subcmd {
 	const char *name;
@@ -15,8 +17,6 @@ struct subcmd {
 };
 
 static const struct subcmd subcmds[] = {
-	{ "tiotest", cmd_tiotest, "threaded sequential/random read/write throughput and latency (tiotest 0.4.2)", false },
-	{ "fs_mark", cmd_fs_mark, "file create/write/sync/unlink rates and latency (fs_mark 3.3)", false },
 	{ "compare", cmd_compare, "results side by side: deltas, 95% intervals, significance, what differs", false },
 	{ "plot", cmd_plot, "draw results to PNG or SVG: fill curves, timelines, latency CDFs, bars", false },
 	{ "__man-options", cmd_man_options, "print a subcommand's options as man page text (build use)", true },
@@ -26,8 +26,13 @@ static const struct subcmd subcmds[] = {
 
 static void usage(FILE *out)
 {
+	const struct workload_ops *w;
+
 	fprintf(out, "usage: fsbench COMMAND [OPTION]...\n"
 		     "A filesystem benchmark suite. Commands:\n\n");
+	for (unsigned i = 0; (w = workload_at(i)); i++)
+		if (!w->hidden)
+			fprintf(out, "  %-12s %s\n", w->name, w->summary);
 	for (size_t i = 0; i < NSUBCMDS; i++)
 		if (!subcmds[i].hidden)
 			fprintf(out, "  %-12s %s\n", subcmds[i].name, subcmds[i].summary);
@@ -38,10 +43,13 @@ static void usage(FILE *out)
 int main(int argc, char **argv)
 {
 	const char *base = strrchr(argv[0], '/');
+	const struct workload_ops *w;
 	char prog[64];
 
 	base = base ? base + 1 : argv[0];
 	clock_init();
+	if ((w = workload_find(base)) && !w->hidden)
+		return cmd_workload(w, argc, argv, w->name);
 	for (size_t i = 0; i < NSUBCMDS; i++)
 		if (!subcmds[i].hidden && !strcmp(base, subcmds[i].name))
 			return subcmds[i].fn(argc, argv, subcmds[i].name);
@@ -57,11 +65,11 @@ int main(int argc, char **argv)
 		printf("fsbench %s\n", FSB_VERSION);
 		return EXIT_OK;
 	}
-	if (!strcmp(argv[1], "list")) {
-		for (size_t i = 0; i < NSUBCMDS; i++)
-			if (!subcmds[i].hidden)
-				printf("%s\n", subcmds[i].name);
-		return EXIT_OK;
+	if (!strcmp(argv[1], "list"))
+		return cmd_list(argc - 1, argv + 1, "fsbench list");
+	if ((w = workload_find(argv[1]))) {
+		snprintf(prog, sizeof(prog), "fsbench %s", w->name);
+		return cmd_workload(w, argc - 1, argv + 1, prog);
 	}
 	for (size_t i = 0; i < NSUBCMDS; i++) {
 		if (strcmp(argv[1], subcmds[i].name))

@@ -12,8 +12,11 @@ enum {
 };
 
 /* prog is how to name the command in messages: "fsbench tiotest", or "tiotest" via a link */
-int cmd_tiotest(int argc, char **argv, const char *prog);
-int cmd_fs_mark(int argc, char **argv, const char *prog);
+struct workload_ops;
+/* Any registered workload as a command (cmd/run.c). */
+int cmd_workload(const struct workload_ops *w, int argc, char **argv, const char *prog);
+/* fsbench list [workloads|engines]: what this fsbench has, one per line. */
+int cmd_list(int argc, char **argv, const char *prog);
 int cmd_compare(int argc, char **argv, const char *prog);
 int cmd_plot(int argc, char **argv, const char *prog);
 int cmd_man_options(int argc, char **argv, const char *prog);

@@ -9,7 +9,7 @@
 #include "sys/env.h"
 
 int observe_open(struct observe *o, const struct observe_config *c, const char *const *targets,
-		 unsigned ntargets, const char *prog)
+		 unsigned ntargets)
 {
 	struct env_host h;
 
@@ -47,13 +47,12 @@ int observe_open(struct observe *o, const struct observe_config *c, const char *
 	}
 	if (c->profile) {
 		struct perf_config pc = { .hz = c->hz, .callgraph = c->callgraph };
-		char why[512];
-		int rc = perf_open(&o->perf, &pc, why, sizeof(why));
+		int rc = perf_open(&o->perf, &pc, o->perf_why, sizeof(o->perf_why));
 
 		if (rc == -ENOMEM)
 			return rc;
-		if (rc)
-			fprintf(stderr, "%s: --profile: %s; running without a profile\n", prog, why);
+		if (!rc)
+			o->perf_why[0] = '\0';
 	}
 	return 0;
 }

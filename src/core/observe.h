@@ -25,6 +25,7 @@ struct observe {
 	unsigned ndevs, nprimary;
 	const char *devs[KSTAT_MAX_DISKS];   /* point into targets[] */
 	struct perf_session *perf;   /* NULL without --profile or when not permitted */
+	char perf_why[512];          /* --profile asked but not permitted: why ("" otherwise) */
 	struct kstat_snap snap;      /* the open window */
 	uint64_t mem_total_bytes;
 	unsigned cpus;
@@ -39,10 +40,10 @@ struct observe_phase {
 };
 
 /* Resolves the targets and opens perf. Never fails the run for perf: when it is not
- * permitted, prints one line "PROG: --profile: WHY; running without a profile" to stderr.
- * Returns 0 or -ENOMEM. */
+ * permitted, perf stays NULL and perf_why says why (the command prints it). Returns 0 or
+ * -ENOMEM. */
 int observe_open(struct observe *o, const struct observe_config *c, const char *const *targets,
-		 unsigned ntargets, const char *prog);
+		 unsigned ntargets);
 void observe_begin(struct observe *o);
 void observe_end(struct observe *o, struct observe_phase *p);
 /* Fills in the device and host facts of w (has_device, mem_total, cpus, k) and computes p->warns. */

@@ -48,9 +48,25 @@ const struct run_error *run_error_get(void)
 	return atomic_load(&err_ready) ? &first_error : NULL;
 }
 
+void run_fail_msg(int err, const char *fmt, ...)
+{
+	char msg[sizeof(first_error.detail)];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	run_fail_detail(err, NULL, NULL, -1, "%s", msg);
+}
+
 void run_error_format(const struct run_error *e, char *buf, size_t len)
 {
 	char off[48] = "";
+
+	if (!e->syscall) {
+		snprintf(buf, len, "%s", e->detail);
+		return;
+	}
 
 	if (e->offset >= 0)
 		snprintf(off, sizeof(off), " at offset %lld", (long long)e->offset);
@@ -99,8 +115,10 @@ int run_signal(void)
 
 void run_reset(void)
 {
-	atomic_store(&run_stop, RUN_GO);
-	atomic_store(&run_sig, 0);
+	int was = RUN_STOP_ERROR;
+
+	/* a signal that already arrived still stops what comes next */
+	atomic_compare_exchange_strong(&run_stop, &was, RUN_GO);
 	atomic_store(&err_claimed, 0);
 	atomic_store(&err_ready, 0);
 }
@@ -265,6 +283,10 @@ static int phase_run_serial(struct phase *p, struct worker_arg *args)
 	struct sampler *smp = NULL;
 	int rc = 0;
 
+	if (p->release && (rc = p->release(p->release_arg, p))) {
+		run_fail(-rc, "release", p->name, -1);
+		return rc;
+	}
 	phase_window_open(p, &r0);
 	if (p->interval_ns || p->progress)
 		smp = sampler_start(p);
@@ -315,6 +337,14 @@ int phase_run(struct phase *p)
 	pthread_mutex_lock(&gate.mu);
 	while (gate.nparked < n)
 		pthread_cond_wait(&gate.parked, &gate.mu);
+	if (p->release && !rc) {
+		int hrc = p->release(p->release_arg, p);
+
+		if (hrc) {
+			run_fail(-hrc, "release", p->name, -1);
+			rc = hrc;
+		}
+	}
 	/* every worker is parked: the window opens before any of them can run */
 	phase_window_open(p, &r0);
 	gate.open = true;

@@ -23,7 +23,7 @@ static inline bool run_stopping(void)
 /* The first error of the run, recorded by whichever thread hits it first. */
 struct run_error {
 	int err;                 /* errno value */
-	const char *syscall;     /* "pwrite", "open", ... or "verify" */
+	const char *syscall;     /* "pwrite", "open", ... or "verify"; NULL: detail is the message */
 	char path[PATH_MAX];
 	int64_t offset;          /* -1 when the error has no offset */
 	char detail[256];        /* extra text (verification failures), may be empty */
@@ -33,12 +33,17 @@ struct run_error {
 void run_fail(int err, const char *syscall, const char *path, int64_t offset);
 void run_fail_detail(int err, const char *syscall, const char *path, int64_t offset,
 		     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* An error that is a whole message ("cannot create 'x': No space left on device"), as setup
+ * errors are: formatted as it is. */
+void run_fail_msg(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 const struct run_error *run_error_get(void);     /* NULL when no error */
 void run_error_format(const struct run_error *e, char *buf, size_t len);
 /* Signal handling: SIGINT/SIGTERM/SIGHUP raise the stop flag; run_signal() tells which. */
 int run_signals_install(void);
 int run_signal(void);
-void run_reset(void);                            /* for tests that run several times */
+/* Forgets the first error (and the stop it raised) before another run in the same process;
+ * a signal's stop stays. */
+void run_reset(void);
 
 /* Per-op statistics of one op type in one worker; merged after join. */
 struct opstat {
@@ -104,6 +109,10 @@ struct phase {
 	uint64_t expected_ops;   /* all workers together, for % done and ETA; 0 if unknown */
 	const char *label;       /* progress line prefix, e.g. "tiotest" */
 	const char *ops_unit;    /* progress shows ops/s in this unit ("files") instead of MiB/s */
+	/* the release hook (core/driver.h): called once every worker is parked, right before the
+	 * release; a failure is the run's first error and the workers stop at once */
+	int (*release)(void *arg, const struct phase *p);
+	void *release_arg;
 	struct sample *samples;  /* results: malloc'd, the caller frees */
 	unsigned nsamples;
 	uint64_t sample_interval_ns; /* the interval the samples ended up with */

@@ -1,8 +1,18 @@
 /* fs_mark 3.3's header, columns and rows (fs_mark.md §8), and fsbench's extra columns. */
 #include "report/fs_mark_text.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
 #include "core/clock.h"
 #include "core/stats.h"
+#include "report/json_fs_mark.h"
+#include "report/kstat_text.h"
+#include "report/profile_text.h"
+#include "report/workload_report.h"
 
 static const char *const sync_text[7] = {
 	"NO SYNC: Test does not issue sync() or fsync() calls.",
@@ -112,24 +122,18 @@ void fsm_print_row(FILE *out, const struct fsm_config *c, const struct fsm_iter 
 
 void fsm_print_summary(FILE *out, const struct fsm_config *c, const struct fsm_result *r)
 {
-	double sum = 0, files = 0, wall = 0;
 	unsigned n = r->niters;
 
 	(void)c;
-	for (unsigned i = 0; i < n; i++) {
-		sum += r->rates[i];
-		files += (double)r->iter_files[i];
-		wall += (double)r->iter_wall_ns[i] / NS_PER_S;
-	}
 	fprintf(out, "#\tIterations reported: %u, files created: %llu\n", n,
 		(unsigned long long)r->total_files);
 	if (!n)
 		return;
 	fprintf(out, "#\tFiles/sec, sum of per-thread rates (fs_mark):  average %.1f  p50 %.1f  "
-		"p90 %.1f  p99 %.1f\n", sum / n, fsm_percentile(r->rates, n, 50),
+		"p90 %.1f  p99 %.1f\n", r->fig[FSM_RFIG_FILES_PER_SEC], fsm_percentile(r->rates, n, 50),
 		fsm_percentile(r->rates, n, 90), fsm_percentile(r->rates, n, 99));
 	fprintf(out, "#\tFiles/sec, files / iteration wall time:        average %.1f  p50 %.1f  "
-		"p90 %.1f  p99 %.1f\n", wall > 0 ? files / wall : 0.0,
+		"p90 %.1f  p99 %.1f\n", r->fig[FSM_RFIG_AGGREGATE],
 		fsm_percentile(r->agg_rates, n, 50), fsm_percentile(r->agg_rates, n, 90),
 		fsm_percentile(r->agg_rates, n, 99));
 }
@@ -143,22 +147,12 @@ struct runs_fig {
 
 static double f_rate(const struct fsm_result *r)
 {
-	double sum = 0;
-
-	for (unsigned i = 0; i < r->niters; i++)
-		sum += r->rates[i];
-	return sum / r->niters;
+	return r->fig[FSM_RFIG_FILES_PER_SEC];
 }
 
 static double f_agg(const struct fsm_result *r)
 {
-	double files = 0, wall = 0;
-
-	for (unsigned i = 0; i < r->niters; i++) {
-		files += (double)r->iter_files[i];
-		wall += (double)r->iter_wall_ns[i] / NS_PER_S;
-	}
-	return wall > 0 ? files / wall : 0;
+	return r->fig[FSM_RFIG_AGGREGATE];
 }
 
 static double f_overhead(const struct fsm_result *r)
@@ -200,3 +194,210 @@ void fsm_print_runs_summary(FILE *out, const struct fsm_config *c, const struct 
 			s.ci, figs[f].unit, s.cv_pct, s.n);
 	}
 }
+
+/* ---- the presentation hooks (report/workload_report.h) ---------------------------------- */
+struct fsm_out {
+	const struct fsm_config *c;
+	struct report_out *o;
+	json_t **iters;              /* per run: its iterations' JSON objects */
+	/* --sysstats: the current run's kstat rows, printed under the classic rows */
+	char *krows;
+	size_t krows_len;
+	FILE *kbuf;
+};
+
+/* every write to the log is checked: the first failure is kept and reported once */
+static void log_check(struct fsm_out *x)
+{
+	if (x->o->log && !x->o->log_err && (fflush(x->o->log) || ferror(x->o->log)))
+		x->o->log_err = -(errno ? errno : EIO);
+}
+
+static const char *fsm_log_path(const void *cfg)
+{
+	return ((const struct fsm_config *)cfg)->log;
+}
+
+static int fsm_rep_begin(void *st, const void *cfg, struct report_out *o)
+{
+	struct fsm_out *x = st;
+	const struct fsm_config *c = cfg;
+	int fd;
+
+	x->c = c;
+	x->o = o;
+	if (c->run.json && !(x->iters = calloc(c->run.repeat ? c->run.repeat : 1, sizeof(*x->iters))))
+		return -ENOMEM;
+	/* appended to, as fs_mark does; never through a symlink */
+	fd = open(c->log, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
+	if (fd < 0 || !(o->log = fdopen(fd, "a"))) {
+		int err = errno;
+
+		if (fd >= 0)
+			close(fd);
+		fprintf(o->err, "%s: cannot open log file '%s': %s\n", o->prog, c->log,
+			err == ELOOP ? "it is a symbolic link" : strerror(err));
+		return -EIO;
+	}
+	o->log_path = c->log;
+	return 0;
+}
+
+static void fsm_rep_run_begin(void *st, unsigned run, long long started)
+{
+	struct fsm_out *x = st;
+	const struct fsm_config *c = x->c;
+
+	/* each run prints exactly what a single run prints */
+	if (x->o->text) {
+		fsm_print_header(x->o->text, false, c, x->o->argc, x->o->argv, (time_t)started);
+		fflush(x->o->text);
+	}
+	fsm_print_header(x->o->log, true, c, x->o->argc, x->o->argv, (time_t)started);
+	log_check(x);
+	if (x->iters)
+		x->iters[run] = json_array();
+	if (c->run.sysstats && x->o->text)
+		x->kbuf = open_memstream(&x->krows, &x->krows_len);
+}
+
+static void fsm_rep_unit(void *st, unsigned run, const void *unit)
+{
+	struct fsm_out *x = st;
+	const struct fsm_config *c = x->c;
+	const struct fsm_iter *it = unit;
+
+	if (x->o->text) {
+		fsm_print_row(x->o->text, c, it);
+		fflush(x->o->text);
+	}
+	fsm_print_row(x->o->log, c, it);
+	log_check(x);
+	if (x->iters && x->iters[run])
+		json_array_append_new(x->iters[run], fsm_json_iter(c, it));
+	if (x->kbuf && it->obs.taken) {
+		char label[32];
+
+		snprintf(label, sizeof(label), "iteration %u", it->index + 1);
+		kstat_text_row(x->kbuf, label, &it->obs.k);
+	}
+}
+
+static void fsm_rep_run_end(void *st, unsigned run, const void *result)
+{
+	struct fsm_out *x = st;
+	const struct fsm_config *c = x->c;
+	const struct fsm_result *r = result;
+	FILE *out = x->o->text;
+	char label[96];
+
+	(void)run;
+	switch (r->head.end) {
+	case RUN_END_FULL:
+		fprintf(x->o->err, "%s: fill ended, the filesystem is full: %s\n", x->o->prog,
+			r->head.end_detail);
+		break;
+	case RUN_END_NOSPACE:
+		fprintf(x->o->err, "%s: not enough free space: %s\n", x->o->prog, r->head.end_detail);
+		break;
+	case RUN_END_SIGNAL:
+		fprintf(x->o->err, "%s: interrupted; %s\n", x->o->prog,
+			c->keep_files ? "the files are kept" : "removing the files");
+		fsm_print_summary(x->o->err, c, r);
+		break;
+	default:
+		break;
+	}
+	if (out && c->summary && r->head.end != RUN_END_SIGNAL)
+		fsm_print_summary(out, c, r);
+	/* --sysstats and --profile output under the run's classic output */
+	if (x->kbuf) {
+		fclose(x->kbuf);
+		x->kbuf = NULL;
+		kstat_text_header(out);
+		fwrite(x->krows, 1, x->krows_len, out);
+		free(x->krows);
+		x->krows = NULL;
+		x->krows_len = 0;
+	}
+	if (out && r->profile) {
+		if (r->niters > 1)
+			snprintf(label, sizeof(label), "create loop, iterations 1-%u together", r->niters);
+		else
+			snprintf(label, sizeof(label), "create loop");
+		profile_text_print(out, label, r->profile, (unsigned)c->run.profile_top);
+	}
+	if (out)
+		fflush(out);
+}
+
+static void fsm_rep_summary(void *st, const struct driver_result *res)
+{
+	struct fsm_out *x = st;
+
+	if (x->o->text) {
+		fsm_print_runs_summary(x->o->text, x->c, res->runs, res->nruns);
+		fflush(x->o->text);
+	}
+}
+
+static json_t *fsm_rep_json(void *st, const struct driver_result *res)
+{
+	struct fsm_out *x = st;
+	struct json_run_info ri = { .argc = x->o->argc, .argv = x->o->argv, .workload = "fs_mark",
+				    .res = res,
+				    .started_unix_s = ((const struct fsm_result *)res->runs)->head.started_unix_s };
+
+	return fsm_json(x->c, res, x->iters, &ri);
+}
+
+/* every run's merged create loops into one folded file */
+static int fsm_rep_folded(void *st, FILE *f, const struct driver_result *res)
+{
+	const struct fsm_result *runs = res->runs;
+	char root[64];
+
+	(void)st;
+	for (unsigned i = 0; i < res->nruns; i++) {
+		if (!runs[i].profile)
+			continue;
+		if (res->nruns > 1)
+			snprintf(root, sizeof(root), "run%u_create", i + 1);
+		else
+			snprintf(root, sizeof(root), "create");
+		if (profile_write_folded(f, root, runs[i].profile))
+			return -EIO;
+	}
+	return 0;
+}
+
+static void fsm_rep_end(void *st)
+{
+	struct fsm_out *x = st;
+
+	if (x->kbuf)
+		fclose(x->kbuf);
+	free(x->krows);
+	for (uint64_t i = 0; x->iters && i < (x->c->run.repeat ? x->c->run.repeat : 1); i++)
+		json_decref(x->iters[i]);
+	free(x->iters);
+	if (x->o && x->o->log) {
+		if (fclose(x->o->log) && !x->o->log_err)
+			x->o->log_err = -(errno ? errno : EIO);
+		x->o->log = NULL;
+	}
+}
+
+const struct workload_report fsm_report = {
+	.state_size = sizeof(struct fsm_out),
+	.begin = fsm_rep_begin,
+	.run_begin = fsm_rep_run_begin,
+	.unit = fsm_rep_unit,
+	.run_end = fsm_rep_run_end,
+	.summary = fsm_rep_summary,
+	.json = fsm_rep_json,
+	.folded = fsm_rep_folded,
+	.end = fsm_rep_end,
+	.log_path = fsm_log_path,
+	.hint_writes = "-S 0 syncs nothing",
+};

@@ -95,18 +95,6 @@ static int get_u64(const json_t *o, const char *key, uint64_t *v, char *err, siz
 	return 0;
 }
 
-static int get_f64(const json_t *o, const char *key, double *v, char *err, size_t errlen)
-{
-	json_t *x = json_object_get(o, key);
-
-	if (!json_is_number(x)) {
-		snprintf(err, errlen, "field '%s' is missing or not a number", key);
-		return -1;
-	}
-	*v = json_number_value(x);
-	return 0;
-}
-
 int json_latency_parse(const json_t *lat, struct opstat *s, char *err, size_t errlen)
 {
 	const json_t *b = json_object_get(lat, "buckets");
@@ -144,16 +132,15 @@ int json_latency_parse(const json_t *lat, struct opstat *s, char *err, size_t er
 	return 0;
 }
 
-static json_t *json_mount(const char *path)
+static json_t *json_mount(const char *path, const struct env_mount *m)
 {
-	struct env_mount *m = calloc(1, sizeof(*m));
 	json_t *o = json_object();
 	char real[PATH_MAX];
 
 	json_object_set_new(o, "path", json_string(path));
 	if (realpath(path, real))
 		json_object_set_new(o, "realpath", json_string(real));
-	if (m && env_mount_of(path, m) == 0) {
+	if (m) {
 		json_object_set_new(o, "fstype", json_string(m->fstype[0] ? m->fstype : "unknown"));
 		json_object_set_new(o, "mount_point", json_string(m->mount_point));
 		json_object_set_new(o, "mount_options", json_string(m->mount_options));
@@ -163,21 +150,14 @@ static json_t *json_mount(const char *path)
 	} else {
 		json_object_set_new(o, "fstype", json_string("unknown"));
 	}
-	free(m);
-	{
-		struct blockdev *b = malloc(sizeof(*b));
-
-		if (b && blockdev_resolve(path, b) == 0)
-			json_object_set_new(o, "block_device", blockdev_json(b));
-		free(b);
-	}
 	return o;
 }
 
 json_t *json_result_head(const struct json_run_info *ri)
 {
+	const struct driver_result *res = ri->res;
+	const struct driver_env *e = &res->env;
 	json_t *root = json_object(), *cmd = json_array(), *env = json_object(), *targets = json_array();
-	struct env_host h;
 	char when[64] = "";
 	time_t t = (time_t)ri->started_unix_s;
 	struct tm tm;
@@ -192,233 +172,65 @@ json_t *json_result_head(const struct json_run_info *ri)
 	if (gmtime_r(&t, &tm))
 		strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	json_object_set_new(root, "started_at", json_string(when));
-	if (env_host_read(&h) == 0) {
-		json_object_set_new(env, "hostname", json_string(h.hostname));
-		json_object_set_new(env, "kernel_release", json_string(h.kernel_release));
-		json_object_set_new(env, "kernel_version", json_string(h.kernel_version));
-		json_object_set_new(env, "machine", json_string(h.machine));
-		json_object_set_new(env, "cpu_model", json_string(h.cpu_model));
-		json_object_set_new(env, "cpus_online", json_integer(h.cpus_online));
-		json_object_set_new(env, "mem_total_bytes", json_u64(h.mem_total_bytes));
+	/* captured when the command started (core/driver.h), not now: the targets may be gone */
+	if (e->host_ok) {
+		json_object_set_new(env, "hostname", json_string(e->host.hostname));
+		json_object_set_new(env, "kernel_release", json_string(e->host.kernel_release));
+		json_object_set_new(env, "kernel_version", json_string(e->host.kernel_version));
+		json_object_set_new(env, "machine", json_string(e->host.machine));
+		json_object_set_new(env, "cpu_model", json_string(e->host.cpu_model));
+		json_object_set_new(env, "cpus_online", json_integer(e->host.cpus_online));
+		json_object_set_new(env, "mem_total_bytes", json_u64(e->host.mem_total_bytes));
 	}
 	json_object_set_new(env, "latency_clock", json_string(clock_latency_source()));
 	if (clock_use_tsc)
 		/* to 10 MHz: the calibration's last digits differ from run to run, the machine does not */
 		json_object_set_new(env, "tsc_ghz", json_num(round(clock_tsc_ghz() * 100) / 100));
-	for (unsigned i = 0; i < ri->ntargets; i++)
-		json_array_append_new(targets, json_mount(ri->targets[i]));
+	for (unsigned i = 0; i < e->ntargets; i++) {
+		json_t *m = json_mount(e->targets[i], e->mount_ok[i] ? &e->mounts[i] : NULL);
+
+		if (i < res->ntargets && res->targets)
+			json_object_set_new(m, "block_device", blockdev_json(&res->targets[i]));
+		json_array_append_new(targets, m);
+	}
 	json_object_set_new(env, "targets", targets);
 	json_object_set_new(root, "environment", env);
 	return root;
 }
 
-static json_t *tio_json_config(const struct tio_config *c)
+/* A figure's value: nanoseconds that are whole numbers stay integers, as counts do. */
+static json_t *json_figure_value(const struct figure *f, double v)
 {
-	json_t *o = json_object(), *dirs = json_array(), *phases = json_array();
-
-	json_object_set_new(o, "threads", json_u64(c->threads));
-	json_object_set_new(o, "file_size_bytes", json_u64(c->file_bytes));
-	json_object_set_new(o, "file_size_used_bytes", json_u64(c->blocks * c->block_bytes));
-	json_object_set_new(o, "block_size_bytes", json_u64(c->block_bytes));
-	json_object_set_new(o, "blocks_per_thread", json_u64(c->blocks));
-	json_object_set_new(o, "random_ops_per_thread", json_u64(c->random_ops));
-	for (unsigned i = 0; i < c->dirs.n; i++)
-		json_array_append_new(dirs, json_string(c->dirs.v[i]));
-	json_object_set_new(o, "dirs", dirs);
-	for (int p = 0; p < TIO_NPHASES; p++)
-		if (c->run_phase[p])
-			json_array_append_new(phases, json_string(tio_phase_name[p]));
-	json_object_set_new(o, "phases", phases);
-	json_object_set_new(o, "engine", json_string(c->mmap ? "mmap" : "psync"));
-	json_object_set_new(o, "o_sync", json_boolean(c->sync));
-	json_object_set_new(o, "o_direct", json_boolean(c->direct));
-	json_object_set_new(o, "verify", json_boolean(c->verify));
-	json_object_set_new(o, "drop_caches", json_boolean(c->drop_caches));
-	json_object_set_new(o, "serial_write", json_boolean(c->serial_write));
-	json_object_set_new(o, "raw", json_boolean(c->raw));
-	json_object_set_new(o, "raw_offset_bytes", json_u64(c->raw_offset_bytes));
-	json_object_set_new(o, "raw_offset_first", json_boolean(c->raw_offset_first));
-	json_object_set_new(o, "seed", json_u64(c->seed));
-	json_object_set_new(o, "repeat", json_u64(c->repeat));
-	json_object_set_new(o, "interval_ns", json_u64(c->interval_ns));
-	json_object_set_new(o, "keep", json_boolean(c->keep));
-	json_object_set_new(o, "between_phases", c->between ? json_string(c->between) : json_null());
-	return o;
+	if (!strcmp(f->unit, "ns") && v >= 0 && v < 9e18 && v == floor(v))
+		return json_u64((uint64_t)v);
+	return json_num(v);
 }
 
-static json_t *json_procio(const struct procio *io)
+/* Sets obj's field at a dotted path, creating the objects on the way. */
+static void json_set_path(json_t *obj, const char *path, json_t *v)
 {
-	return json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "rchar", json_u64(io->rchar), "wchar", json_u64(io->wchar),
-			 "syscr", json_u64(io->syscr), "syscw", json_u64(io->syscw), "read_bytes", json_u64(io->read_bytes),
-			 "write_bytes", json_u64(io->write_bytes), "cancelled_write_bytes",
-			 json_u64(io->cancelled_write_bytes));
-}
+	const char *dot;
 
-static json_t *tio_json_phase(const struct tio_config *c, const struct tio_result *r, int p)
-{
-	const struct tio_phase_result *pr = &r->phase[p];
-	double wall_s = (double)pr->wall_ns / 1e9;
-	json_t *o = json_object(), *threads = json_array();
+	while ((dot = strchr(path, '.'))) {
+		char key[64];
+		json_t *sub;
 
-	json_object_set_new(o, "name", json_string(tio_phase_name[p]));
-	json_object_set_new(o, "complete", json_boolean(pr->complete));
-	json_object_set_new(o, "ops", json_u64(pr->st.ops));
-	json_object_set_new(o, "bytes", json_u64(pr->st.bytes));
-	json_object_set_new(o, "wall_ns", json_u64(pr->wall_ns));
-	json_object_set_new(o, "first_done_ns", json_u64(pr->first_done_ns));
-	json_object_set_new(o, "last_done_ns", json_u64(pr->last_done_ns));
-	json_object_set_new(o, "rate_mib_per_s", json_num(wall_s > 0 ? (double)pr->st.bytes / 1048576.0 / wall_s : 0));
-	if (pr->first_done_bytes) {
-		double fd_s = (double)pr->first_done_ns / 1e9;
-
-		/* how far every thread had got when the fastest finished (elbencho's "first done") */
-		json_object_set_new(o, "first_done", json_pack("{s:o,s:o,s:o,s:o}", "ns", json_u64(pr->first_done_ns),
-			"ops", json_u64(pr->first_done_ops), "bytes", json_u64(pr->first_done_bytes), "rate_mib_per_s",
-			json_num(fd_s > 0 ? (double)pr->first_done_bytes / 1048576.0 / fd_s : 0)));
-	}
-	json_object_set_new(o, "iops", json_num(wall_s > 0 ? (double)pr->st.ops / wall_s : 0));
-	json_object_set_new(o, "cpu_usr_s", json_num(pr->usr_s));
-	json_object_set_new(o, "cpu_sys_s", json_num(pr->sys_s));
-	json_object_set_new(o, "cpu_usr_pct", json_num(wall_s > 0 ? 100.0 * pr->usr_s / wall_s : 0));
-	json_object_set_new(o, "cpu_sys_pct", json_num(wall_s > 0 ? 100.0 * pr->sys_s / wall_s : 0));
-	json_object_set_new(o, "proc_io", json_procio(&pr->io));
-	/* kernel-side view (core/observe.h): always when taken; profile with --profile */
-	if (pr->obs.taken) {
-		json_object_set_new(o, "kernel", kstat_json(&pr->obs.k));
-		json_object_set_new(o, "warnings", warn_json(&pr->obs.warns));
-	}
-	if (pr->obs.profile)
-		json_object_set_new(o, "profile", perf_json(pr->obs.profile));
-	for (unsigned i = 0; i < c->threads; i++) {
-		const struct tio_thread_result *t = &pr->threads[i];
-
-		json_array_append_new(threads, json_pack("{s:i,s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o}",
-			"thread", (int)i, "file", t->path, "ops", json_u64(t->ops), "bytes", json_u64(t->bytes),
-			"start_ns", json_u64(t->start_ns), "end_ns", json_u64(t->end_ns), "flush_ns", json_u64(t->flush_ns),
-			"cpu_usr_s", json_num(t->usr_s), "cpu_sys_s", json_num(t->sys_s)));
-	}
-	json_object_set_new(o, "threads", threads);
-	json_object_set_new(o, "latency", json_latency(&pr->st));
-	json_object_set_new(o, "intervals", json_samples(pr->samples, pr->nsamples));
-	json_object_set_new(o, "interval_ns", json_u64(pr->sample_interval_ns));
-	return o;
-}
-
-/* One run: what --repeat repeats. */
-static json_t *tio_json_run(const struct tio_config *c, const struct tio_result *r, bool last)
-{
-	json_t *o = json_object(), *phases = json_array();
-	const struct run_error *e = last ? run_error_get() : NULL;
-
-	json_object_set_new(o, "complete", json_boolean(r->complete));
-	if (r->complete)
-		json_object_set_new(o, "stop_reason", json_null());
-	else if (run_signal())
-		json_object_set_new(o, "stop_reason", json_sprintf("SIG%s", sigabbrev_np(run_signal())));
-	else
-		json_object_set_new(o, "stop_reason", json_string("error"));
-	if (e && !r->complete) {
-		char msg[PATH_MAX + 512];
-
-		run_error_format(e, msg, sizeof(msg));
-		json_object_set_new(o, "error", json_pack("{s:s,s:i,s:s,s:s,s:I,s:s}", "message", msg,
-			"errno", e->err, "syscall", e->syscall, "path", e->path, "offset", (json_int_t)e->offset,
-			"detail", e->detail));
-	} else {
-		json_object_set_new(o, "error", json_null());
-	}
-	json_object_set_new(o, "seed", json_u64(r->seed));
-	for (int p = 0; p < TIO_NPHASES; p++)
-		if (r->phase[p].ran)
-			json_array_append_new(phases, tio_json_phase(c, r, p));
-	json_object_set_new(o, "phases", phases);
-	json_object_set_new(o, "total_latency", json_latency(&r->total));
-	return o;
-}
-
-json_t *tio_json(const struct tio_config *c, const struct tio_result *runs, unsigned nruns,
-		 const struct json_run_info *ri)
-{
-	json_t *root = json_result_head(ri);
-
-	json_object_set_new(root, "label", c->label ? json_string(c->label) : json_null());
-	json_object_set_new(root, "config", tio_json_config(c));
-	if (nruns == 1) {
-		/* a single run is the top level itself; readers: runs = root.runs or [root] */
-		json_t *run = tio_json_run(c, &runs[0], true);
-
-		json_object_update(root, run);
-		json_decref(run);
-	} else {
-		json_t *arr = json_array();
-
-		for (unsigned i = 0; i < nruns; i++)
-			json_array_append_new(arr, tio_json_run(c, &runs[i], i + 1 == nruns));
-		json_object_set_new(root, "runs", arr);
-		json_object_set_new(root, "complete", json_boolean(runs[nruns - 1].complete));
-	}
-	return root;
-}
-
-int tio_json_parse(const json_t *root, struct tio_result *r, uint64_t *threads, char *err, size_t errlen)
-{
-	const json_t *phases = json_object_get(root, "phases"), *cfg = json_object_get(root, "config");
-	const json_t *ph;
-	size_t i;
-
-	memset(r, 0, sizeof(*r));
-	r->stopped_in = -1;
-	if (!json_is_object(root) || !json_is_string(json_object_get(root, "schema")) ||
-	    strcmp(json_string_value(json_object_get(root, "schema")), FSB_JSON_SCHEMA)) {
-		snprintf(err, errlen, "not an fsbench result (no \"schema\": \"%s\")", FSB_JSON_SCHEMA);
-		return -1;
-	}
-	if (!json_is_integer(json_object_get(root, "schema_version")) ||
-	    json_integer_value(json_object_get(root, "schema_version")) != FSB_JSON_SCHEMA_VERSION) {
-		snprintf(err, errlen, "unsupported schema_version (this fsbench reads %d)", FSB_JSON_SCHEMA_VERSION);
-		return -1;
-	}
-	if (!json_is_string(json_object_get(root, "workload")) ||
-	    strcmp(json_string_value(json_object_get(root, "workload")), "tiotest")) {
-		snprintf(err, errlen, "not a tiotest result");
-		return -1;
-	}
-	if (!json_is_object(cfg)) {
-		snprintf(err, errlen, "field 'config' is missing or not an object (no threads)");
-		return -1;
-	}
-	if (get_u64(cfg, "threads", threads, err, errlen))
-		return -1;
-	if (!json_is_array(phases)) {
-		snprintf(err, errlen, "field 'phases' is missing or not an array");
-		return -1;
-	}
-	r->complete = json_is_true(json_object_get(root, "complete"));
-	opstat_init(&r->total);
-	json_array_foreach(phases, i, ph) {
-		const char *name = json_string_value(json_object_get(ph, "name"));
-		struct tio_phase_result *pr = NULL;
-
-		for (int p = 0; name && p < TIO_NPHASES; p++)
-			if (!strcmp(name, tio_phase_name[p]))
-				pr = &r->phase[p];
-		if (!pr) {
-			snprintf(err, errlen, "phase %zu has an unknown name", i);
-			return -1;
+		snprintf(key, sizeof(key), "%.*s", (int)(dot - path), path);
+		sub = json_object_get(obj, key);
+		if (!json_is_object(sub)) {
+			sub = json_object();
+			json_object_set_new(obj, key, sub);
 		}
-		pr->ran = true;
-		pr->complete = json_is_true(json_object_get(ph, "complete"));
-		if (get_u64(ph, "wall_ns", &pr->wall_ns, err, errlen) ||
-		    get_u64(ph, "first_done_ns", &pr->first_done_ns, err, errlen) ||
-		    get_u64(ph, "last_done_ns", &pr->last_done_ns, err, errlen) ||
-		    get_f64(ph, "cpu_usr_s", &pr->usr_s, err, errlen) ||
-		    get_f64(ph, "cpu_sys_s", &pr->sys_s, err, errlen) ||
-		    json_latency_parse(json_object_get(ph, "latency"), &pr->st, err, errlen) ||
-		    get_u64(ph, "ops", &pr->st.ops, err, errlen) || get_u64(ph, "bytes", &pr->st.bytes, err, errlen))
-			return -1;
-		opstat_merge(&r->total, &pr->st);
+		obj = sub;
+		path = dot + 1;
 	}
-	return 0;
+	json_object_set_new(obj, path, v);
+}
+
+void json_figures(json_t *obj, const struct figure *figs, unsigned n, const double *v)
+{
+	for (unsigned i = 0; i < n; i++)
+		json_set_path(obj, figs[i].path, json_figure_value(&figs[i], v[i]));
 }
 
 int json_check_writable(const char *path)
@@ -486,4 +298,27 @@ int json_write(json_t *root, const char *path)
 	if (rc)
 		unlink(tmp);
 	return rc;
+}
+
+void json_run_end(json_t *o, const struct driver_result *res, const struct run_head *h, bool last)
+{
+	const struct run_error *e = last && res->failed ? &res->error : NULL;
+
+	json_object_set_new(o, "complete", json_boolean(h->complete));
+	if (h->complete)
+		json_object_set_new(o, "stop_reason", json_null());
+	else if (h->end == RUN_END_SIGNAL && res->signal)
+		json_object_set_new(o, "stop_reason", json_sprintf("SIG%s", sigabbrev_np(res->signal)));
+	else
+		json_object_set_new(o, "stop_reason", json_string("error"));
+	if (e && !h->complete) {
+		char msg[PATH_MAX + 512];
+
+		run_error_format(e, msg, sizeof(msg));
+		json_object_set_new(o, "error", json_pack("{s:s,s:i,s:s,s:s,s:I,s:s}", "message", msg,
+			"errno", e->err, "syscall", e->syscall ? e->syscall : "", "path", e->path,
+			"offset", (json_int_t)e->offset, "detail", e->detail));
+	} else {
+		json_object_set_new(o, "error", json_null());
+	}
 }

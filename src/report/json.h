@@ -4,9 +4,10 @@
 #define FSB_REPORT_JSON_H
 #include <jansson.h>
 
+#include "core/driver.h"
+#include "core/figure.h"
 #include "core/run.h"
 #include "core/sample.h"
-#include "workload/tiotest.h"
 
 #define FSB_JSON_SCHEMA "fsbench-result"
 #define FSB_JSON_SCHEMA_VERSION 1
@@ -16,8 +17,7 @@ struct json_run_info {
 	int argc;
 	char **argv;
 	const char *workload;
-	const char *const *targets;  /* directories (or devices) to describe */
-	unsigned ntargets;
+	const struct driver_result *res;   /* the environment captured at the start */
 	long long started_unix_s;
 };
 
@@ -30,11 +30,10 @@ json_t *json_samples(const struct sample *s, unsigned n);
 int json_latency_parse(const json_t *lat, struct opstat *s, char *err, size_t errlen);
 /* The common head: schema, version, command line, environment. */
 json_t *json_result_head(const struct json_run_info *ri);
-/* A tiotest result: nruns == 1 puts the run at the top level, more go into "runs". */
-json_t *tio_json(const struct tio_config *c, const struct tio_result *runs, unsigned nruns,
-		 const struct json_run_info *ri);
-/* Reads back the per-phase figures of a tiotest result (for tests, compare and plot). */
-int tio_json_parse(const json_t *root, struct tio_result *r, uint64_t *threads, char *err, size_t errlen);
+/* Writes the figures v[0..n-1] into obj at their keys (dotted paths). */
+void json_figures(json_t *obj, const struct figure *figs, unsigned n, const double *v);
+/* A run's "complete", "stop_reason" and "error" (the first error goes to the last run). */
+void json_run_end(json_t *o, const struct driver_result *res, const struct run_head *h, bool last);
 /* Before a run: can a result be written to path later? 0 or -errno. */
 int json_check_writable(const char *path);
 /* Writes root to path ("-": stdout) atomically (temporary file + rename, never through a

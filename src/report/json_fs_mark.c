@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/clock.h"
+#include "workload/workload.h"
 #include "report/json_kstat.h"
 
 static const char *const policy_name[] = { "none", "time_hash", "round_robin", "spread" };
@@ -37,8 +38,8 @@ static json_t *config(const struct fsm_config *c)
 	json_object_set_new(o, "xattr_bytes", json_u64(c->xattr_bytes));
 	json_object_set_new(o, "stat", json_boolean(c->stat));
 	json_object_set_new(o, "read", json_boolean(c->read));
-	json_object_set_new(o, "repeat", json_u64(c->repeat));
-	json_object_set_new(o, "interval_ns", json_u64(c->interval_ns));
+	json_object_set_new(o, "repeat", json_u64(c->run.repeat));
+	json_object_set_new(o, "interval_ns", json_u64(c->run.interval_ns));
 	return o;
 }
 
@@ -102,18 +103,18 @@ static json_t *rates(const double *v, unsigned n, double average)
 }
 
 /* One run: what --repeat repeats. last: the run the error (if any) belongs to. */
-static json_t *fsm_json_run(const struct fsm_result *r, json_t *iters, bool last)
+static json_t *fsm_json_run(const struct driver_result *res, const struct fsm_result *r,
+			    json_t *iters, bool last)
 {
 	json_t *o = json_object(), *end = json_object(), *sum = json_object();
-	const struct run_error *e = last ? run_error_get() : NULL;
-	double s = 0, files = 0, wall = 0;
+	const struct run_error *e = last && res->failed ? &res->error : NULL;
 
 	json_object_set_new(o, "iterations", iters ? json_incref(iters) : json_array());
-	json_object_set_new(end, "reason", json_string(end_name[r->end]));
-	if (r->end_detail[0])
-		json_object_set_new(end, "detail", json_string(r->end_detail));
-	if (r->end_err)
-		json_object_set_new(end, "errno", json_string(strerrorname_np(r->end_err)));
+	json_object_set_new(end, "reason", json_string(end_name[r->head.end]));
+	if (r->head.end_detail[0])
+		json_object_set_new(end, "detail", json_string(r->head.end_detail));
+	if (r->head.end_err)
+		json_object_set_new(end, "errno", json_string(strerrorname_np(r->head.end_err)));
 	if (e) {
 		char buf[PATH_MAX + 512];
 
@@ -121,33 +122,31 @@ static json_t *fsm_json_run(const struct fsm_result *r, json_t *iters, bool last
 		json_object_set_new(end, "error", json_string(buf));
 	}
 	json_object_set_new(o, "end", end);
-	for (unsigned i = 0; i < r->niters; i++) {
-		s += r->rates[i];
-		files += (double)r->iter_files[i];
-		wall += (double)r->iter_wall_ns[i] / NS_PER_S;
-	}
 	json_object_set_new(sum, "iterations", json_u64(r->niters));
 	json_object_set_new(sum, "files", json_u64(r->total_files));
 	json_object_set_new(sum, "files_per_sec_sum_of_threads",
-			    rates(r->rates, r->niters, r->niters ? s / r->niters : 0));
+			    rates(r->rates, r->niters, r->fig[FSM_RFIG_FILES_PER_SEC]));
 	json_object_set_new(sum, "files_per_sec_aggregate",
-			    rates(r->agg_rates, r->niters, wall > 0 ? files / wall : 0));
+			    rates(r->agg_rates, r->niters, r->fig[FSM_RFIG_AGGREGATE]));
 	json_object_set_new(o, "summary", sum);
+	json_figures(o, workload_fs_mark.figs->run, workload_fs_mark.figs->nrun, r->fig);
 	return o;
 }
 
-json_t *fsm_json(const struct fsm_config *c, const struct fsm_result *runs, json_t *const *iters,
-		 unsigned nruns, const struct json_run_info *ri)
+json_t *fsm_json(const struct fsm_config *c, const struct driver_result *res, json_t *const *iters,
+		 const struct json_run_info *ri)
 {
+	const struct fsm_result *runs = res->runs;
+	unsigned nruns = res->nruns;
 	json_t *root = json_result_head(ri);
 
 	if (!root)
 		return NULL;
-	json_object_set_new(root, "label", c->label ? json_string(c->label) : json_null());
+	json_object_set_new(root, "label", c->run.label ? json_string(c->run.label) : json_null());
 	json_object_set_new(root, "config", config(c));
 	if (nruns == 1) {
 		/* a single run is the top level itself; readers: runs = root.runs or [root] */
-		json_t *run = fsm_json_run(&runs[0], iters[0], true);
+		json_t *run = fsm_json_run(res, &runs[0], iters[0], true);
 
 		json_object_update(root, run);
 		json_decref(run);
@@ -155,7 +154,7 @@ json_t *fsm_json(const struct fsm_config *c, const struct fsm_result *runs, json
 		json_t *arr = json_array();
 
 		for (unsigned i = 0; i < nruns; i++)
-			json_array_append_new(arr, fsm_json_run(&runs[i], iters[i], i + 1 == nruns));
+			json_array_append_new(arr, fsm_json_run(res, &runs[i], iters[i], i + 1 == nruns));
 		json_object_set_new(root, "runs", arr);
 	}
 	return root;

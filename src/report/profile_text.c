@@ -33,12 +33,8 @@ int profile_write_folded(FILE *out, const char *root, const struct perf_profile 
 	return 0;
 }
 
-FILE *profile_folded_open(const char *folded, const char *json, const char *prog, char *path,
-			  size_t len, int *rc)
+int profile_folded_path(const char *folded, const char *json, char *path, size_t len)
 {
-	FILE *f;
-
-	*rc = 0;
 	if (folded) {
 		snprintf(path, len, "%s", folded);
 	} else if (json && strcmp(json, "-")) {
@@ -48,14 +44,15 @@ FILE *profile_folded_open(const char *folded, const char *json, const char *prog
 			n -= 5;
 		snprintf(path, len, "%.*s.folded", (int)n, json);
 	} else {
-		fprintf(stderr, "%s: --profile-callgraph: no --profile-folded FILE or --json FILE, so the "
-			"folded stacks are not written\n", prog);
-		return NULL;
+		return -ENOENT;
 	}
-	f = fopen(path, "we");
-	if (!f) {
-		fprintf(stderr, "%s: cannot write '%s': %s\n", prog, path, strerror(errno));
-		*rc = -1;
-	}
+	return 0;
+}
+
+FILE *profile_folded_open(const char *path, int *rc)
+{
+	FILE *f = fopen(path, "we");
+
+	*rc = f ? 0 : -errno;
 	return f;
 }

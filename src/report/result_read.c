@@ -1,5 +1,6 @@
-/* Result files back into a model (result_read.h). The per-workload figure tables at the top
- * say where each figure lives; adding a workload is one more table. */
+/* Result files back into a model (result_read.h). The figures are the workloads' own
+ * declarations (core/figure.h); the table at the top says where each workload keeps its
+ * groups, iterations, latency and time series. */
 #include "report/result_read.h"
 
 #include <errno.h>
@@ -15,28 +16,15 @@
 
 #include "core/run.h"
 #include "report/json.h"
+#include "workload/workload.h"
 
 /* figures are counts, rates, percentages and nanoseconds: anything beyond is not a result */
 #define RR_MAX_VALUE 1e19
 #define RR_MAX_DEPTH 4
 
-enum rr_reduce { RR_ONE, RR_MEAN, RR_HMEAN, RR_SUM, RR_MAX };
-
-struct rr_fig_def {
-	const char *key;          /* appended to the group name: "write." + key */
-	const char *name;
-	const char *path;         /* dotted, from the run, group or iteration object */
-	const char *unit;
-	enum rr_dir dir;
-	bool rate, key_fig, optional;
-	enum rr_reduce reduce;    /* iteration figures: how the iterations make one value per run */
-};
-
 struct rr_wl_def {
 	const char *workload;
-	const struct rr_fig_def *run_figs;       /* from the run object */
 	const char *groups;                      /* array of objects with a "name": tiotest phases */
-	const struct rr_fig_def *group_figs;
 	const char *group_lat;                   /* latency object in each group (plots) */
 	const char *group_intervals;             /* time series in each group (optional): one series each */
 	const char *iters;                       /* array reduced per run: fs_mark iterations */
@@ -48,7 +36,6 @@ struct rr_wl_def {
 	 * words plots use for its axes (struct rr_result's timeline_*) */
 	bool series_y_ops;
 	const char *series_y, *series_unit, *series_x;
-	const struct rr_fig_def *iter_figs;
 	const char *iter_lats;                   /* object op name -> latency, in each iteration */
 	const char *iter_lat_key_fig;            /* that op's p99 is a key figure ("create") */
 	const char *fill_x, *fill_x2, *fill_y;   /* per iteration: the fill curve */
@@ -57,51 +44,16 @@ struct rr_wl_def {
 	const char *const *end_ok;
 };
 
-#define END_FIGS { NULL, NULL, NULL, NULL, RR_NEUTRAL, false, false, false, RR_ONE }
-
-static const struct rr_fig_def tio_run_figs[] = {
-	{ "total.latency_mean_ns", "total latency mean", "total_latency.mean_ns", "ns", RR_LOWER_BETTER, false, false, false, RR_ONE },
-	{ "total.latency_p99_ns", "total latency p99", "total_latency.p99_ns", "ns", RR_LOWER_BETTER, false, false, false, RR_ONE },
-	{ "total.latency_max_ns", "total latency max", "total_latency.max_ns", "ns", RR_LOWER_BETTER, false, false, false, RR_ONE },
-	END_FIGS,
-};
-
-static const struct rr_fig_def tio_phase_figs[] = {
-	{ "rate_mib_per_s", "rate", "rate_mib_per_s", "MiB/s", RR_HIGHER_BETTER, true, true, false, RR_ONE },
-	{ "iops", "IOPS", "iops", "IOPS", RR_HIGHER_BETTER, true, false, false, RR_ONE },
-	{ "cpu_usr_pct", "CPU usr", "cpu_usr_pct", "%", RR_LOWER_BETTER, false, false, false, RR_ONE },
-	{ "cpu_sys_pct", "CPU sys", "cpu_sys_pct", "%", RR_LOWER_BETTER, false, false, false, RR_ONE },
-	{ "latency_mean_ns", "latency mean", "latency.mean_ns", "ns", RR_LOWER_BETTER, false, false, false, RR_ONE },
-	{ "latency_p99_ns", "latency p99", "latency.p99_ns", "ns", RR_LOWER_BETTER, false, true, false, RR_ONE },
-	{ "latency_max_ns", "latency max", "latency.max_ns", "ns", RR_LOWER_BETTER, false, false, false, RR_ONE },
-	END_FIGS,
-};
-
-/* fs_mark: its own summary (what its text output prints) per run, and per-iteration figures
- * reduced over the run's iterations (each creates the same number of files, so rates take the
- * harmonic mean) */
-static const struct rr_fig_def fsm_run_figs[] = {
-	{ "files_per_sec", "files/sec", "summary.files_per_sec_sum_of_threads.average", "files/s", RR_HIGHER_BETTER, true, true, false, RR_ONE },
-	{ "files_per_sec_aggregate", "files/sec aggregate", "summary.files_per_sec_aggregate.average", "files/s", RR_HIGHER_BETTER, true, false, false, RR_ONE },
-	END_FIGS,
-};
-
-static const struct rr_fig_def fsm_iter_figs[] = {
-	{ "app_overhead_ns", "app overhead per iteration", "app_overhead_ns", "ns", RR_LOWER_BETTER, false, false, false, RR_MEAN },
-	{ "stat_files_per_sec", "stat files/sec", "phases.stat.files_per_sec", "files/s", RR_HIGHER_BETTER, true, false, true, RR_HMEAN },
-	{ "read_files_per_sec", "read files/sec", "phases.read.files_per_sec", "files/s", RR_HIGHER_BETTER, true, false, true, RR_HMEAN },
-	{ "unlink_files_per_sec", "unlink files/sec", "phases.unlink.files_per_sec", "files/s", RR_HIGHER_BETTER, true, false, true, RR_HMEAN },
-	END_FIGS,
-};
-
+/* Where each workload's parts live in its result; its figures are the workload's own
+ * declarations (workload/workload.h: figs), shared with the writer and the text reports. */
 static const char *const fsm_end_ok[] = { "done", "filesystem_full", NULL };
 
 static const struct rr_wl_def wl_defs[] = {
-	{ .workload = "tiotest", .run_figs = tio_run_figs, .groups = "phases", .group_figs = tio_phase_figs,
+	{ .workload = "tiotest", .groups = "phases",
 	  .group_lat = "latency", .group_intervals = "intervals", .complete_field = "complete",
 	  .series_y = "throughput", .series_unit = "MiB/s", .series_x = "time since the phase start (s)" },
 	/* fs_mark's intervals count files created (ops; bytes are 0) */
-	{ .workload = "fs_mark", .run_figs = fsm_run_figs, .iters = "iterations", .iter_figs = fsm_iter_figs,
+	{ .workload = "fs_mark", .iters = "iterations",
 	  .iter_lats = "latency", .iter_lat_key_fig = "create", .fill_x = "fs_use_pct", .fill_x2 = "count",
 	  .fill_y = "files_per_sec_sum_of_threads", .end_field = "end.reason", .end_ok = fsm_end_ok,
 	  .iter_intervals = "intervals", .iter_series = "create", .iter_wall = "wall_ns", .series_y_ops = true,
@@ -112,6 +64,7 @@ static const struct rr_wl_def wl_defs[] = {
 struct ctx {
 	struct rr_result *r;
 	const struct rr_wl_def *def;
+	const struct figure_set *figs;
 	char *err;
 	size_t errlen;
 	char where[160];          /* "runs[2].phases[1]" */
@@ -190,7 +143,7 @@ static int num_at(struct ctx *c, const json_t *o, const char *path, bool optiona
 	return 0;
 }
 
-static struct rr_figure *fig_get(struct ctx *c, const char *group, const struct rr_fig_def *d,
+static struct rr_figure *fig_get(struct ctx *c, const char *group, const struct figure *d,
 				 const char *key_suffix, const char *name_suffix)
 {
 	struct rr_result *r = c->r;
@@ -230,13 +183,13 @@ static struct rr_figure *fig_get(struct ctx *c, const char *group, const struct 
 	snprintf(f->key, sizeof(f->key), "%s", key);
 	snprintf(f->name, sizeof(f->name), "%s", name);
 	f->unit = d->unit;
-	f->dir = d->dir;
-	f->rate = d->rate;
-	f->key_fig = d->key_fig;
+	f->dir = (enum rr_dir)d->dir;
+	f->rate = figure_is_rate(d);
+	f->key_fig = d->flags & FIG_KEY;
 	return f;
 }
 
-static int fig_set(struct ctx *c, unsigned run, const char *group, const struct rr_fig_def *d,
+static int fig_set(struct ctx *c, unsigned run, const char *group, const struct figure *d,
 		   const char *key_suffix, const char *name_suffix, double v)
 {
 	struct rr_figure *f = fig_get(c, group, d, key_suffix, name_suffix);
@@ -451,9 +404,10 @@ static int read_groups(struct ctx *c, unsigned run, const json_t *ro, struct ops
 			return fail(c, "not an object");
 		if (check_name(c, json_object_get(g, "name"), name, sizeof(name)))
 			return -1;
-		for (const struct rr_fig_def *f = d->group_figs; f->key; f++) {
+		for (unsigned k = 0; k < c->figs->ngroup; k++) {
+			const struct figure *f = &c->figs->group[k];
 			double v;
-			int rc = num_at(c, g, f->path, f->optional, &v);
+			int rc = num_at(c, g, f->path, f->flags & FIG_OPTIONAL, &v);
 
 			if (rc < 0 || (rc == 0 && fig_set(c, run, name, f, NULL, NULL, v)))
 				return -1;
@@ -494,8 +448,7 @@ static int read_iters(struct ctx *c, unsigned run, const json_t *ro, struct opst
 	struct rr_series *fill = NULL;
 	int rc = -1;
 
-	for (const struct rr_fig_def *f = d->iter_figs; f && f->key; f++)
-		nf++;
+	nf = c->figs->niter;
 	if (nf > 16)
 		return fail(c, "internal: too many iteration figures");
 	if (!json_is_array(arr))
@@ -514,9 +467,9 @@ static int read_iters(struct ctx *c, unsigned run, const json_t *ro, struct opst
 			goto out;
 		}
 		for (size_t k = 0; k < nf; k++) {
-			const struct rr_fig_def *f = &d->iter_figs[k];
+			const struct figure *f = &c->figs->iter[k];
 			double v;
-			int r = num_at(c, it, f->path, f->optional, &v);
+			int r = num_at(c, it, f->path, f->flags & FIG_OPTIONAL, &v);
 
 			if (r < 0)
 				goto out;
@@ -584,29 +537,31 @@ static int read_iters(struct ctx *c, unsigned run, const json_t *ro, struct opst
 	}
 	c->where[at] = '\0';
 	for (size_t k = 0; k < nf; k++) {
-		const struct rr_fig_def *f = &d->iter_figs[k];
+		const struct figure *f = &c->figs->iter[k];
 		double v;
 
 		if (!acc[k].n)
 			continue;
-		switch (f->reduce) {
-		case RR_HMEAN:
+		switch (f->over_runs) {
+		case FIG_HMEAN:
 			v = acc[k].nonpos ? acc[k].sum / acc[k].n : acc[k].n / acc[k].rsum;
 			break;
-		case RR_SUM: v = acc[k].sum; break;
-		case RR_MAX: v = acc[k].max; break;
+		case FIG_SUM: v = acc[k].sum; break;
+		case FIG_MAX: v = acc[k].max; break;
 		default: v = acc[k].sum / acc[k].n; break;
 		}
 		if (fig_set(c, run, NULL, f, NULL, NULL, v))
 			goto out;
 	}
 	for (unsigned k = 0; k < nops; k++) {
-		static const struct rr_fig_def mean = { "latency_mean_ns", "latency mean", NULL, "ns", RR_LOWER_BETTER, false, false, true, RR_ONE };
-		struct rr_fig_def p99 = { "latency_p99_ns", "latency p99", NULL, "ns", RR_LOWER_BETTER, false, false, true, RR_ONE };
+		/* the op types an iteration holds: their histograms, merged over the run */
+		static const struct figure mean = { "latency_mean_ns", NULL, "latency mean", "ns", FIG_LOWER_BETTER, FIG_MEAN, FIG_HIST, FIG_OPTIONAL };
+		struct figure p99 = { "latency_p99_ns", NULL, "latency p99", "ns", FIG_LOWER_BETTER, FIG_MEAN, FIG_HIST, FIG_OPTIONAL };
 
 		if (!ops[k].h->count)
 			continue;
-		p99.key_fig = d->iter_lat_key_fig && !strcmp(ops[k].name, d->iter_lat_key_fig);
+		if (d->iter_lat_key_fig && !strcmp(ops[k].name, d->iter_lat_key_fig))
+			p99.flags |= FIG_KEY;
 		if (fig_set(c, run, ops[k].name, &mean, NULL, NULL, hist_mean(ops[k].h)) ||
 		    fig_set(c, run, ops[k].name, &p99, NULL, NULL, (double)hist_percentile(ops[k].h, 99)))
 			goto out;
@@ -620,9 +575,10 @@ out:
 
 static int read_run_figs(struct ctx *c, unsigned run, const json_t *ro)
 {
-	for (const struct rr_fig_def *f = c->def->run_figs; f && f->key; f++) {
+	for (unsigned k = 0; k < c->figs->nrun; k++) {
+		const struct figure *f = &c->figs->run[k];
 		double v;
-		int r = num_at(c, ro, f->path, f->optional, &v);
+		int r = num_at(c, ro, f->path, f->flags & FIG_OPTIONAL, &v);
 
 		if (r < 0 || (r == 0 && fig_set(c, run, NULL, f, NULL, NULL, v)))
 			return -1;
@@ -789,8 +745,11 @@ static int read_head(struct ctx *c, const json_t *root)
 	if (!json_is_string(wl))
 		return fail(c, "field 'workload' is missing or not a string");
 	for (size_t i = 0; i < sizeof(wl_defs) / sizeof(wl_defs[0]); i++)
-		if (!strcmp(json_string_value(wl), wl_defs[i].workload))
+		if (!strcmp(json_string_value(wl), wl_defs[i].workload) &&
+		    workload_find(wl_defs[i].workload)) {
 			c->def = &wl_defs[i];
+			c->figs = workload_find(wl_defs[i].workload)->figs;
+		}
 	if (!c->def)
 		return fail(c, "unknown workload '%s'", rr_printable(json_string_value(wl), name, sizeof(name)));
 	if (!(r->workload = strdup(c->def->workload)))

@@ -1,8 +1,14 @@
 /* tiotest 0.4.2's tables, byte for byte (tiotest.md §4), plus the --percentiles table. */
 #include "report/tiotest_text.h"
 
+#include <errno.h>
+
 #include "core/clock.h"
 #include "core/stats.h"
+#include "report/json_tiotest.h"
+#include "report/kstat_text.h"
+#include "report/profile_text.h"
+#include "report/workload_report.h"
 
 #define MIB 1048576.0
 
@@ -12,17 +18,13 @@ static double secs(uint64_t ns)
 }
 
 /* MB as tiotest prints it: ops * bs / 2^20; with the 0.4.0-0.4.2 random-MB bug fixed this is
- * threads * r * bs for the random phases */
+ * threads * r * bs for the random phases (a unit conversion of the raw count) */
 static double phase_mb(const struct tio_phase_result *p)
 {
 	return (double)p->st.bytes / MIB;
 }
 
-static bool phase_shown(const struct tio_phase_result *p)
-{
-	/* tiotest leaves a row out when its block count is zero */
-	return p->ran && p->st.ops > 0;
-}
+#define phase_shown tio_phase_shown
 
 static const char *const row_fmt[TIO_NPHASES] = {
 	"| Write %11.0f MBs |",
@@ -35,13 +37,11 @@ static const char *const lat_label[TIO_NPHASES] = {
 	"Write       ", "Random Write", "Read        ", "Random Read ",
 };
 
-static void lat_row(FILE *out, const char *label, const struct opstat *s)
+/* mean, max (ns), over 2 s, over 10 s (%) */
+static void lat_row(FILE *out, const char *label, double mean, double max, double o2, double o10)
 {
-	double n = s->ops ? (double)s->ops : 1.0;
-
-	fprintf(out, "| %s | %12.3f ms | %12.3f ms | %8.5f | %9.5f |\n", label,
-		hist_mean(&s->lat) / 1e6, s->ops ? (double)s->lat.max / 1e6 : 0.0,
-		100.0 * (double)s->over_2s / n, 100.0 * (double)s->over_10s / n);
+	fprintf(out, "| %s | %12.3f ms | %12.3f ms | %8.5f | %9.5f |\n", label, mean / 1e6, max / 1e6,
+		o2, o10);
 }
 
 void tio_print_tables(FILE *out, const struct tio_config *c, const struct tio_result *r)
@@ -60,8 +60,7 @@ void tio_print_tables(FILE *out, const struct tio_config *c, const struct tio_re
 		 * over the whole window instead of summed per thread */
 		fprintf(out, row_fmt[p], phase_mb(pr));
 		fprintf(out, " %6.1f s | %7.3f MB/s | %5.1f %%  | %5.1f %% |\n", t,
-			t > 0 ? phase_mb(pr) / t : 0.0, t > 0 ? 100.0 * pr->usr_s / t : 0.0,
-			t > 0 ? 100.0 * pr->sys_s / t : 0.0);
+			pr->fig[TIO_FIG_RATE], pr->fig[TIO_FIG_USR_PCT], pr->fig[TIO_FIG_SYS_PCT]);
 	}
 	fputs("`----------------------------------------------------------------------'\n", out);
 	if (c->no_latency)
@@ -70,11 +69,16 @@ void tio_print_tables(FILE *out, const struct tio_config *c, const struct tio_re
 	      ",-------------------------------------------------------------------------.\n"
 	      "| Item         | Average latency | Maximum latency | % >2 sec | % >10 sec |\n"
 	      "+--------------+-----------------+-----------------+----------+-----------+\n", out);
-	for (int p = 0; p < TIO_NPHASES; p++)
+	for (int p = 0; p < TIO_NPHASES; p++) {
+		const double *f = r->phase[p].fig;
+
 		if (phase_shown(&r->phase[p]))
-			lat_row(out, lat_label[p], &r->phase[p].st);
+			lat_row(out, lat_label[p], f[TIO_FIG_LAT_MEAN], f[TIO_FIG_LAT_MAX],
+				f[TIO_FIG_OVER_2S_PCT], f[TIO_FIG_OVER_10S_PCT]);
+	}
 	fputs("|--------------+-----------------+-----------------+----------+-----------|\n", out);
-	lat_row(out, "Total       ", &r->total);
+	lat_row(out, "Total       ", r->fig[TIO_RFIG_LAT_MEAN], r->fig[TIO_RFIG_LAT_MAX],
+		r->fig[TIO_RFIG_OVER_2S_PCT], r->fig[TIO_RFIG_OVER_10S_PCT]);
 	fputs("`--------------+-----------------+-----------------+----------+-----------'\n\n", out);
 }
 
@@ -85,35 +89,29 @@ void tio_print_terse(FILE *out, const struct tio_config *c, const struct tio_res
 	(void)c;
 	for (int p = 0; p < TIO_NPHASES; p++) {
 		const struct tio_phase_result *pr = &r->phase[p];
-		const struct opstat *s = &pr->st;
-		double n = s->ops ? (double)s->ops : 1.0;
+		const double *f = pr->fig;
 
-		/* usr/sys are process CPU seconds of the phase: the value 0.4.x's S/t takes on NPTL */
+		/* usr/sys are process CPU seconds of the phase: the value 0.4.x's S/t takes on NPTL;
+		 * a phase that never ran prints zeros, as tiotest does */
+		if (!pr->ran) {
+			fprintf(out, "%s:%.5f,%.5f,%.5f,%.5f,%.5f,%.5f,%.5f,%.5f\n", terse_name[p],
+				0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0);
+			continue;
+		}
 		fprintf(out, "%s:%.5f,%.5f,%.5f,%.5f,%.5f,%.5f,%.5f,%.5f\n", terse_name[p],
 			phase_mb(pr), secs(pr->wall_ns), pr->usr_s, pr->sys_s,
-			hist_mean(&s->lat) / 1e6, s->ops ? (double)s->lat.max / 1e6 : 0.0,
-			100.0 * (double)s->over_2s / n, 100.0 * (double)s->over_10s / n);
+			f[TIO_FIG_LAT_MEAN] / 1e6, f[TIO_FIG_LAT_MAX] / 1e6, f[TIO_FIG_OVER_2S_PCT],
+			f[TIO_FIG_OVER_10S_PCT]);
 	}
-	{
-		const struct opstat *s = &r->total;
-		double n = s->ops ? (double)s->ops : 1.0;
-
-		fprintf(out, "total:%.5f,%.5f,%.5f,%.5f\n", hist_mean(&s->lat) / 1e6,
-			s->ops ? (double)s->lat.max / 1e6 : 0.0, 100.0 * (double)s->over_2s / n,
-			100.0 * (double)s->over_10s / n);
-	}
+	fprintf(out, "total:%.5f,%.5f,%.5f,%.5f\n", r->fig[TIO_RFIG_LAT_MEAN] / 1e6,
+		r->fig[TIO_RFIG_LAT_MAX] / 1e6, r->fig[TIO_RFIG_OVER_2S_PCT], r->fig[TIO_RFIG_OVER_10S_PCT]);
 }
 
-static void pct_row(FILE *out, const char *label, const struct opstat *s, double wall_s)
+static void pct_row(FILE *out, const char *label, const double *f)
 {
-	const struct hist *h = &s->lat;
-
 	fprintf(out, "| %s | %11.0f | %10.3f | %9.3f | %9.3f | %9.3f | %9.3f | %9.3f |\n", label,
-		wall_s > 0 ? (double)s->ops / wall_s : 0.0,
-		wall_s > 0 ? (double)s->bytes / MIB / wall_s : 0.0,
-		(double)hist_percentile(h, 50) / 1e6, (double)hist_percentile(h, 90) / 1e6,
-		(double)hist_percentile(h, 99) / 1e6, (double)hist_percentile(h, 99.9) / 1e6,
-		s->ops ? (double)h->max / 1e6 : 0.0);
+		f[TIO_FIG_IOPS], f[TIO_FIG_RATE], f[TIO_FIG_LAT_P50] / 1e6, f[TIO_FIG_LAT_P90] / 1e6,
+		f[TIO_FIG_LAT_P99] / 1e6, f[TIO_FIG_LAT_P999] / 1e6, f[TIO_FIG_LAT_MAX] / 1e6);
 }
 
 void tio_print_percentiles(FILE *out, const struct tio_config *c, const struct tio_result *r)
@@ -128,32 +126,24 @@ void tio_print_percentiles(FILE *out, const struct tio_config *c, const struct t
 	fputs(rule, out);
 	for (int p = 0; p < TIO_NPHASES; p++)
 		if (phase_shown(&r->phase[p]))
-			pct_row(out, lat_label[p], &r->phase[p].st, secs(r->phase[p].wall_ns));
+			pct_row(out, lat_label[p], r->phase[p].fig);
 	fputs("`-----------------------------------------------------------------------------------------------------'\n\n", out);
 }
 
-struct summary_fig {
+/* --repeat: the figures of the classic tables, as their declarations say to combine them;
+ * the text shows them in the classic units */
+static const struct {
+	enum tio_fig fig;
 	const char *name, *unit;
-	bool harmonic;           /* a rate of runs doing the same work */
-	double (*get)(const struct tio_phase_result *p);
-};
-
-static double f_rate(const struct tio_phase_result *p) { return phase_mb(p) / secs(p->wall_ns); }
-static double f_iops(const struct tio_phase_result *p) { return (double)p->st.ops / secs(p->wall_ns); }
-static double f_usr(const struct tio_phase_result *p) { return 100.0 * p->usr_s / secs(p->wall_ns); }
-static double f_sys(const struct tio_phase_result *p) { return 100.0 * p->sys_s / secs(p->wall_ns); }
-static double f_avg(const struct tio_phase_result *p) { return hist_mean(&p->st.lat) / 1e6; }
-static double f_p99(const struct tio_phase_result *p) { return (double)hist_percentile(&p->st.lat, 99) / 1e6; }
-static double f_max(const struct tio_phase_result *p) { return (double)p->st.lat.max / 1e6; }
-
-static const struct summary_fig figs[] = {
-	{ "Rate", "MB/s", true, f_rate },
-	{ "IOPS", "op/s", true, f_iops },
-	{ "Usr CPU", "%", false, f_usr },
-	{ "Sys CPU", "%", false, f_sys },
-	{ "Avg latency", "ms", false, f_avg },
-	{ "p99 latency", "ms", false, f_p99 },
-	{ "Max latency", "ms", false, f_max },
+	double scale;            /* figure unit -> shown unit */
+} summary_figs[] = {
+	{ TIO_FIG_RATE, "Rate", "MB/s", 1 },
+	{ TIO_FIG_IOPS, "IOPS", "op/s", 1 },
+	{ TIO_FIG_USR_PCT, "Usr CPU", "%", 1 },
+	{ TIO_FIG_SYS_PCT, "Sys CPU", "%", 1 },
+	{ TIO_FIG_LAT_MEAN, "Avg latency", "ms", 1e-6 },
+	{ TIO_FIG_LAT_P99, "p99 latency", "ms", 1e-6 },
+	{ TIO_FIG_LAT_MAX, "Max latency", "ms", 1e-6 },
 };
 
 void tio_print_summary(FILE *out, const struct tio_config *c, const struct tio_result *runs, unsigned n)
@@ -171,19 +161,127 @@ void tio_print_summary(FILE *out, const struct tio_config *c, const struct tio_r
 				k++;
 		if (!k)
 			continue;
-		for (size_t f = 0; f < sizeof(figs) / sizeof(figs[0]); f++) {
+		for (size_t f = 0; f < sizeof(summary_figs) / sizeof(summary_figs[0]); f++) {
+			const struct figure *fd = &tio_phase_figs[summary_figs[f].fig];
 			struct stats_summary s;
 
 			k = 0;
 			for (unsigned i = 0; i < n; i++)
 				if (phase_shown(&runs[i].phase[p]) && runs[i].phase[p].complete)
-					v[k++] = figs[f].get(&runs[i].phase[p]);
-			if (stats_summarize(v, k, figs[f].harmonic, &s))
+					v[k++] = runs[i].phase[p].fig[summary_figs[f].fig] * summary_figs[f].scale;
+			if (stats_summarize(v, k, figure_is_rate(fd), &s))
 				continue;
 			fprintf(out, "%-13s %-12s %12.3f ± %-10.3f %-5s (CV %5.1f%%, n=%u)\n",
-				f ? "" : tio_phase_label[p], figs[f].name, s.mean, s.ci, figs[f].unit,
-				s.cv_pct, s.n);
+				f ? "" : tio_phase_label[p], summary_figs[f].name, s.mean, s.ci,
+				summary_figs[f].unit, s.cv_pct, s.n);
 		}
 	}
 	fputc('\n', out);
 }
+
+/* ---- the presentation hooks (report/workload_report.h) ---- */
+struct tio_out {
+	const struct tio_config *c;
+	struct report_out *o;
+};
+
+static int tio_rep_begin(void *st, const void *cfg, struct report_out *o)
+{
+	struct tio_out *x = st;
+
+	x->c = cfg;
+	x->o = o;
+	return 0;
+}
+
+static void tio_rep_run_end(void *st, unsigned run, const void *result)
+{
+	struct tio_out *x = st;
+	const struct tio_config *c = x->c;
+	const struct tio_result *r = result;
+	FILE *out = x->o->text;
+	char label[64];
+
+	if (!out)
+		return;
+	if (c->run.repeat > 1 && !c->terse)
+		fprintf(out, "Run %u of %llu:\n", run + 1, (unsigned long long)c->run.repeat);
+	if (c->terse)
+		tio_print_terse(out, c, r);
+	else
+		tio_print_tables(out, c, r);
+	if (c->percentiles)
+		tio_print_percentiles(out, c, r);
+	if (!r->head.complete) {
+		/* after the classic lines, so parsers that read the tables still do; the marker
+		 * says these numbers do not describe the whole run */
+		if (r->stopped_in >= 0)
+			fprintf(out, "Results incomplete: the run stopped during the %s phase.\n",
+				tio_phase_label[r->stopped_in]);
+		else
+			fprintf(out, "Results incomplete: the run stopped before all phases ran.\n");
+	}
+	/* --sysstats and --profile output under the classic tables */
+	if (c->run.sysstats) {
+		kstat_text_header(out);
+		for (int p = 0; p < TIO_NPHASES; p++)
+			if (r->phase[p].ran && r->phase[p].obs.taken)
+				kstat_text_row(out, tio_phase_label[p], &r->phase[p].obs.k);
+	}
+	for (int p = 0; p < TIO_NPHASES; p++)
+		if (r->phase[p].ran && r->phase[p].obs.profile) {
+			snprintf(label, sizeof(label), "%s phase", tio_phase_label[p]);
+			profile_text_print(out, label, r->phase[p].obs.profile, (unsigned)c->run.profile_top);
+		}
+	fflush(out);
+}
+
+static void tio_rep_summary(void *st, const struct driver_result *res)
+{
+	struct tio_out *x = st;
+
+	if (x->o->text && !x->c->terse)
+		tio_print_summary(x->o->text, x->c, res->runs, res->nruns);
+}
+
+static json_t *tio_rep_json(void *st, const struct driver_result *res)
+{
+	struct tio_out *x = st;
+	struct json_run_info ri = { .argc = x->o->argc, .argv = x->o->argv, .workload = "tiotest",
+				    .res = res,
+				    .started_unix_s = ((const struct tio_result *)res->runs)->head.started_unix_s };
+
+	return tio_json(x->c, res, &ri);
+}
+
+/* every run's phases into one folded file, the phase as the root frame */
+static int tio_rep_folded(void *st, FILE *f, const struct driver_result *res)
+{
+	const struct tio_result *runs = res->runs;
+	char root[64];
+
+	(void)st;
+	for (unsigned i = 0; i < res->nruns; i++)
+		for (int p = 0; p < TIO_NPHASES; p++) {
+			if (!runs[i].phase[p].obs.profile)
+				continue;
+			if (res->nruns > 1)
+				snprintf(root, sizeof(root), "run%u_%s", i + 1, tio_phase_name[p]);
+			else
+				snprintf(root, sizeof(root), "%s", tio_phase_name[p]);
+			if (profile_write_folded(f, root, runs[i].phase[p].obs.profile))
+				return -EIO;
+		}
+	return 0;
+}
+
+const struct workload_report tio_report = {
+	.state_size = sizeof(struct tio_out),
+	.begin = tio_rep_begin,
+	.run_end = tio_rep_run_end,
+	.summary = tio_rep_summary,
+	.json = tio_rep_json,
+	.folded = tio_rep_folded,
+	.hint_reads = "use -X, or -F as root",
+	.hint_writes = "use -S or -X",
+};

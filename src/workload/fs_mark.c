@@ -16,6 +16,8 @@
 #include <unistd.h>
 
 #include "core/cleanup.h"
+#include "workload/run_opts.h"
+#include "workload/workload.h"
 #include "core/clock.h"
 
 const char *const fsm_op_name[FSM_NOPS] = {
@@ -48,6 +50,7 @@ struct fsm_thread {
 
 struct fsm_state {
 	const struct fsm_config *c;
+	struct driver *d;
 	int *dirfd;              /* [dir * nsubdirs + sub] */
 	struct fsm_thread *th;
 	struct worker *workers;
@@ -131,19 +134,6 @@ static void name_bits(const struct fsm_config *c, unsigned *bits, uint64_t *mask
 
 	*bits = b > 64 ? 64 : b;
 	*mask = *bits == 64 ? UINT64_MAX : (UINT64_C(1) << *bits) - 1;
-}
-
-void fsm_name(const struct fsm_config *c, uint64_t salt, const char *seq, unsigned th, uint64_t k,
-	      char *buf)
-{
-	unsigned bits;
-	uint64_t mask;
-	size_t seq_len = c->name_chars - c->rand_chars;
-
-	name_bits(c, &bits, &mask);
-	memcpy(buf, seq, seq_len);
-	name_tail(c, bits, mask, salt & mask, th, k, buf);
-	buf[c->name_chars] = '\0';
 }
 
 /* ---- where file k of a thread lives ---------------------------------------------------------- */
@@ -554,7 +544,7 @@ static void cleanup_files(void *arg)
 }
 
 /* ---- setup ----------------------------------------------------------------------------------- */
-static int open_dir(const char *prog, const char *path, int at, const char *name, bool top)
+static int open_dir(const char *path, int at, const char *name, bool top)
 {
 	char full[PATH_MAX + 16];
 	struct stat st;
@@ -566,18 +556,18 @@ static int open_dir(const char *prog, const char *path, int at, const char *name
 		snprintf(full, sizeof(full), "%s/%s", path, name);
 	if (mkdirat(at, name, 0777) == 0) {
 		if (fstatat(at, name, &st, AT_SYMLINK_NOFOLLOW) < 0 || cleanup_add(full, &st) < 0) {
-			fprintf(stderr, "%s: cannot register '%s': %s\n", prog, full, strerror(errno));
+			run_fail_msg(errno, "cannot register '%s': %s", full, strerror(errno));
 			return -1;
 		}
 	} else if (errno != EEXIST) {
-		fprintf(stderr, "%s: cannot create directory '%s': %s\n", prog, full, strerror(errno));
+		run_fail_msg(errno, "cannot create directory '%s': %s", full, strerror(errno));
 		return -1;
 	}
 	/* the -d directory itself may be a symlink the user chose; below it nothing is followed */
 	fd = openat(at, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (top ? 0 : O_NOFOLLOW));
 	if (fd < 0)
-		fprintf(stderr, "%s: cannot open directory '%s': %s\n", prog, full,
-			errno == ELOOP ? "it is a symbolic link" : strerror(errno));
+		run_fail_msg(errno, "cannot open directory '%s': %s", full,
+			     errno == ELOOP ? "it is a symbolic link" : strerror(errno));
 	return fd;
 }
 
@@ -595,15 +585,15 @@ static int raise_nofile(unsigned need)
 	return setrlimit(RLIMIT_NOFILE, &rl) < 0 ? -errno : 0;
 }
 
-static int setup(struct fsm_state *s, const char *prog)
+static int setup(struct fsm_state *s)
 {
 	const struct fsm_config *c = s->c;
 	unsigned nfd = c->ndirs * c->nsubdirs;
 	uint64_t salt;
 
 	if (raise_nofile(nfd + 2 * c->nthreads + 64)) {
-		fprintf(stderr, "%s: %u directories (-d x -D) need more open files than RLIMIT_NOFILE allows\n",
-			prog, nfd);
+		run_fail_msg(EMFILE, "%u directories (-d x -D) need more open files than RLIMIT_NOFILE allows",
+			     nfd);
 		return -EMFILE;
 	}
 	s->dirfd = malloc(nfd * sizeof(int));
@@ -616,10 +606,10 @@ static int setup(struct fsm_state *s, const char *prog)
 	if (!s->dirfd || !s->th || !s->workers || !s->wbuf || !s->xbuf)
 		goto nomem;
 	for (unsigned d = 0; d < c->ndirs; d++) {
-		int top = open_dir(prog, c->dirs.v[d], AT_FDCWD, c->dirs.v[d], true);
+		int top = open_dir(c->dirs.v[d], AT_FDCWD, c->dirs.v[d], true);
 
 		if (top < 0)
-			return -EIO;
+			return -run_error_get()->err;
 		if (c->policy == FSM_DIR_NONE) {
 			s->dirfd[d] = top;
 			continue;
@@ -629,10 +619,10 @@ static int setup(struct fsm_state *s, const char *prog)
 			char sub[16];
 
 			snprintf(sub, sizeof(sub), "%02x", i);
-			s->dirfd[d * c->nsubdirs + i] = open_dir(prog, c->dirs.v[d], top, sub, false);
+			s->dirfd[d * c->nsubdirs + i] = open_dir(c->dirs.v[d], top, sub, false);
 			if (s->dirfd[d * c->nsubdirs + i] < 0) {
 				close(top);
-				return -EIO;
+				return -run_error_get()->err;
 			}
 		}
 		close(top);
@@ -658,7 +648,7 @@ static int setup(struct fsm_state *s, const char *prog)
 		goto nomem;
 	return 0;
 nomem:
-	fprintf(stderr, "%s: out of memory\n", prog);
+	run_fail_msg(ENOMEM, "out of memory");
 	return -ENOMEM;
 }
 
@@ -729,7 +719,7 @@ static void use_pct(const struct fsm_state *s, int *blocks, int *inodes)
 /* One phase of an iteration; live: the op whose per-worker statistics the progress line (and,
  * with interval_ns, the time series) follow. The samples are left in *ph for the caller. */
 static int run_phase(struct fsm_state *s, struct phase *ph, enum fsm_op live, uint64_t expected,
-		     uint64_t interval_ns)
+		     uint64_t interval_ns, struct observe_phase *obs)
 {
 	const struct fsm_config *c = s->c;
 	int rc;
@@ -737,13 +727,12 @@ static int run_phase(struct fsm_state *s, struct phase *ph, enum fsm_op live, ui
 	ph->nworkers = c->nthreads;
 	ph->workers = s->workers;
 	ph->interval_ns = interval_ns;
-	ph->progress = c->progress;
 	ph->expected_ops = expected;
 	ph->label = s->label;
 	ph->ops_unit = "files";
 	for (unsigned i = 0; i < c->nthreads; i++)
 		s->workers[i].live = &s->th[i].op[live];
-	rc = phase_run(ph);
+	rc = driver_phase(s->d, ph, obs, NULL);
 	for (unsigned i = 0; i < c->nthreads; i++)
 		s->workers[i].ctx = &s->th[i];
 	return rc;
@@ -754,7 +743,7 @@ static int extra_phase(struct fsm_state *s, const char *name, int (*work)(struct
 		       enum fsm_op live, uint64_t expected, uint64_t *wall_ns)
 {
 	struct phase ph = { .name = name, .work = work };
-	int rc = run_phase(s, &ph, live, expected, 0);
+	int rc = run_phase(s, &ph, live, expected, 0, NULL);
 
 	free(ph.samples);
 	*wall_ns = ph.end_ns - ph.start_ns;
@@ -812,7 +801,8 @@ static void iter_release(struct fsm_iter *it)
 }
 
 /* the honesty warnings (core/warn.h) of the create loop */
-static void iter_warn(const struct fsm_config *c, const struct phase *ph, struct fsm_iter *it)
+static void iter_warn(struct driver *d, const struct fsm_config *c, const struct phase *ph,
+		      struct fsm_iter *it)
 {
 	char name[32];
 	struct warn_phase w = { .name = name, .write_bytes = it->op[FSM_WRITE].bytes,
@@ -826,7 +816,7 @@ static void iter_warn(const struct fsm_config *c, const struct phase *ph, struct
 	for (unsigned i = 0; i < ph->nworkers; i++)
 		w.sys_s += ph->workers[i].sys_s;
 	snprintf(name, sizeof(name), "iteration %u", it->index + 1);
-	observe_warn(c->obs, &it->obs, &w);
+	driver_warn(d, &it->obs, &w, "iteration", it->index + 1);
 }
 
 static int one_iteration(struct fsm_state *s, struct fsm_iter *it, uint64_t *count)
@@ -857,21 +847,17 @@ static int one_iteration(struct fsm_state *s, struct fsm_iter *it, uint64_t *cou
 			return -ENOMEM;
 		memcpy(t->name, t->segs[t->nsegs - 1].seq, c->name_chars - c->rand_chars);
 	}
-	if (c->progress) {
+	if (s->d->progress) {
 		int n = snprintf(s->label, sizeof(s->label), "fs_mark");
 
-		if (c->repeat > 1)
-			n += snprintf(s->label + n, sizeof(s->label) - (size_t)n, " run %u/%llu", c->run_no,
-				      (unsigned long long)c->repeat);
+		if (c->run.repeat > 1)
+			n += snprintf(s->label + n, sizeof(s->label) - (size_t)n, " run %u/%llu",
+				      s->d->run + 1, (unsigned long long)c->run.repeat);
 		if (c->fill || c->iterations > 1)
 			snprintf(s->label + n, sizeof(s->label) - (size_t)n, " iteration %u", it->index + 1);
 	}
 	/* the kernel view is the create loop's window, as the rate is */
-	if (c->obs)
-		observe_begin(c->obs);
-	rc = run_phase(s, &ph, FSM_CREATE, c->nthreads * c->nfiles, c->interval_ns);
-	if (c->obs)
-		observe_end(c->obs, &it->obs);
+	rc = run_phase(s, &ph, FSM_CREATE, c->nthreads * c->nfiles, c->run.interval_ns, &it->obs);
 	it->samples = ph.samples;
 	it->nsamples = ph.nsamples;
 	it->sample_interval_ns = ph.sample_interval_ns;
@@ -909,31 +895,46 @@ static int one_iteration(struct fsm_state *s, struct fsm_iter *it, uint64_t *cou
 	for (unsigned i = 0; i < c->nthreads; i++)
 		for (int o = 0; o < FSM_NOPS; o++)
 			opstat_merge(&it->op[o], &s->th[i].op[o]);
-	if (c->obs)
-		iter_warn(c, &ph, it);
+	iter_warn(s->d, c, &ph, it);
 	use_pct(s, &it->fsuse_pct, &it->iuse_pct);
 	return 0;
 }
 
-int fsm_run(const struct fsm_config *c, struct fsm_result *r, const char *prog, fsm_iter_fn fn,
-	    void *arg)
+/* fs_mark's average is the mean of its per-iteration files/sec (sums of per-thread rates); the
+ * aggregate is every file over every iteration's wall time */
+static void run_figures(struct fsm_result *r)
 {
+	double sum = 0, files = 0, wall = 0;
+
+	for (unsigned i = 0; i < r->niters; i++) {
+		sum += r->rates[i];
+		files += (double)r->iter_files[i];
+		wall += (double)r->iter_wall_ns[i] / NS_PER_S;
+	}
+	r->fig[FSM_RFIG_FILES_PER_SEC] = r->niters ? sum / r->niters : 0;
+	r->fig[FSM_RFIG_AGGREGATE] = wall > 0 ? files / wall : 0;
+}
+
+static int fsm_run(struct driver *d, const void *cfg, void *result)
+{
+	const struct fsm_config *c = cfg;
+	struct fsm_result *r = result;
 	struct fsm_state *s = calloc(1, sizeof(*s));
 	struct fsm_iter *it = calloc(1, sizeof(*it));
 	uint64_t count = 0;
 	int rc;
 
-	memset(r, 0, sizeof(*r));
 	hist_init(&r->create_lat);
 	r->started = time(NULL);
 	r->state = s;
 	if (!s || !it) {
 		free(it);
-		fprintf(stderr, "%s: out of memory\n", prog);
+		run_fail_msg(ENOMEM, "out of memory");
 		return -ENOMEM;
 	}
 	s->c = c;
-	rc = setup(s, prog);
+	s->d = d;
+	rc = setup(s);
 	if (rc) {
 		free(it);
 		return rc;
@@ -945,8 +946,8 @@ int fsm_run(const struct fsm_config *c, struct fsm_result *r, const char *prog, 
 		 * iteration runs into ENOSPC and is reported partial. Without -F a shortfall is an
 		 * error before anything is created in that iteration. */
 		if (space_check(s, c->fill ? 1 : c->nfiles, why, sizeof(why))) {
-			r->end = c->fill ? FSM_END_FULL : FSM_END_NOSPACE;
-			snprintf(r->end_detail, sizeof(r->end_detail), "%s", why);
+			r->head.end = c->fill ? RUN_END_FULL : RUN_END_NOSPACE;
+			snprintf(r->head.end_detail, sizeof(r->head.end_detail), "%s", why);
 			break;
 		}
 		it->index = i;
@@ -954,50 +955,55 @@ int fsm_run(const struct fsm_config *c, struct fsm_result *r, const char *prog, 
 		if (rc) {
 			if (!run_error_get())
 				run_fail(-rc, "iteration", "", -1);
-			r->end = FSM_END_ERROR;
+			r->head.end = RUN_END_ERROR;
 			break;
 		}
 		r->total_files = count;
 		if (run_signal()) {
 			/* the interrupted iteration is not a row: only what completed is reported */
-			r->end = FSM_END_SIGNAL;
+			r->head.end = RUN_END_SIGNAL;
 			if (!it->partial) {
 				if (push_rate(r, it))
 					break;
-				fn(c, it, arg);
+				driver_unit(d, it);
 				account(r, it);
 			}
 			break;
 		}
 		if (push_rate(r, it)) {
 			run_fail(ENOMEM, "malloc", "", -1);
-			r->end = FSM_END_ERROR;
+			r->head.end = RUN_END_ERROR;
 			break;
 		}
-		fn(c, it, arg);
+		driver_unit(d, it);
 		account(r, it);
 		iter_release(it);
 		if (run_error_get()) {
-			r->end = FSM_END_ERROR;
+			r->head.end = RUN_END_ERROR;
 			break;
 		}
 		if (atomic_load(&s->full)) {
 			int err = atomic_load(&s->full);
 
-			r->end = FSM_END_FULL;
-			r->end_err = err;
-			snprintf(r->end_detail, sizeof(r->end_detail), "%s '%s': %s", s->full_what,
+			r->head.end = RUN_END_FULL;
+			r->head.end_err = err;
+			snprintf(r->head.end_detail, sizeof(r->head.end_detail), "%s '%s': %s", s->full_what,
 				 s->full_path, strerror(err));
 			break;
 		}
 	}
 	iter_release(it);
 	free(it);
+	r->head.complete = r->head.end == RUN_END_DONE || r->head.end == RUN_END_FULL;
+	run_figures(r);
 	return 0;
 }
 
-void fsm_result_drop_state(struct fsm_result *r)
+/* Frees the directories and names of a run once its files are cleaned up (or kept): the
+ * cleanup callback fsm_run() registered reads them. The figures stay (--repeat's summary). */
+static void fsm_result_drop_state(void *result)
 {
+	struct fsm_result *r = result;
 	struct fsm_state *s = r->state;
 
 	if (!s)
@@ -1020,8 +1026,10 @@ void fsm_result_drop_state(struct fsm_result *r)
 	r->state = NULL;
 }
 
-void fsm_result_free(struct fsm_result *r)
+static void fsm_result_free(void *result)
 {
+	struct fsm_result *r = result;
+
 	fsm_result_drop_state(r);
 	free(r->rates);
 	free(r->agg_rates);
@@ -1174,3 +1182,223 @@ int fsm_config_check(struct fsm_config *c, char *err, size_t len, int *code)
 	(void)code;
 	return 0;
 }
+
+/* ---- the options and the ops ----------------------------------------------------------------- */
+#define F(x) offsetof(struct fsm_config, x)
+
+/* Short options are fs_mark 3.3's (getopt "vhkFr:S:N:D:d:l:L:n:p:s:t:w:"), with its units and
+ * defaults; the long spellings and the long-only options are fsbench's. */
+static const struct opt fsm_opts[] = {
+	{ 'd', "dir", OPT_STRS, F(dirs), "DIR", 0, 0, 0, OPT_LIST_MAX,
+	  "test directory, repeatable; created if missing; threads are split evenly over them" },
+	{ 'D', "subdirs", OPT_UINT, F(subdirs), "N", 0, 1000000, 0, 0,
+	  "subdirectories in each test directory (at least 2); without -N a thread stays in one for 180 s" },
+	{ 'N', "files-per-subdir", OPT_UINT, F(files_per_subdir), "N", 0, UINT32_MAX, 0, 0,
+	  "round robin: files a thread puts in a subdirectory before moving to the next (needs -D)" },
+	{ 'n', "files", OPT_UINT, F(nfiles), "N", 1, FSM_MAX_FILES, 0, 0,
+	  "files per thread per iteration" },
+	{ 't', "threads", OPT_UINT, F(threads), "N", 1, FSM_MAX_THREADS, 0, 0,
+	  "threads; a multiple of the number of -d directories" },
+	{ 's', "size", OPT_SIZE, F(file_bytes), "BYTES", 0, UINT64_C(1) << 40, 1, 0,
+	  "size of each file in bytes; the long form also takes k/m/g suffixes" },
+	{ 'w', "io-size", OPT_SIZE, F(io_bytes), "BYTES", 1, FSM_MAX_IO, 1, 0,
+	  "bytes per write() call" },
+	{ 'S', "sync-method", OPT_UINT, F(sync_method), "M", 0, 6, 0, 0,
+	  "0 no sync, 1 fsync per file, 2 sync() and one fsync, 3 reverse reopen+fsync, "
+	  "4 sync() then 3, 5 in-order reopen+fsync, 6 sync() then 5" },
+	{ 'p', "name-length", OPT_UINT, F(name_len), "N", 1, 255, 0, 0, "file name length" },
+	{ 'r', "random-length", OPT_UINT, F(rand_len), "N", 0, 255, 0, 0,
+	  "random characters at the end of each name (raised to what unique names need)" },
+	{ 'L', "iterations", OPT_UINT, F(iterations), "N", 0, UINT32_MAX, 0, 0,
+	  "iterations (rows); implies -k" },
+	{ 'F', "fill", OPT_FLAG, F(fill), NULL, 0, 0, 0, 0,
+	  "iterate until the filesystem is full, then end cleanly (exit 0); implies -k" },
+	{ 'k', "keep", OPT_FLAG, F(keep), NULL, 0, 0, 0, 0, "keep the files (no unlink phase)" },
+	{ 'l', "log", OPT_STR, F(log), "FILE", 0, 0, 0, 0,
+	  "log file, appended to: the same header and rows as stdout" },
+	{ 'v', "verbose", OPT_FLAG, F(verbose), NULL, 0, 0, 0, 0,
+	  "min/avg/max microseconds of each system call type (18 more columns)" },
+	{ 'h', "help", OPT_HELP, F(help), NULL, 0, 0, 0, 0,
+	  "show this help (-h on stderr with exit 1 as fs_mark does, --help 0)" },
+	{ 0, "summary", OPT_FLAG, F(summary), NULL, 0, 0, 0, 0,
+	  "add the aggregate files/sec (files / iteration wall time) column and a closing summary" },
+	{ 0, "percentiles", OPT_FLAG, F(percentiles), NULL, 0, 0, 0, 0,
+	  "add p50 and p99 create latency columns (microseconds)" },
+	{ 0, "inodes", OPT_FLAG, F(inodes), NULL, 0, 0, 0, 0, "add an inode use % column" },
+	{ 0, "dirsync", OPT_FLAG, F(dirsync), NULL, 0, 0, 0, 0,
+	  "fsync the directory after each file (timed, inside the loop)" },
+	{ 0, "fdatasync", OPT_FLAG, F(fdatasync), NULL, 0, 0, 0, 0,
+	  "fdatasync instead of fsync wherever the sync method fsyncs" },
+	{ 0, "xattr", OPT_UINT, F(xattr_bytes), "BYTES", 0, 65536, 0, 0,
+	  "set a BYTES-byte extended attribute (user.fsbench) on each file" },
+	{ 0, "stat", OPT_FLAG, F(stat), NULL, 0, 0, 0, 0,
+	  "after the create loop, a timed phase that stats every file" },
+	{ 0, "read", OPT_FLAG, F(read), NULL, 0, 0, 0, 0,
+	  "after the create loop, a timed phase that reads every file back" },
+	{ 0, "spread", OPT_FLAG, F(spread), NULL, 0, 0, 0, 0,
+	  "with -D: spread files evenly over the subdirectories, file by file" },
+	RUN_OPTS(F, "create loop"),
+	{ 0 },
+};
+
+static const struct opt_cmd fsm_cmd = {
+	.name = "fs_mark",
+	.summary = "File creation benchmark, compatible with fs_mark 3.3: threads create, write and sync\n"
+		   "files in the -S method's order, then unlink them, one row per iteration.",
+	.opts = fsm_opts,
+};
+
+void fsm_defaults(struct fsm_config *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->nfiles = 1000;
+	c->threads = 1;
+	c->file_bytes = 51200;
+	c->io_bytes = 16384;
+	c->sync_method = 1;
+	c->name_len = 40;
+	c->rand_len = 24;
+	c->iterations = 1;
+	c->log = "fs_log.txt";
+	RUN_OPTS_DEFAULTS(c);
+}
+
+static void fsm_defaults_ops(void *cfg)
+{
+	fsm_defaults(cfg);
+}
+
+/* -L given at all (even -L 0 or -L 1) implies -k in fs_mark */
+static bool iterations_given(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--iterations") || !strncmp(a, "--iterations=", 13))
+			return true;
+		if (a[0] != '-' || a[1] == '-')
+			continue;
+		for (const char *p = a + 1; *p; p++) {
+			if (*p == 'L')
+				return true;
+			if (strchr("vhkF", *p))
+				continue;
+			if (!p[1])
+				i++;             /* the value is the next argument */
+			break;                   /* the rest of this one is the value */
+		}
+	}
+	return false;
+}
+
+static int fsm_check_ops(void *cfg, int argc, char **argv, char *err, size_t errlen, int *code)
+{
+	struct fsm_config *c = cfg;
+
+	c->iterations_given = iterations_given(argc, argv);
+	return fsm_config_check(c, err, errlen, code);
+}
+
+/* The kernel view resolves the targets before the run, when a -d may not exist yet: it is
+ * then resolved through its nearest existing ancestor, the filesystem it will be created on. */
+static unsigned fsm_targets(const void *cfg, const char **out, unsigned max)
+{
+	const struct fsm_config *c = cfg;
+	unsigned n = c->dirs.n < max ? c->dirs.n : max;
+
+	for (unsigned i = 0; i < n; i++) {
+		struct stat st;
+
+		out[i] = c->dirs.v[i];
+		/* -d was checked: it exists, or its parent does (or it is relative, in ".") */
+		if (stat(out[i], &st) < 0) {
+			static char parents[OPT_LIST_MAX][PATH_MAX];
+			char *slash;
+
+			snprintf(parents[i], sizeof(parents[i]), "%s", c->dirs.v[i]);
+			while ((slash = strrchr(parents[i], '/')) && slash != parents[i] && !slash[1])
+				*slash = '\0';
+			slash = strrchr(parents[i], '/');
+			if (!slash)
+				snprintf(parents[i], sizeof(parents[i]), ".");
+			else
+				slash[slash == parents[i]] = '\0';
+			out[i] = parents[i];
+		}
+	}
+	return n;
+}
+
+static bool fsm_keep(const void *cfg)
+{
+	return ((const struct fsm_config *)cfg)->keep_files;
+}
+
+/* Runs of the same configuration from processes side by side: files, latency and overhead add
+ * up; fs_mark's files/sec is a sum over threads and so adds up too; the aggregate is
+ * recomputed over the widest iteration window. */
+static int fsm_merge(void *dst, const void *src)
+{
+	struct fsm_result *a = dst;
+	const struct fsm_result *b = src;
+
+	if (a->niters != b->niters)
+		return -EINVAL;
+	for (unsigned i = 0; i < a->niters; i++) {
+		a->rates[i] += b->rates[i];
+		a->iter_files[i] += b->iter_files[i];
+		if (b->iter_wall_ns[i] > a->iter_wall_ns[i])
+			a->iter_wall_ns[i] = b->iter_wall_ns[i];
+		a->agg_rates[i] = a->iter_wall_ns[i] ?
+			(double)a->iter_files[i] / ((double)a->iter_wall_ns[i] / NS_PER_S) : 0;
+	}
+	run_figures(a);
+	a->total_files += b->total_files;
+	a->app_overhead_ns += b->app_overhead_ns;
+	hist_merge(&a->create_lat, &b->create_lat);
+	a->head.complete = a->head.complete && b->head.complete;
+	return 0;
+}
+
+/* The figures every reader shares (core/figure.h). Per run: fs_mark's own files/sec (the sum
+ * of the per-thread rates) and the aggregate, averaged over the run's iterations as its summary
+ * block does; per iteration, reduced over a run's iterations as over_runs says. */
+static const struct figure fsm_run_figs[] = {
+	{ "files_per_sec", "summary.files_per_sec_sum_of_threads.average", "files/sec", "files/s", FIG_HIGHER_BETTER, FIG_HMEAN, FIG_SUM, FIG_KEY },
+	{ "files_per_sec_aggregate", "summary.files_per_sec_aggregate.average", "files/sec aggregate", "files/s", FIG_HIGHER_BETTER, FIG_HMEAN, FIG_SUM, 0 },
+};
+
+static const struct figure fsm_iter_figs[] = {
+	{ "app_overhead_ns", "app_overhead_ns", "app overhead per iteration", "ns", FIG_LOWER_BETTER, FIG_MEAN, FIG_SUM, 0 },
+	{ "stat_files_per_sec", "phases.stat.files_per_sec", "stat files/sec", "files/s", FIG_HIGHER_BETTER, FIG_HMEAN, FIG_SUM, FIG_OPTIONAL },
+	{ "read_files_per_sec", "phases.read.files_per_sec", "read files/sec", "files/s", FIG_HIGHER_BETTER, FIG_HMEAN, FIG_SUM, FIG_OPTIONAL },
+	{ "unlink_files_per_sec", "phases.unlink.files_per_sec", "unlink files/sec", "files/s", FIG_HIGHER_BETTER, FIG_HMEAN, FIG_SUM, FIG_OPTIONAL },
+};
+
+static const struct figure_set fsm_figs = {
+	.run = fsm_run_figs, .nrun = sizeof(fsm_run_figs) / sizeof(fsm_run_figs[0]),
+	.iter = fsm_iter_figs, .niter = sizeof(fsm_iter_figs) / sizeof(fsm_iter_figs[0]),
+	.iters = "iterations",
+};
+
+extern const struct workload_report fsm_report;
+
+const struct workload_ops workload_fs_mark = {
+	.name = "fs_mark",
+	.summary = "file create/write/sync/unlink rates and latency (fs_mark 3.3)",
+	.cmd = &fsm_cmd,
+	.config_size = sizeof(struct fsm_config),
+	.run_opts_off = offsetof(struct fsm_config, run),
+	.result_size = sizeof(struct fsm_result),
+	.defaults = fsm_defaults_ops,
+	.check = fsm_check_ops,
+	.targets = fsm_targets,
+	.run = fsm_run,
+	.run_done = fsm_result_drop_state,
+	.result_free = fsm_result_free,
+	.merge = fsm_merge,
+	.keep = fsm_keep,
+	.figs = &fsm_figs,
+	.report = &fsm_report,
+	.short_help_stderr = true,
+};

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "core/driver.h"
 #include "core/hist.h"
 #include "core/observe.h"
 #include "core/opt.h"
@@ -19,7 +20,7 @@
 #include "core/sample.h"
 
 /* fs_mark 3.3's limits and defaults (fs_mark.md §2) */
-#define FSM_MAX_THREADS 1024         /* fs_mark: 64; more is allowed, the multiple-of-dirs rule stays */
+#define FSM_MAX_THREADS 64           /* fs_mark's cap on -t (and so on -d: threads >= dirs) */
 #define FSM_MAX_FILES 1000000        /* -n */
 #define FSM_MAX_IO (1u << 20)        /* -w */
 #define FSM_SECS_PER_DIR 180         /* TIME_HASH: seconds a thread stays in one subdirectory */
@@ -52,21 +53,9 @@ struct fsm_config {
 	const char *log;             /* -l */
 	int help;
 	/* fsbench's own (long options only) */
-	const char *json;
 	bool summary, percentiles, inodes, dirsync, fdatasync, stat, read, spread;
 	uint64_t xattr_bytes;
-	uint64_t interval_ns;        /* --interval: time series resolution of the create loop */
-	bool quiet;                  /* --quiet: no progress line */
-	uint64_t repeat;             /* --repeat N */
-	const char *label;           /* --label NAME */
-	bool sysstats;               /* --sysstats: kernel view table and warnings on stderr */
-	bool profile, profile_callgraph;   /* --profile, --profile-callgraph */
-	uint64_t profile_hz, profile_top;
-	const char *profile_folded;  /* --profile-folded FILE */
-	/* set by the command */
-	bool progress;               /* stderr is a terminal and not --quiet */
-	unsigned run_no;             /* 1-based run of --repeat, for the progress line */
-	struct observe *obs;         /* kernel-side session, NULL for none */
+	struct run_opts run;         /* the options every workload shares */
 	/* derived by fsm_config_check() */
 	bool keep_files;             /* -k, -L or -F */
 	bool iterations_given;
@@ -101,15 +90,16 @@ struct fsm_iter {
 	struct opstat op[FSM_NOPS];  /* all threads merged; must stay the last member */
 };
 
-enum fsm_end { FSM_END_DONE, FSM_END_FULL, FSM_END_NOSPACE, FSM_END_SIGNAL, FSM_END_ERROR };
-
-/* Called after each iteration (the row is printed as it completes, as fs_mark does). */
-typedef void (*fsm_iter_fn)(const struct fsm_config *c, const struct fsm_iter *it, void *arg);
+/* An fs_mark run: head.end says how it ended (RUN_END_FULL: the fill filled the filesystem,
+ * head.end_err and head.end_detail say with what; RUN_END_NOSPACE: not enough space for an
+ * iteration). Each iteration goes to the driver's sink as it completes (driver_unit(), a
+ * struct fsm_iter), so the row is printed when it is done, as fs_mark does. */
+/* the run's figures (fsm_figs.run): fs_mark's average files/sec and the aggregate */
+enum { FSM_RFIG_FILES_PER_SEC, FSM_RFIG_AGGREGATE, FSM_NRFIGS };
 
 struct fsm_result {
-	enum fsm_end end;
-	int end_err;                 /* errno that ended a fill (ENOSPC, EDQUOT) */
-	char end_detail[PATH_MAX + 640]; /* the closing line for a fill end or a space shortage */
+	struct run_head head;        /* must stay first */
+	double fig[FSM_NRFIGS];      /* computed once the run ended */
 	unsigned niters;             /* iterations reported (complete or partial) */
 	double *rates;               /* per iteration: fs_mark Files/sec */
 	double *agg_rates;           /* per iteration: aggregate files/sec */
@@ -127,21 +117,8 @@ struct fsm_result {
 /* Checks cross-option constraints (fs_mark's and fsbench's fixes) and fills the derived
  * fields. Returns 0, or -1 with a one-line message in err and *exit_code set. */
 int fsm_config_check(struct fsm_config *c, char *err, size_t errlen, int *exit_code);
-/* Runs the iterations; files and directories are registered for cleanup, which the caller
- * runs. Returns 0 when it ran (see r->end and run_error_get()), or -errno when it could not
- * start (message already on stderr). */
-int fsm_run(const struct fsm_config *c, struct fsm_result *r, const char *prog, fsm_iter_fn fn,
-	    void *arg);
-/* Frees the directories and names of a run once its files are cleaned up (or kept): the
- * cleanup callback fsm_run() registered reads them, so call this only after cleanup_run().
- * The figures stay (for --repeat's summary). */
-void fsm_result_drop_state(struct fsm_result *r);
-/* fsm_result_drop_state() and the figures */
-void fsm_result_free(struct fsm_result *r);
+void fsm_defaults(struct fsm_config *c);
 /* p-th percentile (nearest rank) of v[0..n-1], copied and sorted; 0 when n is 0 */
 double fsm_percentile(const double *v, unsigned n, double p);
-/* Builds name number k of thread th into buf (name_chars + 1 bytes), given the iteration's
- * time-stamp prefix; exposed for tests. */
-void fsm_name(const struct fsm_config *c, uint64_t salt, const char *seq, unsigned th, uint64_t k,
-	      char *buf);
+extern const struct workload_ops workload_fs_mark;
 #endif

@@ -3,6 +3,7 @@
 #include "workload/tiotest.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -17,6 +18,9 @@
 
 #include "core/cleanup.h"
 #include "core/clock.h"
+#include "core/driver.h"
+#include "workload/run_opts.h"
+#include "workload/workload.h"
 #include "engine/engine.h"
 
 extern char **environ;
@@ -367,7 +371,7 @@ static int run_between(const struct tio_config *c, enum tio_phase done, int next
 	return rc;
 }
 
-static int setup_threads(const struct tio_config *c, struct tio_thread *th, int pid)
+static int setup_threads(struct driver *d, const struct tio_config *c, struct tio_thread *th, int pid)
 {
 	for (unsigned i = 0; i < c->threads; i++) {
 		struct tio_thread *t = &th[i];
@@ -389,18 +393,19 @@ static int setup_threads(const struct tio_config *c, struct tio_thread *th, int 
 				  (c->raw_offset_first ? c->raw_offset_bytes : 0);
 			fd = open(dir, O_RDONLY | O_CLOEXEC | O_EXCL);
 			if (fd < 0) {
-				fprintf(stderr, "%s: cannot use '%s': %s%s\n", "fsbench tiotest", dir,
-					strerror(errno), errno == EBUSY ? " (mounted or in use)" : "");
-				return -errno;
+				int err = errno;
+
+				run_fail_msg(err, "cannot use '%s': %s%s", dir, strerror(err),
+					     err == EBUSY ? " (mounted or in use)" : "");
+				return -err;
 			}
 			if (ioctl(fd, BLKGETSIZE64, &dev_bytes) < 0)
 				dev_bytes = 0;
 			close(fd);
 			if (t->base + c->blocks * c->block_bytes > dev_bytes) {
-				fprintf(stderr, "fsbench tiotest: device '%s' (%llu bytes) is too small for "
-					"thread %u's region ending at byte %llu\n", dir,
-					(unsigned long long)dev_bytes, i,
-					(unsigned long long)(t->base + c->blocks * c->block_bytes));
+				run_fail_msg(ENOSPC, "device '%s' (%llu bytes) is too small for thread %u's "
+					     "region ending at byte %llu", dir, (unsigned long long)dev_bytes, i,
+					     (unsigned long long)(t->base + c->blocks * c->block_bytes));
 				return -ENOSPC;
 			}
 			continue;
@@ -409,16 +414,16 @@ static int setup_threads(const struct tio_config *c, struct tio_thread *th, int 
 		snprintf(t->path, sizeof(t->path), "%s/_tiotest_pid%d.thr%u", dir, pid, i);
 		fd = cleanup_create_file(t->path, O_RDWR, 0600);
 		if (fd < 0) {
-			fprintf(stderr, "fsbench tiotest: cannot create '%s': %s\n", t->path, strerror(-fd));
+			run_fail_msg(-fd, "cannot create '%s': %s", t->path, strerror(-fd));
 			return fd;
 		}
 		if (c->debug >= 50)
-			fprintf(stderr, "tiotest: ftruncate '%s' to %llu bytes\n", t->path,
-				(unsigned long long)(c->blocks * c->block_bytes));
+			driver_note(d, "tiotest: ftruncate '%s' to %llu bytes", t->path,
+				    (unsigned long long)(c->blocks * c->block_bytes));
 		if (ftruncate(fd, (off_t)(c->blocks * c->block_bytes)) < 0) {
 			int err = errno;
 
-			fprintf(stderr, "fsbench tiotest: cannot size '%s': %s\n", t->path, strerror(err));
+			run_fail_msg(err, "cannot size '%s': %s", t->path, strerror(err));
 			close(fd);
 			return -err;
 		}
@@ -429,14 +434,90 @@ static int setup_threads(const struct tio_config *c, struct tio_thread *th, int 
 			if (fd < 0) {
 				int err = errno;
 
-				fprintf(stderr, "fsbench tiotest: O_DIRECT is not supported on '%s': %s\n",
-					dir, strerror(err));
+				run_fail_msg(err == EINVAL ? EOPNOTSUPP : err,
+					     "O_DIRECT is not supported on '%s': %s", dir, strerror(err));
 				return err == EINVAL ? -EOPNOTSUPP : -err;
 			}
 			close(fd);
 		}
 	}
 	return 0;
+}
+
+/* The figures, computed once from the raw counters (core/figure.h): the text tables, the JSON,
+ * the --repeat summary and compare all read these. */
+const struct figure tio_phase_figs[TIO_NFIGS] = {
+	[TIO_FIG_RATE] = { "rate_mib_per_s", "rate_mib_per_s", "rate", "MiB/s", FIG_HIGHER_BETTER, FIG_HMEAN, FIG_SUM, FIG_KEY },
+	[TIO_FIG_IOPS] = { "iops", "iops", "IOPS", "IOPS", FIG_HIGHER_BETTER, FIG_HMEAN, FIG_SUM, 0 },
+	[TIO_FIG_USR_PCT] = { "cpu_usr_pct", "cpu_usr_pct", "CPU usr", "%", FIG_LOWER_BETTER, FIG_MEAN, FIG_SUM, 0 },
+	[TIO_FIG_SYS_PCT] = { "cpu_sys_pct", "cpu_sys_pct", "CPU sys", "%", FIG_LOWER_BETTER, FIG_MEAN, FIG_SUM, 0 },
+	[TIO_FIG_LAT_MEAN] = { "latency_mean_ns", "latency.mean_ns", "latency mean", "ns", FIG_LOWER_BETTER, FIG_MEAN, FIG_HIST, 0 },
+	[TIO_FIG_LAT_P50] = { "latency_p50_ns", "latency.p50_ns", "latency p50", "ns", FIG_LOWER_BETTER, FIG_MEAN, FIG_HIST, FIG_OPTIONAL },
+	[TIO_FIG_LAT_P90] = { "latency_p90_ns", "latency.p90_ns", "latency p90", "ns", FIG_LOWER_BETTER, FIG_MEAN, FIG_HIST, FIG_OPTIONAL },
+	[TIO_FIG_LAT_P99] = { "latency_p99_ns", "latency.p99_ns", "latency p99", "ns", FIG_LOWER_BETTER, FIG_MEAN, FIG_HIST, FIG_KEY },
+	[TIO_FIG_LAT_P999] = { "latency_p99_9_ns", "latency.p99_9_ns", "latency p99.9", "ns", FIG_LOWER_BETTER, FIG_MEAN, FIG_HIST, FIG_OPTIONAL },
+	[TIO_FIG_LAT_MAX] = { "latency_max_ns", "latency.max_ns", "latency max", "ns", FIG_LOWER_BETTER, FIG_MEAN, FIG_MAX, 0 },
+	[TIO_FIG_OVER_2S_PCT] = { "latency_over_2s_pct", "latency.over_2s_pct", "ops over 2 s", "%", FIG_LOWER_BETTER, FIG_MEAN, FIG_RECOMPUTE, FIG_OPTIONAL },
+	[TIO_FIG_OVER_10S_PCT] = { "latency_over_10s_pct", "latency.over_10s_pct", "ops over 10 s", "%", FIG_LOWER_BETTER, FIG_MEAN, FIG_RECOMPUTE, FIG_OPTIONAL },
+};
+
+const struct figure tio_run_figs[TIO_NRFIGS] = {
+	[TIO_RFIG_LAT_MEAN] = { "total.latency_mean_ns", "total_latency.mean_ns", "total latency mean", "ns", FIG_LOWER_BETTER, FIG_MEAN, FIG_HIST, 0 },
+	[TIO_RFIG_LAT_P99] = { "total.latency_p99_ns", "total_latency.p99_ns", "total latency p99", "ns", FIG_LOWER_BETTER, FIG_MEAN, FIG_HIST, 0 },
+	[TIO_RFIG_LAT_MAX] = { "total.latency_max_ns", "total_latency.max_ns", "total latency max", "ns", FIG_LOWER_BETTER, FIG_MEAN, FIG_MAX, 0 },
+	[TIO_RFIG_OVER_2S_PCT] = { "total.latency_over_2s_pct", "total_latency.over_2s_pct", "total ops over 2 s", "%", FIG_LOWER_BETTER, FIG_MEAN, FIG_RECOMPUTE, FIG_OPTIONAL },
+	[TIO_RFIG_OVER_10S_PCT] = { "total.latency_over_10s_pct", "total_latency.over_10s_pct", "total ops over 10 s", "%", FIG_LOWER_BETTER, FIG_MEAN, FIG_RECOMPUTE, FIG_OPTIONAL },
+};
+
+static const struct figure_set tio_figs = {
+	.run = tio_run_figs, .nrun = TIO_NRFIGS, .group = tio_phase_figs, .ngroup = TIO_NFIGS,
+	.groups = "phases",
+};
+
+/* the latency part of a figure array: mean, p50, p90, p99, p99.9, max, over 2 s, over 10 s */
+static void lat_figs(const struct opstat *s, double *mean, double *p50, double *p90, double *p99,
+		     double *p999, double *max, double *over2, double *over10)
+{
+	const struct hist *h = &s->lat;
+	double n = s->ops ? (double)s->ops : 1.0;
+
+	*mean = hist_mean(h);
+	if (p50) {
+		*p50 = (double)hist_percentile(h, 50);
+		*p90 = (double)hist_percentile(h, 90);
+	}
+	*p99 = (double)hist_percentile(h, 99);
+	if (p999)
+		*p999 = (double)hist_percentile(h, 99.9);
+	*max = s->ops ? (double)h->max : 0.0;
+	*over2 = 100.0 * (double)s->over_2s / n;
+	*over10 = 100.0 * (double)s->over_10s / n;
+}
+
+static void phase_figures(struct tio_phase_result *pr)
+{
+	double wall_s = (double)pr->wall_ns / 1e9;
+	double *f = pr->fig;
+
+	f[TIO_FIG_RATE] = wall_s > 0 ? (double)pr->st.bytes / 1048576.0 / wall_s : 0;
+	f[TIO_FIG_IOPS] = wall_s > 0 ? (double)pr->st.ops / wall_s : 0;
+	f[TIO_FIG_USR_PCT] = wall_s > 0 ? 100.0 * pr->usr_s / wall_s : 0;
+	f[TIO_FIG_SYS_PCT] = wall_s > 0 ? 100.0 * pr->sys_s / wall_s : 0;
+	lat_figs(&pr->st, &f[TIO_FIG_LAT_MEAN], &f[TIO_FIG_LAT_P50], &f[TIO_FIG_LAT_P90],
+		 &f[TIO_FIG_LAT_P99], &f[TIO_FIG_LAT_P999], &f[TIO_FIG_LAT_MAX], &f[TIO_FIG_OVER_2S_PCT],
+		 &f[TIO_FIG_OVER_10S_PCT]);
+}
+
+void tio_result_figures(struct tio_result *r)
+{
+	double *f = r->fig;
+
+	for (int p = 0; p < TIO_NPHASES; p++)
+		if (r->phase[p].ran)
+			phase_figures(&r->phase[p]);
+
+	lat_figs(&r->total, &f[TIO_RFIG_LAT_MEAN], NULL, NULL, &f[TIO_RFIG_LAT_P99], NULL,
+		 &f[TIO_RFIG_LAT_MAX], &f[TIO_RFIG_OVER_2S_PCT], &f[TIO_RFIG_OVER_10S_PCT]);
 }
 
 static void collect(const struct tio_config *c, struct phase *ph, struct tio_worker *tw,
@@ -467,11 +548,15 @@ static void collect(const struct tio_config *c, struct phase *ph, struct tio_wor
 		t->usr_s = w->usr_s;
 		t->sys_s = w->sys_s;
 	}
+	phase_figures(pr);
 }
 
 /* the honesty warnings (core/warn.h) from this phase's figures */
-static void phase_warn(const struct tio_config *c, struct tio_phase_result *pr, int p)
+static void phase_warn(struct driver *d, const struct tio_config *c, struct tio_phase_result *pr,
+		       int p)
 {
+	/* the phases as the warnings on stderr name them */
+	static const char *const words[TIO_NPHASES] = { "write", "random write", "read", "random read" };
 	struct warn_phase w = { .name = tio_phase_name[p], .direct = c->direct, .sync = c->sync,
 				.data_set_bytes = c->threads * c->blocks * c->block_bytes,
 				.threads = (unsigned)c->threads, .wall_ns = pr->wall_ns,
@@ -486,7 +571,10 @@ static void phase_warn(const struct tio_config *c, struct tio_phase_result *pr, 
 		w.write_bytes = pr->st.bytes;
 	else
 		w.read_bytes = pr->st.bytes;
-	observe_warn(c->obs, &pr->obs, &w);
+	/* a phase cut short by an error or a signal: its window is not the phase's, its warnings
+	 * would be noise; they are computed (for the JSON) but not tallied */
+	if (pr->complete)
+		driver_warn(d, &pr->obs, &w, words[p], 0);
 }
 
 static uint64_t phase_seed(uint64_t seed, unsigned thread, unsigned phase)
@@ -497,14 +585,15 @@ static uint64_t phase_seed(uint64_t seed, unsigned thread, unsigned phase)
 	return rng_next(&s);
 }
 
-int tio_run(const struct tio_config *c, struct tio_result *r, const char *prog)
+static int tio_run(struct driver *d, const void *cfg, void *result)
 {
+	const struct tio_config *c = cfg;
+	struct tio_result *r = result;
 	struct tio_thread *th = calloc(c->threads, sizeof(*th));
 	struct tio_worker *tw = calloc(c->threads, sizeof(*tw));
 	struct worker *workers = calloc(c->threads, sizeof(*workers));
 	int rc = -ENOMEM;
 
-	memset(r, 0, sizeof(*r));
 	r->stopped_in = -1;
 	r->seed = c->seed;
 	r->pid = getpid();
@@ -517,7 +606,7 @@ int tio_run(const struct tio_config *c, struct tio_result *r, const char *prog)
 		if (!r->phase[p].threads)
 			goto out;
 	}
-	rc = setup_threads(c, th, r->pid);
+	rc = setup_threads(d, c, th, r->pid);
 	if (rc)
 		goto out;
 	for (int p = 0, last = -1; p < TIO_NPHASES && !run_stopping(); p++) {
@@ -526,9 +615,8 @@ int tio_run(const struct tio_config *c, struct tio_result *r, const char *prog)
 				    /* -W: only the sequential write phase runs one thread at a time */
 				    .serial = c->serial_write && p == TIO_WRITE,
 				    .work = tio_work, .workers = workers,
-				    .interval_ns = c->interval_ns, .progress = c->progress, .label = "tiotest",
+				    .interval_ns = c->run.interval_ns, .label = "tiotest",
 				    .expected_ops = c->threads * (phase_random[p] ? c->random_ops : c->blocks) };
-		struct procio io0, io1;
 
 		if (!c->run_phase[p])
 			continue;
@@ -551,7 +639,7 @@ int tio_run(const struct tio_config *c, struct tio_result *r, const char *prog)
 		if (run_stopping())
 			break;
 		if (c->debug >= 40)
-			fprintf(stderr, "tiotest: starting phase %s\n", tio_phase_name[p]);
+			driver_note(d, "tiotest: starting phase %s", tio_phase_name[p]);
 		for (unsigned i = 0; i < c->threads; i++) {
 			tw[i] = (struct tio_worker){ .c = c, .t = &th[i], .phase = (enum tio_phase)p,
 						     .seed = phase_seed(c->seed, i, (unsigned)p) };
@@ -560,29 +648,21 @@ int tio_run(const struct tio_config *c, struct tio_result *r, const char *prog)
 			workers[i].live = &tw[i].st;
 		}
 		pr->ran = true;
-		if (c->obs)
-			observe_begin(c->obs);
-		/* inside the kstat window, so its reads of /proc files are not in the process's
-		 * rchar/syscr next to the phase's own bytes */
-		procio_read(&io0);
-		rc = phase_run(&ph);
-		procio_read(&io1);
-		if (c->obs)
-			observe_end(c->obs, &pr->obs);
-		procio_delta(&io0, &io1, &pr->io);
+		rc = driver_phase(d, &ph, &pr->obs, &pr->io);
 		collect(c, &ph, tw, pr, th);
-		if (c->obs)
-			phase_warn(c, pr, p);
+		phase_warn(d, c, pr, p);
 		opstat_merge(&r->total, &pr->st);
 		if (!pr->complete)
 			r->stopped_in = p;
 		last = p;
 	}
 	rc = 0;
-	r->complete = !run_stopping();
+	tio_result_figures(r);
+	r->head.complete = !run_stopping();
+	r->head.end = r->head.complete ? RUN_END_DONE : run_error_get() ? RUN_END_ERROR : RUN_END_SIGNAL;
 out:
 	if (rc == -ENOMEM)
-		fprintf(stderr, "%s: out of memory\n", prog);
+		run_fail_msg(ENOMEM, "out of memory");
 	for (unsigned i = 0; th && i < c->threads; i++) {
 		free(th[i].buf);
 		free(th[i].gen);
@@ -593,8 +673,10 @@ out:
 	return rc;
 }
 
-void tio_result_free(struct tio_result *r)
+static void tio_result_free(void *result)
 {
+	struct tio_result *r = result;
+
 	for (int p = 0; p < TIO_NPHASES; p++) {
 		free(r->phase[p].threads);
 		r->phase[p].threads = NULL;
@@ -603,3 +685,145 @@ void tio_result_free(struct tio_result *r)
 		observe_phase_free(&r->phase[p].obs);
 	}
 }
+
+/* Results of the same configuration from processes side by side: ops and histograms add up,
+ * the window is the widest, CPU adds up; the figures are recomputed from the merged counters. */
+static int tio_merge(void *dst, const void *src)
+{
+	struct tio_result *a = dst;
+	const struct tio_result *b = src;
+
+	for (int p = 0; p < TIO_NPHASES; p++) {
+		struct tio_phase_result *x = &a->phase[p];
+		const struct tio_phase_result *y = &b->phase[p];
+
+		if (x->ran != y->ran)
+			return -EINVAL;
+		opstat_merge(&x->st, &y->st);
+		x->wall_ns = x->wall_ns > y->wall_ns ? x->wall_ns : y->wall_ns;
+		x->last_done_ns = x->last_done_ns > y->last_done_ns ? x->last_done_ns : y->last_done_ns;
+		x->first_done_ns = x->first_done_ns < y->first_done_ns ? x->first_done_ns : y->first_done_ns;
+		x->usr_s += y->usr_s;
+		x->sys_s += y->sys_s;
+		x->complete = x->complete && y->complete;
+	}
+	opstat_merge(&a->total, &b->total);
+	tio_result_figures(a);
+	a->head.complete = a->head.complete && b->head.complete;
+	return 0;
+}
+
+/* ---- the options and the ops ----------------------------------------------------------------- */
+#define MIB (UINT64_C(1) << 20)
+#define F(x) offsetof(struct tio_config, x)
+
+/* Short options are tiotest 0.4.2's, with its units and defaults; long-only ones are fsbench's. */
+static const struct opt tio_opts[] = {
+	{ 'f', "size", OPT_SIZE, F(file_bytes), "MIB", 1, UINT64_C(1) << 50, MIB, 0,
+	  "file size per thread in MiB; the long form also takes k/m/g/t suffixes" },
+	{ 'b', "block-size", OPT_SIZE, F(block_bytes), "BYTES", 1, UINT64_C(1) << 30, 1, 0,
+	  "block (I/O) size in bytes; the long form also takes k/m/g suffixes" },
+	{ 'd', "dir", OPT_STRS, F(dirs), "DIR", 0, 0, 0, 50,
+	  "directory for the test files, repeatable (threads use them round-robin); with -R a block device" },
+	{ 't', "threads", OPT_UINT, F(threads), "N", 1, 4096, 0, 0, "number of threads" },
+	{ 'r', "random-ops", OPT_UINT, F(random_ops), "N", 1, UINT64_C(1) << 40, 0, 0,
+	  "random I/O operations per thread (both random phases)" },
+	{ 'k', "skip", OPT_UINTS, F(skip), "PHASE", 0, 3, 0, OPT_LIST_MAX,
+	  "skip phase PHASE, repeatable: 0 write, 1 random write, 2 read, 3 random read" },
+	{ 'L', "no-latency", OPT_FLAG, F(no_latency), NULL, 0, 0, 0, 0, "do not print the latency table" },
+	{ 'T', "terse", OPT_FLAG, F(terse), NULL, 0, 0, 0, 0, "terse machine-readable output (five lines)" },
+	{ 'W', "serial-write", OPT_FLAG, F(serial_write), NULL, 0, 0, 0, 0,
+	  "run the sequential write phase one thread at a time (less fragmentation)" },
+	{ 'S', "sync", OPT_FLAG, F(sync), NULL, 0, 0, 0, 0, "open the files with O_SYNC (every phase)" },
+	{ 'X', "direct", OPT_FLAG, F(direct), NULL, 0, 0, 0, 0, "open the files with O_DIRECT (every phase)" },
+	{ 'M', "mmap", OPT_FLAG, F(mmap), NULL, 0, 0, 0, 0, "use mmap and memcpy instead of pread/pwrite" },
+	{ 'c', "verify", OPT_FLAG, F(verify), NULL, 0, 0, 0, 0,
+	  "write self-describing checksummed blocks and verify every block read" },
+	{ 'F', "drop-caches", OPT_FLAG, F(drop_caches), NULL, 0, 0, 0, 0,
+	  "sync and drop the page cache before each phase (root only)" },
+	{ 'R', "raw", OPT_FLAG, F(raw), NULL, 0, 0, 0, 0, "raw device mode: -d names unmounted block devices" },
+	{ 'o', "raw-offset", OPT_SIZE, F(raw_offset_bytes), "MIB", 0, UINT64_C(1) << 50, MIB, 0,
+	  "with -R: gap in MiB between threads' regions on one device" },
+	{ 'O', "raw-offset-first", OPT_FLAG, F(raw_offset_first), NULL, 0, 0, 0, 0,
+	  "with -R: the first thread on each device also starts at the -o offset" },
+	{ 'D', "debug", OPT_UINT, F(debug), "LEVEL", 0, 100, 0, 0,
+	  "debug messages on stderr (40: phases, 50: file sizing)" },
+	{ 'h', "help", OPT_HELP, F(help), NULL, 0, 0, 0, 0, "show this help (-h exits 1 as tiotest does, --help 0)" },
+	{ 0, "percentiles", OPT_FLAG, F(percentiles), NULL, 0, 0, 0, 0,
+	  "print a third table: IOPS, MB/s and latency p50/p90/p99/p99.9/max per phase" },
+	{ 0, "seed", OPT_UINT, F(seed), "N", 0, UINT64_MAX, 0, 0,
+	  "seed of the random offsets (each thread and phase derives its own stream)" },
+	{ 0, "keep", OPT_FLAG, F(keep), NULL, 0, 0, 0, 0, "keep the test files at the end" },
+	{ 0, "between-phases", OPT_STR, F(between), "CMD", 0, 0, 0, 0,
+	  "run 'sh -c CMD' between phases (env: FSBENCH_PHASE_DONE, FSBENCH_PHASE_NEXT, FSBENCH_FILES); a failure stops the run" },
+	RUN_OPTS(F, "phase"),
+	{ 0 },
+};
+
+static const struct opt_cmd tio_cmd = {
+	.name = "tiotest",
+	.summary = "Threaded I/O test, compatible with tiotest 0.4.2: sequential write, random write,\n"
+		   "sequential read and random read, one file per thread, with throughput, CPU and latency.",
+	.opts = tio_opts,
+};
+
+void tio_defaults(struct tio_config *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->file_bytes = 10 * MIB;
+	c->block_bytes = 4096;
+	c->dirs.n = 1;
+	c->dirs.v[0] = ".";
+	c->threads = 4;
+	/* tiotest HEAD's default since 2023; 0.3.3 and early 0.4.x used 1000 */
+	c->random_ops = 100000;
+	c->seed = UINT64_C(0x5eed);
+	RUN_OPTS_DEFAULTS(c);
+}
+
+static void tio_defaults_ops(void *cfg)
+{
+	tio_defaults(cfg);
+}
+
+static int tio_check_ops(void *cfg, int argc, char **argv, char *err, size_t errlen, int *code)
+{
+	(void)argc;
+	(void)argv;
+	return tio_config_check(cfg, err, errlen, code);
+}
+
+static unsigned tio_targets(const void *cfg, const char **out, unsigned max)
+{
+	const struct tio_config *c = cfg;
+	unsigned n = c->dirs.n < max ? c->dirs.n : max;
+
+	for (unsigned i = 0; i < n; i++)
+		out[i] = c->dirs.v[i];
+	return n;
+}
+
+static bool tio_keep(const void *cfg)
+{
+	return ((const struct tio_config *)cfg)->keep;
+}
+
+extern const struct workload_report tio_report;
+
+const struct workload_ops workload_tiotest = {
+	.name = "tiotest",
+	.summary = "threaded sequential/random read/write throughput and latency (tiotest 0.4.2)",
+	.cmd = &tio_cmd,
+	.config_size = sizeof(struct tio_config),
+	.run_opts_off = offsetof(struct tio_config, run),
+	.result_size = sizeof(struct tio_result),
+	.defaults = tio_defaults_ops,
+	.check = tio_check_ops,
+	.targets = tio_targets,
+	.run = tio_run,
+	.result_free = tio_result_free,
+	.merge = tio_merge,
+	.keep = tio_keep,
+	.figs = &tio_figs,
+	.report = &tio_report,
+};

@@ -1,13 +1,14 @@
 /* The tiotest workload: t threads, one file each, four phases (write, random write, read,
  * random read) with one synchronous op of bs bytes at a time, as tiotest 0.4.2 does them.
- * The command (cmd/tiotest.c) fills tio_config from the options; tio_run() fills tio_result;
- * report code prints it. */
+ * workload_tiotest (workload/workload.h) is its ops: options, checks, the run; the figures are
+ * computed once here (tio_fig), report/tiotest_text.c prints them. */
 #ifndef FSB_WORKLOAD_TIOTEST_H
 #define FSB_WORKLOAD_TIOTEST_H
 #include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/driver.h"
 #include "core/observe.h"
 #include "core/opt.h"
 #include "core/run.h"
@@ -33,25 +34,32 @@ struct tio_config {
 	uint64_t debug;              /* -D */
 	int help;
 	/* fsbench's own (long options only) */
-	const char *json;
 	bool percentiles;
 	uint64_t seed;
 	bool keep;
 	const char *between;         /* --between-phases CMD */
-	uint64_t interval_ns;        /* --interval: time series resolution */
-	bool quiet;                  /* --quiet: no progress line */
-	uint64_t repeat;             /* --repeat N */
-	const char *label;           /* --label NAME */
-	bool progress;               /* derived: stderr is a terminal and not --quiet */
-	bool sysstats;               /* --sysstats: kernel view table and warnings on stderr */
-	bool profile, profile_callgraph;   /* --profile, --profile-callgraph */
-	uint64_t profile_hz, profile_top;
-	const char *profile_folded;  /* --profile-folded FILE */
-	struct observe *obs;         /* set by the command: kernel-side session, NULL for none */
+	struct run_opts run;         /* the options every workload shares */
 	/* derived by tio_config_check() */
 	bool run_phase[TIO_NPHASES];
 	uint64_t blocks;             /* per thread */
 };
+
+/* The figures of a phase, in the order of tio_phase_figs[] (figure.h). */
+enum tio_fig {
+	TIO_FIG_RATE,                /* MiB/s over the phase wall time */
+	TIO_FIG_IOPS,
+	TIO_FIG_USR_PCT, TIO_FIG_SYS_PCT,    /* process CPU over the phase wall time */
+	TIO_FIG_LAT_MEAN, TIO_FIG_LAT_P50, TIO_FIG_LAT_P90, TIO_FIG_LAT_P99, TIO_FIG_LAT_P999,
+	TIO_FIG_LAT_MAX,             /* ns, per op */
+	TIO_FIG_OVER_2S_PCT, TIO_FIG_OVER_10S_PCT,
+	TIO_NFIGS
+};
+/* ... and of a run: its Total latency row */
+enum tio_run_fig { TIO_RFIG_LAT_MEAN, TIO_RFIG_LAT_P99, TIO_RFIG_LAT_MAX, TIO_RFIG_OVER_2S_PCT,
+		   TIO_RFIG_OVER_10S_PCT, TIO_NRFIGS };
+extern const struct figure tio_phase_figs[TIO_NFIGS];
+extern const struct figure tio_run_figs[TIO_NRFIGS];
+extern const struct workload_ops workload_tiotest;
 
 struct tio_thread_result {
 	char path[PATH_MAX];
@@ -75,13 +83,15 @@ struct tio_phase_result {
 	unsigned nsamples;
 	uint64_t sample_interval_ns;
 	struct tio_thread_result *threads;
+	double fig[TIO_NFIGS];       /* computed once the phase ended */
 };
 
 struct tio_result {
+	struct run_head head;        /* must stay first */
 	struct tio_phase_result phase[TIO_NPHASES];
 	struct opstat total;         /* every op of every phase that ran (the Total row) */
-	bool complete;
 	int stopped_in;              /* phase the run stopped in, or -1 */
+	double fig[TIO_NRFIGS];
 	uint64_t seed;
 	int pid;
 };
@@ -89,9 +99,14 @@ struct tio_result {
 /* Checks cross-option constraints and fills the derived fields. Returns 0, or -1 with a one-line
  * message in err and *exit_code set (2 usage, 3 unsupported here). */
 int tio_config_check(struct tio_config *c, char *err, size_t errlen, int *exit_code);
-/* Runs the workload. Files are created and registered for cleanup; the caller runs cleanup.
- * Returns 0 when it ran (completely or stopped: see r->complete and run_error_get()), or
- * -errno when it could not start (message already on stderr). */
-int tio_run(const struct tio_config *c, struct tio_result *r, const char *prog);
-void tio_result_free(struct tio_result *r);
+void tio_defaults(struct tio_config *c);
+/* Computes every phase's figures and the run's from the raw counters (the run does it when it
+ * ends; exposed for tests and merges). */
+void tio_result_figures(struct tio_result *r);
+/* A phase is in the tables when it ran and did at least one op (tiotest leaves a row out when
+ * its block count is zero). */
+static inline bool tio_phase_shown(const struct tio_phase_result *p)
+{
+	return p->ran && p->st.ops > 0;
+}
 #endif

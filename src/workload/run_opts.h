@@ -1,47 +1,47 @@
-/* The long options every workload command shares (JSON result, repeats, time series, progress,
- * kernel view), declared once and expanded into each command's options table. F is the
- * command's offsetof macro; the config struct has fields of these names. UNIT names one
+/* The long options every workload shares (JSON result, repeats, time series, progress, kernel
+ * view), declared once and expanded into each workload's options table. F is the workload's
+ * offsetof macro; its config embeds struct run_opts (core/driver.h) as the member `run`. UNIT names one
  * measured window in help text: "phase" (tiotest), "create loop" (fs_mark). */
-#ifndef FSB_CMD_RUN_OPTS_H
-#define FSB_CMD_RUN_OPTS_H
+#ifndef FSB_WORKLOAD_RUN_OPTS_H
+#define FSB_WORKLOAD_RUN_OPTS_H
 #include "core/opt.h"
 #include "sys/perf.h"
 
 #define RUN_OPTS(F, UNIT)                                                                          \
-	{ 0, "json", OPT_STR, F(json), "FILE", 0, 0, 0, 0,                                          \
+	{ 0, "json", OPT_STR, F(run.json), "FILE", 0, 0, 0, 0,                                          \
 	  "write the full result as JSON to FILE ('-': stdout, then nothing else goes to stdout)" }, \
-	{ 0, "repeat", OPT_UINT, F(repeat), "N", 1, 10000, 0, 0,                                   \
+	{ 0, "repeat", OPT_UINT, F(run.repeat), "N", 1, 10000, 0, 0,                                   \
 	  "run the whole benchmark N times (fresh files each time) and summarise: mean, 95% "     \
 	  "confidence interval, CV" },                                                             \
-	{ 0, "label", OPT_STR, F(label), "NAME", 0, 0, 0, 0,                                        \
+	{ 0, "label", OPT_STR, F(run.label), "NAME", 0, 0, 0, 0,                                        \
 	  "a name for this result (e.g. kmemleak=on), stored in the JSON" },                       \
-	{ 0, "interval", OPT_TIME, F(interval_ns), "TIME", 1000000, UINT64_C(3600000000000), 0, 0, \
+	{ 0, "interval", OPT_TIME, F(run.interval_ns), "TIME", 1000000, UINT64_C(3600000000000), 0, 0, \
 	  "time series resolution of each " UNIT " in the JSON (ns/us/ms/s/m/h; bare: seconds); "  \
 	  "a short " UNIT " gets finer points, at least ~20" },                                    \
-	{ 0, "quiet", OPT_FLAG, F(quiet), NULL, 0, 0, 0, 0,                                        \
+	{ 0, "quiet", OPT_FLAG, F(run.quiet), NULL, 0, 0, 0, 0,                                        \
 	  "no live progress line and no warnings (figures that describe the page cache or the "   \
 	  "CPU, not the storage) on stderr; the JSON keeps the warnings" },                        \
-	{ 0, "sysstats", OPT_FLAG, F(sysstats), NULL, 0, 0, 0, 0,                                  \
+	{ 0, "sysstats", OPT_FLAG, F(run.sysstats), NULL, 0, 0, 0, 0,                                  \
 	  "after the classic output, the kernel's view of each " UNIT " (device I/O, utilisation, " \
 	  "CPU split, dirty memory)" },                                                            \
-	{ 0, "profile", OPT_FLAG, F(profile), NULL, 0, 0, 0, 0,                                    \
+	{ 0, "profile", OPT_FLAG, F(run.profile), NULL, 0, 0, 0, 0,                                    \
 	  "sample on-CPU activity during each " UNIT " (perf cpu-clock) and print a per-symbol "   \
 	  "profile, kernel included" },                                                            \
-	{ 0, "profile-hz", OPT_UINT, F(profile_hz), "HZ", 1, 100000, 0, 0,                         \
+	{ 0, "profile-hz", OPT_UINT, F(run.profile_hz), "HZ", 1, 100000, 0, 0,                         \
 	  "--profile sampling frequency" },                                                        \
-	{ 0, "profile-top", OPT_UINT, F(profile_top), "N", 0, 1000000, 0, 0,                       \
+	{ 0, "profile-top", OPT_UINT, F(run.profile_top), "N", 0, 1000000, 0, 0,                       \
 	  "rows of each profile table (0: all; the JSON has all)" },                               \
-	{ 0, "profile-callgraph", OPT_FLAG, F(profile_callgraph), NULL, 0, 0, 0, 0,                \
+	{ 0, "profile-callgraph", OPT_FLAG, F(run.profile_callgraph), NULL, 0, 0, 0, 0,                \
 	  "with --profile: record kernel call chains and write folded stacks (flame graph input)" }, \
-	{ 0, "profile-folded", OPT_STR, F(profile_folded), "FILE", 0, 0, 0, 0,                      \
+	{ 0, "profile-folded", OPT_STR, F(run.profile_folded), "FILE", 0, 0, 0, 0,                      \
 	  "where --profile-callgraph writes folded stacks (default: the --json file with .folded "  \
 	  "for .json)" }
 /* Their defaults, for the command's defaults function (c: its config struct). */
 #define RUN_OPTS_DEFAULTS(c)                                                                       \
 	do {                                                                                       \
-		(c)->interval_ns = UINT64_C(1000000000);                                           \
-		(c)->repeat = 1;                                                                   \
-		(c)->profile_hz = PERF_DEFAULT_HZ;                                                 \
-		(c)->profile_top = 15;                                                             \
+		(c)->run.interval_ns = UINT64_C(1000000000);                                           \
+		(c)->run.repeat = 1;                                                                   \
+		(c)->run.profile_hz = PERF_DEFAULT_HZ;                                                 \
+		(c)->run.profile_top = 15;                                                             \
 	} while (0)
 #endif

@@ -1,0 +1,304 @@
+/* Every workload command: parse the workload's options, check them and every output
+ * destination, run the driver, and send what it returns where it belongs (the classic text on
+ * stdout, warnings and errors on stderr, the JSON and the folded stacks to their files), then
+ * choose the exit status. One file for every workload: a workload brings only its ops. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd/cmd.h"
+#include "core/cleanup.h"
+#include "core/driver.h"
+#include "core/opt.h"
+#include "core/run.h"
+#include "report/json.h"
+#include "report/profile_text.h"
+#include "report/warn_text.h"
+#include "report/workload_report.h"
+#include "workload/workload.h"
+
+struct cmd_ctx {
+	const struct workload_ops *w;
+	const struct workload_report *rep;
+	void *st;                    /* the report's state */
+	struct report_out out;
+	const struct run_opts *opts;
+};
+
+static void sink_run_begin(void *arg, unsigned run, long long started)
+{
+	struct cmd_ctx *x = arg;
+
+	if (x->rep && x->rep->run_begin)
+		x->rep->run_begin(x->st, run, started);
+}
+
+static void sink_unit(void *arg, unsigned run, const void *unit)
+{
+	struct cmd_ctx *x = arg;
+
+	if (x->rep && x->rep->unit)
+		x->rep->unit(x->st, run, unit);
+}
+
+static void sink_run_end(void *arg, unsigned run, const void *result)
+{
+	struct cmd_ctx *x = arg;
+
+	if (x->rep && x->rep->run_end)
+		x->rep->run_end(x->st, run, result);
+}
+
+static void sink_note(void *arg, const char *line)
+{
+	struct cmd_ctx *x = arg;
+
+	(void)x;
+	fprintf(stderr, "%s\n", line);
+}
+
+/* The option that carries -h/--help, found in the table: 1 after -h, 2 after --help. */
+static int help_asked(const struct opt_cmd *c, const void *cfg)
+{
+	for (const struct opt *o = c->opts; o->sname || o->lname; o++)
+		if (o->type == OPT_HELP)
+			return *(const int *)((const char *)cfg + o->off);
+	return 0;
+}
+
+/* Every destination is checked before anything runs: a result that cannot be written later
+ * is bad input now. */
+static int check_outputs(const struct cmd_ctx *x, const void *cfg)
+{
+	const struct run_opts *o = x->opts;
+	char folded[PATH_MAX];
+	int rc;
+
+	if (o->json && (rc = json_check_writable(o->json))) {
+		fprintf(stderr, "%s: option --json: cannot write '%s': %s\n", x->out.prog, o->json,
+			strerror(-rc));
+		return -1;
+	}
+	if ((o->profile_callgraph || o->profile_folded) &&
+	    profile_folded_path(o->profile_folded, o->json, folded, sizeof(folded)) == 0 &&
+	    (rc = json_check_writable(folded))) {
+		fprintf(stderr, "%s: option --profile-folded: cannot write '%s': %s\n", x->out.prog,
+			folded, strerror(-rc));
+		return -1;
+	}
+	(void)cfg;
+	return 0;
+}
+
+/* --profile-callgraph: every run's stacks into one folded file */
+static int write_folded(struct cmd_ctx *x, const struct driver_result *res)
+{
+	const struct run_opts *o = x->opts;
+	char path[PATH_MAX];
+	FILE *f;
+	int rc;
+
+	if (profile_folded_path(o->profile_folded, o->json, path, sizeof(path))) {
+		fprintf(stderr, "%s: --profile-callgraph: no --profile-folded FILE or --json FILE, so "
+			"the folded stacks are not written\n", x->out.prog);
+		return 0;
+	}
+	f = profile_folded_open(path, &rc);
+	if (!f) {
+		fprintf(stderr, "%s: cannot write '%s': %s\n", x->out.prog, path, strerror(-rc));
+		return -1;
+	}
+	rc = x->rep->folded(x->st, f, res);
+	if (fclose(f) && !rc)
+		rc = -(errno ? errno : EIO);
+	if (rc) {
+		fprintf(stderr, "%s: cannot write '%s': %s\n", x->out.prog, path, strerror(-rc));
+		return -1;
+	}
+	return 0;
+}
+
+static int write_json(struct cmd_ctx *x, const struct driver_result *res)
+{
+	json_t *root = x->rep->json(x->st, res);
+	int rc = root ? json_write(root, x->opts->json) : -ENOMEM;
+
+	json_decref(root);
+	if (rc) {
+		fprintf(stderr, "%s: cannot write '%s': %s\n", x->out.prog, x->opts->json, strerror(-rc));
+		return -1;
+	}
+	return 0;
+}
+
+static void print_warnings(const struct cmd_ctx *x, const struct driver_result *res)
+{
+	struct warn_text_ctx ctx = { .prog = x->out.prog, .targets = res->targets,
+				     .ntargets = res->ntargets, .nruns = res->nruns,
+				     .hint_reads = x->rep ? x->rep->hint_reads : NULL,
+				     .hint_writes = x->rep ? x->rep->hint_writes : NULL };
+
+	if (x->opts->quiet || warn_tally_empty(&res->warns))
+		return;
+	fflush(stdout);
+	warn_text_print(stderr, &res->warns, &ctx);
+	if (res->warns_short)
+		fprintf(stderr, "%s: out of memory: the warnings above name some of their iterations "
+			"only\n", x->out.prog);
+}
+
+/* Could not run here at all (no permission, no O_DIRECT, no xattrs): 3; anything else: 1. */
+static int exit_for_error(const struct driver_result *res)
+{
+	int e = res->error.err;
+
+	if (e == EOPNOTSUPP)
+		return EXIT_UNSUPPORTED;
+	if (res->nostart && (e == EACCES || e == EPERM || e == EROFS))
+		return EXIT_UNSUPPORTED;
+	return EXIT_FAILED;
+}
+
+static bool any_run_ended(const struct workload_ops *w, const struct driver_result *res,
+			  enum run_end end)
+{
+	for (unsigned i = 0; i < res->nruns; i++)
+		if (((const struct run_head *)driver_result_run(w, res, i))->end == end)
+			return true;
+	return false;
+}
+
+static int run_workload(struct cmd_ctx *x, void *cfg)
+{
+	const struct workload_ops *w = x->w;
+	const struct run_opts *o = x->opts;
+	struct driver d = { .w = w, .cfg = cfg, .opts = o, .prog = x->out.prog,
+			    .progress = !o->quiet && isatty(STDERR_FILENO),
+			    .sink = { sink_run_begin, sink_unit, sink_run_end, sink_note, x } };
+	struct driver_result res;
+	char msg[PATH_MAX + 768];
+	int code = EXIT_OK;
+	bool keep = w->keep && w->keep(cfg);
+
+	if (driver_run(&d, &res)) {
+		fprintf(stderr, "%s: out of memory\n", x->out.prog);
+		driver_finish(w, &res, keep);
+		driver_result_free(w, &res);
+		return EXIT_FAILED;
+	}
+	if (res.perf_why[0])
+		fprintf(stderr, "%s: --profile: %s; running without a profile\n", x->out.prog,
+			res.perf_why);
+	if (res.nruns > 1 && x->rep && x->rep->summary)
+		x->rep->summary(x->st, &res);
+	if (x->out.text)
+		fflush(x->out.text);
+	print_warnings(x, &res);
+	if (res.stopped_between)
+		fprintf(stderr, "%s: interrupted after run %u of %llu; %s\n", x->out.prog, res.nruns,
+			(unsigned long long)o->repeat, keep ? "the files are kept" : "removing the files");
+	if (o->profile_callgraph && res.profiled && res.nruns && x->rep && x->rep->folded &&
+	    write_folded(x, &res))
+		code = EXIT_FAILED;
+	if (o->json && res.nruns && x->rep && x->rep->json && write_json(x, &res))
+		code = EXIT_FAILED;
+	if (x->out.log_err) {
+		fprintf(stderr, "%s: cannot write log file '%s': %s\n", x->out.prog, x->out.log_path,
+			strerror(-x->out.log_err));
+		code = EXIT_FAILED;
+	}
+	if (any_run_ended(w, &res, RUN_END_NOSPACE))
+		code = EXIT_FAILED;
+	if (res.failed) {
+		run_error_format(&res.error, msg, sizeof(msg));
+		fprintf(stderr, "%s: %s\n", x->out.prog, msg);
+		code = exit_for_error(&res);
+	} else if (res.signal) {
+		if (!any_run_ended(w, &res, RUN_END_SIGNAL) && !res.stopped_between)
+			fprintf(stderr, "%s: interrupted by SIG%s; the results are incomplete\n",
+				x->out.prog, sigabbrev_np(res.signal));
+		code = 128 + res.signal;
+	}
+	if (driver_finish(w, &res, keep) || res.cleanup_failed)
+		code = code ? code : EXIT_FAILED;
+	driver_result_free(w, &res);
+	return code;
+}
+
+int cmd_workload(const struct workload_ops *w, int argc, char **argv, const char *prog)
+{
+	struct cmd_ctx x = { .w = w, .rep = w->report };
+	char err[PATH_MAX + 768];
+	void *cfg = calloc(1, w->config_size), *defaults = calloc(1, w->config_size);
+	int code, help;
+
+	if (!cfg || !defaults) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		code = EXIT_FAILED;
+		goto out;
+	}
+	w->defaults(cfg);
+	memcpy(defaults, cfg, w->config_size);
+	x.opts = workload_run_opts(w, cfg);
+	x.out = (struct report_out){ .err = stderr, .prog = prog, .argc = argc, .argv = argv };
+	if (opt_parse(w->cmd, argc, argv, cfg, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		code = EXIT_USAGE;
+		goto out;
+	}
+	if ((help = help_asked(w->cmd, cfg))) {
+		/* -h as the original tool does it (exit 1; fs_mark on stderr), --help as fsbench */
+		opt_help(w->cmd, defaults, prog, help == 1 && w->short_help_stderr ? stderr : stdout);
+		code = help == 1 ? 1 : EXIT_OK;
+		goto out;
+	}
+	if (w->check(cfg, argc, argv, err, sizeof(err), &code)) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		goto out;
+	}
+	if (check_outputs(&x, cfg)) {
+		code = EXIT_USAGE;
+		goto out;
+	}
+	if (run_signals_install()) {
+		fprintf(stderr, "%s: cannot install signal handlers: %s\n", prog, strerror(errno));
+		code = EXIT_FAILED;
+		goto out;
+	}
+	x.out.text = x.opts->json && !strcmp(x.opts->json, "-") ? NULL : stdout;
+	if (x.rep && x.rep->state_size && !(x.st = calloc(1, x.rep->state_size))) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		code = EXIT_FAILED;
+		goto out;
+	}
+	if (x.rep && x.rep->begin && (code = x.rep->begin(x.st, cfg, &x.out))) {
+		code = code == -ENOMEM || code == -EIO ? EXIT_FAILED : EXIT_USAGE;
+		goto out;
+	}
+	code = run_workload(&x, cfg);
+out:
+	if (x.rep && x.rep->end && x.st)
+		x.rep->end(x.st);
+	free(x.st);
+	free(cfg);
+	free(defaults);
+	return code;
+}
+
+int cmd_list(int argc, char **argv, const char *prog)
+{
+	const struct workload_ops *w;
+	bool all = argc < 2;
+
+	if (argc > 2 || (argc == 2 && strcmp(argv[1], "workloads") && strcmp(argv[1], "engines"))) {
+		fprintf(stderr, "%s: usage: fsbench list [workloads|engines]\n", prog);
+		return EXIT_USAGE;
+	}
+	if (all || !strcmp(argv[1], "workloads"))
+		for (unsigned i = 0; (w = workload_at(i)); i++)
+			if (!w->hidden)
+				printf("%s%s\n", all ? "" : "", w->name);
+	return EXIT_OK;
+}

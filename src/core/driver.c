@@ -1,0 +1,221 @@
+/* The driver (core/driver.h): repeats, the phase bracketing, warnings, cleanup, the first
+ * error and the signal, for every workload alike. */
+#include "core/driver.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/cleanup.h"
+
+static void env_capture(struct driver_env *e, const char *const *targets, unsigned n)
+{
+	memset(e, 0, sizeof(*e));
+	e->host_ok = env_host_read(&e->host) == 0;
+	e->ntargets = n;
+	e->mounts = calloc(n ? n : 1, sizeof(*e->mounts));
+	for (unsigned i = 0; i < n; i++) {
+		e->targets[i] = targets[i];
+		e->mount_ok[i] = e->mounts && env_mount_of(targets[i], &e->mounts[i]) == 0;
+	}
+}
+
+int driver_phase(struct driver *d, struct phase *p, struct observe_phase *obs, struct procio *io)
+{
+	struct procio io0, io1;
+	int rc;
+
+	p->release = d->hooks.release;
+	p->release_arg = d->hooks.arg;
+	p->progress = d->progress;
+	if (obs && d->obs_open)
+		observe_begin(&d->obs);
+	/* inside the kstat window, so its reads of /proc files are not in the process's
+	 * rchar/syscr next to the phase's own bytes */
+	if (io)
+		procio_read(&io0);
+	rc = phase_run(p);
+	if (io) {
+		procio_read(&io1);
+		procio_delta(&io0, &io1, io);
+	}
+	if (obs && d->obs_open)
+		observe_end(&d->obs, obs);
+	else if (obs)
+		memset(obs, 0, sizeof(*obs));
+	return rc;
+}
+
+void driver_warn(struct driver *d, struct observe_phase *obs, struct warn_phase *w,
+		 const char *label, unsigned iter)
+{
+	if (!d->obs_open)
+		return;
+	observe_warn(&d->obs, obs, w);
+	if (warn_tally_add(d->warns, &obs->warns, d->run + 1, label, iter))
+		d->warns_short = true;
+}
+
+void driver_note(struct driver *d, const char *fmt, ...)
+{
+	char line[PATH_MAX + 256];
+	va_list ap;
+
+	if (!d->sink.note)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	d->sink.note(d->sink.arg, line);
+}
+
+void driver_unit(struct driver *d, const void *unit)
+{
+	if (d->sink.unit)
+		d->sink.unit(d->sink.arg, d->run, unit);
+}
+
+/* A run that cannot go on ends the repeats: an error, a signal, a shortage of space. */
+static bool run_ends_repeats(const struct run_head *h)
+{
+	return h->end == RUN_END_ERROR || h->end == RUN_END_SIGNAL || h->end == RUN_END_NOSPACE;
+}
+
+int driver_run(struct driver *d, struct driver_result *res)
+{
+	const struct workload_ops *w = d->w;
+	const struct run_opts *o = d->opts;
+	const char *targets[64];
+	unsigned ntargets = w->targets ? w->targets(d->cfg, targets, 64) : 0;
+	struct observe_config oc = { .profile = o->profile || o->profile_callgraph || o->profile_folded,
+				     .hz = (unsigned)o->profile_hz, .callgraph = o->profile_callgraph };
+	uint64_t repeat = o->repeat ? o->repeat : 1;
+	int rc = 0;
+
+	memset(res, 0, sizeof(*res));
+	run_reset();
+	warn_tally_init(&res->warns);
+	d->warns = &res->warns;
+	d->warns_short = false;
+	d->run = 0;
+	env_capture(&res->env, targets, ntargets);
+	res->runs = calloc(repeat, w->result_size);
+	if (!res->runs || !res->env.mounts)
+		return -ENOMEM;
+	/* the kernel-side view: devices resolved once, perf opened once for every run */
+	if (observe_open(&d->obs, &oc, targets, ntargets))
+		return -ENOMEM;
+	d->obs_open = true;
+	res->profiled = d->obs.perf != NULL;
+	snprintf(res->perf_why, sizeof(res->perf_why), "%s", d->obs.perf_why);
+	while (res->nruns < repeat && !run_stopping()) {
+		struct run_head *h = driver_result_run(w, res, res->nruns);
+		bool last = res->nruns + 1 == repeat;
+
+		d->run = res->nruns;
+		if (d->hooks.prepare_run && (rc = d->hooks.prepare_run(d->hooks.arg, d->run))) {
+			run_fail(-rc, "prepare-run", "", -1);
+			break;
+		}
+		h->index = d->run;
+		h->started_unix_s = (long long)time(NULL);
+		if (d->sink.run_begin)
+			d->sink.run_begin(d->sink.arg, d->run, h->started_unix_s);
+		rc = w->run(d, d->cfg, h);
+		if (rc) {
+			/* it could not start: not a result */
+			if (!run_error_get())
+				run_fail(-rc, "setup", "", -1);
+			if (w->run_done)
+				w->run_done(h);
+			if (w->result_free)
+				w->result_free(h);
+			memset(h, 0, w->result_size);
+			res->nostart = true;
+			break;
+		}
+		h->index = d->run;
+		res->nruns++;
+		if (d->sink.run_end)
+			d->sink.run_end(d->sink.arg, d->run, h);
+		if (run_ends_repeats(h) || run_stopping())
+			break;
+		if (last)
+			break;
+		/* fresh files for the next run; the last run's stay until the end (--keep) */
+		if (cleanup_run(false))
+			res->cleanup_failed = true;
+		if (w->run_done)
+			w->run_done(h);
+	}
+	res->signal = run_signal();
+	if (res->signal && res->nruns) {
+		const struct run_head *h = driver_result_run(w, res, res->nruns - 1);
+
+		res->stopped_between = h->end != RUN_END_SIGNAL && h->complete;
+	}
+	if (run_error_get()) {
+		res->failed = true;
+		res->error = *run_error_get();
+	}
+	res->warns_short = d->warns_short;
+	/* the devices stay for the warning text; perf goes */
+	res->targets = d->obs.targets;
+	res->ntargets = d->obs.ntargets;
+	d->obs.targets = NULL;
+	d->obs.ntargets = 0;
+	observe_close(&d->obs);
+	d->obs_open = false;
+	return 0;
+}
+
+/* What is left after driver_run(): the last run's files (kept with --keep) and its state. */
+int driver_finish(const struct workload_ops *w, struct driver_result *res, bool keep)
+{
+	int rc = cleanup_run(keep);
+
+	if (rc)
+		res->cleanup_failed = true;
+	if (res->nruns && w->run_done)
+		w->run_done(driver_result_run(w, res, res->nruns - 1));
+	return rc;
+}
+
+void driver_result_free(const struct workload_ops *w, struct driver_result *res)
+{
+	for (unsigned i = 0; res->runs && i < res->nruns; i++) {
+		if (w->run_done)
+			w->run_done(driver_result_run(w, res, i));
+		if (w->result_free)
+			w->result_free(driver_result_run(w, res, i));
+	}
+	free(res->runs);
+	free(res->env.mounts);
+	free(res->targets);
+	warn_tally_free(&res->warns);
+	memset(res, 0, sizeof(*res));
+}
+
+int driver_result_merge(const struct workload_ops *w, struct driver_result *dst,
+			const struct driver_result *src)
+{
+	if (!w->merge || dst->nruns != src->nruns)
+		return -EINVAL;
+	for (unsigned i = 0; i < dst->nruns; i++) {
+		int rc = w->merge(driver_result_run(w, dst, i), driver_result_run(w, src, i));
+
+		if (rc)
+			return rc;
+	}
+	if (src->failed && !dst->failed) {
+		dst->failed = true;
+		dst->error = src->error;
+	}
+	dst->cleanup_failed |= src->cleanup_failed;
+	if (!dst->signal)
+		dst->signal = src->signal;
+	return 0;
+}

@@ -1,0 +1,75 @@
+/* The workload contract. A workload is one file exporting one `struct workload_ops`, listed
+ * once in workload/registry.c's X-macro; the command (cmd/run.c), the driver (core/driver.h),
+ * `fsbench list`, the man page and the tests all walk that list.
+ *
+ * Hooks, in the order the driver calls them:
+ *   defaults     fills a zeroed config with the workload's defaults (the shared options'
+ *                too: RUN_OPTS_DEFAULTS).
+ *   check        after parsing: cross-option constraints, derived fields. 0, or -1 with one
+ *                line in err and *code set (2: bad command line, 3: cannot run here). Nothing
+ *                may be created here. argv is the command line (some tools' options have
+ *                meaning by presence alone: fs_mark's -L).
+ *   targets      the directories (or devices) the run works in, for the kernel view and the
+ *                environment; they may not exist yet.
+ *   run          one run of the whole benchmark: creates its files through the cleanup
+ *                registry, runs its phases through driver_phase(), fills the result (which
+ *                begins with struct run_head). Returns 0 when it ran, completely or not (the
+ *                head says how it ended), or -errno when it could not start, with the error
+ *                recorded by run_fail() (a value with its message; nothing is printed).
+ *   run_done     after the run's files were removed (or kept): release what the removal
+ *                needed (fs_mark's directory handles). May be NULL.
+ *   result_free  frees what a result holds (not the result itself).
+ *   merge        adds a result of the same configuration from another process: counters
+ *                summed, histograms merged exactly; -EINVAL when the shapes differ. May be NULL
+ *                (then results cannot be merged).
+ *
+ * Presentation (report/) is reached through `report`: the classic text, the JSON, the
+ * --profile-callgraph file. A workload without a classic format leaves it NULL and gets the
+ * generic figure table and JSON. */
+#ifndef FSB_WORKLOAD_WORKLOAD_H
+#define FSB_WORKLOAD_WORKLOAD_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "core/figure.h"
+#include "core/opt.h"
+
+struct driver;
+struct driver_result;
+struct workload_report;
+
+struct workload_ops {
+	const char *name;            /* the subcommand and the JSON's "workload" */
+	const char *summary;         /* one line, for `fsbench list` and --help */
+	const struct opt_cmd *cmd;   /* the options table (the shared ones included) */
+	size_t config_size;
+	size_t run_opts_off;         /* offsetof(config, run): struct run_opts */
+	size_t result_size;          /* one run; begins with struct run_head */
+	void (*defaults)(void *cfg);
+	int (*check)(void *cfg, int argc, char **argv, char *err, size_t errlen, int *code);
+	unsigned (*targets)(const void *cfg, const char **out, unsigned max);
+	int (*run)(struct driver *d, const void *cfg, void *result);
+	void (*run_done)(void *result);
+	void (*result_free)(void *result);
+	int (*merge)(void *dst, const void *src);
+	/* the run's files stay at the end (tiotest --keep, fs_mark -k/-L/-F); NULL: never */
+	bool (*keep)(const void *cfg);
+	const struct figure_set *figs;
+	const struct workload_report *report;
+	bool short_help_stderr;      /* -h prints on stderr (fs_mark does; both exit 1) */
+	bool hidden;                 /* not listed (test workloads) */
+};
+
+/* The registry: the built-in workloads, then those registered at run time (tests). */
+const struct workload_ops *workload_find(const char *name);
+/* The i-th workload, NULL past the end. */
+const struct workload_ops *workload_at(unsigned i);
+/* Adds a workload (a test's); -EEXIST for a taken name, -ENOSPC when full. */
+int workload_register(const struct workload_ops *w);
+
+static inline const struct run_opts *workload_run_opts(const struct workload_ops *w, const void *cfg)
+{
+	return (const struct run_opts *)((const char *)cfg + w->run_opts_off);
+}
+#endif
