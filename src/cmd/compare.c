@@ -9,6 +9,7 @@
 
 #include "cmd/cmd.h"
 #include "core/opt.h"
+#include "report/opt_text.h"
 #include "core/stats.h"
 #include "report/compare_text.h"
 #include "report/json.h"
@@ -54,9 +55,9 @@ void compare_options(bool list, FILE *out)
 
 	cmp_defaults(&d);
 	if (list)
-		opt_list(&cmp_cmd, out);
+		opt_text_list(&cmp_cmd, out);
 	else
-		opt_man(&cmp_cmd, &d, out);
+		opt_text_man(&cmp_cmd, &d, out);
 }
 
 /* opt_parse takes options only: move the file operands out (everything not an option or an
@@ -310,7 +311,7 @@ int cmd_compare(int argc, char **argv, const char *prog)
 	}
 	free(opts);
 	if (c.help) {
-		opt_help(&cmp_cmd, &defaults, prog, stdout);
+		opt_text_help(&cmp_cmd, &defaults, prog, stdout);
 		printf("\nExit status: 0, 1 when --fail-if-worse is exceeded, 2 on a bad command line or result file.\n");
 		return EXIT_OK;
 	}

@@ -6,6 +6,7 @@
 
 #include "cmd/cmd.h"
 #include "core/opt.h"
+#include "report/opt_text.h"
 #include "workload/workload.h"
 
 void compare_options(bool list, FILE *out);
@@ -27,9 +28,9 @@ int cmd_man_options(int argc, char **argv, const char *prog)
 			return EXIT_FAILED;
 		w->defaults(cfg);
 		if (list)
-			opt_list(w->cmd, stdout);
+			opt_text_list(w->cmd, stdout);
 		else
-			opt_man(w->cmd, cfg, stdout);
+			opt_text_man(w->cmd, cfg, stdout);
 		free(cfg);
 		return EXIT_OK;
 	}

@@ -7,6 +7,7 @@
 
 #include "cmd/cmd.h"
 #include "core/opt.h"
+#include "report/opt_text.h"
 #include "report/json.h"
 #include "report/plot_cairo.h"
 #include "report/result_read.h"
@@ -58,9 +59,9 @@ void plot_options(bool list, FILE *out)
 
 	plot_defaults(&d);
 	if (list)
-		opt_list(&plot_cmd, out);
+		opt_text_list(&plot_cmd, out);
 	else
-		opt_man(&plot_cmd, &d, out);
+		opt_text_man(&plot_cmd, &d, out);
 }
 
 int cmd_plot(int argc, char **argv, const char *prog)
@@ -87,7 +88,7 @@ int cmd_plot(int argc, char **argv, const char *prog)
 	}
 	free(opts);
 	if (c.help) {
-		opt_help(&plot_cmd, &defaults, prog, stdout);
+		opt_text_help(&plot_cmd, &defaults, prog, stdout);
 		return EXIT_OK;
 	}
 	if (!nfiles) {

@@ -12,9 +12,12 @@
 #include "core/cleanup.h"
 #include "core/driver.h"
 #include "core/opt.h"
+#include "report/opt_text.h"
 #include "core/run.h"
+#include "report/generic_report.h"
 #include "report/json.h"
 #include "report/profile_text.h"
+#include "report/progress_text.h"
 #include "report/warn_text.h"
 #include "report/workload_report.h"
 #include "workload/workload.h"
@@ -49,6 +52,15 @@ static void sink_run_end(void *arg, unsigned run, const void *result)
 
 	if (x->rep && x->rep->run_end)
 		x->rep->run_end(x->st, run, result);
+}
+
+static void report_cleanup(const char *path, int err)
+{
+	if (err)
+		fprintf(stderr, "fsbench: cannot remove '%s': %s\n", path, strerror(err));
+	else
+		fprintf(stderr, "fsbench: not removing '%s': it was replaced after fsbench created it\n",
+			path);
 }
 
 static void sink_note(void *arg, const char *line)
@@ -176,7 +188,7 @@ static int run_workload(struct cmd_ctx *x, void *cfg)
 	const struct run_opts *o = x->opts;
 	struct driver d = { .w = w, .cfg = cfg, .opts = o, .prog = x->out.prog,
 			    .progress = !o->quiet && isatty(STDERR_FILENO),
-			    .sink = { sink_run_begin, sink_unit, sink_run_end, sink_note, x } };
+			    .sink = { sink_run_begin, sink_unit, sink_run_end, sink_note, progress_text_draw, x } };
 	struct driver_result res;
 	char msg[PATH_MAX + 768];
 	int code = EXIT_OK;
@@ -229,7 +241,7 @@ static int run_workload(struct cmd_ctx *x, void *cfg)
 
 int cmd_workload(const struct workload_ops *w, int argc, char **argv, const char *prog)
 {
-	struct cmd_ctx x = { .w = w, .rep = w->report };
+	struct cmd_ctx x = { .w = w, .rep = w->report ? w->report : &generic_report };
 	char err[PATH_MAX + 768];
 	void *cfg = calloc(1, w->config_size), *defaults = calloc(1, w->config_size);
 	int code, help;
@@ -242,7 +254,7 @@ int cmd_workload(const struct workload_ops *w, int argc, char **argv, const char
 	w->defaults(cfg);
 	memcpy(defaults, cfg, w->config_size);
 	x.opts = workload_run_opts(w, cfg);
-	x.out = (struct report_out){ .err = stderr, .prog = prog, .argc = argc, .argv = argv };
+	x.out = (struct report_out){ .w = w, .err = stderr, .prog = prog, .argc = argc, .argv = argv };
 	if (opt_parse(w->cmd, argc, argv, cfg, err, sizeof(err))) {
 		fprintf(stderr, "%s: %s\n", prog, err);
 		code = EXIT_USAGE;
@@ -250,18 +262,20 @@ int cmd_workload(const struct workload_ops *w, int argc, char **argv, const char
 	}
 	if ((help = help_asked(w->cmd, cfg))) {
 		/* -h as the original tool does it (exit 1; fs_mark on stderr), --help as fsbench */
-		opt_help(w->cmd, defaults, prog, help == 1 && w->short_help_stderr ? stderr : stdout);
+		opt_text_help(w->cmd, defaults, prog, help == 1 && w->short_help_stderr ? stderr : stdout);
 		code = help == 1 ? 1 : EXIT_OK;
 		goto out;
 	}
-	if (w->check(cfg, argc, argv, err, sizeof(err), &code)) {
+	if ((code = w->check(cfg, argc, argv, err, sizeof(err)))) {
 		fprintf(stderr, "%s: %s\n", prog, err);
+		code = code == -EPERM || code == -EACCES || code == -EOPNOTSUPP ? EXIT_UNSUPPORTED : EXIT_USAGE;
 		goto out;
 	}
 	if (check_outputs(&x, cfg)) {
 		code = EXIT_USAGE;
 		goto out;
 	}
+	cleanup_set_reporter(report_cleanup);
 	if (run_signals_install()) {
 		fprintf(stderr, "%s: cannot install signal handlers: %s\n", prog, strerror(errno));
 		code = EXIT_FAILED;

@@ -14,7 +14,7 @@ struct entry {
 	dev_t dev;
 	ino_t ino;
 	bool is_dir;
-	void (*fn)(void *arg);
+	int (*fn)(void *arg);
 	void *arg;
 };
 
@@ -58,7 +58,7 @@ int cleanup_add(const char *path, const struct stat *st)
 	return rc;
 }
 
-int cleanup_add_fn(void (*fn)(void *arg), void *arg)
+int cleanup_add_fn(int (*fn)(void *arg), void *arg)
 {
 	return push((struct entry){ .fn = fn, .arg = arg });
 }
@@ -96,27 +96,37 @@ int cleanup_mkdir(const char *path, mode_t mode)
 	return 0;
 }
 
+static cleanup_reporter reporter;
+
+void cleanup_set_reporter(cleanup_reporter fn)
+{
+	reporter = fn;
+}
+
+void cleanup_report(const char *path, int err)
+{
+	if (reporter)
+		reporter(path, err);
+}
+
 static int remove_entry(struct entry *e)
 {
 	struct stat st;
 
-	if (e->fn) {
-		e->fn(e->arg);
-		return 0;
-	}
+	if (e->fn)
+		return e->fn(e->arg) ? -1 : 0;
 	if (lstat(e->path, &st) < 0) {
 		if (errno == ENOENT)
 			return 0;
-		fprintf(stderr, "fsbench: cannot remove '%s': %s\n", e->path, strerror(errno));
+		cleanup_report(e->path, errno);
 		return -1;
 	}
 	if (st.st_dev != e->dev || st.st_ino != e->ino) {
-		fprintf(stderr, "fsbench: not removing '%s': it was replaced after fsbench created it\n",
-			e->path);
+		cleanup_report(e->path, 0);
 		return -1;
 	}
 	if ((e->is_dir ? rmdir(e->path) : unlink(e->path)) < 0) {
-		fprintf(stderr, "fsbench: cannot remove '%s': %s\n", e->path, strerror(errno));
+		cleanup_report(e->path, errno);
 		return -1;
 	}
 	return 0;

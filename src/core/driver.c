@@ -30,7 +30,8 @@ int driver_phase(struct driver *d, struct phase *p, struct observe_phase *obs, s
 
 	p->release = d->hooks.release;
 	p->release_arg = d->hooks.arg;
-	p->progress = d->progress;
+	p->progress = d->progress && d->sink.progress;
+	p->draw = d->sink.progress;
 	if (obs && d->obs_open)
 		observe_begin(&d->obs);
 	/* inside the kstat window, so its reads of /proc files are not in the process's

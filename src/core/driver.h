@@ -84,6 +84,7 @@ struct driver_sink {
 	void (*unit)(void *arg, unsigned run, const void *unit);
 	void (*run_end)(void *arg, unsigned run, const void *result);
 	void (*note)(void *arg, const char *line);    /* a workload's debug line (tiotest -D) */
+	void (*progress)(const struct progress_view *v); /* the live status line (progress set) */
 	void *arg;
 };
 

@@ -54,6 +54,7 @@ struct figure_set {
 	const struct figure *iter;   /* each element of the run's `iters` array */
 	unsigned niter;
 	const char *iters;           /* "iterations"; NULL for none */
+	size_t run_values_off;       /* where a run result keeps its nrun values (double[nrun]) */
 };
 
 /* Combines v[0..n-1] as agg says (FIG_HIST and FIG_RECOMPUTE: the mean, for callers that only

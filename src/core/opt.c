@@ -16,7 +16,7 @@ static const void *cfield(const void *cfg, const struct opt *o)
 	return (const char *)cfg + o->off;
 }
 
-static bool opt_end(const struct opt *o)
+bool opt_is_end(const struct opt *o)
 {
 	return !o->sname && !o->lname;
 }
@@ -216,7 +216,7 @@ static int set_value(const struct opt *o, bool lng, const char *val, void *cfg, 
 	}
 }
 
-static bool takes_arg(const struct opt *o)
+bool opt_takes_arg(const struct opt *o)
 {
 	return o->type != OPT_FLAG && o->type != OPT_HELP;
 }
@@ -240,14 +240,14 @@ int opt_parse(const struct opt_cmd *c, int argc, char **argv, void *cfg, char *e
 				fmt_err(err, errlen, "unexpected argument '--'");
 				return -1;
 			}
-			for (o = c->opts; !opt_end(o); o++)
+			for (o = c->opts; !opt_is_end(o); o++)
 				if (o->lname && strlen(o->lname) == nlen && !strncmp(o->lname, name, nlen))
 					break;
-			if (opt_end(o)) {
+			if (opt_is_end(o)) {
 				fmt_err(err, errlen, "unknown option '--%.*s'", (int)nlen, name);
 				return -1;
 			}
-			if (!takes_arg(o)) {
+			if (!opt_takes_arg(o)) {
 				if (eq) {
 					fmt_err(err, errlen, "option --%s takes no value", o->lname);
 					return -1;
@@ -272,14 +272,14 @@ int opt_parse(const struct opt_cmd *c, int argc, char **argv, void *cfg, char *e
 		}
 		/* a cluster of short options, as getopt takes them: -LT, -k3, -t 8 */
 		for (const char *p = a + 1; *p; p++) {
-			for (o = c->opts; !opt_end(o); o++)
+			for (o = c->opts; !opt_is_end(o); o++)
 				if (o->sname == *p)
 					break;
-			if (opt_end(o)) {
+			if (opt_is_end(o)) {
 				fmt_err(err, errlen, "unknown option '-%c'", *p);
 				return -1;
 			}
-			if (!takes_arg(o)) {
+			if (!opt_takes_arg(o)) {
 				if (o->type == OPT_HELP)
 					*(int *)field(cfg, o) = 1;
 				else
@@ -326,7 +326,7 @@ static void fmt_size(uint64_t v, uint64_t unit, char *buf, size_t len)
 }
 
 /* The default as text, or "" when there is none worth showing. */
-static void fmt_default(const struct opt *o, const void *defaults, char *buf, size_t len)
+void opt_format_default(const struct opt *o, const void *defaults, char *buf, size_t len)
 {
 	buf[0] = '\0';
 	switch (o->type) {
@@ -365,11 +365,11 @@ static void fmt_default(const struct opt *o, const void *defaults, char *buf, si
 	}
 }
 
-static void fmt_names(const struct opt *o, char *buf, size_t len)
+void opt_format_names(const struct opt *o, char *buf, size_t len)
 {
 	char arg[64] = "";
 
-	if (takes_arg(o))
+	if (opt_takes_arg(o))
 		snprintf(arg, sizeof(arg), o->lname ? "=%s" : " %s", o->arg);
 	if (o->sname && o->lname)
 		snprintf(buf, len, "-%c, --%s%s", o->sname, o->lname, arg);
@@ -379,71 +379,3 @@ static void fmt_names(const struct opt *o, char *buf, size_t len)
 		snprintf(buf, len, "    --%s%s", o->lname, arg);
 }
 
-void opt_help(const struct opt_cmd *c, const void *defaults, const char *prog, FILE *out)
-{
-	fprintf(out, "usage: %s [OPTION]...\n%s\n\n", prog, c->summary);
-	for (const struct opt *o = c->opts; !opt_end(o); o++) {
-		char names[96], def[256];
-
-		fmt_names(o, names, sizeof(names));
-		fmt_default(o, defaults, def, sizeof(def));
-		fprintf(out, "  %-26s %s", names, o->help);
-		if (def[0])
-			fprintf(out, " (default: %s)", def);
-		fputc('\n', out);
-	}
-}
-
-/* roff needs '-' escaped and a leading '.' or '\'' protected */
-static void roff_text(const char *s, FILE *out)
-{
-	for (; *s; s++) {
-		if (*s == '-' || *s == '\\')
-			fputc('\\', out);
-		fputc(*s, out);
-	}
-}
-
-void opt_man(const struct opt_cmd *c, const void *defaults, FILE *out)
-{
-	for (const struct opt *o = c->opts; !opt_end(o); o++) {
-		char def[256];
-
-		fputs(".TP\n.B ", out);
-		if (o->sname)
-			fprintf(out, "\\-%c", o->sname);
-		if (o->sname && o->lname)
-			fputs(", ", out);
-		if (o->lname) {
-			fputs("\\-\\-", out);
-			roff_text(o->lname, out);
-		}
-		if (takes_arg(o)) {
-			fputs(" \\fI", out);
-			roff_text(o->arg, out);
-			fputs("\\fR", out);
-		}
-		fputc('\n', out);
-		roff_text(o->help, out);
-		fmt_default(o, defaults, def, sizeof(def));
-		if (def[0]) {
-			fputs(" (default: ", out);
-			roff_text(def, out);
-			fputc(')', out);
-		}
-		fputc('\n', out);
-	}
-}
-
-void opt_list(const struct opt_cmd *c, FILE *out)
-{
-	for (const struct opt *o = c->opts; !opt_end(o); o++) {
-		if (o->sname)
-			fprintf(out, "-%c", o->sname);
-		if (o->sname && o->lname)
-			fputc(' ', out);
-		if (o->lname)
-			fprintf(out, "--%s", o->lname);
-		fputc('\n', out);
-	}
-}

@@ -57,8 +57,10 @@ int opt_parse(const struct opt_cmd *c, int argc, char **argv, void *cfg, char *e
 int opt_parse_uint(const char *s, uint64_t *out);
 int opt_parse_size(const char *s, uint64_t unit, bool suffixes, uint64_t *out);
 int opt_parse_time(const char *s, uint64_t *ns);
-void opt_help(const struct opt_cmd *c, const void *defaults, const char *prog, FILE *out);
-void opt_man(const struct opt_cmd *c, const void *defaults, FILE *out);
-/* One line per option: "-f --size" (for tests that check help and man page cover the table). */
-void opt_list(const struct opt_cmd *c, FILE *out);
+/* For the text of the table (report/opt_text.h): the terminating entry, whether an option
+ * takes a value, "-f, --size=MIB", and a default as the user would write it ("" for none). */
+bool opt_is_end(const struct opt *o);
+bool opt_takes_arg(const struct opt *o);
+void opt_format_names(const struct opt *o, char *buf, size_t len);
+void opt_format_default(const struct opt *o, const void *defaults, char *buf, size_t len);
 #endif

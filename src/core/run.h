@@ -71,6 +71,17 @@ static inline void opstat_add(struct opstat *s, uint64_t lat_ns, uint64_t bytes)
 
 struct phase;
 
+/* What the live status line shows (drawn by report/progress_text.c, through phase.draw). */
+struct progress_view {
+	const char *label;       /* "tiotest", "fs_mark run 2/3 iteration 5" */
+	const char *phase;       /* "write" */
+	const char *ops_unit;    /* "files": the rate is in ops/s; NULL: MiB/s */
+	double pct;              /* done, 0..100; < 0 when unknown */
+	double rate;
+	double eta_s;            /* < 0 when unknown */
+	bool erase;              /* the phase ended: erase the line */
+};
+
 struct worker {
 	unsigned id;
 	struct phase *phase;
@@ -105,7 +116,8 @@ struct phase {
 	atomic_uint ndone;
 	/* interval samples and progress (sample.h); zero/false for none */
 	uint64_t interval_ns;    /* the longest interval wanted (--interval) */
-	bool progress;           /* redraw a status line on stderr */
+	bool progress;           /* redraw a status line (through draw) */
+	void (*draw)(const struct progress_view *v);
 	uint64_t expected_ops;   /* all workers together, for % done and ETA; 0 if unknown */
 	const char *label;       /* progress line prefix, e.g. "tiotest" */
 	const char *ops_unit;    /* progress shows ops/s in this unit ("files") instead of MiB/s */

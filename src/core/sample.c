@@ -195,18 +195,14 @@ static void progress(struct sampler *s, uint64_t now)
 	s->last_prog_ns = now;
 	s->last_prog_bytes = bytes;
 	s->last_prog_ops = ops;
-	fprintf(stderr, "\r\033[K%s %s:", p->label ? p->label : "fsbench", p->name);
-	if (pct >= 0)
-		fprintf(stderr, " %5.1f%%", pct > 100 ? 100 : pct);
-	if (p->ops_unit)
-		fprintf(stderr, " %10.0f %s/s", rate, p->ops_unit);
-	else
-		fprintf(stderr, " %10.1f MiB/s", rate);
-	if (eta >= 0)
-		fprintf(stderr, "  ETA %llu:%02llu", (unsigned long long)eta / 60,
-			(unsigned long long)eta % 60);
-	fflush(stderr);
-	s->drew = true;
+	if (p->draw) {
+		struct progress_view v = { .label = p->label ? p->label : "fsbench", .phase = p->name,
+					   .ops_unit = p->ops_unit, .pct = pct > 100 ? 100 : pct,
+					   .rate = rate, .eta_s = eta };
+
+		p->draw(&v);
+		s->drew = true;
+	}
 }
 
 static void *sampler_main(void *arg)
@@ -321,8 +317,11 @@ void sampler_stop(struct sampler *s)
 		for (unsigned i = 0; i + 1 < s->nsnaps; i++)
 			emit(s, &s->snaps[i], &s->snaps[i + 1]);
 	}
-	if (s->drew)
-		fputs("\r\033[K", stderr);
+	if (s->drew) {
+		struct progress_view v = { .erase = true };
+
+		p->draw(&v);
+	}
 	for (unsigned i = 0; i < s->nsnaps; i++)
 		snap_free(&s->snaps[i]);
 	p->samples = s->out;

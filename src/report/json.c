@@ -322,3 +322,53 @@ void json_run_end(json_t *o, const struct driver_result *res, const struct run_h
 		json_object_set_new(o, "error", json_null());
 	}
 }
+
+json_t *json_options(const struct opt_cmd *c, const void *cfg)
+{
+	json_t *o = json_object();
+
+	for (const struct opt *op = c->opts; !opt_is_end(op); op++) {
+		const void *field = (const char *)cfg + op->off;
+		char key[64];
+		json_t *v;
+
+		if (op->type == OPT_HELP)
+			continue;
+		if (op->lname)
+			snprintf(key, sizeof(key), "%s", op->lname);
+		else
+			snprintf(key, sizeof(key), "%c", op->sname);
+		for (char *p = key; *p; p++)
+			if (*p == '-')
+				*p = '_';
+		switch (op->type) {
+		case OPT_FLAG:
+			v = json_boolean(*(const bool *)field);
+			break;
+		case OPT_STR:
+			v = *(const char *const *)field ? json_string(*(const char *const *)field) : json_null();
+			break;
+		case OPT_STRS: {
+			const struct opt_strs *l = field;
+
+			v = json_array();
+			for (unsigned i = 0; i < l->n; i++)
+				json_array_append_new(v, json_string(l->v[i]));
+			break;
+		}
+		case OPT_UINTS: {
+			const struct opt_uints *l = field;
+
+			v = json_array();
+			for (unsigned i = 0; i < l->n; i++)
+				json_array_append_new(v, json_u64(l->v[i]));
+			break;
+		}
+		default:
+			v = json_u64(*(const uint64_t *)field);
+			break;
+		}
+		json_object_set_new(o, key, v);
+	}
+	return o;
+}

@@ -6,6 +6,7 @@
 
 #include "core/driver.h"
 #include "core/figure.h"
+#include "core/opt.h"
 #include "core/run.h"
 #include "core/sample.h"
 
@@ -30,6 +31,9 @@ json_t *json_samples(const struct sample *s, unsigned n);
 int json_latency_parse(const json_t *lat, struct opstat *s, char *err, size_t errlen);
 /* The common head: schema, version, command line, environment. */
 json_t *json_result_head(const struct json_run_info *ri);
+/* Every option of the table with its effective value in cfg, keyed by its long name ('-' as
+ * '_'): the config of a workload without a config writer of its own. */
+json_t *json_options(const struct opt_cmd *c, const void *cfg);
 /* Writes the figures v[0..n-1] into obj at their keys (dotted paths). */
 void json_figures(json_t *obj, const struct figure *figs, unsigned n, const double *v);
 /* A run's "complete", "stop_reason" and "error" (the first error goes to the last run). */

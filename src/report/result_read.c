@@ -750,9 +750,17 @@ static int read_head(struct ctx *c, const json_t *root)
 			c->def = &wl_defs[i];
 			c->figs = workload_find(wl_defs[i].workload)->figs;
 		}
+	/* any other registered workload: the generic result (report/generic_report.c), its run
+	 * figures and "complete" */
+	if (!c->def && workload_find(json_string_value(wl)) && workload_find(json_string_value(wl))->figs) {
+		static const struct rr_wl_def generic = { .workload = "", .complete_field = "complete" };
+
+		c->def = &generic;
+		c->figs = workload_find(json_string_value(wl))->figs;
+	}
 	if (!c->def)
 		return fail(c, "unknown workload '%s'", rr_printable(json_string_value(wl), name, sizeof(name)));
-	if (!(r->workload = strdup(c->def->workload)))
+	if (!(r->workload = strdup(json_string_value(wl))))
 		return fail(c, "out of memory");
 	r->timeline_y = c->def->series_y;
 	r->timeline_unit = c->def->series_unit;

@@ -20,6 +20,7 @@
 
 /* Where the presentation goes. */
 struct report_out {
+	const struct workload_ops *w;
 	FILE *text;                  /* the classic output: stdout, NULL when --json - owns it */
 	FILE *err;                   /* stderr: how a run ended, interruptions */
 	FILE *log;                   /* the workload's own log (fs_mark -l), NULL for none */

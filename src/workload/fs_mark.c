@@ -521,9 +521,10 @@ static int unlink_work(struct worker *w)
 }
 
 /* The cleanup callback: every name this run created and has not unlinked, regenerated. */
-static void cleanup_files(void *arg)
+static int cleanup_files(void *arg)
 {
 	struct fsm_state *s = arg;
+	int failed = 0;
 
 	for (unsigned i = 0; s->th && i < s->c->nthreads; i++) {
 		struct fsm_thread *t = &s->th[i];
@@ -535,12 +536,16 @@ static void cleanup_files(void *arg)
 			if (unlinkat(dfd, t->name, 0) < 0 && errno != ENOENT) {
 				char path[PATH_MAX + 512];
 
+				int err = errno;
+
 				path_of(t, seg_of(t, k, &hint), k, path, sizeof(path));
-				fprintf(stderr, "fsbench: cannot remove '%s': %s\n", path, strerror(errno));
+				cleanup_report(path, err);
+				failed++;
 			}
 		}
 		t->k_unlinked = t->k_created;
 	}
+	return failed;
 }
 
 /* ---- setup ----------------------------------------------------------------------------------- */
@@ -1062,17 +1067,16 @@ double fsm_percentile(const double *v, unsigned n, double p)
 }
 
 /* ---- configuration --------------------------------------------------------------------------- */
-static int bad(char *err, size_t len, int *code, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static int bad(char *err, size_t len, int *code, const char *fmt, ...)
+static int bad(char *err, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int bad(char *err, size_t len, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(err, len, fmt, ap);
 	va_end(ap);
-	*code = 2;
-	return -1;
+	return -EINVAL;
 }
 
 /* fs_mark creates a missing -d, but only one level: a missing parent, or a -d that is not a
@@ -1108,38 +1112,38 @@ static int check_dir(const char *dir, char *err, size_t len)
 	return 0;
 }
 
-int fsm_config_check(struct fsm_config *c, char *err, size_t len, int *code)
+int fsm_config_check(struct fsm_config *c, char *err, size_t len)
 {
 	uint64_t capacity, r_min = 0, cap;
 	size_t sub_len = 0;
 
 	if (!c->dirs.n)
-		return bad(err, len, code, "at least one directory is needed (-d DIR)");
+		return bad(err, len, "at least one directory is needed (-d DIR)");
 	c->ndirs = c->dirs.n;
 	/* fs_mark raises -t to the number of directories, and wants a multiple of it */
 	if (c->threads < c->ndirs)
 		c->threads = c->ndirs;
 	if (c->threads % c->ndirs)
-		return bad(err, len, code, "-t %llu must be a multiple of the number of -d directories (%u)",
+		return bad(err, len, "-t %llu must be a multiple of the number of -d directories (%u)",
 			   (unsigned long long)c->threads, c->ndirs);
 	if (c->threads > FSM_MAX_THREADS)
-		return bad(err, len, code, "%u -d directories make more than %d threads",
+		return bad(err, len, "%u -d directories make more than %d threads",
 			   c->ndirs, FSM_MAX_THREADS);
 	c->nthreads = (unsigned)c->threads;
 	if (c->subdirs == 1)
-		return bad(err, len, code, "-D 1: the number of subdirectories must be at least 2");
+		return bad(err, len, "-D 1: the number of subdirectories must be at least 2");
 	if (c->files_per_subdir && !c->subdirs)
-		return bad(err, len, code, "-N %llu needs subdirectories (-D 2 or more)",
+		return bad(err, len, "-N %llu needs subdirectories (-D 2 or more)",
 			   (unsigned long long)c->files_per_subdir);
 	if (c->spread && !c->subdirs)
-		return bad(err, len, code, "--spread needs subdirectories (-D 2 or more)");
+		return bad(err, len, "--spread needs subdirectories (-D 2 or more)");
 	if (c->spread && c->files_per_subdir)
-		return bad(err, len, code, "--spread and -N are two different directory policies; give one");
+		return bad(err, len, "--spread and -N are two different directory policies; give one");
 	c->nsubdirs = c->subdirs ? (unsigned)c->subdirs : 1;
 	c->policy = !c->subdirs ? FSM_DIR_NONE : c->spread ? FSM_DIR_SPREAD :
 		    c->files_per_subdir ? FSM_DIR_ROUND_ROBIN : FSM_DIR_TIME_HASH;
 	if (c->fdatasync && c->sync_method == 0 && !c->dirsync)
-		return bad(err, len, code, "--fdatasync changes nothing with -S 0 (no fsync is issued)");
+		return bad(err, len, "--fdatasync changes nothing with -S 0 (no fsync is issued)");
 	/* fs_mark: -L and -F imply -k; -L 0 runs once (§5) */
 	c->keep_files = c->keep || c->fill || c->iterations_given;
 	if (c->iterations == 0)
@@ -1151,7 +1155,7 @@ int fsm_config_check(struct fsm_config *c, char *err, size_t len, int *code)
 	} else {
 		capacity = c->threads * c->nfiles;
 		if (c->iterations > UINT64_MAX / capacity)
-			return bad(err, len, code, "-L %llu: too many iterations",
+			return bad(err, len, "-L %llu: too many iterations",
 				   (unsigned long long)c->iterations);
 		capacity *= c->iterations;
 		for (cap = 1; cap < capacity && r_min < 13; r_min++)
@@ -1160,7 +1164,7 @@ int fsm_config_check(struct fsm_config *c, char *err, size_t len, int *code)
 	c->rand_chars = (unsigned)(c->rand_len > r_min ? c->rand_len : r_min);
 	c->name_chars = c->name_len > c->rand_chars ? (unsigned)c->name_len : c->rand_chars;
 	if (c->name_chars > NAME_MAX)
-		return bad(err, len, code, "file names would be %u characters long (-p %llu -r %llu); "
+		return bad(err, len, "file names would be %u characters long (-p %llu -r %llu); "
 			   "the most a filesystem takes is %d", c->name_chars,
 			   (unsigned long long)c->name_len, (unsigned long long)c->rand_len, NAME_MAX);
 	if (c->subdirs) {
@@ -1172,14 +1176,11 @@ int fsm_config_check(struct fsm_config *c, char *err, size_t len, int *code)
 		size_t l = strlen(c->dirs.v[d]) + 1 + sub_len + c->name_chars;
 
 		if (l >= PATH_MAX)
-			return bad(err, len, code, "-d '%.40s...': paths would be %zu bytes long, the limit "
+			return bad(err, len, "-d '%.40s...': paths would be %zu bytes long, the limit "
 				   "is %d", c->dirs.v[d], l, PATH_MAX - 1);
-		if (check_dir(c->dirs.v[d], err, len)) {
-			*code = 2;
-			return -1;
-		}
+		if (check_dir(c->dirs.v[d], err, len))
+			return -EINVAL;
 	}
-	(void)code;
 	return 0;
 }
 
@@ -1291,12 +1292,12 @@ static bool iterations_given(int argc, char **argv)
 	return false;
 }
 
-static int fsm_check_ops(void *cfg, int argc, char **argv, char *err, size_t errlen, int *code)
+static int fsm_check_ops(void *cfg, int argc, char **argv, char *err, size_t errlen)
 {
 	struct fsm_config *c = cfg;
 
 	c->iterations_given = iterations_given(argc, argv);
-	return fsm_config_check(c, err, errlen, code);
+	return fsm_config_check(c, err, errlen);
 }
 
 /* The kernel view resolves the targets before the run, when a -d may not exist yet: it is

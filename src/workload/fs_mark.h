@@ -114,9 +114,9 @@ struct fsm_result {
 	struct fsm_state *state;     /* directories and names, alive until fsm_result_drop_state() */
 };
 
-/* Checks cross-option constraints (fs_mark's and fsbench's fixes) and fills the derived
- * fields. Returns 0, or -1 with a one-line message in err and *exit_code set. */
-int fsm_config_check(struct fsm_config *c, char *err, size_t errlen, int *exit_code);
+/* Checks cross-option constraints and fills the derived fields. Returns 0, or with a one-line
+ * message in err: -EINVAL for bad input, -EPERM or -EOPNOTSUPP when it cannot run here. */
+int fsm_config_check(struct fsm_config *c, char *err, size_t errlen);
 void fsm_defaults(struct fsm_config *c);
 /* p-th percentile (nearest rank) of v[0..n-1], copied and sorted; 0 when n is 0 */
 double fsm_percentile(const double *v, unsigned n, double p);

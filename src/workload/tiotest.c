@@ -244,9 +244,8 @@ out:
 	return rc;
 }
 
-int tio_config_check(struct tio_config *c, char *err, size_t errlen, int *exit_code)
+int tio_config_check(struct tio_config *c, char *err, size_t errlen)
 {
-	*exit_code = 2;
 	for (int p = 0; p < TIO_NPHASES; p++)
 		c->run_phase[p] = true;
 	for (unsigned i = 0; i < c->skip.n; i++)
@@ -255,51 +254,50 @@ int tio_config_check(struct tio_config *c, char *err, size_t errlen, int *exit_c
 		/* tiotest divides by zero here (SIGFPE) */
 		snprintf(err, errlen, "block size %llu bytes is larger than the file size %llu bytes",
 			 (unsigned long long)c->block_bytes, (unsigned long long)c->file_bytes);
-		return -1;
+		return -EINVAL;
 	}
 	c->blocks = c->file_bytes / c->block_bytes;
 	if (c->verify && c->block_bytes < sizeof(struct vhdr)) {
 		snprintf(err, errlen, "option -c: the block size must be at least %zu bytes to carry "
 			 "a verification header", sizeof(struct vhdr));
-		return -1;
+		return -EINVAL;
 	}
 	if (c->verify && !c->run_phase[TIO_WRITE] && (c->run_phase[TIO_READ] || c->run_phase[TIO_RREAD])) {
 		snprintf(err, errlen, "option -c: verification needs the write phase (do not skip it with -k 0)");
-		return -1;
+		return -EINVAL;
 	}
 	if ((c->raw_offset_bytes || c->raw_offset_first) && !c->raw) {
 		snprintf(err, errlen, "options -o and -O only apply to raw devices (-R)");
-		return -1;
+		return -EINVAL;
 	}
 	if (c->direct && c->mmap) {
 		snprintf(err, errlen, "options -X and -M cannot be combined (O_DIRECT does not apply to mmap)");
-		return -1;
+		return -EINVAL;
 	}
 	for (unsigned i = 0; i < c->dirs.n; i++) {
 		struct stat st;
 
 		if (strlen(c->dirs.v[i]) + 64 >= PATH_MAX) {
 			snprintf(err, errlen, "option -d: path '%.64s...' is too long", c->dirs.v[i]);
-			return -1;
+			return -EINVAL;
 		}
 		if (stat(c->dirs.v[i], &st) < 0) {
 			snprintf(err, errlen, "option -d: cannot use '%s': %s", c->dirs.v[i], strerror(errno));
-			return -1;
+			return -EINVAL;
 		}
 		if (c->raw && !S_ISBLK(st.st_mode)) {
 			snprintf(err, errlen, "option -R: '%s' is not a block device", c->dirs.v[i]);
-			return -1;
+			return -EINVAL;
 		}
 		if (!c->raw && !S_ISDIR(st.st_mode)) {
 			snprintf(err, errlen, "option -d: '%s' is not a directory", c->dirs.v[i]);
-			return -1;
+			return -EINVAL;
 		}
 	}
 	if (c->drop_caches && geteuid() != 0) {
 		/* tiotest prints a warning per thread and reports empty tables with exit 0 */
 		snprintf(err, errlen, "option -F: dropping the page cache needs root");
-		*exit_code = 3;
-		return -1;
+		return -EPERM;
 	}
 	return 0;
 }
@@ -786,11 +784,11 @@ static void tio_defaults_ops(void *cfg)
 	tio_defaults(cfg);
 }
 
-static int tio_check_ops(void *cfg, int argc, char **argv, char *err, size_t errlen, int *code)
+static int tio_check_ops(void *cfg, int argc, char **argv, char *err, size_t errlen)
 {
 	(void)argc;
 	(void)argv;
-	return tio_config_check(cfg, err, errlen, code);
+	return tio_config_check(cfg, err, errlen);
 }
 
 static unsigned tio_targets(const void *cfg, const char **out, unsigned max)

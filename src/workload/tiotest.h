@@ -96,9 +96,9 @@ struct tio_result {
 	int pid;
 };
 
-/* Checks cross-option constraints and fills the derived fields. Returns 0, or -1 with a one-line
- * message in err and *exit_code set (2 usage, 3 unsupported here). */
-int tio_config_check(struct tio_config *c, char *err, size_t errlen, int *exit_code);
+/* Checks cross-option constraints and fills the derived fields. Returns 0, or with a one-line
+ * message in err: -EINVAL for bad input, -EPERM or -EOPNOTSUPP when it cannot run here. */
+int tio_config_check(struct tio_config *c, char *err, size_t errlen);
 void tio_defaults(struct tio_config *c);
 /* Computes every phase's figures and the run's from the raw counters (the run does it when it
  * ends; exposed for tests and merges). */

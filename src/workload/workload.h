@@ -5,9 +5,9 @@
  * Hooks, in the order the driver calls them:
  *   defaults     fills a zeroed config with the workload's defaults (the shared options'
  *                too: RUN_OPTS_DEFAULTS).
- *   check        after parsing: cross-option constraints, derived fields. 0, or -1 with one
- *                line in err and *code set (2: bad command line, 3: cannot run here). Nothing
- *                may be created here. argv is the command line (some tools' options have
+ *   check        after parsing: cross-option constraints, derived fields. 0, or with one line
+ *                in err: -EINVAL (bad input) or -EPERM/-EOPNOTSUPP (cannot run here); the
+ *                command turns that into its exit status. Nothing may be created here. argv is the command line (some tools' options have
  *                meaning by presence alone: fs_mark's -L).
  *   targets      the directories (or devices) the run works in, for the kernel view and the
  *                environment; they may not exist yet.
@@ -47,7 +47,7 @@ struct workload_ops {
 	size_t run_opts_off;         /* offsetof(config, run): struct run_opts */
 	size_t result_size;          /* one run; begins with struct run_head */
 	void (*defaults)(void *cfg);
-	int (*check)(void *cfg, int argc, char **argv, char *err, size_t errlen, int *code);
+	int (*check)(void *cfg, int argc, char **argv, char *err, size_t errlen);
 	unsigned (*targets)(const void *cfg, const char **out, unsigned max);
 	int (*run)(struct driver *d, const void *cfg, void *result);
 	void (*run_done)(void *result);

@@ -1,0 +1,12 @@
+/* The options table (core/opt.h) as text: --help, man page lists, the plain list. */
+#ifndef FSB_REPORT_OPT_TEXT_H
+#define FSB_REPORT_OPT_TEXT_H
+#include <stdio.h>
+
+#include "core/opt.h"
+
+void opt_text_help(const struct opt_cmd *c, const void *defaults, const char *prog, FILE *out);
+void opt_text_man(const struct opt_cmd *c, const void *defaults, FILE *out);
+/* One line per option: "-f --size" (for tests that check help and man page cover the table). */
+void opt_text_list(const struct opt_cmd *c, FILE *out);
+#endif
