@@ -65,8 +65,18 @@ int main(int argc, char **argv)
 		printf("fsbench %s\n", FSB_VERSION);
 		return EXIT_OK;
 	}
-	if (!strcmp(argv[1], "list"))
-		return cmd_list(argc - 1, argv + 1, "fsbench list");
+	if (!strcmp(argv[1], "list")) {
+		if (argc > 2)
+			return cmd_list(argc - 1, argv + 1, "fsbench list");
+		/* every command: the workloads, then the others */
+		for (unsigned i = 0; (w = workload_at(i)); i++)
+			if (!w->hidden)
+				printf("%s\n", w->name);
+		for (size_t i = 0; i < NSUBCMDS; i++)
+			if (!subcmds[i].hidden)
+				printf("%s\n", subcmds[i].name);
+		return EXIT_OK;
+	}
 	if ((w = workload_find(argv[1]))) {
 		snprintf(prog, sizeof(prog), "fsbench %s", w->name);
 		return cmd_workload(w, argc - 1, argv + 1, prog);

@@ -304,15 +304,21 @@ out:
 int cmd_list(int argc, char **argv, const char *prog)
 {
 	const struct workload_ops *w;
-	bool all = argc < 2;
+	bool man = argc == 3 && !strcmp(argv[2], "--man");
 
-	if (argc > 2 || (argc == 2 && strcmp(argv[1], "workloads") && strcmp(argv[1], "engines"))) {
-		fprintf(stderr, "%s: usage: fsbench list [workloads|engines]\n", prog);
+	if (argc < 2 || argc > 3 || (argc == 3 && !man) ||
+	    (strcmp(argv[1], "workloads") && strcmp(argv[1], "engines"))) {
+		fprintf(stderr, "%s: usage: fsbench list [workloads|engines] [--man]\n", prog);
 		return EXIT_USAGE;
 	}
-	if (all || !strcmp(argv[1], "workloads"))
-		for (unsigned i = 0; (w = workload_at(i)); i++)
-			if (!w->hidden)
-				printf("%s%s\n", all ? "" : "", w->name);
+	if (!strcmp(argv[1], "workloads"))
+		for (unsigned i = 0; (w = workload_at(i)); i++) {
+			if (w->hidden)
+				continue;
+			if (man)
+				printf(".TP\n.B %s\n%s\n", w->name, w->summary);
+			else
+				printf("%s\n", w->name);
+		}
 	return EXIT_OK;
 }

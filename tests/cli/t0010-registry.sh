@@ -1,0 +1,57 @@
+#!/bin/bash
+# t0010: every workload in the registry (asked of the binary: `fsbench list workloads`) is a
+# command with --help and a man page section whose option list matches its table, is listed by
+# `fsbench list` and `fsbench --help`, runs a tiny job on the scratch directory with --json,
+# exits 0, leaves nothing behind, and its result is read back by `fsbench compare`. A new
+# workload is covered without anyone adding it here.
+. "$(dirname "$0")/lib.sh"
+
+MAN=
+for m in ${BUILD:+"$BUILD/fsbench.1"} "$(dirname "$FSBENCH")/fsbench.1" "$TESTS_DIR/../build/fsbench.1"; do
+    [ -f "$m" ] && { MAN=$m; break; }
+done
+[ -n "$MAN" ] || fail "no built man page (run make)"
+sed -e 's/\\-/-/g' -e 's/\\f[BIRP]//g' "$MAN" > man.txt
+
+fsb list workloads > workloads || fail "fsbench list workloads"
+[ "$(wc -l < workloads)" -ge 2 ] || fail "fewer than two workloads: $(cat workloads)"
+fsb list > all || fail "fsbench list"
+fsb --help > help || fail "fsbench --help"
+expect_exit 2 fsb list nonsense
+
+# a tiny job per workload: what the workload's own options need to be short
+tiny() {
+    case $1 in
+    tiotest) echo "-t 2 -f 1 -r 100 -d $SCRATCH/w" ;;
+    fs_mark) echo "-d $SCRATCH/w -n 20 -s 4096 -S 0 -t 2 -l $SCRATCH/log" ;;
+    *) echo "" ;;
+    esac
+}
+
+n=0
+while read -r w; do
+    n=$((n + 1))
+    grep -qx "$w" all || fail "$w: not in 'fsbench list'"
+    grep -q "^  $w " help || fail "$w: not in 'fsbench --help'"
+    grep -q "^$w$" <(awk '/^\.SH COMMANDS/{f=1;next} f&&/^\.SH/{exit} f' "$MAN" | sed -n 's/^\.B //p') ||
+        fail "$w: not in the man page's COMMANDS"
+    fsb "$w" --help > h || fail "$w --help exit $?"
+    fsb __man-options "$w" --list > list || fail "__man-options $w --list"
+    [ "$(grep -cE '^  +-' h)" = "$(wc -l < list)" ] ||
+        fail "$w: --help lists $(grep -cE '^  +-' h) options, the table $(wc -l < list)"
+    while read -r a b; do
+        o=${b:-$a}
+        grep -q -- "$o" man.txt || fail "$w: option $o is not in the man page"
+    done < list
+    args=$(tiny "$w")
+    [ -n "$args" ] || fail "$w: no tiny job defined in this test for a new workload"
+    mkdir -p w
+    # shellcheck disable=SC2086
+    fsb "$w" $args --quiet --json "$w.json" > out 2> err || fail "$w tiny job exit $?: $(cat err)"
+    [ -s "$w.json" ] && jq -e --arg w "$w" '.workload == $w' "$w.json" >/dev/null ||
+        fail "$w: JSON missing or not a $w result"
+    [ -z "$(ls -A w)" ] || fail "$w: files left in the target: $(ls -A w)"
+    fsb compare "$w.json" "$w.json" > cmp || fail "$w: compare cannot read its own result"
+    rm -rf w
+done < workloads
+echo "ok: $n workloads checked"
