@@ -57,6 +57,14 @@ struct figure_set {
 	size_t run_values_off;       /* where a run result keeps its nrun values (double[nrun]) */
 };
 
+/* The same, one value at a time (a reader that streams thousands of iterations). */
+struct figure_acc {
+	double sum, rsum, max;
+	unsigned n;
+	bool nonpos;
+};
+void figure_acc_add(struct figure_acc *a, double v);     /* NAN is left out */
+double figure_acc_value(const struct figure_acc *a, enum fig_agg agg);   /* NAN when empty */
 /* Combines v[0..n-1] as agg says (FIG_HIST and FIG_RECOMPUTE: the mean, for callers that only
  * have the values). NAN values are left out; NAN when none is left. */
 double figure_combine(enum fig_agg agg, const double *v, unsigned n);

@@ -426,12 +426,6 @@ static int read_groups(struct ctx *c, unsigned run, const json_t *ro, struct ops
 	return 0;
 }
 
-struct iter_acc {
-	double sum, rsum, max;
-	unsigned n;
-	bool nonpos;
-};
-
 struct op_acc {
 	char name[40];
 	struct hist *h;
@@ -442,7 +436,7 @@ static int read_iters(struct ctx *c, unsigned run, const json_t *ro, struct opst
 	const struct rr_wl_def *d = c->def;
 	const json_t *arr = json_object_get(ro, d->iters), *it;
 	size_t at = strlen(c->where), i, nf = 0;
-	struct iter_acc acc[16] = { { 0 } };
+	struct figure_acc acc[16] = { { 0 } };
 	struct op_acc ops[RR_MAX_GROUPS];
 	unsigned nops = 0;
 	struct rr_series *fill = NULL;
@@ -475,11 +469,7 @@ static int read_iters(struct ctx *c, unsigned run, const json_t *ro, struct opst
 				goto out;
 			if (r)
 				continue;
-			acc[k].sum += v;
-			acc[k].rsum += v > 0 ? 1 / v : 0;
-			acc[k].nonpos |= !(v > 0);
-			acc[k].max = acc[k].n && acc[k].max > v ? acc[k].max : v;
-			acc[k].n++;
+			figure_acc_add(&acc[k], v);
 		}
 		if (fill) {
 			double x, x2, y;
@@ -542,14 +532,8 @@ static int read_iters(struct ctx *c, unsigned run, const json_t *ro, struct opst
 
 		if (!acc[k].n)
 			continue;
-		switch (f->over_runs) {
-		case FIG_HMEAN:
-			v = acc[k].nonpos ? acc[k].sum / acc[k].n : acc[k].n / acc[k].rsum;
-			break;
-		case FIG_SUM: v = acc[k].sum; break;
-		case FIG_MAX: v = acc[k].max; break;
-		default: v = acc[k].sum / acc[k].n; break;
-		}
+		/* the iterations of a run combine as the figure's declaration says */
+		v = figure_acc_value(&acc[k], f->over_runs);
 		if (fig_set(c, run, NULL, f, NULL, NULL, v))
 			goto out;
 	}
