@@ -41,10 +41,15 @@ echo "$hdr" | grep -q 'CREAT p50us  CREAT p99us  IUse%  Agg Files/sec$' || fail 
 [ "$(awk '/^FSUse%/ { getline; print NF }' out)" = 9 ] || fail "row fields"
 grep -q 'files / iteration wall time: *average' out || fail "--summary block"
 
-# memory flat in -n: names are regenerated, never stored (reverse pass needs them all)
-rss() { /usr/bin/time -f %M "$FSBENCH" fs_mark -d "$T/m" -n "$1" -s 0 -S 3 -l log 2>&1 >/dev/null | tail -1; }
-if [ -x /usr/bin/time ]; then
-    small=$(rss 1000); big=$(rss 100000)
-    [ $((big - small)) -lt 2048 ] || fail "RSS grows with -n: $small KiB at 1000, $big KiB at 100000"
-fi
+# memory flat in -n: names are regenerated, never stored (reverse pass needs them all); peak RSS
+# from wait4() through bench/maxrss.c (a build dependency only, no /usr/bin/time)
+MAXRSS=$(maxrss_tool) || exit $?
+rss() {
+    "$MAXRSS" "$SCRATCH/rss" "$FSBENCH" fs_mark -d "$T/m" -n "$1" -s 0 -S 3 -l log > /dev/null 2> err ||
+        fail "fs_mark -n $1 for the RSS check: $(cat err)"
+    cat "$SCRATCH/rss"
+}
+small=$(rss 1000) && big=$(rss 100000) || exit 1
+case $small$big in *[!0-9]*|'') fail "no peak RSS measured ('$small', '$big')" ;; esac
+[ $((big - small)) -lt 2048 ] || fail "RSS grows with -n: $small KiB at 1000, $big KiB at 100000"
 ok "json"
