@@ -59,6 +59,7 @@ struct fsm_state {
 	char full_path[PATH_MAX + 512];
 	const char *full_what;
 	char label[64];          /* the progress line's prefix: "fs_mark run 2/3 iteration 5" */
+	struct opstat *run_op;   /* [FSM_NOPS]: the reported iterations merged, packed at the end */
 };
 
 /* ---- names ---------------------------------------------------------------------------------
@@ -611,10 +612,13 @@ static int setup(struct fsm_state *s, const char *prog)
 	s->workers = calloc(c->nthreads, sizeof(*s->workers));
 	s->wbuf = calloc(1, c->io_bytes);
 	s->xbuf = calloc(1, c->xattr_bytes + 1);
+	s->run_op = malloc(FSM_NOPS * sizeof(*s->run_op));
 	for (unsigned i = 0; s->dirfd && i < nfd; i++)
 		s->dirfd[i] = -1;
-	if (!s->dirfd || !s->th || !s->workers || !s->wbuf || !s->xbuf)
+	if (!s->dirfd || !s->th || !s->workers || !s->wbuf || !s->xbuf || !s->run_op)
 		goto nomem;
+	for (int o = 0; o < FSM_NOPS; o++)
+		opstat_init(&s->run_op[o]);
 	for (unsigned d = 0; d < c->ndirs; d++) {
 		int top = open_dir(prog, c->dirs.v[d], AT_FDCWD, c->dirs.v[d], true);
 
@@ -791,10 +795,12 @@ static int push_rate(struct fsm_result *r, const struct fsm_iter *it)
 }
 
 /* after the iteration callback: the run-wide figures of a reported iteration */
-static void account(struct fsm_result *r, struct fsm_iter *it)
+static void account(struct fsm_state *s, struct fsm_result *r, struct fsm_iter *it)
 {
 	r->app_overhead_ns += it->app_overhead_ns;
 	hist_merge(&r->create_lat, &it->op[FSM_CREATE].lat);
+	for (int o = 0; o < FSM_NOPS; o++)
+		opstat_merge(&s->run_op[o], &it->op[o]);
 	/* the text table of a run is the create loop of all its iterations together: one iteration
 	 * of a few milliseconds holds too few samples to read. Out of memory loses that iteration's
 	 * samples only (the merge frees it). */
@@ -915,6 +921,25 @@ static int one_iteration(struct fsm_state *s, struct fsm_iter *it, uint64_t *cou
 	return 0;
 }
 
+/* the run's merged op types, kept packed (the full histograms go with the state); out of memory
+ * loses them, not the run */
+static void pack_totals(struct fsm_state *s, struct fsm_result *r)
+{
+	r->op_total = true;
+	for (int o = 0; o < FSM_NOPS && r->op_total; o++) {
+		struct fsm_op_total *t = &r->op[o];
+
+		t->ops = s->run_op[o].ops;
+		t->bytes = s->run_op[o].bytes;
+		t->over_2s = s->run_op[o].over_2s;
+		t->over_10s = s->run_op[o].over_10s;
+		r->op_total = hist_pack(&t->lat, &s->run_op[o].lat) == 0;
+	}
+	if (!r->op_total)
+		for (int o = 0; o < FSM_NOPS; o++)
+			hist_packed_free(&r->op[o].lat);
+}
+
 int fsm_run(const struct fsm_config *c, struct fsm_result *r, const char *prog, fsm_iter_fn fn,
 	    void *arg)
 {
@@ -965,7 +990,7 @@ int fsm_run(const struct fsm_config *c, struct fsm_result *r, const char *prog, 
 				if (push_rate(r, it))
 					break;
 				fn(c, it, arg);
-				account(r, it);
+				account(s, r, it);
 			}
 			break;
 		}
@@ -975,7 +1000,7 @@ int fsm_run(const struct fsm_config *c, struct fsm_result *r, const char *prog, 
 			break;
 		}
 		fn(c, it, arg);
-		account(r, it);
+		account(s, r, it);
 		iter_release(it);
 		if (run_error_get()) {
 			r->end = FSM_END_ERROR;
@@ -993,6 +1018,7 @@ int fsm_run(const struct fsm_config *c, struct fsm_result *r, const char *prog, 
 	}
 	iter_release(it);
 	free(it);
+	pack_totals(s, r);
 	return 0;
 }
 
@@ -1016,6 +1042,7 @@ void fsm_result_drop_state(struct fsm_result *r)
 	free(s->workers);
 	free(s->wbuf);
 	free(s->xbuf);
+	free(s->run_op);
 	free(s);
 	r->state = NULL;
 }
@@ -1028,6 +1055,8 @@ void fsm_result_free(struct fsm_result *r)
 	free(r->iter_files);
 	free(r->iter_wall_ns);
 	perf_profile_free(r->profile);
+	for (int o = 0; o < FSM_NOPS; o++)
+		hist_packed_free(&r->op[o].lat);
 	memset(r, 0, sizeof(*r));
 }
 

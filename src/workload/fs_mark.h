@@ -101,6 +101,13 @@ struct fsm_iter {
 	struct opstat op[FSM_NOPS];  /* all threads merged; must stay the last member */
 };
 
+/* An op type over a run's reported iterations: what the JSON keeps per run (the iterations keep
+ * only their percentiles), packed so that --repeat's runs cost little memory each. */
+struct fsm_op_total {
+	uint64_t ops, bytes, over_2s, over_10s;
+	struct hist_packed lat;
+};
+
 enum fsm_end { FSM_END_DONE, FSM_END_FULL, FSM_END_NOSPACE, FSM_END_SIGNAL, FSM_END_ERROR };
 
 /* Called after each iteration (the row is printed as it completes, as fs_mark does). */
@@ -119,6 +126,8 @@ struct fsm_result {
 	uint64_t total_files;
 	uint64_t app_overhead_ns;    /* summed over the reported iterations */
 	struct hist create_lat;      /* create latency of the reported iterations, merged */
+	struct fsm_op_total op[FSM_NOPS];  /* every op type, merged like create_lat */
+	bool op_total;               /* op[] is filled (not when memory ran out) */
 	struct perf_profile *profile; /* --profile: every iteration's create loop, merged */
 	time_t started;
 	struct fsm_state *state;     /* directories and names, alive until fsm_result_drop_state() */
