@@ -28,11 +28,12 @@ json_t *json_u64(uint64_t v)
 	return json_integer((json_int_t)v);
 }
 
-/* never nan or inf in the output */
+/* never nan or inf in the output: a figure that cannot be computed is null (absent), not 0,
+ * which would read as a measurement */
 json_t *json_num(double v)
 {
-	if (v != v || v > 1e300 || v < -1e300)
-		v = 0;
+	if (!isfinite(v))
+		return json_null();
 	return json_real(v);
 }
 
@@ -68,6 +69,31 @@ json_t *json_latency(const struct opstat *s)
 		json_array_append_new(b, json_pack("[o,o,o]", json_u64(lo), json_u64(hi), json_u64(h->buckets[i])));
 	}
 	json_object_set_new(o, "buckets", b);
+	return o;
+}
+
+json_t *json_latency_summary(const struct opstat *s)
+{
+	const struct hist *h = &s->lat;
+	json_t *o = json_object();
+
+	json_object_set_new(o, "count", json_u64(h->count));
+	if (!h->count) {
+		/* no op, no latency: absent, not 0 ns */
+		static const char *const keys[] = { "min_ns", "mean_ns", "p50_ns", "p90_ns", "p99_ns",
+						    "p99_9_ns", "max_ns" };
+
+		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+			json_object_set_new(o, keys[i], json_null());
+		return o;
+	}
+	json_object_set_new(o, "min_ns", json_u64(h->min));
+	json_object_set_new(o, "mean_ns", json_num(hist_mean(h)));
+	json_object_set_new(o, "p50_ns", json_u64(hist_percentile(h, 50)));
+	json_object_set_new(o, "p90_ns", json_u64(hist_percentile(h, 90)));
+	json_object_set_new(o, "p99_ns", json_u64(hist_percentile(h, 99)));
+	json_object_set_new(o, "p99_9_ns", json_u64(hist_percentile(h, 99.9)));
+	json_object_set_new(o, "max_ns", json_u64(h->max));
 	return o;
 }
 

@@ -62,6 +62,7 @@ struct fsm_state {
 	char full_path[PATH_MAX + 512];
 	const char *full_what;
 	char label[64];          /* the progress line's prefix: "fs_mark run 2/3 iteration 5" */
+	struct opstat *run_op;   /* [FSM_NOPS]: the reported iterations merged, packed at the end */
 };
 
 /* ---- names ---------------------------------------------------------------------------------
@@ -606,10 +607,13 @@ static int setup(struct fsm_state *s)
 	s->workers = calloc(c->nthreads, sizeof(*s->workers));
 	s->wbuf = calloc(1, c->io_bytes);
 	s->xbuf = calloc(1, c->xattr_bytes + 1);
+	s->run_op = malloc(FSM_NOPS * sizeof(*s->run_op));
 	for (unsigned i = 0; s->dirfd && i < nfd; i++)
 		s->dirfd[i] = -1;
-	if (!s->dirfd || !s->th || !s->workers || !s->wbuf || !s->xbuf)
+	if (!s->dirfd || !s->th || !s->workers || !s->wbuf || !s->xbuf || !s->run_op)
 		goto nomem;
+	for (int o = 0; o < FSM_NOPS; o++)
+		opstat_init(&s->run_op[o]);
 	for (unsigned d = 0; d < c->ndirs; d++) {
 		int top = open_dir(c->dirs.v[d], AT_FDCWD, c->dirs.v[d], true);
 
@@ -785,10 +789,12 @@ static int push_rate(struct fsm_result *r, const struct fsm_iter *it)
 }
 
 /* after the iteration callback: the run-wide figures of a reported iteration */
-static void account(struct fsm_result *r, struct fsm_iter *it)
+static void account(struct fsm_state *s, struct fsm_result *r, struct fsm_iter *it)
 {
 	r->app_overhead_ns += it->app_overhead_ns;
 	hist_merge(&r->create_lat, &it->op[FSM_CREATE].lat);
+	for (int o = 0; o < FSM_NOPS; o++)
+		opstat_merge(&s->run_op[o], &it->op[o]);
 	/* the text table of a run is the create loop of all its iterations together: one iteration
 	 * of a few milliseconds holds too few samples to read. Out of memory loses that iteration's
 	 * samples only (the merge frees it). */
@@ -905,6 +911,25 @@ static int one_iteration(struct fsm_state *s, struct fsm_iter *it, uint64_t *cou
 	return 0;
 }
 
+/* the run's merged op types, kept packed (the full histograms go with the state); out of memory
+ * loses them, not the run */
+static void pack_totals(struct fsm_state *s, struct fsm_result *r)
+{
+	r->op_total = true;
+	for (int o = 0; o < FSM_NOPS && r->op_total; o++) {
+		struct fsm_op_total *t = &r->op[o];
+
+		t->ops = s->run_op[o].ops;
+		t->bytes = s->run_op[o].bytes;
+		t->over_2s = s->run_op[o].over_2s;
+		t->over_10s = s->run_op[o].over_10s;
+		r->op_total = hist_pack(&t->lat, &s->run_op[o].lat) == 0;
+	}
+	if (!r->op_total)
+		for (int o = 0; o < FSM_NOPS; o++)
+			hist_packed_free(&r->op[o].lat);
+}
+
 /* fs_mark's average is the mean of its per-iteration files/sec (sums of per-thread rates); the
  * aggregate is every file over every iteration's wall time */
 static void run_figures(struct fsm_result *r)
@@ -971,7 +996,7 @@ static int fsm_run(struct driver *d, const void *cfg, void *result)
 				if (push_rate(r, it))
 					break;
 				driver_unit(d, it);
-				account(r, it);
+				account(s, r, it);
 			}
 			break;
 		}
@@ -981,7 +1006,7 @@ static int fsm_run(struct driver *d, const void *cfg, void *result)
 			break;
 		}
 		driver_unit(d, it);
-		account(r, it);
+		account(s, r, it);
 		iter_release(it);
 		if (run_error_get()) {
 			r->head.end = RUN_END_ERROR;
@@ -999,6 +1024,7 @@ static int fsm_run(struct driver *d, const void *cfg, void *result)
 	}
 	iter_release(it);
 	free(it);
+	pack_totals(s, r);
 	r->head.complete = r->head.end == RUN_END_DONE || r->head.end == RUN_END_FULL;
 	run_figures(r);
 	return 0;
@@ -1027,6 +1053,7 @@ static void fsm_result_drop_state(void *result)
 	free(s->workers);
 	free(s->wbuf);
 	free(s->xbuf);
+	free(s->run_op);
 	free(s);
 	r->state = NULL;
 }
@@ -1041,6 +1068,8 @@ static void fsm_result_free(void *result)
 	free(r->iter_files);
 	free(r->iter_wall_ns);
 	perf_profile_free(r->profile);
+	for (int o = 0; o < FSM_NOPS; o++)
+		hist_packed_free(&r->op[o].lat);
 	memset(r, 0, sizeof(*r));
 }
 

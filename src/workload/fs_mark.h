@@ -90,12 +90,20 @@ struct fsm_iter {
 	struct opstat op[FSM_NOPS];  /* all threads merged; must stay the last member */
 };
 
+/* An op type over a run's reported iterations: what the JSON keeps per run (the iterations keep
+ * only their percentiles), packed so that --repeat's runs cost little memory each. */
+struct fsm_op_total {
+	uint64_t ops, bytes, over_2s, over_10s;
+	struct hist_packed lat;
+};
+
+/* the run's figures (fsm_figs.run): fs_mark's average files/sec and the aggregate */
+enum { FSM_RFIG_FILES_PER_SEC, FSM_RFIG_AGGREGATE, FSM_NRFIGS };
+
 /* An fs_mark run: head.end says how it ended (RUN_END_FULL: the fill filled the filesystem,
  * head.end_err and head.end_detail say with what; RUN_END_NOSPACE: not enough space for an
  * iteration). Each iteration goes to the driver's sink as it completes (driver_unit(), a
  * struct fsm_iter), so the row is printed when it is done, as fs_mark does. */
-/* the run's figures (fsm_figs.run): fs_mark's average files/sec and the aggregate */
-enum { FSM_RFIG_FILES_PER_SEC, FSM_RFIG_AGGREGATE, FSM_NRFIGS };
 
 struct fsm_result {
 	struct run_head head;        /* must stay first */
@@ -109,6 +117,8 @@ struct fsm_result {
 	uint64_t total_files;
 	uint64_t app_overhead_ns;    /* summed over the reported iterations */
 	struct hist create_lat;      /* create latency of the reported iterations, merged */
+	struct fsm_op_total op[FSM_NOPS];  /* every op type, merged like create_lat */
+	bool op_total;               /* op[] is filled (not when memory ran out) */
 	struct perf_profile *profile; /* --profile: every iteration's create loop, merged */
 	time_t started;
 	struct fsm_state *state;     /* directories and names, alive until fsm_result_drop_state() */

@@ -12,6 +12,7 @@
 . "$(dirname "$0")/lib.sh"
 DIR=$SCRATCH/d OUT=$SCRATCH/out.d
 mkdir -p "$DIR" "$OUT"
+[ "$(id -u)" != 0 ] || need_cmd setpriv
 
 bad_json() { # bad_json DEST [RUNNER...]
     local dest=$1 rc; shift
@@ -28,10 +29,16 @@ ok "--json into a missing directory: exit 2 before running"
 bad_json "$OUT"
 [ -z "$(ls -A "$OUT")" ] || fail "--json DIR: created in it: $(ls -A "$OUT")"
 ok "--json naming a directory: exit 2 before running"
-if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null 2>&1; then
+if [ "$(id -u)" = 0 ]; then
+    # root writes anywhere: the user who cannot write is nobody
     chmod 711 "$SCRATCH"; chmod 777 "$DIR"; chmod 755 "$OUT"
     bad_json "$OUT/r.json" setpriv --reuid=65534 --regid=65534 --clear-groups
     ok "--json into a directory nobody cannot write: exit 2 before running"
+else
+    chmod 555 "$OUT"
+    bad_json "$OUT/r.json"
+    chmod 755 "$OUT"
+    ok "--json into a directory this user cannot write: exit 2 before running"
 fi
 
 "$FSBENCH" tiotest -t 1 -f 1 -r 10 -d "$DIR" -T --json "$OUT/r.json" > /dev/null || fail "--json into a writable directory: exit $?"
