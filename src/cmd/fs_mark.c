@@ -1,6 +1,5 @@
 /* fsbench fs_mark: the options table, the log file, the run, and which report goes where. */
 #include <errno.h>
-#include <fcntl.h>
 #include <libgen.h>
 #include <signal.h>
 #include <stddef.h>
@@ -12,6 +11,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "cmd/outputs.h"
 #include "cmd/run_opts.h"
 #include "core/cleanup.h"
 #include "core/opt.h"
@@ -54,7 +54,8 @@ static const struct opt fsm_opts[] = {
 	  "iterate until the filesystem is full, then end cleanly (exit 0); implies -k" },
 	{ 'k', "keep", OPT_FLAG, F(keep), NULL, 0, 0, 0, 0, "keep the files (no unlink phase)" },
 	{ 'l', "log", OPT_STR, F(log), "FILE", 0, 0, 0, 0,
-	  "log file, appended to: the same header and rows as stdout" },
+	  "log file, appended to: the same header and rows as stdout (never through a symbolic "
+	  "link); a failed write fails the run" },
 	{ 'v', "verbose", OPT_FLAG, F(verbose), NULL, 0, 0, 0, 0,
 	  "min/avg/max microseconds of each system call type (18 more columns)" },
 	{ 'h', "help", OPT_HELP, F(help), NULL, 0, 0, 0, 0,
@@ -103,7 +104,9 @@ void fsm_defaults(struct fsm_config *c)
 }
 
 struct out {
-	FILE *log;
+	struct outfile *logf;        /* -l, appended to */
+	FILE *log;                   /* logf's stream */
+	bool log_failed;             /* a write failed: the run stops, said once */
 	bool text;               /* stdout carries the text (not --json -) */
 	json_t *iters;           /* the current run's iterations */
 	/* --sysstats: the current run's kstat rows, printed under the classic rows */
@@ -113,6 +116,21 @@ struct out {
 	struct warn_tally warns;     /* every run's iterations, for stderr after the last run */
 	bool warns_short;            /* out of memory: an iteration list is incomplete */
 };
+
+/* A row or header that did not reach the log fails the run (the log is a result), once. */
+static bool log_failed(struct out *o, const struct fsm_config *c)
+{
+	int rc;
+
+	if (o->log_failed)
+		return true;
+	fflush(o->log);
+	if (!(rc = outfile_error(o->logf)))
+		return false;
+	o->log_failed = true;
+	run_fail(-rc, "write", c->log, -1);
+	return true;
+}
 
 static void on_iter(const struct fsm_config *c, const struct fsm_iter *it, void *arg)
 {
@@ -124,7 +142,7 @@ static void on_iter(const struct fsm_config *c, const struct fsm_iter *it, void 
 	}
 	if (o->log) {
 		fsm_print_row(o->log, c, it);
-		fflush(o->log);
+		log_failed(o, c);
 	}
 	if (o->iters)
 		json_array_append_new(o->iters, fsm_json_iter(c, it));
@@ -194,11 +212,11 @@ static void print_warnings(const struct fsm_config *c, const struct out *o,
 static int write_folded(const struct fsm_config *c, const struct fsm_result *runs, unsigned nruns,
 			const char *prog)
 {
-	char path[PATH_MAX], root[64];
+	char path[PATH_MAX + 16], root[64];
 	int rc = 0;
-	FILE *f = profile_folded_open(c->profile_folded, c->json, prog, path, sizeof(path), &rc);
+	struct outfile *of = outputs_folded_open(prog, c->profile_folded, c->json, path, sizeof(path), &rc);
 
-	if (!f)
+	if (!of)
 		return rc;
 	for (unsigned i = 0; i < nruns; i++) {
 		if (!runs[i].profile)
@@ -207,14 +225,9 @@ static int write_folded(const struct fsm_config *c, const struct fsm_result *run
 			snprintf(root, sizeof(root), "run%u_create", i + 1);
 		else
 			snprintf(root, sizeof(root), "create");
-		if (profile_write_folded(f, root, runs[i].profile))
-			rc = -1;
+		profile_write_folded(of->f, root, runs[i].profile);
 	}
-	if (fclose(f) || rc) {
-		fprintf(stderr, "%s: cannot write '%s': %s\n", prog, path, strerror(errno ? errno : EIO));
-		return -1;
-	}
-	return 0;
+	return outputs_commit(prog, of, path);
 }
 
 /* The kernel view resolves the targets before the run, when a -d may not exist yet: it is
@@ -260,23 +273,6 @@ static bool iterations_given(int argc, char **argv)
 	return false;
 }
 
-static FILE *open_log(const char *path, const char *prog)
-{
-	/* appended to, as fs_mark does; never through a symlink */
-	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
-	FILE *f;
-
-	if (fd < 0) {
-		fprintf(stderr, "%s: cannot open log file '%s': %s\n", prog, path,
-			errno == ELOOP ? "it is a symbolic link" : strerror(errno));
-		return NULL;
-	}
-	f = fdopen(fd, "a");
-	if (!f)
-		close(fd);
-	return f;
-}
-
 static void free_runs(struct fsm_result *runs, json_t **iters, unsigned n)
 {
 	for (unsigned i = 0; i < n; i++) {
@@ -316,16 +312,14 @@ int cmd_fs_mark(int argc, char **argv, const char *prog)
 		fprintf(stderr, "%s: %s\n", prog, err);
 		return code;
 	}
-	if (c.json && (rc = json_check_writable(c.json))) {
-		fprintf(stderr, "%s: option --json: cannot write '%s': %s\n", prog, c.json, strerror(-rc));
-		return EXIT_USAGE;
-	}
+	if ((code = outputs_check_run(prog, c.json, c.profile_callgraph, c.profile_folded, c.log)))
+		return code;
 	if (run_signals_install()) {
 		fprintf(stderr, "%s: cannot install signal handlers: %s\n", prog, strerror(errno));
 		return EXIT_FAILED;
 	}
 	c.progress = !c.quiet && isatty(STDERR_FILENO);
-	o.text = !(c.json && !strcmp(c.json, "-"));
+	o.text = !outfile_is_stdout(c.json);
 	runs = calloc(c.repeat, sizeof(*runs));
 	iters = calloc(c.repeat, sizeof(*iters));
 	for (unsigned i = 0; i < c.dirs.n; i++)
@@ -339,14 +333,15 @@ int cmd_fs_mark(int argc, char **argv, const char *prog)
 			free(targets[i]);
 		return EXIT_FAILED;
 	}
-	o.log = open_log(c.log, prog);
+	if ((o.logf = outputs_open(prog, c.log, OUTFILE_APPEND)))
+		o.log = o.logf->f;
 	/* the kernel-side view: devices resolved once, perf opened once for every run */
 	c.profile |= c.profile_callgraph || c.profile_folded;
 	oc = (struct observe_config){ .profile = c.profile, .hz = (unsigned)c.profile_hz,
 				      .callgraph = c.profile_callgraph };
 	if (o.log && observe_open(&obs, &oc, (const char *const *)targets, c.dirs.n, prog)) {
 		fprintf(stderr, "%s: out of memory\n", prog);
-		fclose(o.log);
+		outfile_abort(o.logf);
 		o.log = NULL;
 	}
 	for (unsigned i = 0; i < c.dirs.n; i++)
@@ -363,18 +358,21 @@ int cmd_fs_mark(int argc, char **argv, const char *prog)
 		time_t t0 = nruns ? time(NULL) : started;
 		bool stop;
 
-		if (out_begin_run(&o, &c)) {
-			fprintf(stderr, "%s: out of memory\n", prog);
-			code = EXIT_FAILED;
-			break;
-		}
 		/* each run prints exactly what a single run prints */
 		if (o.text) {
 			fsm_print_header(stdout, false, &c, argc, argv, t0);
 			fflush(stdout);
 		}
 		fsm_print_header(o.log, true, &c, argc, argv, t0);
-		fflush(o.log);
+		if (log_failed(&o, &c)) {
+			code = EXIT_FAILED;
+			break;
+		}
+		if (out_begin_run(&o, &c)) {
+			fprintf(stderr, "%s: out of memory\n", prog);
+			code = EXIT_FAILED;
+			break;
+		}
 		iters[nruns] = o.iters;
 		c.run_no = nruns + 1;
 		rc = fsm_run(&c, r, prog, on_iter, &o);
@@ -449,19 +447,22 @@ int cmd_fs_mark(int argc, char **argv, const char *prog)
 					    .targets = c.dirs.v, .ntargets = c.dirs.n,
 					    .started_unix_s = (long long)started };
 		json_t *root = fsm_json(&c, runs, iters, nruns, &ri);
-		int wrc = root ? json_write(root, c.json) : -ENOMEM;
 
-		json_decref(root);
-		if (wrc) {
-			fprintf(stderr, "%s: cannot write '%s': %s\n", prog, c.json, strerror(-wrc));
+		if (!root)
+			fprintf(stderr, "%s: out of memory\n", prog);
+		if (!root || outputs_json(prog, c.json, root))
 			code = code ? code : EXIT_FAILED;
-		}
+		json_decref(root);
 	}
 	if (cleanup_run(c.keep_files))
 		code = code ? code : EXIT_FAILED;
 	/* the failed run's state too (its directories were registered for cleanup) */
 	free_runs(runs, iters, nruns < c.repeat && rc ? nruns + 1 : nruns);
-	fclose(o.log);
+	/* a failed write was said as the run's error */
+	if (o.log_failed)
+		outfile_abort(o.logf);
+	else if (outputs_commit(prog, o.logf, c.log))
+		code = code ? code : EXIT_FAILED;
 	warn_tally_free(&o.warns);
 	observe_close(&obs);
 	return code;

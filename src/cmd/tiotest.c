@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "cmd/outputs.h"
 #include "cmd/run_opts.h"
 #include "core/cleanup.h"
 #include "core/opt.h"
@@ -153,11 +154,11 @@ static void print_warnings(const struct tio_config *c, const struct warn_tally *
 static int write_folded(const struct tio_config *c, const struct tio_result *runs, unsigned nruns,
 			const char *prog)
 {
-	char path[PATH_MAX], root[64];
+	char path[PATH_MAX + 16], root[64];
 	int rc = 0;
-	FILE *f = profile_folded_open(c->profile_folded, c->json, prog, path, sizeof(path), &rc);
+	struct outfile *of = outputs_folded_open(prog, c->profile_folded, c->json, path, sizeof(path), &rc);
 
-	if (!f)
+	if (!of)
 		return rc;
 	for (unsigned i = 0; i < nruns; i++)
 		for (int p = 0; p < TIO_NPHASES; p++) {
@@ -167,14 +168,9 @@ static int write_folded(const struct tio_config *c, const struct tio_result *run
 				snprintf(root, sizeof(root), "run%u_%s", i + 1, tio_phase_name[p]);
 			else
 				snprintf(root, sizeof(root), "%s", tio_phase_name[p]);
-			if (profile_write_folded(f, root, runs[i].phase[p].obs.profile))
-				rc = -1;
+			profile_write_folded(of->f, root, runs[i].phase[p].obs.profile);
 		}
-	if (fclose(f) || rc) {
-		fprintf(stderr, "%s: cannot write '%s': %s\n", prog, path, strerror(errno ? errno : EIO));
-		return -1;
-	}
-	return 0;
+	return outputs_commit(prog, of, path);
 }
 
 static int write_json(const struct tio_config *c, const struct tio_result *runs, unsigned nruns,
@@ -183,14 +179,15 @@ static int write_json(const struct tio_config *c, const struct tio_result *runs,
 	struct json_run_info ri = { .argc = argc, .argv = argv, .workload = "tiotest",
 				    .targets = c->dirs.v, .ntargets = c->dirs.n, .started_unix_s = started };
 	json_t *root = tio_json(c, runs, nruns, &ri);
-	int rc = root ? json_write(root, c->json) : -ENOMEM;
+	int rc;
 
-	json_decref(root);
-	if (rc) {
-		fprintf(stderr, "%s: cannot write '%s': %s\n", prog, c->json, strerror(-rc));
-		return -1;
+	if (!root) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		return -ENOMEM;
 	}
-	return 0;
+	rc = outputs_json(prog, c->json, root);
+	json_decref(root);
+	return rc;
 }
 
 int cmd_tiotest(int argc, char **argv, const char *prog)
@@ -220,11 +217,9 @@ int cmd_tiotest(int argc, char **argv, const char *prog)
 		fprintf(stderr, "%s: %s\n", prog, err);
 		return code;
 	}
-	if (c.json && (rc = json_check_writable(c.json))) {
-		fprintf(stderr, "%s: option --json: cannot write '%s': %s\n", prog, c.json, strerror(-rc));
-		return EXIT_USAGE;
-	}
-	json_stdout = c.json && !strcmp(c.json, "-");
+	if ((code = outputs_check_run(prog, c.json, c.profile_callgraph, c.profile_folded, NULL)))
+		return code;
+	json_stdout = outfile_is_stdout(c.json);
 	c.progress = !c.quiet && isatty(STDERR_FILENO);
 	runs = calloc(c.repeat, sizeof(*runs));
 	if (!runs) {

@@ -35,9 +35,4 @@ json_t *tio_json(const struct tio_config *c, const struct tio_result *runs, unsi
 		 const struct json_run_info *ri);
 /* Reads back the per-phase figures of a tiotest result (for tests, compare and plot). */
 int tio_json_parse(const json_t *root, struct tio_result *r, uint64_t *threads, char *err, size_t errlen);
-/* Before a run: can a result be written to path later? 0 or -errno. */
-int json_check_writable(const char *path);
-/* Writes root to path ("-": stdout) atomically (temporary file + rename, never through a
- * symlink). Returns 0 or -errno. */
-int json_write(json_t *root, const char *path);
 #endif

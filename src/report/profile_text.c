@@ -33,29 +33,16 @@ int profile_write_folded(FILE *out, const char *root, const struct perf_profile 
 	return 0;
 }
 
-FILE *profile_folded_open(const char *folded, const char *json, const char *prog, char *path,
-			  size_t len, int *rc)
+int profile_folded_path(const char *folded, const char *json, char *path, size_t len)
 {
-	FILE *f;
+	size_t n;
 
-	*rc = 0;
-	if (folded) {
-		snprintf(path, len, "%s", folded);
-	} else if (json && strcmp(json, "-")) {
-		size_t n = strlen(json);
-
-		if (n > 5 && !strcmp(json + n - 5, ".json"))
-			n -= 5;
-		snprintf(path, len, "%.*s.folded", (int)n, json);
-	} else {
-		fprintf(stderr, "%s: --profile-callgraph: no --profile-folded FILE or --json FILE, so the "
-			"folded stacks are not written\n", prog);
-		return NULL;
-	}
-	f = fopen(path, "we");
-	if (!f) {
-		fprintf(stderr, "%s: cannot write '%s': %s\n", prog, path, strerror(errno));
-		*rc = -1;
-	}
-	return f;
+	if (folded)
+		return snprintf(path, len, "%s", folded) < (int)len ? 0 : -ENAMETOOLONG;
+	if (!json || !strcmp(json, "-"))
+		return -ENOENT;
+	n = strlen(json);
+	if (n > 5 && !strcmp(json + n - 5, ".json"))
+		n -= 5;
+	return snprintf(path, len, "%.*s.folded", (int)n, json) < (int)len ? 0 : -ENAMETOOLONG;
 }
