@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "cmd/outputs.h"
 #include "core/cleanup.h"
 #include "core/driver.h"
 #include "core/opt.h"
@@ -24,11 +25,26 @@
 
 struct cmd_ctx {
 	const struct workload_ops *w;
+	struct outfile *log;         /* the workload's own log (fs_mark -l), appended to */
 	const struct workload_report *rep;
 	void *st;                    /* the report's state */
 	struct report_out out;
 	const struct run_opts *opts;
 };
+
+/* A log line that did not get there fails the run (the log is a result), once. */
+static void log_check(struct cmd_ctx *x)
+{
+	int rc;
+
+	if (!x->log || x->out.log_err)
+		return;
+	fflush(x->out.log);
+	if ((rc = outfile_error(x->log))) {
+		x->out.log_err = rc;
+		run_fail(-rc, "write", x->out.log_path, -1);
+	}
+}
 
 static void sink_run_begin(void *arg, unsigned run, long long started)
 {
@@ -36,6 +52,7 @@ static void sink_run_begin(void *arg, unsigned run, long long started)
 
 	if (x->rep && x->rep->run_begin)
 		x->rep->run_begin(x->st, run, started);
+	log_check(x);
 }
 
 static void sink_unit(void *arg, unsigned run, const void *unit)
@@ -44,6 +61,7 @@ static void sink_unit(void *arg, unsigned run, const void *unit)
 
 	if (x->rep && x->rep->unit)
 		x->rep->unit(x->st, run, unit);
+	log_check(x);
 }
 
 static void sink_run_end(void *arg, unsigned run, const void *result)
@@ -80,69 +98,33 @@ static int help_asked(const struct opt_cmd *c, const void *cfg)
 	return 0;
 }
 
-/* Every destination is checked before anything runs: a result that cannot be written later
- * is bad input now. */
-static int check_outputs(const struct cmd_ctx *x, const void *cfg)
-{
-	const struct run_opts *o = x->opts;
-	char folded[PATH_MAX];
-	int rc;
-
-	if (o->json && (rc = json_check_writable(o->json))) {
-		fprintf(stderr, "%s: option --json: cannot write '%s': %s\n", x->out.prog, o->json,
-			strerror(-rc));
-		return -1;
-	}
-	if ((o->profile_callgraph || o->profile_folded) &&
-	    profile_folded_path(o->profile_folded, o->json, folded, sizeof(folded)) == 0 &&
-	    (rc = json_check_writable(folded))) {
-		fprintf(stderr, "%s: option --profile-folded: cannot write '%s': %s\n", x->out.prog,
-			folded, strerror(-rc));
-		return -1;
-	}
-	(void)cfg;
-	return 0;
-}
-
 /* --profile-callgraph: every run's stacks into one folded file */
 static int write_folded(struct cmd_ctx *x, const struct driver_result *res)
 {
 	const struct run_opts *o = x->opts;
-	char path[PATH_MAX];
-	FILE *f;
+	char path[PATH_MAX + 16];
 	int rc;
+	struct outfile *of = outputs_folded_open(x->out.prog, o->profile_folded, o->json, path,
+						 sizeof(path), &rc);
 
-	if (profile_folded_path(o->profile_folded, o->json, path, sizeof(path))) {
-		fprintf(stderr, "%s: --profile-callgraph: no --profile-folded FILE or --json FILE, so "
-			"the folded stacks are not written\n", x->out.prog);
-		return 0;
-	}
-	f = profile_folded_open(path, &rc);
-	if (!f) {
-		fprintf(stderr, "%s: cannot write '%s': %s\n", x->out.prog, path, strerror(-rc));
-		return -1;
-	}
-	rc = x->rep->folded(x->st, f, res);
-	if (fclose(f) && !rc)
-		rc = -(errno ? errno : EIO);
-	if (rc) {
-		fprintf(stderr, "%s: cannot write '%s': %s\n", x->out.prog, path, strerror(-rc));
-		return -1;
-	}
-	return 0;
+	if (!of)
+		return rc;
+	x->rep->folded(x->st, of->f, res);
+	return outputs_commit(x->out.prog, of, path);
 }
 
 static int write_json(struct cmd_ctx *x, const struct driver_result *res)
 {
 	json_t *root = x->rep->json(x->st, res);
-	int rc = root ? json_write(root, x->opts->json) : -ENOMEM;
+	int rc;
 
-	json_decref(root);
-	if (rc) {
-		fprintf(stderr, "%s: cannot write '%s': %s\n", x->out.prog, x->opts->json, strerror(-rc));
-		return -1;
+	if (!root) {
+		fprintf(stderr, "%s: out of memory\n", x->out.prog);
+		return -ENOMEM;
 	}
-	return 0;
+	rc = outputs_json(x->out.prog, x->opts->json, root);
+	json_decref(root);
+	return rc;
 }
 
 static void print_warnings(const struct cmd_ctx *x, const struct driver_result *res)
@@ -216,11 +198,13 @@ static int run_workload(struct cmd_ctx *x, void *cfg)
 		code = EXIT_FAILED;
 	if (o->json && res.nruns && x->rep && x->rep->json && write_json(x, &res))
 		code = EXIT_FAILED;
-	if (x->out.log_err) {
-		fprintf(stderr, "%s: cannot write log file '%s': %s\n", x->out.prog, x->out.log_path,
-			strerror(-x->out.log_err));
+	/* a failed write was said as the run's first error */
+	if (x->log && !x->out.log_err && outputs_commit(x->out.prog, x->log, x->out.log_path))
 		code = EXIT_FAILED;
-	}
+	else if (x->log && x->out.log_err)
+		outfile_abort(x->log);
+	x->log = NULL;
+	x->out.log = NULL;
 	if (any_run_ended(w, &res, RUN_END_NOSPACE))
 		code = EXIT_FAILED;
 	if (res.failed) {
@@ -271,17 +255,24 @@ int cmd_workload(const struct workload_ops *w, int argc, char **argv, const char
 		code = code == -EPERM || code == -EACCES || code == -EOPNOTSUPP ? EXIT_UNSUPPORTED : EXIT_USAGE;
 		goto out;
 	}
-	if (check_outputs(&x, cfg)) {
-		code = EXIT_USAGE;
+	x.out.log_path = x.rep->log_path ? x.rep->log_path(cfg) : NULL;
+	if ((code = outputs_check_run(prog, x.opts->json, x.opts->profile_callgraph,
+				      x.opts->profile_folded, x.out.log_path)))
 		goto out;
-	}
 	cleanup_set_reporter(report_cleanup);
 	if (run_signals_install()) {
 		fprintf(stderr, "%s: cannot install signal handlers: %s\n", prog, strerror(errno));
 		code = EXIT_FAILED;
 		goto out;
 	}
-	x.out.text = x.opts->json && !strcmp(x.opts->json, "-") ? NULL : stdout;
+	x.out.text = outfile_is_stdout(x.opts->json) ? NULL : stdout;
+	if (x.out.log_path) {
+		if (!(x.log = outputs_open(prog, x.out.log_path, OUTFILE_APPEND))) {
+			code = EXIT_FAILED;
+			goto out;
+		}
+		x.out.log = x.log->f;
+	}
 	if (x.rep && x.rep->state_size && !(x.st = calloc(1, x.rep->state_size))) {
 		fprintf(stderr, "%s: out of memory\n", prog);
 		code = EXIT_FAILED;
@@ -295,6 +286,8 @@ int cmd_workload(const struct workload_ops *w, int argc, char **argv, const char
 out:
 	if (x.rep && x.rep->end && x.st)
 		x.rep->end(x.st);
+	if (x.log)
+		outfile_abort(x.log);
 	free(x.st);
 	free(cfg);
 	free(defaults);

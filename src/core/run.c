@@ -9,6 +9,7 @@
 #include <sys/resource.h>
 
 #include "core/clock.h"
+#include "core/quote.h"
 #include "core/sample.h"
 
 atomic_int run_stop;
@@ -61,7 +62,7 @@ void run_fail_msg(int err, const char *fmt, ...)
 
 void run_error_format(const struct run_error *e, char *buf, size_t len)
 {
-	char off[48] = "";
+	char off[48] = "", path[QUOTE_MAX];
 
 	if (!e->syscall) {
 		snprintf(buf, len, "%s", e->detail);
@@ -70,10 +71,12 @@ void run_error_format(const struct run_error *e, char *buf, size_t len)
 
 	if (e->offset >= 0)
 		snprintf(off, sizeof(off), " at offset %lld", (long long)e->offset);
+	/* the path comes from the command line (-d, -l): no raw control characters */
+	quote_str(e->path, path, sizeof(path));
 	if (e->detail[0])
-		snprintf(buf, len, "%s '%s'%s: %s", e->syscall, e->path, off, e->detail);
+		snprintf(buf, len, "%s '%s'%s: %s", e->syscall, path, off, e->detail);
 	else
-		snprintf(buf, len, "%s '%s'%s: %s", e->syscall, e->path, off, strerror(e->err));
+		snprintf(buf, len, "%s '%s'%s: %s", e->syscall, path, off, strerror(e->err));
 }
 
 static void on_signal(int sig)

@@ -206,13 +206,6 @@ struct fsm_out {
 	FILE *kbuf;
 };
 
-/* every write to the log is checked: the first failure is kept and reported once */
-static void log_check(struct fsm_out *x)
-{
-	if (x->o->log && !x->o->log_err && (fflush(x->o->log) || ferror(x->o->log)))
-		x->o->log_err = -(errno ? errno : EIO);
-}
-
 static const char *fsm_log_path(const void *cfg)
 {
 	return ((const struct fsm_config *)cfg)->log;
@@ -222,24 +215,11 @@ static int fsm_rep_begin(void *st, const void *cfg, struct report_out *o)
 {
 	struct fsm_out *x = st;
 	const struct fsm_config *c = cfg;
-	int fd;
 
 	x->c = c;
 	x->o = o;
 	if (c->run.json && !(x->iters = calloc(c->run.repeat ? c->run.repeat : 1, sizeof(*x->iters))))
 		return -ENOMEM;
-	/* appended to, as fs_mark does; never through a symlink */
-	fd = open(c->log, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
-	if (fd < 0 || !(o->log = fdopen(fd, "a"))) {
-		int err = errno;
-
-		if (fd >= 0)
-			close(fd);
-		fprintf(o->err, "%s: cannot open log file '%s': %s\n", o->prog, c->log,
-			err == ELOOP ? "it is a symbolic link" : strerror(err));
-		return -EIO;
-	}
-	o->log_path = c->log;
 	return 0;
 }
 
@@ -253,8 +233,8 @@ static void fsm_rep_run_begin(void *st, unsigned run, long long started)
 		fsm_print_header(x->o->text, false, c, x->o->argc, x->o->argv, (time_t)started);
 		fflush(x->o->text);
 	}
-	fsm_print_header(x->o->log, true, c, x->o->argc, x->o->argv, (time_t)started);
-	log_check(x);
+	if (x->o->log)
+		fsm_print_header(x->o->log, true, c, x->o->argc, x->o->argv, (time_t)started);
 	if (x->iters)
 		x->iters[run] = json_array();
 	if (c->run.sysstats && x->o->text)
@@ -271,8 +251,8 @@ static void fsm_rep_unit(void *st, unsigned run, const void *unit)
 		fsm_print_row(x->o->text, c, it);
 		fflush(x->o->text);
 	}
-	fsm_print_row(x->o->log, c, it);
-	log_check(x);
+	if (x->o->log)
+		fsm_print_row(x->o->log, c, it);
 	if (x->iters && x->iters[run])
 		json_array_append_new(x->iters[run], fsm_json_iter(c, it));
 	if (x->kbuf && it->obs.taken) {
@@ -381,11 +361,6 @@ static void fsm_rep_end(void *st)
 	for (uint64_t i = 0; x->iters && i < (x->c->run.repeat ? x->c->run.repeat : 1); i++)
 		json_decref(x->iters[i]);
 	free(x->iters);
-	if (x->o && x->o->log) {
-		if (fclose(x->o->log) && !x->o->log_err)
-			x->o->log_err = -(errno ? errno : EIO);
-		x->o->log = NULL;
-	}
 }
 
 const struct workload_report fsm_report = {

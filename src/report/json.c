@@ -2,15 +2,11 @@
 #include "report/json.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
-#include <signal.h>
-#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "core/clock.h"
 #include "core/hist.h"
@@ -257,73 +253,6 @@ void json_figures(json_t *obj, const struct figure *figs, unsigned n, const doub
 {
 	for (unsigned i = 0; i < n; i++)
 		json_set_path(obj, figs[i].path, json_figure_value(&figs[i], v[i]));
-}
-
-int json_check_writable(const char *path)
-{
-	char dir[PATH_MAX];
-	char *slash;
-
-	struct stat st;
-
-	if (!strcmp(path, "-"))
-		return 0;
-	if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
-		return -EISDIR;
-	/* a device, FIFO or /dev/stdout is written in place (json_write), not next to */
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
-		return access(path, W_OK) < 0 ? -errno : 0;
-	if (snprintf(dir, sizeof(dir), "%s", path) >= (int)sizeof(dir) - 32)
-		return -ENAMETOOLONG;
-	slash = strrchr(dir, '/');
-	if (!slash)
-		strcpy(dir, ".");
-	else if (slash == dir)
-		dir[1] = '\0';
-	else
-		*slash = '\0';
-	return access(dir, W_OK | X_OK) < 0 ? -errno : 0;
-}
-
-int json_write(json_t *root, const char *path)
-{
-	char tmp[PATH_MAX];
-	struct stat st;
-	int fd, rc = 0;
-
-	if (!strcmp(path, "-")) {
-		if (json_dumpf(root, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) < 0)
-			return -EIO;
-		fputc('\n', stdout);
-		return fflush(stdout) ? -errno : 0;
-	}
-	/* renaming over a device, FIFO or /dev/stdout would replace /dev/null (as root) with a
-	 * regular file: those are written in place */
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-		fd = open(path, O_WRONLY | O_CLOEXEC);
-		if (fd < 0)
-			return -errno;
-		if (json_dumpfd(root, fd, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) < 0 ||
-		    write(fd, "\n", 1) != 1)
-			rc = -EIO;
-		if (close(fd) < 0 && !rc)
-			rc = -errno;
-		return rc;
-	}
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid()) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -errno;
-	if (json_dumpfd(root, fd, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) < 0 || write(fd, "\n", 1) != 1)
-		rc = -EIO;
-	if (close(fd) < 0 && !rc)
-		rc = -errno;
-	if (!rc && rename(tmp, path) < 0)
-		rc = -errno;
-	if (rc)
-		unlink(tmp);
-	return rc;
 }
 
 void json_run_end(json_t *o, const struct driver_result *res, const struct run_head *h, bool last)

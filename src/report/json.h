@@ -46,9 +46,4 @@ json_t *json_options(const struct opt_cmd *c, const void *cfg);
 void json_figures(json_t *obj, const struct figure *figs, unsigned n, const double *v);
 /* A run's "complete", "stop_reason" and "error" (the first error goes to the last run). */
 void json_run_end(json_t *o, const struct driver_result *res, const struct run_head *h, bool last);
-/* Before a run: can a result be written to path later? 0 or -errno. */
-int json_check_writable(const char *path);
-/* Writes root to path ("-": stdout) atomically (temporary file + rename, never through a
- * symlink). Returns 0 or -errno. */
-int json_write(json_t *root, const char *path);
 #endif

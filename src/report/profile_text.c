@@ -35,24 +35,14 @@ int profile_write_folded(FILE *out, const char *root, const struct perf_profile 
 
 int profile_folded_path(const char *folded, const char *json, char *path, size_t len)
 {
-	if (folded) {
-		snprintf(path, len, "%s", folded);
-	} else if (json && strcmp(json, "-")) {
-		size_t n = strlen(json);
+	size_t n;
 
-		if (n > 5 && !strcmp(json + n - 5, ".json"))
-			n -= 5;
-		snprintf(path, len, "%.*s.folded", (int)n, json);
-	} else {
+	if (folded)
+		return snprintf(path, len, "%s", folded) < (int)len ? 0 : -ENAMETOOLONG;
+	if (!json || !strcmp(json, "-"))
 		return -ENOENT;
-	}
-	return 0;
-}
-
-FILE *profile_folded_open(const char *path, int *rc)
-{
-	FILE *f = fopen(path, "we");
-
-	*rc = f ? 0 : -errno;
-	return f;
+	n = strlen(json);
+	if (n > 5 && !strcmp(json + n - 5, ".json"))
+		n -= 5;
+	return snprintf(path, len, "%.*s.folded", (int)n, json) < (int)len ? 0 : -ENAMETOOLONG;
 }

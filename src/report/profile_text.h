@@ -11,8 +11,8 @@ void profile_text_print(FILE *out, const char *label, const struct perf_profile 
  * Returns 0 or -EIO. */
 int profile_write_folded(FILE *out, const char *root, const struct perf_profile *p);
 /* Where --profile-callgraph's folded stacks go: the --profile-folded FILE, else the --json FILE
- * with .folded for .json. 0, or -ENOENT when there is nowhere to write. */
+ * with .folded for .json (--json /dev/stdout gives /dev/stdout.folded, which the
+ * destination check refuses: name one with --profile-folded). 0 with path filled in, -ENOENT when neither names a file ("--json -"),
+ * -ENAMETOOLONG. */
 int profile_folded_path(const char *folded, const char *json, char *path, size_t len);
-/* Opens path for writing; NULL with *rc = -errno when it cannot. */
-FILE *profile_folded_open(const char *path, int *rc);
 #endif

@@ -9,7 +9,8 @@
 
 #define RUN_OPTS(F, UNIT)                                                                          \
 	{ 0, "json", OPT_STR, F(run.json), "FILE", 0, 0, 0, 0,                                          \
-	  "write the full result as JSON to FILE ('-': stdout, then nothing else goes to stdout)" }, \
+	  "write the full result as JSON to FILE ('-' or /dev/stdout: stdout, then nothing else "   \
+	  "goes to stdout); never through a symbolic link (OUTPUT FILES in fsbench(1))" },         \
 	{ 0, "repeat", OPT_UINT, F(run.repeat), "N", 1, 10000, 0, 0,                                   \
 	  "run the whole benchmark N times (fresh files each time) and summarise: mean, 95% "     \
 	  "confidence interval, CV" },                                                             \

@@ -4,11 +4,7 @@
 # whose result is then lost). Cases: a missing directory, an existing directory, a directory
 # the user cannot write (as nobody, when root). A writable destination works and leaves no
 # temporary file.
-#
-# KNOWN BUG (src/report/json.c, json_check_writable): an existing directory given as the
-# --json FILE passes the early check (it only checks that the parent directory is writable),
-# so the whole benchmark runs, prints its tables, and then fails with "cannot write 'DIR': Is
-# a directory", exit 1. This test fails until that is fixed.
+# (Every other destination class, and every command: t0100.)
 . "$(dirname "$0")/lib.sh"
 DIR=$SCRATCH/d OUT=$SCRATCH/out.d
 mkdir -p "$DIR" "$OUT"
