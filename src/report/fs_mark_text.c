@@ -1,4 +1,4 @@
-/* fs_mark 3.3's header, columns and rows (fs_mark.md §8), and fsbench's extra columns. */
+/* fs_mark 3.3's header, columns and rows (doc/reference/fs_mark.md §8), and fsbench's extra columns. */
 #include "report/fs_mark_text.h"
 
 #include <errno.h>
@@ -17,7 +17,7 @@
 static const char *const sync_text[7] = {
 	"NO SYNC: Test does not issue sync() or fsync() calls.",
 	"INBAND FSYNC: fsync() per file in write loop.",
-	/* fs_mark's text; it is one fsync per thread, not per subdirectory (fs_mark.md §3) */
+	/* fs_mark's text; it is one fsync per thread, not per subdirectory (doc/reference/fs_mark.md §3) */
 	"SYSTEM SYNC/SINGLE FSYNC: Issue sync() after main write loop and 1 file fsync() per subdirectory.",
 	"POST REVERSE: Reopen and fsync() each file in reverse order after main write loop.",
 	"SYNC POST REVERSE: Issue sync() and then reopen and fsync() each file in reverse order after main write loop.",
@@ -97,7 +97,7 @@ void fsm_print_row(FILE *out, const struct fsm_config *c, const struct fsm_iter 
 		us(it->app_overhead_ns));
 	if (c->verbose) {
 		/* true min/max and exact averages over every call of every thread (fs_mark took 0
-		 * for "unset" and averaged integer per-thread averages, fs_mark.md §6) */
+		 * for "unset" and averaged integer per-thread averages, doc/reference/fs_mark.md §6) */
 		for (int i = 0; i < 6; i++) {
 			const struct hist *h = &it->op[verbose_ops[i]].lat;
 

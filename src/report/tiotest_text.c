@@ -1,4 +1,4 @@
-/* tiotest 0.4.2's tables, byte for byte (tiotest.md §4), plus the --percentiles table. */
+/* tiotest 0.4.2's tables, byte for byte (doc/reference/tiotest.md §4), plus the --percentiles table. */
 #include "report/tiotest_text.h"
 
 #include <errno.h>

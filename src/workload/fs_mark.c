@@ -1,6 +1,6 @@
 /* The fs_mark workload: directories, regenerable names, the per-thread create loop with the
  * -S sync methods, the stat/read/unlink phases, iterations and fill mode.
- * Compatibility notes say which fs_mark 3.3 behaviour (fs_mark.md) each choice keeps or fixes. */
+ * Compatibility notes say which fs_mark 3.3 behaviour (doc/reference/fs_mark.md) each choice keeps or fixes. */
 #include "workload/fs_mark.h"
 
 #include <errno.h>
@@ -69,7 +69,7 @@ struct fsm_state {
  * fs_mark 3.3: hex seconds, '~' padding, then -r characters from [0-9A-Z] drawn with random().
  * Here the random part encodes u = k * threads + thread through a bijection on `bits` bits, so
  * names look random (creation order is not name order, which matters to directory indexes) yet
- * are unique by construction: `-r 0` no longer gives every file one name (fs_mark.md §4), and a
+ * are unique by construction: `-r 0` no longer gives every file one name (doc/reference/fs_mark.md §4), and a
  * name can be rebuilt from (thread, k), so no name table is kept. 32 symbols (0-9A-V) make a
  * character exactly 5 bits. */
 static const char fsm_alpha[32] = "0123456789ABCDEFGHIJKLMNOPQRSTUV";
@@ -664,7 +664,7 @@ nomem:
 /* ---- space ----------------------------------------------------------------------------------- */
 /* Bytes and inodes the next iteration needs on each filesystem (-d directories on one
  * filesystem add up): threads x files x size rounded to blocks, and threads x files inodes.
- * fs_mark counted n x s per thread only (fs_mark.md §5). Returns 0 when it fits. */
+ * fs_mark counted n x s per thread only (doc/reference/fs_mark.md §5). Returns 0 when it fits. */
 static int space_check(const struct fsm_state *s, uint64_t files_per_thread, char *why, size_t len)
 {
 	const struct fsm_config *c = s->c;

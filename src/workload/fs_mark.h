@@ -19,7 +19,7 @@
 #include "core/run.h"
 #include "core/sample.h"
 
-/* fs_mark 3.3's limits and defaults (fs_mark.md §2) */
+/* fs_mark 3.3's limits and defaults (doc/reference/fs_mark.md §2) */
 #define FSM_MAX_THREADS 64           /* fs_mark's cap on -t (and so on -d: threads >= dirs) */
 #define FSM_MAX_FILES 1000000        /* -n */
 #define FSM_MAX_IO (1u << 20)        /* -w */

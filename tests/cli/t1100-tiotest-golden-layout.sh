@@ -16,24 +16,13 @@ need_cmd perl
 [ "$(stat -f -c %T "$SCRATCH")" = tmpfs ] || skip "no tmpfs at /dev/shm"
 DIR=$SCRATCH/d
 mkdir -p "$DIR"
-# The real 2009 output is in the reference documents, shared/reference/ beside the clone (CI lays
-# a copy there; a git worktree finds it beside its main checkout), or FSBENCH_REFERENCE=FILE.
+# The real 2009 output is in the repository, doc/reference/ (or FSBENCH_REFERENCE=FILE).
 # Without it the golden comparison, the point of this test, cannot run: that is a failure, not a
 # skip, so a broken layout cannot turn the comparison off unnoticed.
-REF_NAME=reference/000_b76d721286a0babc.txt
+REF_NAME=doc/reference/000_b76d721286a0babc.txt
 TOP=$(cd "$TESTS_DIR/.." && pwd)
-COMMON=$(git -C "$TOP" rev-parse --path-format=absolute --git-common-dir 2>/dev/null)
-REF=${FSBENCH_REFERENCE:-}
-if [ -z "$REF" ]; then
-    for d in "$TOP/../shared" ${COMMON:+"$COMMON/../../shared"}; do
-        [ -r "$d/$REF_NAME" ] && { REF=$d/$REF_NAME; break; }
-    done
-fi
-if [ -n "${FSBENCH_REFERENCE:-}" ]; then
-    [ -r "$REF" ] || fail "FSBENCH_REFERENCE=$REF is not readable"
-else
-    [ -n "$REF" ] || fail "the reference output $REF_NAME is in neither $TOP/../shared${COMMON:+ nor $COMMON/../../shared} (set FSBENCH_REFERENCE=FILE)"
-fi
+REF=${FSBENCH_REFERENCE:-$TOP/$REF_NAME}
+[ -r "$REF" ] || fail "the reference output $REF is not readable"
 
 # layout.pl THREADS PHASES LAT MB... < output: PHASES is the shown rows as digits (0 write,
 # 1 random write, 2 read, 3 random read), LAT 1 when the latency table must be there, then the
