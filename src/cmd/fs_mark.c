@@ -380,7 +380,7 @@ int cmd_fs_mark(int argc, char **argv, const char *prog)
 		rc = fsm_run(&c, r, prog, on_iter, &o);
 		nruns++;
 		if (rc) {
-			code = EXIT_FAILED;
+			code = cmd_exit_for_errno(rc);
 			if (o.kbuf)
 				fclose(o.kbuf);
 			free(o.krows);
@@ -402,10 +402,12 @@ int cmd_fs_mark(int argc, char **argv, const char *prog)
 			code = EXIT_FAILED;
 			break;
 		case FSM_END_SIGNAL:
-			fprintf(stderr, "%s: interrupted; %s\n", prog, c.keep_files ?
-				"the files are kept" : "removing the files");
-			fsm_print_summary(stderr, &c, r);
-			code = 128 + run_signal();
+			if (!cmd_signal_quiet(run_signal())) {
+				fprintf(stderr, "%s: interrupted; %s\n", prog, c.keep_files ?
+					"the files are kept" : "removing the files");
+				fsm_print_summary(stderr, &c, r);
+			}
+			code = cmd_exit_for_signal(run_signal());
 			break;
 		case FSM_END_ERROR:
 			break;
@@ -433,16 +435,18 @@ int cmd_fs_mark(int argc, char **argv, const char *prog)
 		code = code ? code : EXIT_FAILED;
 	if (run_signal() && nruns && runs[nruns - 1].end != FSM_END_SIGNAL) {
 		/* between two runs: the runs so far are complete */
-		fprintf(stderr, "%s: interrupted after run %u of %llu; %s\n", prog, nruns,
-			(unsigned long long)c.repeat, c.keep_files ? "the files are kept" : "removing the files");
-		code = 128 + run_signal();
+		if (!cmd_signal_quiet(run_signal()))
+			fprintf(stderr, "%s: interrupted after run %u of %llu; %s\n", prog, nruns,
+				(unsigned long long)c.repeat, c.keep_files ?
+				"the files are kept" : "removing the files");
+		code = cmd_exit_for_signal(run_signal());
 	}
 	if (run_error_get()) {
 		const struct run_error *e = run_error_get();
 
 		run_error_format(e, err, sizeof(err));
 		fprintf(stderr, "%s: %s\n", prog, err);
-		code = e->err == EOPNOTSUPP ? EXIT_UNSUPPORTED : EXIT_FAILED;
+		code = cmd_exit_for_errno(e->err);
 	}
 	if (c.json && nruns) {
 		struct json_run_info ri = { .argc = argc, .argv = argv, .workload = "fs_mark",

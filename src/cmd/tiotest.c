@@ -281,14 +281,17 @@ int cmd_tiotest(int argc, char **argv, const char *prog)
 	if (run_error_get()) {
 		run_error_format(run_error_get(), err, sizeof(err));
 		fprintf(stderr, "%s: %s\n", prog, err);
-		code = EXIT_FAILED;
+		code = cmd_exit_for_errno(run_error_get()->err);
 	} else if (rc) {
 		/* setup failed (message already printed) */
-		code = rc == -EOPNOTSUPP || rc == -EACCES || rc == -EPERM ? EXIT_UNSUPPORTED : EXIT_FAILED;
+		code = cmd_exit_for_errno(rc);
 	}
-	if (run_signal() && !run_error_get())
-		fprintf(stderr, "%s: interrupted by SIG%s; the results are incomplete\n", prog,
-			sigabbrev_np(run_signal()));
+	if (run_signal() && !run_error_get() && !cmd_signal_quiet(run_signal())) {
+		char sig[32];
+
+		run_signal_name(run_signal(), sig, sizeof(sig));
+		fprintf(stderr, "%s: interrupted by %s; the results are incomplete\n", prog, sig);
+	}
 	if (cleanup_run(c.keep))
 		code = code ? code : EXIT_FAILED;
 	for (unsigned i = 0; i < nruns; i++)
@@ -296,6 +299,6 @@ int cmd_tiotest(int argc, char **argv, const char *prog)
 	free(runs);
 	observe_close(&obs);
 	if (run_signal() && !run_error_get())
-		return 128 + run_signal();
+		return cmd_exit_for_signal(run_signal());
 	return code;
 }

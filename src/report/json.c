@@ -313,8 +313,12 @@ static json_t *tio_json_run(const struct tio_config *c, const struct tio_result 
 	json_object_set_new(o, "complete", json_boolean(r->complete));
 	if (r->complete)
 		json_object_set_new(o, "stop_reason", json_null());
-	else if (run_signal())
-		json_object_set_new(o, "stop_reason", json_sprintf("SIG%s", sigabbrev_np(run_signal())));
+	else if (run_signal()) {
+		char sig[32];
+
+		run_signal_name(run_signal(), sig, sizeof(sig));
+		json_object_set_new(o, "stop_reason", json_string(sig));
+	}
 	else
 		json_object_set_new(o, "stop_reason", json_string("error"));
 	if (e && !r->complete) {

@@ -554,31 +554,45 @@ static void cleanup_files(void *arg)
 }
 
 /* ---- setup ----------------------------------------------------------------------------------- */
-static int open_dir(const char *prog, const char *path, int at, const char *name, bool top)
+/* Makes (when missing) and opens one directory: its fd, or -errno with the syscall that failed
+ * in *what and the path in full. */
+static int open_dir(const char *path, int at, const char *name, bool top, char *full, size_t len,
+		    const char **what)
 {
-	char full[PATH_MAX + 16];
 	struct stat st;
-	int fd;
+	int fd, rc;
 
 	if (top)
-		snprintf(full, sizeof(full), "%s", path);
+		snprintf(full, len, "%s", path);
 	else
-		snprintf(full, sizeof(full), "%s/%s", path, name);
+		snprintf(full, len, "%s/%s", path, name);
+	*what = "mkdir";
 	if (mkdirat(at, name, 0777) == 0) {
-		if (fstatat(at, name, &st, AT_SYMLINK_NOFOLLOW) < 0 || cleanup_add(full, &st) < 0) {
-			fprintf(stderr, "%s: cannot register '%s': %s\n", prog, full, strerror(errno));
-			return -1;
-		}
+		*what = "register";
+		if (fstatat(at, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			return -errno;
+		if ((rc = cleanup_add(full, &st)) < 0)
+			return rc;
 	} else if (errno != EEXIST) {
-		fprintf(stderr, "%s: cannot create directory '%s': %s\n", prog, full, strerror(errno));
-		return -1;
+		return -errno;
 	}
 	/* the -d directory itself may be a symlink the user chose; below it nothing is followed */
+	*what = "open";
 	fd = openat(at, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (top ? 0 : O_NOFOLLOW));
-	if (fd < 0)
+	return fd < 0 ? -errno : fd;
+}
+
+/* A directory that could not be made or opened: the message, and -errno for the exit status */
+static int dir_failed(const char *prog, int rc, const char *what, const char *full)
+{
+	if (!strcmp(what, "mkdir"))
+		fprintf(stderr, "%s: cannot create directory '%s': %s\n", prog, full, strerror(-rc));
+	else if (!strcmp(what, "register"))
+		fprintf(stderr, "%s: cannot register '%s': %s\n", prog, full, strerror(-rc));
+	else
 		fprintf(stderr, "%s: cannot open directory '%s': %s\n", prog, full,
-			errno == ELOOP ? "it is a symbolic link" : strerror(errno));
-	return fd;
+			rc == -ELOOP ? "it is a symbolic link" : strerror(-rc));
+	return rc;
 }
 
 static int raise_nofile(unsigned need)
@@ -599,7 +613,10 @@ static int setup(struct fsm_state *s, const char *prog)
 {
 	const struct fsm_config *c = s->c;
 	unsigned nfd = c->ndirs * c->nsubdirs;
+	char full[PATH_MAX + 16];
+	const char *what;
 	uint64_t salt;
+	int rc;
 
 	if (raise_nofile(nfd + 2 * c->nthreads + 64)) {
 		fprintf(stderr, "%s: %u directories (-d x -D) need more open files than RLIMIT_NOFILE allows\n",
@@ -616,10 +633,10 @@ static int setup(struct fsm_state *s, const char *prog)
 	if (!s->dirfd || !s->th || !s->workers || !s->wbuf || !s->xbuf)
 		goto nomem;
 	for (unsigned d = 0; d < c->ndirs; d++) {
-		int top = open_dir(prog, c->dirs.v[d], AT_FDCWD, c->dirs.v[d], true);
+		int top = open_dir(c->dirs.v[d], AT_FDCWD, c->dirs.v[d], true, full, sizeof(full), &what);
 
 		if (top < 0)
-			return -EIO;
+			return dir_failed(prog, top, what, full);
 		if (c->policy == FSM_DIR_NONE) {
 			s->dirfd[d] = top;
 			continue;
@@ -629,11 +646,12 @@ static int setup(struct fsm_state *s, const char *prog)
 			char sub[16];
 
 			snprintf(sub, sizeof(sub), "%02x", i);
-			s->dirfd[d * c->nsubdirs + i] = open_dir(prog, c->dirs.v[d], top, sub, false);
-			if (s->dirfd[d * c->nsubdirs + i] < 0) {
+			rc = open_dir(c->dirs.v[d], top, sub, false, full, sizeof(full), &what);
+			if (rc < 0) {
 				close(top);
-				return -EIO;
+				return dir_failed(prog, rc, what, full);
 			}
+			s->dirfd[d * c->nsubdirs + i] = rc;
 		}
 		close(top);
 	}
