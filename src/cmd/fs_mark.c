@@ -290,7 +290,7 @@ static void free_runs(struct fsm_result *runs, json_t **iters, unsigned n)
 int cmd_fs_mark(int argc, char **argv, const char *prog)
 {
 	struct fsm_config c, defaults;
-	struct fsm_result *runs;
+	struct fsm_result *runs, *last;
 	json_t **iters;
 	struct out o = { 0 };
 	char err[PATH_MAX + 768];
@@ -403,7 +403,7 @@ int cmd_fs_mark(int argc, char **argv, const char *prog)
 			break;
 		case FSM_END_SIGNAL:
 			if (!cmd_signal_quiet(run_signal())) {
-				fprintf(stderr, "%s: interrupted; %s\n", prog, c.keep_files ?
+				fprintf(stderr, "%s: interrupted; %s\n", prog, fsm_result_keeps(&c, r) ?
 					"the files are kept" : "removing the files");
 				fsm_print_summary(stderr, &c, r);
 			}
@@ -437,7 +437,7 @@ int cmd_fs_mark(int argc, char **argv, const char *prog)
 		/* between two runs: the runs so far are complete */
 		if (!cmd_signal_quiet(run_signal()))
 			fprintf(stderr, "%s: interrupted after run %u of %llu; %s\n", prog, nruns,
-				(unsigned long long)c.repeat, c.keep_files ?
+				(unsigned long long)c.repeat, fsm_result_keeps(&c, &runs[nruns - 1]) ?
 				"the files are kept" : "removing the files");
 		code = cmd_exit_for_signal(run_signal());
 	}
@@ -461,7 +461,10 @@ int cmd_fs_mark(int argc, char **argv, const char *prog)
 			code = code ? code : EXIT_FAILED;
 		}
 	}
-	if (cleanup_run(c.keep_files))
+	/* the last run attempted (the one that could not start, when one could not) decides
+	 * whether its files and directories stay */
+	last = nruns < c.repeat && rc ? &runs[nruns] : nruns ? &runs[nruns - 1] : NULL;
+	if (cleanup_run(last && fsm_result_keeps(&c, last)))
 		code = code ? code : EXIT_FAILED;
 	/* the failed run's state too (its directories were registered for cleanup) */
 	free_runs(runs, iters, nruns < c.repeat && rc ? nruns + 1 : nruns);

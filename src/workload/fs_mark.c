@@ -582,9 +582,18 @@ static int open_dir(const char *path, int at, const char *name, bool top, char *
 	return fd < 0 ? -errno : fd;
 }
 
-/* A directory that could not be made or opened: the message, and -errno for the exit status */
-static int dir_failed(const char *prog, int rc, const char *what, const char *full)
+/* A directory that could not be made or opened. In fill mode a mkdir that finds no space or no
+ * inodes left is the filesystem found full, as a file's open or write would be (fs_mark died of
+ * it): recorded in s->full, no message. */
+static int dir_failed(struct fsm_state *s, const char *prog, int rc, const char *what,
+		      const char *full)
 {
+	if (s->c->fill && is_full(-rc) && !strcmp(what, "mkdir")) {
+		atomic_store(&s->full, -rc);
+		snprintf(s->full_path, sizeof(s->full_path), "%s", full);
+		s->full_what = what;
+		return rc;
+	}
 	if (!strcmp(what, "mkdir"))
 		fprintf(stderr, "%s: cannot create directory '%s': %s\n", prog, full, strerror(-rc));
 	else if (!strcmp(what, "register"))
@@ -636,7 +645,7 @@ static int setup(struct fsm_state *s, const char *prog)
 		int top = open_dir(c->dirs.v[d], AT_FDCWD, c->dirs.v[d], true, full, sizeof(full), &what);
 
 		if (top < 0)
-			return dir_failed(prog, top, what, full);
+			return dir_failed(s, prog, top, what, full);
 		if (c->policy == FSM_DIR_NONE) {
 			s->dirfd[d] = top;
 			continue;
@@ -649,7 +658,7 @@ static int setup(struct fsm_state *s, const char *prog)
 			rc = open_dir(c->dirs.v[d], top, sub, false, full, sizeof(full), &what);
 			if (rc < 0) {
 				close(top);
-				return dir_failed(prog, rc, what, full);
+				return dir_failed(s, prog, rc, what, full);
 			}
 			s->dirfd[d * c->nsubdirs + i] = rc;
 		}
@@ -952,6 +961,14 @@ int fsm_run(const struct fsm_config *c, struct fsm_result *r, const char *prog, 
 	}
 	s->c = c;
 	rc = setup(s, prog);
+	if (rc && atomic_load(&s->full)) {
+		r->end = FSM_END_FULL;
+		r->end_err = atomic_load(&s->full);
+		snprintf(r->end_detail, sizeof(r->end_detail), "%s '%s': %s", s->full_what,
+			 s->full_path, strerror(r->end_err));
+		free(it);
+		return 0;
+	}
 	if (rc) {
 		free(it);
 		return rc;
@@ -1011,7 +1028,14 @@ int fsm_run(const struct fsm_config *c, struct fsm_result *r, const char *prog, 
 	}
 	iter_release(it);
 	free(it);
+	for (unsigned i = 0; i < c->nthreads; i++)
+		r->created |= s->th[i].k_created > 0;
 	return 0;
+}
+
+bool fsm_result_keeps(const struct fsm_config *c, const struct fsm_result *r)
+{
+	return c->keep_files && r->created;
 }
 
 void fsm_result_drop_state(struct fsm_result *r)

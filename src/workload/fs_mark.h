@@ -121,6 +121,7 @@ struct fsm_result {
 	struct hist create_lat;      /* create latency of the reported iterations, merged */
 	struct perf_profile *profile; /* --profile: every iteration's create loop, merged */
 	time_t started;
+	bool created;                /* at least one file was created (one cut short counts) */
 	struct fsm_state *state;     /* directories and names, alive until fsm_result_drop_state() */
 };
 
@@ -132,6 +133,11 @@ int fsm_config_check(struct fsm_config *c, char *err, size_t errlen, int *exit_c
  * start (message already on stderr). */
 int fsm_run(const struct fsm_config *c, struct fsm_result *r, const char *prog, fsm_iter_fn fn,
 	    void *arg);
+/* Whether the run's files and directories stay at the end: kept files (-k, -L, -F) and at
+ * least one file created. A run that created none leaves no directory either, so a fill that
+ * found the filesystem full at its first mkdir ends as cleanly as one that found it full at its
+ * first file, and a run refused at its first file leaves no empty subdirectories. */
+bool fsm_result_keeps(const struct fsm_config *c, const struct fsm_result *r);
 /* Frees the directories and names of a run once its files are cleaned up (or kept): the
  * cleanup callback fsm_run() registered reads them, so call this only after cleanup_run().
  * The figures stay (for --repeat's summary). */
