@@ -604,13 +604,21 @@ static int dir_failed(struct fsm_state *s, const char *prog, int rc, const char 
 	return rc;
 }
 
-static int raise_nofile(unsigned need)
+/* Open files the run needs at most: every directory's fd, a file and a reopen per thread, and
+ * room for stdio, the log, the JSON and the kernel view (32: a plain run fits in ulimit -n 64) */
+static uint64_t nofile_need(const struct fsm_config *c)
+{
+	return (uint64_t)c->ndirs * c->nsubdirs + 2 * (uint64_t)c->nthreads + 32;
+}
+
+/* raises the soft limit to what the run needs; fsm_config_check() saw that the hard one allows it */
+static int raise_nofile(uint64_t need)
 {
 	struct rlimit rl;
 
 	if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
 		return -errno;
-	if (rl.rlim_cur >= need)
+	if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= need)
 		return 0;
 	if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < need)
 		return -EMFILE;
@@ -627,7 +635,7 @@ static int setup(struct fsm_state *s, const char *prog)
 	uint64_t salt;
 	int rc;
 
-	if (raise_nofile(nfd + 2 * c->nthreads + 64)) {
+	if (raise_nofile(nofile_need(c))) {
 		fprintf(stderr, "%s: %u directories (-d x -D) need more open files than RLIMIT_NOFILE allows\n",
 			prog, nfd);
 		return -EMFILE;
@@ -1146,6 +1154,7 @@ int fsm_config_check(struct fsm_config *c, char *err, size_t len, int *code)
 {
 	uint64_t capacity, r_min = 0, cap;
 	size_t sub_len = 0;
+	struct rlimit rl;
 
 	if (!c->dirs.n)
 		return bad(err, len, code, "at least one directory is needed (-d DIR)");
@@ -1202,6 +1211,13 @@ int fsm_config_check(struct fsm_config *c, char *err, size_t len, int *code)
 
 		sub_len = (size_t)snprintf(tmp, sizeof(tmp), "%02x", (unsigned)(c->subdirs - 1)) + 1;
 	}
+	/* found now, not after the header and the log: the directory fds the run keeps open */
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_max != RLIM_INFINITY &&
+	    rl.rlim_max < nofile_need(c))
+		return bad(err, len, code, "%u directories (-d x -D) and %u threads need %llu open "
+			   "files, RLIMIT_NOFILE allows %llu (ulimit -n)", c->ndirs * c->nsubdirs,
+			   c->nthreads, (unsigned long long)nofile_need(c),
+			   (unsigned long long)rl.rlim_max);
 	for (unsigned d = 0; d < c->ndirs; d++) {
 		size_t l = strlen(c->dirs.v[d]) + 1 + sub_len + c->name_chars;
 
