@@ -61,7 +61,9 @@ static const struct opt tio_opts[] = {
 	  "seed of the random offsets (each thread and phase derives its own stream)" },
 	{ 0, "keep", OPT_FLAG, F(keep), NULL, 0, 0, 0, 0, "keep the test files at the end" },
 	{ 0, "between-phases", OPT_STR, F(between), "CMD", 0, 0, 0, 0,
-	  "run 'sh -c CMD' between phases (env: FSBENCH_PHASE_DONE, FSBENCH_PHASE_NEXT, FSBENCH_FILES); a failure stops the run" },
+	  "run 'sh -c CMD' between phases (env: FSBENCH_PHASE_DONE, FSBENCH_PHASE_NEXT, "
+	  "FSBENCH_FILES_LIST: a file listing the test files one per line; FSBENCH_FILES: the same, "
+	  "space-separated); a failure stops the run; with --json - its stdout goes to stderr" },
 	RUN_OPTS(F, "phase"),
 	{ 0 },
 };

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include <linux/fs.h>
 #include <zlib.h>
@@ -271,9 +273,15 @@ int tio_config_check(struct tio_config *c, char *err, size_t errlen, int *exit_c
 		snprintf(err, errlen, "options -X and -M cannot be combined (O_DIRECT does not apply to mmap)");
 		return -1;
 	}
+	c->json_stdout = c->json && !strcmp(c->json, "-");
 	for (unsigned i = 0; i < c->dirs.n; i++) {
 		struct stat st;
 
+		if (c->between && strchr(c->dirs.v[i], '\n')) {
+			snprintf(err, errlen, "option -d: a path with a newline cannot be listed one per "
+				 "line in FSBENCH_FILES_LIST (--between-phases)");
+			return -1;
+		}
 		if (strlen(c->dirs.v[i]) + 64 >= PATH_MAX) {
 			snprintf(err, errlen, "option -d: path '%.64s...' is too long", c->dirs.v[i]);
 			return -1;
@@ -316,15 +324,111 @@ static int drop_caches(void)
 	return rc;
 }
 
+/* --between-phases: FSBENCH_FILES_LIST names a file with the test files one per line (a shell
+ * loop can read it whatever the paths hold; FSBENCH_FILES, space-separated, breaks on spaces),
+ * in a private directory (mkdtemp, 0700) so that nothing can be planted at its name. Both are
+ * registered for cleanup the moment they exist and removed by tio_run() at its end. */
+struct tio_list {
+	char dir[PATH_MAX];
+	char path[PATH_MAX + 16];
+};
+
+static int list_create(const struct tio_config *c, const struct tio_thread *th, struct tio_list *l)
+{
+	const char *tmp = getenv("TMPDIR");
+	struct stat st;
+	FILE *f;
+	int fd, rc = 0;
+
+	if (!tmp || tmp[0] != '/' || strlen(tmp) + 32 >= sizeof(l->dir))
+		tmp = "/tmp";
+	snprintf(l->dir, sizeof(l->dir), "%s/fsbench-files.XXXXXX", tmp);
+	if (!mkdtemp(l->dir)) {
+		rc = -errno;
+		l->dir[0] = '\0';
+		return rc;
+	}
+	rc = lstat(l->dir, &st) < 0 ? -errno : cleanup_add(l->dir, &st);
+	if (rc) {
+		rmdir(l->dir);
+		l->dir[0] = '\0';
+		return rc;
+	}
+	snprintf(l->path, sizeof(l->path), "%s/files", l->dir);
+	fd = cleanup_create_file(l->path, O_WRONLY, 0600);
+	if (fd < 0) {
+		l->path[0] = '\0';
+		return fd;
+	}
+	f = fdopen(fd, "w");
+	if (!f) {
+		close(fd);
+		return -ENOMEM;
+	}
+	for (unsigned i = 0; i < c->threads; i++)
+		fprintf(f, "%s\n", th[i].path);
+	if (fflush(f) || ferror(f))
+		rc = -(errno ? errno : EIO);
+	if (fclose(f) && !rc)
+		rc = -(errno ? errno : EIO);
+	return rc;
+}
+
+static void list_remove(struct tio_list *l)
+{
+	if (l->path[0])
+		cleanup_remove_now(l->path);
+	if (l->dir[0])
+		cleanup_remove_now(l->dir);
+	l->path[0] = l->dir[0] = '\0';
+}
+
+/* waits for the command; a signal that stops the run stops it too (SIGTERM), so a hook that
+ * waits (a sleep, a hung remount) does not hold the clean-up back. -EINTR: stopped that way. */
+static int wait_between(pid_t pid)
+{
+	const struct timespec tick = { 0, 10 * 1000 * 1000 };
+	bool killed = false;
+	int status;
+
+	for (;;) {
+		pid_t w = waitpid(pid, &status, WNOHANG);
+
+		if (w == pid)
+			break;
+		if (w < 0 && errno != EINTR)
+			return -errno;
+		if (run_stopping() && !killed) {
+			kill(pid, SIGTERM);
+			killed = true;
+		}
+		/* polled, not a blocking waitpid: a signal that lands just before the wait
+		 * would not interrupt it */
+		nanosleep(&tick, NULL);
+	}
+	if (killed)
+		return -EINTR;
+	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -ECANCELED;
+}
+
+/* NAME=VALUE, or NULL (asprintf leaves its pointer undefined on failure) */
+static char *env_var(const char *name, const char *value)
+{
+	char *s;
+
+	return asprintf(&s, "%s=%s", name, value) < 0 ? NULL : s;
+}
+
 static int run_between(const struct tio_config *c, enum tio_phase done, int next,
-		       struct tio_thread *th)
+		       struct tio_thread *th, const struct tio_list *list)
 {
 	char *argv[] = { "sh", "-c", (char *)c->between, NULL };
 	size_t flen = 1;
-	char *files, *e1, *e2, *e3;
+	char *files, *e[4] = { NULL, NULL, NULL, NULL };
 	char **envp;
 	size_t n = 0;
-	int status, rc;
+	posix_spawn_file_actions_t fa;
+	int rc;
 	pid_t pid;
 
 	for (unsigned i = 0; i < c->threads; i++)
@@ -336,32 +440,34 @@ static int run_between(const struct tio_config *c, enum tio_phase done, int next
 	}
 	while (environ[n])
 		n++;
-	envp = calloc(n + 4, sizeof(*envp));
-	if (!files || !envp || asprintf(&e1, "FSBENCH_PHASE_DONE=%s", tio_phase_name[done]) < 0) {
-		free(files);
-		free(envp);
-		return -ENOMEM;
+	envp = calloc(n + 5, sizeof(*envp));
+	e[0] = env_var("FSBENCH_PHASE_DONE", tio_phase_name[done]);
+	e[1] = env_var("FSBENCH_PHASE_NEXT", next >= 0 ? tio_phase_name[next] : "");
+	e[2] = files ? env_var("FSBENCH_FILES", files) : NULL;
+	e[3] = env_var("FSBENCH_FILES_LIST", list->path);
+	if (!envp || !e[0] || !e[1] || !e[2] || !e[3]) {
+		rc = -ENOMEM;
+		goto out;
 	}
-	if (asprintf(&e2, "FSBENCH_PHASE_NEXT=%s", next >= 0 ? tio_phase_name[next] : "") < 0)
-		e2 = NULL;
-	if (asprintf(&e3, "FSBENCH_FILES=%s", files) < 0)
-		e3 = NULL;
 	memcpy(envp, environ, n * sizeof(*envp));
-	envp[n] = e1;
-	envp[n + 1] = e2;
-	envp[n + 2] = e2 ? e3 : NULL;
-	rc = posix_spawn(&pid, "/bin/sh", NULL, NULL, argv, envp);
-	if (!rc) {
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-			;
-		if (!WIFEXITED(status) || WEXITSTATUS(status))
-			rc = -ECANCELED;
-	} else {
+	memcpy(envp + n, e, sizeof(e));
+	rc = posix_spawn_file_actions_init(&fa);
+	if (rc) {
 		rc = -rc;
+		goto out;
 	}
-	free(e1);
-	free(e2);
-	free(e3);
+	/* --json -: stdout is the JSON's alone, so the command's stdout goes to stderr */
+	if (c->json_stdout)
+		rc = posix_spawn_file_actions_adddup2(&fa, STDERR_FILENO, STDOUT_FILENO);
+	/* what this process has written so far comes before what the command writes */
+	fflush(NULL);
+	if (!rc)
+		rc = posix_spawn(&pid, "/bin/sh", &fa, NULL, argv, envp);
+	posix_spawn_file_actions_destroy(&fa);
+	rc = rc ? -rc : wait_between(pid);
+out:
+	for (int i = 0; i < 4; i++)
+		free(e[i]);
 	free(envp);
 	free(files);
 	return rc;
@@ -502,6 +608,7 @@ int tio_run(const struct tio_config *c, struct tio_result *r, const char *prog)
 	struct tio_thread *th = calloc(c->threads, sizeof(*th));
 	struct tio_worker *tw = calloc(c->threads, sizeof(*tw));
 	struct worker *workers = calloc(c->threads, sizeof(*workers));
+	struct tio_list list = { .dir = "", .path = "" };
 	int rc = -ENOMEM;
 
 	memset(r, 0, sizeof(*r));
@@ -520,6 +627,11 @@ int tio_run(const struct tio_config *c, struct tio_result *r, const char *prog)
 	rc = setup_threads(c, th, r->pid);
 	if (rc)
 		goto out;
+	if (c->between && (rc = list_create(c, th, &list))) {
+		fprintf(stderr, "%s: cannot write the file list for --between-phases in '%s': %s\n",
+			prog, list.dir[0] ? list.dir : "$TMPDIR", strerror(-rc));
+		goto out;
+	}
 	for (int p = 0, last = -1; p < TIO_NPHASES && !run_stopping(); p++) {
 		struct tio_phase_result *pr = &r->phase[p];
 		struct phase ph = { .name = tio_phase_name[p], .nworkers = (unsigned)c->threads,
@@ -533,7 +645,9 @@ int tio_run(const struct tio_config *c, struct tio_result *r, const char *prog)
 		if (!c->run_phase[p])
 			continue;
 		if (last >= 0 && c->between) {
-			rc = run_between(c, (enum tio_phase)last, p, th);
+			rc = run_between(c, (enum tio_phase)last, p, th, &list);
+			if (rc == -EINTR)
+				break;   /* the run was stopped by a signal, and the command with it */
 			if (rc) {
 				/* reported once, with the run's first error, after the results */
 				run_fail_detail(ECANCELED, "between-phases", c->between, -1,
@@ -583,6 +697,7 @@ int tio_run(const struct tio_config *c, struct tio_result *r, const char *prog)
 out:
 	if (rc == -ENOMEM)
 		fprintf(stderr, "%s: out of memory\n", prog);
+	list_remove(&list);
 	for (unsigned i = 0; th && i < c->threads; i++) {
 		free(th[i].buf);
 		free(th[i].gen);

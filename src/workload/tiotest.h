@@ -49,6 +49,7 @@ struct tio_config {
 	const char *profile_folded;  /* --profile-folded FILE */
 	struct observe *obs;         /* set by the command: kernel-side session, NULL for none */
 	/* derived by tio_config_check() */
+	bool json_stdout;            /* --json -: stdout carries the JSON and nothing else */
 	bool run_phase[TIO_NPHASES];
 	uint64_t blocks;             /* per thread */
 };
