@@ -33,6 +33,10 @@ static const bool phase_random[TIO_NPHASES] = { false, true, false, true };
  * block holds (0: sequential write, 1: random write). */
 struct tio_thread {
 	char path[PATH_MAX];
+	/* what path must still be when a phase reopens it: the file fsbench created (dev, ino),
+	 * or with -R the device (rdev) the run holds */
+	dev_t dev, rdev;
+	ino_t ino;
 	uint64_t base;           /* first byte of the thread's region (non-zero only with -R) */
 	unsigned char *gen;      /* -c: one bit per block */
 	void *buf;               /* bs bytes, page aligned (O_DIRECT) */
@@ -161,6 +165,23 @@ static void fail_io(const struct tio_config *c, int err, const char *what, const
 		run_fail(-err, what, path, off);
 }
 
+/* A phase opens its file by name: it must still be the inode fsbench created (a name swapped
+ * for a hard link to another file, or renamed over between phases, is neither written nor
+ * read), or with -R the device the run holds (a symlink -d now pointing elsewhere). O_NOFOLLOW
+ * alone stops neither. open() and mmap() change nothing in the file, so checking here, before
+ * the ftruncate and the first transfer, is enough. */
+static int same_file(const struct tio_config *c, int fd, const struct tio_thread *t)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	if (c->raw ? !S_ISBLK(st.st_mode) || st.st_rdev != t->rdev :
+		     st.st_dev != t->dev || st.st_ino != t->ino)
+		return -ESTALE;
+	return 0;
+}
+
 static int tio_work(struct worker *w)
 {
 	struct tio_worker *tw = w->ctx;
@@ -182,6 +203,17 @@ static int tio_work(struct worker *w)
 	rc = eng->open(&f, t->path, tio_open_flags(c), base, blocks * bs, &what);
 	if (rc) {
 		fail_io(c, rc, what, t->path, -1);
+		return rc;
+	}
+	if ((rc = same_file(c, f.fd, t))) {
+		if (rc == -ESTALE)
+			run_fail_detail(ESTALE, "open", t->path, -1, "not the %s fsbench %s: it was "
+					"replaced (renamed over, or a hard link to another file); "
+					"not used", c->raw ? "device" : "file",
+					c->raw ? "opened at the start" : "created");
+		else
+			fail_io(c, rc, "fstat", t->path, -1);
+		eng->close(&f);
 		return rc;
 	}
 	/* 0.4.x truncates to the whole-block size at every phase: a no-op after setup, but it keeps
@@ -293,6 +325,17 @@ int tio_config_check(struct tio_config *c, char *err, size_t errlen, int *exit_c
 		if (c->raw && !S_ISBLK(st.st_mode)) {
 			snprintf(err, errlen, "option -R: '%s' is not a block device", c->dirs.v[i]);
 			return -1;
+		}
+		/* the run holds each device with one exclusive open: a device named twice would
+		 * refuse its own second open, and its threads' regions would overlap */
+		for (unsigned j = 0; c->raw && j < i; j++) {
+			struct stat sj;
+
+			if (stat(c->dirs.v[j], &sj) == 0 && S_ISBLK(sj.st_mode) && sj.st_rdev == st.st_rdev) {
+				snprintf(err, errlen, "option -R: '%s' and '%s' are the same device",
+					 c->dirs.v[j], c->dirs.v[i]);
+				return -1;
+			}
 		}
 		if (!c->raw && !S_ISDIR(st.st_mode)) {
 			snprintf(err, errlen, "option -d: '%s' is not a directory", c->dirs.v[i]);
@@ -473,12 +516,16 @@ out:
 	return rc;
 }
 
-static int setup_threads(const struct tio_config *c, struct tio_thread *th, int pid)
+/* -R: each device is opened once with O_EXCL, and held so until the end of the run (excl[d]
+ * for -d number d): a mount, or another fsbench -R run, cannot take it in the meantime (EBUSY:
+ * exit status 3). Threads past the first on a device share its claim. */
+static int setup_threads(const struct tio_config *c, struct tio_thread *th, int pid, int *excl)
 {
 	for (unsigned i = 0; i < c->threads; i++) {
 		struct tio_thread *t = &th[i];
 		const char *dir = c->dirs.v[i % c->dirs.n];
 		long page = sysconf(_SC_PAGESIZE);
+		struct stat st;
 		int fd;
 
 		if (posix_memalign(&t->buf, (size_t)page, c->block_bytes))
@@ -493,15 +540,24 @@ static int setup_threads(const struct tio_config *c, struct tio_thread *th, int 
 			snprintf(t->path, sizeof(t->path), "%s", dir);
 			t->base = k * (c->file_bytes + c->raw_offset_bytes) +
 				  (c->raw_offset_first ? c->raw_offset_bytes : 0);
-			fd = open(dir, O_RDONLY | O_CLOEXEC | O_EXCL);
+			fd = excl[i % c->dirs.n];
 			if (fd < 0) {
-				fprintf(stderr, "%s: cannot use '%s': %s%s\n", "fsbench tiotest", dir,
-					strerror(errno), errno == EBUSY ? " (mounted or in use)" : "");
-				return -errno;
+				fd = open(dir, O_RDONLY | O_CLOEXEC | O_EXCL);
+				if (fd < 0) {
+					int err = errno;
+
+					fprintf(stderr, "%s: cannot use '%s': %s%s\n", "fsbench tiotest", dir,
+						strerror(err), err == EBUSY ? " (mounted, or in use by "
+						"another program or fsbench -R run)" : "");
+					return -err;
+				}
+				excl[i % c->dirs.n] = fd;
 			}
+			if (fstat(fd, &st) < 0)
+				return -errno;
+			t->rdev = st.st_rdev;
 			if (ioctl(fd, BLKGETSIZE64, &dev_bytes) < 0)
 				dev_bytes = 0;
-			close(fd);
 			if (t->base + c->blocks * c->block_bytes > dev_bytes) {
 				fprintf(stderr, "fsbench tiotest: device '%s' (%llu bytes) is too small for "
 					"thread %u's region ending at byte %llu\n", dir,
@@ -521,13 +577,15 @@ static int setup_threads(const struct tio_config *c, struct tio_thread *th, int 
 		if (c->debug >= 50)
 			fprintf(stderr, "tiotest: ftruncate '%s' to %llu bytes\n", t->path,
 				(unsigned long long)(c->blocks * c->block_bytes));
-		if (ftruncate(fd, (off_t)(c->blocks * c->block_bytes)) < 0) {
+		if (fstat(fd, &st) < 0 || ftruncate(fd, (off_t)(c->blocks * c->block_bytes)) < 0) {
 			int err = errno;
 
 			fprintf(stderr, "fsbench tiotest: cannot size '%s': %s\n", t->path, strerror(err));
 			close(fd);
 			return -err;
 		}
+		t->dev = st.st_dev;
+		t->ino = st.st_ino;
 		close(fd);
 		if (c->direct) {
 			/* find out now, not as a failed run, that the filesystem refuses O_DIRECT */
@@ -608,6 +666,7 @@ int tio_run(const struct tio_config *c, struct tio_result *r, const char *prog)
 	struct tio_thread *th = calloc(c->threads, sizeof(*th));
 	struct tio_worker *tw = calloc(c->threads, sizeof(*tw));
 	struct worker *workers = calloc(c->threads, sizeof(*workers));
+	int *excl = calloc(c->dirs.n, sizeof(*excl));
 	struct tio_list list = { .dir = "", .path = "" };
 	int rc = -ENOMEM;
 
@@ -616,15 +675,17 @@ int tio_run(const struct tio_config *c, struct tio_result *r, const char *prog)
 	r->seed = c->seed;
 	r->pid = getpid();
 	opstat_init(&r->total);
-	if (!th || !tw || !workers)
+	if (!th || !tw || !workers || !excl)
 		goto out;
+	for (unsigned d = 0; d < c->dirs.n; d++)
+		excl[d] = -1;
 	for (int p = 0; p < TIO_NPHASES; p++) {
 		opstat_init(&r->phase[p].st);
 		r->phase[p].threads = calloc(c->threads, sizeof(*r->phase[p].threads));
 		if (!r->phase[p].threads)
 			goto out;
 	}
-	rc = setup_threads(c, th, r->pid);
+	rc = setup_threads(c, th, r->pid, excl);
 	if (rc)
 		goto out;
 	if (c->between && (rc = list_create(c, th, &list))) {
@@ -698,6 +759,10 @@ out:
 	if (rc == -ENOMEM)
 		fprintf(stderr, "%s: out of memory\n", prog);
 	list_remove(&list);
+	for (unsigned d = 0; excl && d < c->dirs.n; d++)
+		if (excl[d] >= 0)
+			close(excl[d]);
+	free(excl);
 	for (unsigned i = 0; th && i < c->threads; i++) {
 		free(th[i].buf);
 		free(th[i].gen);
