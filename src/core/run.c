@@ -95,9 +95,11 @@ static int catch_one(int sig, const struct sigaction *sa)
 	/* an ignore inherited from the parent is deliberate (nohup ignores SIGHUP so that a
 	 * closed terminal does not stop the run) and stays; but a shell starts background jobs
 	 * with SIGINT and SIGQUIT ignored, and a benchmark started with & must still stop cleanly
-	 * on kill -INT, so the keyboard signals and SIGTERM are caught whatever the parent did */
+	 * on kill -INT, so the keyboard signals and SIGTERM are caught whatever the parent did.
+	 * So is SIGPIPE: a parent that ignores it wants EPIPE rather than death, which catching
+	 * also gives, and a reader that went away then ends the run the same way either way. */
 	if (!(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_IGN &&
-	    sig != SIGINT && sig != SIGQUIT && sig != SIGTERM)
+	    sig != SIGINT && sig != SIGQUIT && sig != SIGTERM && sig != SIGPIPE)
 		return 0;
 	/* a handler installed before main (a preloaded profiler's SIGPROF timer) is not ours */
 	if ((old.sa_flags & SA_SIGINFO) ||

@@ -4,7 +4,7 @@
 # QUIT, USR1, USR2, ALRM, VTALRM, PROF, IO, PWR, STKFLT, XCPU and the real-time signals exit
 # 128 + signal; SIGPIPE (a reader that went away: `| head -1`, or kill -PIPE) exits 1 without a
 # word on stderr; SIGXFSZ (`ulimit -f`) is the run's first error, EFBIG naming the file, exit 1.
-# An ignore inherited for a signal other than INT, QUIT and TERM stays (nohup's rule, t1500).
+# An ignore inherited for a signal other than INT, QUIT, TERM and PIPE stays (nohup's rule, t1500).
 # Before: each of these killed fsbench on the spot and left its files or directory.
 [ -d /dev/shm ] && export TMPDIR=/dev/shm
 . "$(dirname "$0")/lib.sh"
@@ -95,13 +95,21 @@ rc=${PIPESTATUS[0]}
 [ "$rc" = 1 ] || fail "tiotest | head -1: exit $rc, expected 1: $(cat err)"
 [ -z "$(not_warnings err)" ] || fail "tiotest | head -1: stderr not quiet: $(cat err)"
 nothing_left tiotest "$SCRATCH/tp" "tiotest | head -1"
+mkdir -p "$SCRATCH/tp"
 "$FSBENCH" fs_mark -d "$SCRATCH/fp" -n 50000 -s 0 -S 0 -l log --repeat 3 2> err | head -1 > /dev/null
 rc=${PIPESTATUS[0]}
 [ "$rc" = 1 ] || fail "fs_mark | head -1: exit $rc, expected 1: $(cat err)"
 [ -z "$(not_warnings err)" ] || fail "fs_mark | head -1: stderr not quiet: $(cat err)"
 nothing_left fs_mark "$SCRATCH/fp" "fs_mark | head -1"
-cases=$((cases + 2))
-ok "| head -1: exit 1, quiet, nothing left (both workloads)"
+# the same with SIGPIPE ignored by the parent: EPIPE, and the same end (before: the run went
+# on to the end and exited 0, its results lost)
+(trap '' PIPE; exec "$FSBENCH" tiotest -t 2 -f 4 -r 200000 -d "$SCRATCH/tp" --repeat 3 2> err) | head -1 > /dev/null
+rc=${PIPESTATUS[0]}
+[ "$rc" = 1 ] || fail "SIGPIPE ignored, tiotest | head -1: exit $rc, expected 1: $(cat err)"
+[ -z "$(not_warnings err)" ] || fail "SIGPIPE ignored, tiotest | head -1: stderr not quiet: $(cat err)"
+nothing_left tiotest "$SCRATCH/tp" "SIGPIPE ignored, tiotest | head -1"
+cases=$((cases + 3))
+ok "| head -1: exit 1, quiet, nothing left (both workloads; SIGPIPE ignored by the parent too)"
 
 # ulimit -f: files larger than the limit are EFBIG, the run's first error
 mkdir -p "$SCRATCH/tx"
