@@ -3,6 +3,9 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <string.h>
+
+#include "core/run.h"
 
 int cmd_exit_for_errno(int err)
 {
@@ -31,4 +34,9 @@ bool cmd_signal_quiet(int sig)
 {
 	/* nobody reads standard output any more, and stderr usually goes to the same place */
 	return sig == SIGPIPE;
+}
+
+bool cmd_stdout_gone(const char *path)
+{
+	return path && !strcmp(path, "-") && cmd_signal_quiet(run_signal());
 }

@@ -457,7 +457,8 @@ int cmd_fs_mark(int argc, char **argv, const char *prog)
 
 		json_decref(root);
 		if (wrc) {
-			fprintf(stderr, "%s: cannot write '%s': %s\n", prog, c.json, strerror(-wrc));
+			if (!cmd_stdout_gone(c.json))
+				fprintf(stderr, "%s: cannot write '%s': %s\n", prog, c.json, strerror(-wrc));
 			code = code ? code : EXIT_FAILED;
 		}
 	}

@@ -189,7 +189,8 @@ static int write_json(const struct tio_config *c, const struct tio_result *runs,
 
 	json_decref(root);
 	if (rc) {
-		fprintf(stderr, "%s: cannot write '%s': %s\n", prog, c->json, strerror(-rc));
+		if (!cmd_stdout_gone(c->json))
+			fprintf(stderr, "%s: cannot write '%s': %s\n", prog, c->json, strerror(-rc));
 		return -1;
 	}
 	return 0;

@@ -101,6 +101,18 @@ rc=${PIPESTATUS[0]}
 [ "$rc" = 1 ] || fail "fs_mark | head -1: exit $rc, expected 1: $(cat err)"
 [ -z "$(not_warnings err)" ] || fail "fs_mark | head -1: stderr not quiet: $(cat err)"
 nothing_left fs_mark "$SCRATCH/fp" "fs_mark | head -1"
+# --json - into a reader that reads 10 bytes: the JSON write fails, quietly
+mkdir -p "$SCRATCH/tj"
+"$FSBENCH" tiotest -t 1 -f 1 -r 10 -d "$SCRATCH/tj" --json - --repeat 8 2> err | head -c 10 > /dev/null
+rc=${PIPESTATUS[0]}
+[ "$rc" = 1 ] && [ -z "$(not_warnings err)" ] || fail "tiotest --json - | head -c 10: exit $rc: $(cat err)"
+nothing_left tiotest "$SCRATCH/tj" "tiotest --json - | head -c 10"
+"$FSBENCH" fs_mark -d "$SCRATCH/fj" -n 10 -s 0 -S 0 -l log --json - --repeat 40 2> err | head -c 10 > /dev/null
+rc=${PIPESTATUS[0]}
+[ "$rc" = 1 ] && [ -z "$(not_warnings err)" ] || fail "fs_mark --json - | head -c 10: exit $rc: $(cat err)"
+nothing_left fs_mark "$SCRATCH/fj" "fs_mark --json - | head -c 10"
+cases=$((cases + 2))
+
 # the same with SIGPIPE ignored by the parent: EPIPE, and the same end (before: the run went
 # on to the end and exited 0, its results lost)
 (trap '' PIPE; exec "$FSBENCH" tiotest -t 2 -f 4 -r 200000 -d "$SCRATCH/tp" --repeat 3 2> err) | head -1 > /dev/null
