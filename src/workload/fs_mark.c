@@ -569,10 +569,12 @@ static int open_dir(const char *path, int at, const char *name, bool top, char *
 	*what = "mkdir";
 	if (mkdirat(at, name, 0777) == 0) {
 		*what = "register";
-		if (fstatat(at, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
-			return -errno;
-		if ((rc = cleanup_add(full, &st)) < 0)
+		rc = fstatat(at, name, &st, AT_SYMLINK_NOFOLLOW) < 0 ? -errno : cleanup_add(full, &st);
+		if (rc < 0) {
+			/* made here a moment ago and not registered: nothing else would remove it */
+			unlinkat(at, name, AT_REMOVEDIR);
 			return rc;
+		}
 	} else if (errno != EEXIST) {
 		return -errno;
 	}
