@@ -25,6 +25,7 @@
 
 struct cmd_ctx {
 	const struct workload_ops *w;
+	const void *cfg;
 	struct outfile *log;         /* the workload's own log (fs_mark -l), appended to */
 	const struct workload_report *rep;
 	void *st;                    /* the report's state */
@@ -68,6 +69,9 @@ static void sink_run_end(void *arg, unsigned run, const void *result)
 {
 	struct cmd_ctx *x = arg;
 
+	/* a reader that went away (| head): the run ends without a word */
+	x->out.quiet_signal = cmd_signal_quiet(run_signal());
+	x->out.keeps = x->w->keep && x->w->keep(x->cfg, result);
 	if (x->rep && x->rep->run_end)
 		x->rep->run_end(x->st, run, result);
 }
@@ -143,18 +147,6 @@ static void print_warnings(const struct cmd_ctx *x, const struct driver_result *
 			"only\n", x->out.prog);
 }
 
-/* Could not run here at all (no permission, no O_DIRECT, no xattrs): 3; anything else: 1. */
-static int exit_for_error(const struct driver_result *res)
-{
-	int e = res->error.err;
-
-	if (e == EOPNOTSUPP)
-		return EXIT_UNSUPPORTED;
-	if (res->nostart && (e == EACCES || e == EPERM || e == EROFS))
-		return EXIT_UNSUPPORTED;
-	return EXIT_FAILED;
-}
-
 static bool any_run_ended(const struct workload_ops *w, const struct driver_result *res,
 			  enum run_end end)
 {
@@ -174,7 +166,8 @@ static int run_workload(struct cmd_ctx *x, void *cfg)
 	struct driver_result res;
 	char msg[PATH_MAX + 768];
 	int code = EXIT_OK;
-	bool keep = w->keep && w->keep(cfg);
+	const void *last;
+	bool keep = false;
 
 	if (driver_run(&d, &res)) {
 		fprintf(stderr, "%s: out of memory\n", x->out.prog);
@@ -182,6 +175,10 @@ static int run_workload(struct cmd_ctx *x, void *cfg)
 		driver_result_free(w, &res);
 		return EXIT_FAILED;
 	}
+	/* the last run attempted decides whether its files stay (fs_mark keeps nothing when it
+	 * created nothing) */
+	last = res.nruns ? driver_result_run(w, &res, res.nruns - 1) : NULL;
+	keep = w->keep && w->keep(cfg, res.nostart ? NULL : last);
 	if (res.perf_why[0])
 		fprintf(stderr, "%s: --profile: %s; running without a profile\n", x->out.prog,
 			res.perf_why);
@@ -190,7 +187,7 @@ static int run_workload(struct cmd_ctx *x, void *cfg)
 	if (x->out.text)
 		fflush(x->out.text);
 	print_warnings(x, &res);
-	if (res.stopped_between)
+	if (res.stopped_between && !cmd_signal_quiet(res.signal))
 		fprintf(stderr, "%s: interrupted after run %u of %llu; %s\n", x->out.prog, res.nruns,
 			(unsigned long long)o->repeat, keep ? "the files are kept" : "removing the files");
 	if (o->profile_callgraph && res.profiled && res.nruns && x->rep && x->rep->folded &&
@@ -210,12 +207,17 @@ static int run_workload(struct cmd_ctx *x, void *cfg)
 	if (res.failed) {
 		run_error_format(&res.error, msg, sizeof(msg));
 		fprintf(stderr, "%s: %s\n", x->out.prog, msg);
-		code = exit_for_error(&res);
+		code = cmd_exit_for_errno(res.error.err);
 	} else if (res.signal) {
-		if (!any_run_ended(w, &res, RUN_END_SIGNAL) && !res.stopped_between)
-			fprintf(stderr, "%s: interrupted by SIG%s; the results are incomplete\n",
-				x->out.prog, sigabbrev_np(res.signal));
-		code = 128 + res.signal;
+		if (!any_run_ended(w, &res, RUN_END_SIGNAL) && !res.stopped_between &&
+		    !cmd_signal_quiet(res.signal)) {
+			char sig[32];
+
+			run_signal_name(res.signal, sig, sizeof(sig));
+			fprintf(stderr, "%s: interrupted by %s; the results are incomplete\n",
+				x->out.prog, sig);
+		}
+		code = cmd_exit_for_signal(res.signal);
 	}
 	if (driver_finish(w, &res, keep) || res.cleanup_failed)
 		code = code ? code : EXIT_FAILED;
@@ -237,6 +239,7 @@ int cmd_workload(const struct workload_ops *w, int argc, char **argv, const char
 	}
 	w->defaults(cfg);
 	memcpy(defaults, cfg, w->config_size);
+	x.cfg = cfg;
 	x.opts = workload_run_opts(w, cfg);
 	x.out = (struct report_out){ .w = w, .err = stderr, .prog = prog, .argc = argc, .argv = argv };
 	if (opt_parse(w->cmd, argc, argv, cfg, err, sizeof(err))) {

@@ -281,8 +281,10 @@ static void fsm_rep_run_end(void *st, unsigned run, const void *result)
 		fprintf(x->o->err, "%s: not enough free space: %s\n", x->o->prog, r->head.end_detail);
 		break;
 	case RUN_END_SIGNAL:
+		if (x->o->quiet_signal)
+			break;
 		fprintf(x->o->err, "%s: interrupted; %s\n", x->o->prog,
-			c->keep_files ? "the files are kept" : "removing the files");
+			x->o->keeps ? "the files are kept" : "removing the files");
 		fsm_print_summary(x->o->err, c, r);
 		break;
 	default:

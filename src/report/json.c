@@ -262,8 +262,12 @@ void json_run_end(json_t *o, const struct driver_result *res, const struct run_h
 	json_object_set_new(o, "complete", json_boolean(h->complete));
 	if (h->complete)
 		json_object_set_new(o, "stop_reason", json_null());
-	else if (h->end == RUN_END_SIGNAL && res->signal)
-		json_object_set_new(o, "stop_reason", json_sprintf("SIG%s", sigabbrev_np(res->signal)));
+	else if (h->end == RUN_END_SIGNAL && res->signal) {
+		char sig[32];
+
+		run_signal_name(res->signal, sig, sizeof(sig));
+		json_object_set_new(o, "stop_reason", json_string(sig));
+	}
 	else
 		json_object_set_new(o, "stop_reason", json_string("error"));
 	if (e && !h->complete) {

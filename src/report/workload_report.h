@@ -30,6 +30,9 @@ struct report_out {
 	char **argv;
 	const char *log_path;        /* the log's path (report->log_path), NULL for none */
 	int log_err;                 /* first failed write to the log: -errno, 0 when fine */
+	bool quiet_signal;           /* run_end: the run was stopped by a signal that is not said
+				      * (SIGPIPE: the reader went away) */
+	bool keeps;                  /* run_end: the run's files stay (--keep, fs_mark -k/-L/-F) */
 };
 
 struct workload_report {

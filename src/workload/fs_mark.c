@@ -550,40 +550,72 @@ static int cleanup_files(void *arg)
 }
 
 /* ---- setup ----------------------------------------------------------------------------------- */
-static int open_dir(const char *path, int at, const char *name, bool top)
+/* Makes (when missing) and opens one directory: its fd, or -errno with the syscall that failed
+ * in *what and the path in full. */
+static int open_dir(const char *path, int at, const char *name, bool top, char *full, size_t len,
+		    const char **what)
 {
-	char full[PATH_MAX + 16];
 	struct stat st;
-	int fd;
+	int fd, rc;
 
 	if (top)
-		snprintf(full, sizeof(full), "%s", path);
+		snprintf(full, len, "%s", path);
 	else
-		snprintf(full, sizeof(full), "%s/%s", path, name);
+		snprintf(full, len, "%s/%s", path, name);
+	*what = "mkdir";
 	if (mkdirat(at, name, 0777) == 0) {
-		if (fstatat(at, name, &st, AT_SYMLINK_NOFOLLOW) < 0 || cleanup_add(full, &st) < 0) {
-			run_fail_msg(errno, "cannot register '%s': %s", full, strerror(errno));
-			return -1;
+		*what = "register";
+		rc = fstatat(at, name, &st, AT_SYMLINK_NOFOLLOW) < 0 ? -errno : cleanup_add(full, &st);
+		if (rc < 0) {
+			/* made here a moment ago and not registered: nothing else would remove it */
+			unlinkat(at, name, AT_REMOVEDIR);
+			return rc;
 		}
 	} else if (errno != EEXIST) {
-		run_fail_msg(errno, "cannot create directory '%s': %s", full, strerror(errno));
-		return -1;
+		return -errno;
 	}
 	/* the -d directory itself may be a symlink the user chose; below it nothing is followed */
+	*what = "open";
 	fd = openat(at, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (top ? 0 : O_NOFOLLOW));
-	if (fd < 0)
-		run_fail_msg(errno, "cannot open directory '%s': %s", full,
-			     errno == ELOOP ? "it is a symbolic link" : strerror(errno));
-	return fd;
+	return fd < 0 ? -errno : fd;
 }
 
-static int raise_nofile(unsigned need)
+/* A directory that could not be made or opened. In fill mode a mkdir that finds no space or no
+ * inodes left is the filesystem found full, as a file's open or write would be (fs_mark died of
+ * it): recorded in s->full, no message. */
+static int dir_failed(struct fsm_state *s, int rc, const char *what, const char *full)
+{
+	if (s->c->fill && is_full(-rc) && !strcmp(what, "mkdir")) {
+		atomic_store(&s->full, -rc);
+		snprintf(s->full_path, sizeof(s->full_path), "%s", full);
+		s->full_what = what;
+		return rc;
+	}
+	if (!strcmp(what, "mkdir"))
+		run_fail_msg(-rc, "cannot create directory '%s': %s", full, strerror(-rc));
+	else if (!strcmp(what, "register"))
+		run_fail_msg(-rc, "cannot register '%s': %s", full, strerror(-rc));
+	else
+		run_fail_msg(-rc, "cannot open directory '%s': %s", full,
+			     rc == -ELOOP ? "it is a symbolic link" : strerror(-rc));
+	return rc;
+}
+
+/* Open files the run needs at most: every directory's fd, a file and a reopen per thread, and
+ * room for stdio, the log, the JSON and the kernel view (32: a plain run fits in ulimit -n 64) */
+static uint64_t nofile_need(const struct fsm_config *c)
+{
+	return (uint64_t)c->ndirs * c->nsubdirs + 2 * (uint64_t)c->nthreads + 32;
+}
+
+/* raises the soft limit to what the run needs; fsm_config_check() saw that the hard one allows it */
+static int raise_nofile(uint64_t need)
 {
 	struct rlimit rl;
 
 	if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
 		return -errno;
-	if (rl.rlim_cur >= need)
+	if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= need)
 		return 0;
 	if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < need)
 		return -EMFILE;
@@ -595,9 +627,12 @@ static int setup(struct fsm_state *s)
 {
 	const struct fsm_config *c = s->c;
 	unsigned nfd = c->ndirs * c->nsubdirs;
+	char full[PATH_MAX + 16];
+	const char *what;
 	uint64_t salt;
+	int rc;
 
-	if (raise_nofile(nfd + 2 * c->nthreads + 64)) {
+	if (raise_nofile(nofile_need(c))) {
 		run_fail_msg(EMFILE, "%u directories (-d x -D) need more open files than RLIMIT_NOFILE allows",
 			     nfd);
 		return -EMFILE;
@@ -615,10 +650,10 @@ static int setup(struct fsm_state *s)
 	for (int o = 0; o < FSM_NOPS; o++)
 		opstat_init(&s->run_op[o]);
 	for (unsigned d = 0; d < c->ndirs; d++) {
-		int top = open_dir(c->dirs.v[d], AT_FDCWD, c->dirs.v[d], true);
+		int top = open_dir(c->dirs.v[d], AT_FDCWD, c->dirs.v[d], true, full, sizeof(full), &what);
 
 		if (top < 0)
-			return -run_error_get()->err;
+			return dir_failed(s, top, what, full);
 		if (c->policy == FSM_DIR_NONE) {
 			s->dirfd[d] = top;
 			continue;
@@ -628,11 +663,12 @@ static int setup(struct fsm_state *s)
 			char sub[16];
 
 			snprintf(sub, sizeof(sub), "%02x", i);
-			s->dirfd[d * c->nsubdirs + i] = open_dir(c->dirs.v[d], top, sub, false);
-			if (s->dirfd[d * c->nsubdirs + i] < 0) {
+			rc = open_dir(c->dirs.v[d], top, sub, false, full, sizeof(full), &what);
+			if (rc < 0) {
 				close(top);
-				return -run_error_get()->err;
+				return dir_failed(s, rc, what, full);
 			}
+			s->dirfd[d * c->nsubdirs + i] = rc;
 		}
 		close(top);
 	}
@@ -965,6 +1001,16 @@ static int fsm_run(struct driver *d, const void *cfg, void *result)
 	s->c = c;
 	s->d = d;
 	rc = setup(s);
+	if (rc && atomic_load(&s->full)) {
+		r->head.end = RUN_END_FULL;
+		r->head.end_err = atomic_load(&s->full);
+		snprintf(r->head.end_detail, sizeof(r->head.end_detail), "%s '%s': %s", s->full_what,
+			 s->full_path, strerror(r->head.end_err));
+		r->head.complete = true;
+		run_figures(r);
+		free(it);
+		return 0;
+	}
 	if (rc) {
 		free(it);
 		return rc;
@@ -1025,9 +1071,16 @@ static int fsm_run(struct driver *d, const void *cfg, void *result)
 	iter_release(it);
 	free(it);
 	pack_totals(s, r);
+	for (unsigned i = 0; i < c->nthreads; i++)
+		r->created |= s->th[i].k_created > 0;
 	r->head.complete = r->head.end == RUN_END_DONE || r->head.end == RUN_END_FULL;
 	run_figures(r);
 	return 0;
+}
+
+bool fsm_result_keeps(const struct fsm_config *c, const struct fsm_result *r)
+{
+	return c->keep_files && r->created;
 }
 
 /* Frees the directories and names of a run once its files are cleaned up (or kept): the
@@ -1145,6 +1198,7 @@ int fsm_config_check(struct fsm_config *c, char *err, size_t len)
 {
 	uint64_t capacity, r_min = 0, cap;
 	size_t sub_len = 0;
+	struct rlimit rl;
 
 	if (!c->dirs.n)
 		return bad(err, len, "at least one directory is needed (-d DIR)");
@@ -1201,6 +1255,13 @@ int fsm_config_check(struct fsm_config *c, char *err, size_t len)
 
 		sub_len = (size_t)snprintf(tmp, sizeof(tmp), "%02x", (unsigned)(c->subdirs - 1)) + 1;
 	}
+	/* found now, not after the header and the log: the directory fds the run keeps open */
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_max != RLIM_INFINITY &&
+	    rl.rlim_max < nofile_need(c))
+		return bad(err, len, "%u directories (-d x -D) and %u threads need %llu open "
+			   "files, RLIMIT_NOFILE allows %llu (ulimit -n)", c->ndirs * c->nsubdirs,
+			   c->nthreads, (unsigned long long)nofile_need(c),
+			   (unsigned long long)rl.rlim_max);
 	for (unsigned d = 0; d < c->ndirs; d++) {
 		size_t l = strlen(c->dirs.v[d]) + 1 + sub_len + c->name_chars;
 
@@ -1359,9 +1420,9 @@ static unsigned fsm_targets(const void *cfg, const char **out, unsigned max)
 	return n;
 }
 
-static bool fsm_keep(const void *cfg)
+static bool fsm_keep(const void *cfg, const void *result)
 {
-	return ((const struct fsm_config *)cfg)->keep_files;
+	return result && fsm_result_keeps(cfg, result);
 }
 
 /* Runs of the same configuration from processes side by side: files, latency and overhead add

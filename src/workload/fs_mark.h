@@ -121,6 +121,7 @@ struct fsm_result {
 	bool op_total;               /* op[] is filled (not when memory ran out) */
 	struct perf_profile *profile; /* --profile: every iteration's create loop, merged */
 	time_t started;
+	bool created;                /* at least one file was created (one cut short counts) */
 	struct fsm_state *state;     /* directories and names, alive until fsm_result_drop_state() */
 };
 
@@ -128,6 +129,11 @@ struct fsm_result {
  * message in err: -EINVAL for bad input, -EPERM or -EOPNOTSUPP when it cannot run here. */
 int fsm_config_check(struct fsm_config *c, char *err, size_t errlen);
 void fsm_defaults(struct fsm_config *c);
+/* Whether the run's files and directories stay at the end: kept files (-k, -L, -F) and at
+ * least one file created. A run that created none leaves no directory either, so a fill that
+ * found the filesystem full at its first mkdir ends as cleanly as one that found it full at its
+ * first file, and a run refused at its first file leaves no empty subdirectories. */
+bool fsm_result_keeps(const struct fsm_config *c, const struct fsm_result *r);
 /* p-th percentile (nearest rank) of v[0..n-1], copied and sorted; 0 when n is 0 */
 double fsm_percentile(const double *v, unsigned n, double p);
 extern const struct workload_ops workload_fs_mark;

@@ -40,6 +40,7 @@ struct tio_config {
 	const char *between;         /* --between-phases CMD */
 	struct run_opts run;         /* the options every workload shares */
 	/* derived by tio_config_check() */
+	bool json_stdout;            /* --json -: stdout carries the JSON and nothing else */
 	bool run_phase[TIO_NPHASES];
 	uint64_t blocks;             /* per thread */
 };
