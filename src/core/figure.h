@@ -28,6 +28,8 @@ enum fig_agg {
 enum {
 	FIG_KEY = 1u << 0,       /* one of the few figures plot --type compare draws */
 	FIG_OPTIONAL = 1u << 1,  /* absent from some groups or older results */
+	FIG_NOCOMPARE = 1u << 2, /* written and shown (the classic tables) but not compared: a
+				  * figure that is 0 in nearly every result (tiotest's % > 2 s) */
 };
 
 struct figure {

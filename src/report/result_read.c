@@ -196,6 +196,8 @@ static struct rr_figure *fig_get(struct ctx *c, const char *group, const struct 
 static int fig_set(struct ctx *c, unsigned run, const char *group, const struct figure *d,
 		   const char *key_suffix, const char *name_suffix, double v)
 {
+	if (d->flags & FIG_NOCOMPARE)
+		return 0;
 	struct rr_figure *f = fig_get(c, group, d, key_suffix, name_suffix);
 
 	if (!f)

@@ -655,16 +655,16 @@ const struct figure tio_phase_figs[TIO_NFIGS] = {
 	[TIO_FIG_LAT_P99] = { "latency_p99_ns", "latency.p99_ns", "latency p99", "ns", FIG_LOWER_BETTER, FIG_MEAN, FIG_HIST, FIG_KEY },
 	[TIO_FIG_LAT_P999] = { "latency_p99_9_ns", "latency.p99_9_ns", "latency p99.9", "ns", FIG_LOWER_BETTER, FIG_MEAN, FIG_HIST, FIG_OPTIONAL },
 	[TIO_FIG_LAT_MAX] = { "latency_max_ns", "latency.max_ns", "latency max", "ns", FIG_LOWER_BETTER, FIG_MEAN, FIG_MAX, 0 },
-	[TIO_FIG_OVER_2S_PCT] = { "latency_over_2s_pct", "latency.over_2s_pct", "ops over 2 s", "%", FIG_LOWER_BETTER, FIG_MEAN, FIG_RECOMPUTE, FIG_OPTIONAL },
-	[TIO_FIG_OVER_10S_PCT] = { "latency_over_10s_pct", "latency.over_10s_pct", "ops over 10 s", "%", FIG_LOWER_BETTER, FIG_MEAN, FIG_RECOMPUTE, FIG_OPTIONAL },
+	[TIO_FIG_OVER_2S_PCT] = { "latency_over_2s_pct", "latency.over_2s_pct", "ops over 2 s", "%", FIG_LOWER_BETTER, FIG_MEAN, FIG_RECOMPUTE, FIG_OPTIONAL | FIG_NOCOMPARE },
+	[TIO_FIG_OVER_10S_PCT] = { "latency_over_10s_pct", "latency.over_10s_pct", "ops over 10 s", "%", FIG_LOWER_BETTER, FIG_MEAN, FIG_RECOMPUTE, FIG_OPTIONAL | FIG_NOCOMPARE },
 };
 
 const struct figure tio_run_figs[TIO_NRFIGS] = {
 	[TIO_RFIG_LAT_MEAN] = { "total.latency_mean_ns", "total_latency.mean_ns", "total latency mean", "ns", FIG_LOWER_BETTER, FIG_MEAN, FIG_HIST, 0 },
 	[TIO_RFIG_LAT_P99] = { "total.latency_p99_ns", "total_latency.p99_ns", "total latency p99", "ns", FIG_LOWER_BETTER, FIG_MEAN, FIG_HIST, 0 },
 	[TIO_RFIG_LAT_MAX] = { "total.latency_max_ns", "total_latency.max_ns", "total latency max", "ns", FIG_LOWER_BETTER, FIG_MEAN, FIG_MAX, 0 },
-	[TIO_RFIG_OVER_2S_PCT] = { "total.latency_over_2s_pct", "total_latency.over_2s_pct", "total ops over 2 s", "%", FIG_LOWER_BETTER, FIG_MEAN, FIG_RECOMPUTE, FIG_OPTIONAL },
-	[TIO_RFIG_OVER_10S_PCT] = { "total.latency_over_10s_pct", "total_latency.over_10s_pct", "total ops over 10 s", "%", FIG_LOWER_BETTER, FIG_MEAN, FIG_RECOMPUTE, FIG_OPTIONAL },
+	[TIO_RFIG_OVER_2S_PCT] = { "total.latency_over_2s_pct", "total_latency.over_2s_pct", "total ops over 2 s", "%", FIG_LOWER_BETTER, FIG_MEAN, FIG_RECOMPUTE, FIG_OPTIONAL | FIG_NOCOMPARE },
+	[TIO_RFIG_OVER_10S_PCT] = { "total.latency_over_10s_pct", "total_latency.over_10s_pct", "total ops over 10 s", "%", FIG_LOWER_BETTER, FIG_MEAN, FIG_RECOMPUTE, FIG_OPTIONAL | FIG_NOCOMPARE },
 };
 
 static const struct figure_set tio_figs = {
