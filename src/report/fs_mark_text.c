@@ -68,19 +68,19 @@ void fsm_print_header(FILE *out, bool log, const struct fsm_config *c, int argc,
 		(unsigned long long)c->file_bytes, (unsigned long long)c->io_bytes);
 	fputs("#\tApp overhead is time in microseconds spent in the test not doing file writing "
 	      "related system calls.\n", out);
-	if (c->verbose)
+	if (c->text.verbose)
 		fprintf(out, "%s#\tAll system call times are reported in microseconds.\n\n", log ? "#" : "");
 	else
 		fputs(log ? "#\n" : "\n", out);
 	fprintf(out, "%6s %12s %12s %12s %16s", "FSUse%", "Count", "Size", "Files/sec", "App Overhead");
-	if (c->verbose)
+	if (c->text.verbose)
 		for (int i = 0; i < 6; i++)
 			fprintf(out, " %26s", verbose_cols[i]);
-	if (c->percentiles)
+	if (c->text.percentiles)
 		fprintf(out, " %12s %12s", "CREAT p50us", "CREAT p99us");
-	if (c->inodes)
+	if (c->text.inodes)
 		fprintf(out, " %6s", "IUse%");
-	if (c->summary)
+	if (c->text.summary)
 		fprintf(out, " %14s", "Agg Files/sec");
 	fputc('\n', out);
 }
@@ -95,7 +95,7 @@ void fsm_print_row(FILE *out, const struct fsm_config *c, const struct fsm_iter 
 	fprintf(out, "%6u %12llu %12llu %12.1f %16llu", (unsigned)it->fsuse_pct,
 		(unsigned long long)it->count, (unsigned long long)c->file_bytes, it->files_per_sec,
 		us(it->app_overhead_ns));
-	if (c->verbose) {
+	if (c->text.verbose) {
 		/* true min/max and exact averages over every call of every thread (fs_mark took 0
 		 * for "unset" and averaged integer per-thread averages, doc/reference/fs_mark.md §6) */
 		for (int i = 0; i < 6; i++) {
@@ -105,15 +105,15 @@ void fsm_print_row(FILE *out, const struct fsm_config *c, const struct fsm_iter 
 				h->count ? us(h->sum / h->count) : 0ULL, us(h->max));
 		}
 	}
-	if (c->percentiles) {
+	if (c->text.percentiles) {
 		const struct hist *h = &it->op[FSM_CREATE].lat;
 
 		fprintf(out, " %12.1f %12.1f", (double)hist_percentile(h, 50) / 1e3,
 			(double)hist_percentile(h, 99) / 1e3);
 	}
-	if (c->inodes)
+	if (c->text.inodes)
 		fprintf(out, " %6d", it->iuse_pct);
-	if (c->summary)
+	if (c->text.summary)
 		fprintf(out, " %14.1f", it->files_per_sec_aggregate);
 	if (it->partial)
 		fputs(" partial", out);
@@ -290,7 +290,7 @@ static void fsm_rep_run_end(void *st, unsigned run, const void *result)
 	default:
 		break;
 	}
-	if (out && c->summary && r->head.end != RUN_END_SIGNAL)
+	if (out && c->text.summary && r->head.end != RUN_END_SIGNAL)
 		fsm_print_summary(out, c, r);
 	/* --sysstats and --profile output under the run's classic output */
 	if (x->kbuf) {

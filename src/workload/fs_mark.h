@@ -49,11 +49,16 @@ struct fsm_config {
 	uint64_t name_len;           /* -p */
 	uint64_t rand_len;           /* -r */
 	uint64_t iterations;         /* -L */
-	bool fill, keep, verbose;    /* -F -k -v */
+	bool fill, keep;             /* -F -k */
 	const char *log;             /* -l */
 	int help;
 	/* fsbench's own (long options only) */
-	bool summary, percentiles, inodes, dirsync, fdatasync, stat, read, spread;
+	/* presentation only (report/fs_mark_text.c reads them; the run does not) */
+	struct {
+		bool verbose;                /* -v */
+		bool summary, percentiles, inodes;
+	} text;
+	bool dirsync, fdatasync, stat, read, spread;
 	uint64_t xattr_bytes;
 	struct run_opts run;         /* the options every workload shares */
 	/* derived by fsm_config_check() */
