@@ -341,9 +341,9 @@ int cmd_fs_mark(int argc, char **argv, const char *prog)
 	}
 	o.log = open_log(c.log, prog);
 	/* the kernel-side view: devices resolved once, perf opened once for every run */
-	c.profile |= c.profile_callgraph || c.profile_folded;
+	c.profile |= c.profile_callgraph || c.profile_folded || c.profile_inclusive;
 	oc = (struct observe_config){ .profile = c.profile, .hz = (unsigned)c.profile_hz,
-				      .callgraph = c.profile_callgraph };
+				      .callgraph = c.profile_callgraph || c.profile_inclusive };
 	if (o.log && observe_open(&obs, &oc, (const char *const *)targets, c.dirs.n, prog)) {
 		fprintf(stderr, "%s: out of memory\n", prog);
 		fclose(o.log);

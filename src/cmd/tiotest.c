@@ -237,9 +237,9 @@ int cmd_tiotest(int argc, char **argv, const char *prog)
 		return EXIT_FAILED;
 	}
 	/* the kernel-side view: devices resolved once, perf opened once for every run */
-	c.profile |= c.profile_callgraph || c.profile_folded;
+	c.profile |= c.profile_callgraph || c.profile_folded || c.profile_inclusive;
 	oc = (struct observe_config){ .profile = c.profile, .hz = (unsigned)c.profile_hz,
-				      .callgraph = c.profile_callgraph };
+				      .callgraph = c.profile_callgraph || c.profile_inclusive };
 	if (observe_open(&obs, &oc, c.dirs.v, c.dirs.n, prog)) {
 		fprintf(stderr, "%s: out of memory\n", prog);
 		free(runs);

@@ -61,6 +61,7 @@ struct fsm_config {
 	const char *label;           /* --label NAME */
 	bool sysstats;               /* --sysstats: kernel view table and warnings on stderr */
 	bool profile, profile_callgraph;   /* --profile, --profile-callgraph */
+	bool profile_inclusive;      /* --profile-inclusive: call chains, inclusive table */
 	uint64_t profile_hz, profile_top;
 	const char *profile_folded;  /* --profile-folded FILE */
 	/* set by the command */

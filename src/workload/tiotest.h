@@ -45,6 +45,7 @@ struct tio_config {
 	bool progress;               /* derived: stderr is a terminal and not --quiet */
 	bool sysstats;               /* --sysstats: kernel view table and warnings on stderr */
 	bool profile, profile_callgraph;   /* --profile, --profile-callgraph */
+	bool profile_inclusive;      /* --profile-inclusive: call chains, inclusive table */
 	uint64_t profile_hz, profile_top;
 	const char *profile_folded;  /* --profile-folded FILE */
 	struct observe *obs;         /* set by the command: kernel-side session, NULL for none */
