@@ -5,7 +5,9 @@
 
 #include "sys/perf.h"
 
-/* label: "Write phase", "iteration 1"; top: rows to print (0: all) */
+/* The table of this run's samples (image, app, symbol), the other processes under it (system-
+ * wide), and with call chains the inclusive table. label: "Write phase", "iteration 1"; top:
+ * rows of each (0: all). */
 void profile_text_print(FILE *out, const char *label, const struct perf_profile *p, unsigned top);
 /* "root;comm;frame;... count" lines; root names the phase so one file holds every phase.
  * Returns 0 or -EIO. */
