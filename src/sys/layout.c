@@ -192,6 +192,11 @@ double layout_mean_extent_bytes(const struct layout_sum *s)
 	return s->placed && s->extents ? (double)s->mapped_bytes / (double)s->extents : NAN;
 }
 
+double layout_discontinuities_per_mib(const struct layout_sum *s)
+{
+	return s->placed && s->mapped_bytes ? (double)s->discontinuities / ((double)s->mapped_bytes / 1048576.0) : NAN;
+}
+
 /* ---- the filesystem ------------------------------------------------------------------------ */
 #ifndef XFS_SUPER_MAGIC
 #define XFS_SUPER_MAGIC 0x58465342

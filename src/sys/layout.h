@@ -78,11 +78,13 @@ void layout_sum_merge(struct layout_sum *dst, const struct layout_sum *src);
 unsigned layout_hist_bucket(uint64_t n);
 uint64_t layout_hist_max(unsigned i);
 /* Figures of a sum, NAN when it has no placed file: extents per placed file, % of placed files
- * in one extent, extents per MiB of mapped data, mean extent size in bytes. */
+ * in one extent, extents per MiB of mapped data, mean extent size in bytes, discontinuities
+ * per MiB of mapped data. */
 double layout_extents_per_file(const struct layout_sum *s);
 double layout_one_extent_pct(const struct layout_sum *s);
 double layout_extents_per_mib(const struct layout_sum *s);
 double layout_mean_extent_bytes(const struct layout_sum *s);
+double layout_discontinuities_per_mib(const struct layout_sum *s);
 
 /* The filesystem fd lives on: its statfs magic and a name ("ext4", "tmpfs", ...; "0x..."
  * for one fsbench does not know). ext2, ext3 and ext4 share one magic and are "ext4" here. */
