@@ -68,6 +68,10 @@ static void tio_json_layout(json_t *o, const struct tio_layout *l)
 		json_object_set_new(lo, "absent", json_string(l->why));
 		return;
 	}
+	/* measured, but nothing placed to describe: the figures are null, and this says why */
+	if (!l->sum.placed)
+		json_object_set_new(lo, "absent", json_string("no test file has data on disk (empty, or "
+							      "not allocated yet)"));
 	json_object_set_new(lo, "files", json_u64(l->sum.files));
 	json_object_set_new(lo, "extents", json_u64(l->sum.extents));
 	json_object_set_new(lo, "fiemap_extents", json_u64(l->sum.fiemap_extents));
