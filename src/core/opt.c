@@ -166,6 +166,7 @@ static int set_value(const struct opt *o, bool lng, const char *val, void *cfg, 
 		return 0;
 	}
 	case OPT_UINT:
+	case OPT_UINT_OPTIONAL:
 	case OPT_UINTS:
 	case OPT_SIZE:
 	case OPT_TIME:
@@ -225,6 +226,11 @@ bool opt_takes_arg(const struct opt *o)
 	return o->type != OPT_FLAG && o->type != OPT_HELP;
 }
 
+bool opt_arg_optional(const struct opt *o)
+{
+	return o->type == OPT_UINT_OPTIONAL;
+}
+
 int opt_parse(const struct opt_cmd *c, int argc, char **argv, void *cfg, char *err, size_t errlen)
 {
 	char q[QUOTE_MAX];
@@ -269,7 +275,11 @@ int opt_parse(const struct opt_cmd *c, int argc, char **argv, void *cfg, char *e
 			}
 			if (eq)
 				val = eq + 1;
-			else if (i + 1 < argc)
+			else if (opt_arg_optional(o)) {
+				/* --name alone: the value it implies; a value must be attached (=N) */
+				*(uint64_t *)field(cfg, o) = o->unit;
+				continue;
+			} else if (i + 1 < argc)
 				val = argv[++i];
 			else {
 				fmt_err(err, errlen, "option --%s needs a value (%s)", o->lname, o->arg);
@@ -379,7 +389,9 @@ void opt_format_names(const struct opt *o, char *buf, size_t len)
 {
 	char arg[64] = "";
 
-	if (opt_takes_arg(o))
+	if (opt_arg_optional(o))
+		snprintf(arg, sizeof(arg), "[=%s]", o->arg);
+	else if (opt_takes_arg(o))
 		snprintf(arg, sizeof(arg), o->lname ? "=%s" : " %s", o->arg);
 	if (o->sname && o->lname)
 		snprintf(buf, len, "-%c, --%s%s", o->sname, o->lname, arg);

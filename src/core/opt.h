@@ -19,6 +19,8 @@ enum opt_type {
 	OPT_UINTS,       /* struct opt_uints: repeatable */
 	OPT_HELP,        /* int: 1 after the short form, 2 after the long form */
 	OPT_TIME,        /* uint64_t ns: a number with a unit ns/us/ms/s/m/h, bare = seconds */
+	OPT_UINT_OPTIONAL, /* uint64_t, long form only, value optional: --name=N sets N, --name
+			    * alone sets .unit (the value it implies); 0 when not given */
 };
 
 struct opt_strs {
@@ -61,6 +63,7 @@ int opt_parse_time(const char *s, uint64_t *ns);
  * takes a value, "-f, --size=MIB", and a default as the user would write it ("" for none). */
 bool opt_is_end(const struct opt *o);
 bool opt_takes_arg(const struct opt *o);
+bool opt_arg_optional(const struct opt *o);
 void opt_format_names(const struct opt *o, char *buf, size_t len);
 void opt_format_default(const struct opt *o, const void *defaults, char *buf, size_t len);
 #endif

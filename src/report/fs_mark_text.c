@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -82,6 +83,8 @@ void fsm_print_header(FILE *out, bool log, const struct fsm_config *c, int argc,
 		fprintf(out, " %6s", "IUse%");
 	if (c->text.summary)
 		fprintf(out, " %14s", "Agg Files/sec");
+	if (c->layout_files)
+		fprintf(out, " %12s %10s", "Extents/file", "1-extent%");
 	fputc('\n', out);
 }
 
@@ -115,6 +118,15 @@ void fsm_print_row(FILE *out, const struct fsm_config *c, const struct fsm_iter 
 		fprintf(out, " %6d", it->iuse_pct);
 	if (c->text.summary)
 		fprintf(out, " %14.1f", it->files_per_sec_aggregate);
+	if (c->layout_files) {
+		/* --layout: absent is "-", never 0 (the JSON says why) */
+		const double *f = it->layout.fig;
+
+		if (it->layout.taken && !isnan(f[FSM_LFIG_EXTENTS_PER_FILE]))
+			fprintf(out, " %12.2f %10.1f", f[FSM_LFIG_EXTENTS_PER_FILE], f[FSM_LFIG_ONE_EXTENT_PCT]);
+		else
+			fprintf(out, " %12s %10s", "-", "-");
+	}
 	if (it->partial)
 		fputs(" partial", out);
 	fputc('\n', out);

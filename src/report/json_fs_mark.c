@@ -41,6 +41,7 @@ static json_t *config(const struct fsm_config *c)
 	json_object_set_new(o, "read", json_boolean(c->read));
 	json_object_set_new(o, "repeat", json_u64(c->run.repeat));
 	json_object_set_new(o, "interval_ns", json_u64(c->run.interval_ns));
+	json_object_set_new(o, "layout_files", c->layout_files ? json_u64(c->layout_files) : json_null());
 	return o;
 }
 
@@ -84,6 +85,62 @@ static json_t *run_latency(const struct fsm_result *r)
 	return lat;
 }
 
+/* --layout, one iteration: its figures (null when absent, with the reason), the counts behind
+ * them, the extents-per-file histogram as [lo, hi, files] (hi null: no bound) for the buckets
+ * that have files, and a few sampled files' inode and group numbers (ext4). A few hundred
+ * bytes: a fill has thousands of iterations. */
+static json_t *layout_iter(const struct fsm_layout *L)
+{
+	const struct layout_sum *s = &L->sum;
+	const struct layout_locality *l = &L->loc;
+	json_t *o = json_object(), *h, *ex;
+
+	json_figures(o, &workload_fs_mark.figs->iter[FSM_IFIG_LAYOUT], FSM_NLFIGS, L->fig);
+	/* json_figures writes at "layout.x": the object is what sits under "layout" */
+	{
+		json_t *inner = json_incref(json_object_get(o, "layout"));
+
+		json_decref(o);
+		o = inner ? inner : json_object();
+	}
+	if (L->absent)
+		json_object_set_new(o, "absent", json_string(L->why));
+	json_object_set_new(o, "sampled", json_u64(L->sampled));
+	json_object_set_new(o, "placed", json_u64(s->placed));
+	json_object_set_new(o, "unplaced", json_u64(s->unplaced));
+	json_object_set_new(o, "empty", json_u64(s->empty));
+	json_object_set_new(o, "inline", json_u64(s->inline_files));
+	json_object_set_new(o, "max_extents", json_u64(s->max_extents));
+	h = json_array();
+	for (unsigned i = 0; i < LAYOUT_HIST_N; i++) {
+		uint64_t hi = layout_hist_max(i);
+
+		if (s->hist[i])
+			json_array_append_new(h, json_pack("[o,o,o]", json_u64(i ? layout_hist_max(i - 1) + 1 : 0),
+				hi == UINT64_MAX ? json_null() : json_u64(hi), json_u64(s->hist[i])));
+	}
+	json_object_set_new(o, "extents_hist", h);
+	if (!l->files)
+		return o;
+	json_object_set_new(o, "located", json_u64(l->files));
+	json_object_set_new(o, "mean_group_distance", json_num((double)l->inode_distance_sum / (double)l->files));
+	if (l->in_inode_flex || l->in_dir_flex) {
+		json_object_set_new(o, "inode_flex_group_pct", json_num(100.0 * (double)l->in_inode_flex / (double)l->files));
+		json_object_set_new(o, "dir_flex_group_pct", json_num(100.0 * (double)l->in_dir_flex / (double)l->files));
+	}
+	ex = json_array();
+	for (unsigned i = 0; i < L->nex; i++) {
+		const struct fsm_layout_example *e = &L->ex[i];
+
+		json_array_append_new(ex, json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "ino", json_u64(e->ino),
+			"inode_group", json_u64(e->inode_group), "dir_ino", json_u64(e->dir_ino),
+			"dir_group", json_u64(e->dir_group), "data_group", json_u64(e->data_group),
+			"first_block", json_u64(e->first_block), "extents", json_u64(e->extents)));
+	}
+	json_object_set_new(o, "examples", ex);
+	return o;
+}
+
 json_t *fsm_json_iter(const struct fsm_config *c, const struct fsm_iter *it)
 {
 	json_t *o = json_object(), *lat = json_object(), *ph = json_object();
@@ -121,6 +178,8 @@ json_t *fsm_json_iter(const struct fsm_config *c, const struct fsm_iter *it)
 	}
 	if (it->obs.profile)
 		json_object_set_new(o, "profile", perf_json(it->obs.profile));
+	if (it->layout.taken)
+		json_object_set_new(o, "layout", layout_iter(&it->layout));
 	return o;
 }
 
@@ -134,9 +193,23 @@ static json_t *rates(const double *v, unsigned n, double average)
 			 "p99", json_num(fsm_percentile(v, n, 99)));
 }
 
+/* --layout: the ext4 geometry behind the locality figures, once per run, and how it was had */
+static json_t *layout_groups(const struct fsm_result *r)
+{
+	const struct layout_groups *g = &r->groups;
+
+	if (!r->groups_ok)
+		return json_pack("{s:s}", "absent", r->groups_why);
+	return json_pack("{s:s,s:b,s:o,s:o,s:o,s:o,s:o,s:o}", "source", g->source, "exact", g->exact,
+			 "block_bytes", json_u64(g->block_bytes), "blocks_per_group", json_u64(g->blocks_per_group),
+			 "inodes_per_group", json_u64(g->inodes_per_group),
+			 "first_data_block", json_u64(g->first_data_block), "groups", json_u64(g->groups),
+			 "groups_per_flex", g->groups_per_flex ? json_u64(g->groups_per_flex) : json_null());
+}
+
 /* One run: what --repeat repeats. last: the run the error (if any) belongs to. */
-static json_t *fsm_json_run(const struct driver_result *res, const struct fsm_result *r,
-			    json_t *iters, bool last)
+static json_t *fsm_json_run(const struct fsm_config *c, const struct driver_result *res,
+			    const struct fsm_result *r, json_t *iters, bool last)
 {
 	json_t *o = json_object(), *end = json_object(), *sum = json_object();
 	const struct run_error *e = last && res->failed ? &res->error : NULL;
@@ -169,6 +242,8 @@ static json_t *fsm_json_run(const struct driver_result *res, const struct fsm_re
 			    rates(r->agg_rates, r->niters, r->fig[FSM_RFIG_AGGREGATE]));
 	json_object_set_new(o, "summary", sum);
 	json_figures(o, workload_fs_mark.figs->run, workload_fs_mark.figs->nrun, r->fig);
+	if (c->layout_files)
+		json_object_set_new(o, "layout_block_groups", layout_groups(r));
 	return o;
 }
 
@@ -185,7 +260,7 @@ json_t *fsm_json(const struct fsm_config *c, const struct driver_result *res, js
 	json_object_set_new(root, "config", config(c));
 	if (nruns == 1) {
 		/* a single run is the top level itself; readers: runs = root.runs or [root] */
-		json_t *run = fsm_json_run(res, &runs[0], iters[0], true);
+		json_t *run = fsm_json_run(c, res, &runs[0], iters[0], true);
 
 		json_object_update(root, run);
 		json_decref(run);
@@ -193,7 +268,7 @@ json_t *fsm_json(const struct fsm_config *c, const struct driver_result *res, js
 		json_t *arr = json_array();
 
 		for (unsigned i = 0; i < nruns; i++)
-			json_array_append_new(arr, fsm_json_run(res, &runs[i], iters[i], i + 1 == nruns));
+			json_array_append_new(arr, fsm_json_run(c, res, &runs[i], iters[i], i + 1 == nruns));
 		json_object_set_new(root, "runs", arr);
 	}
 	return root;

@@ -51,6 +51,49 @@ static json_t *json_procio(const struct procio *io)
 			 json_u64(io->cancelled_write_bytes));
 }
 
+/* The layout after a phase: json_figures wrote its figures (null when absent) into "layout";
+ * here the counts behind them and each file, or the reason there is none. A phase after which
+ * no layout was taken has no "layout" at all. */
+static void tio_json_layout(json_t *o, const struct tio_layout *l)
+{
+	json_t *lo = json_object_get(o, "layout"), *files;
+
+	if (!l->measured) {
+		json_object_del(o, "layout");
+		return;
+	}
+	if (!json_is_object(lo))
+		return;
+	if (l->absent) {
+		json_object_set_new(lo, "absent", json_string(l->why));
+		return;
+	}
+	/* measured, but nothing placed to describe: the figures are null, and this says why */
+	if (!l->sum.placed)
+		json_object_set_new(lo, "absent", json_string("no test file has data on disk (empty, or "
+							      "not allocated yet)"));
+	json_object_set_new(lo, "files", json_u64(l->sum.files));
+	json_object_set_new(lo, "extents", json_u64(l->sum.extents));
+	json_object_set_new(lo, "fiemap_extents", json_u64(l->sum.fiemap_extents));
+	json_object_set_new(lo, "discontinuities", json_u64(l->sum.discontinuities));
+	json_object_set_new(lo, "mapped_bytes", json_u64(l->sum.mapped_bytes));
+	json_object_set_new(lo, "max_extents_per_file", json_u64(l->sum.max_extents));
+	/* data not placed yet (delayed allocation) and empty files are left out of the figures */
+	json_object_set_new(lo, "unplaced_files", json_u64(l->sum.unplaced));
+	json_object_set_new(lo, "empty_files", json_u64(l->sum.empty));
+	if (!l->files)
+		return;
+	files = json_array();
+	for (unsigned i = 0; i < l->sum.files; i++) {
+		const struct layout_file *f = &l->files[i];
+
+		json_array_append_new(files, json_pack("{s:i,s:o,s:o,s:o,s:o}", "thread", (int)i,
+			"extents", json_u64(f->extents), "discontinuities", json_u64(f->discontinuities),
+			"mapped_bytes", json_u64(f->mapped_bytes), "unplaced_bytes", json_u64(f->unknown_bytes)));
+	}
+	json_object_set_new(lo, "per_file", files);
+}
+
 static json_t *tio_json_phase(const struct tio_config *c, const struct tio_result *r, int p)
 {
 	const struct tio_phase_result *pr = &r->phase[p];
@@ -92,6 +135,7 @@ static json_t *tio_json_phase(const struct tio_config *c, const struct tio_resul
 	json_object_set_new(o, "threads", threads);
 	json_object_set_new(o, "latency", json_latency(&pr->st));
 	json_figures(o, tio_phase_figs, TIO_NFIGS, pr->fig);
+	tio_json_layout(o, &pr->layout);
 	json_object_set_new(o, "intervals", json_samples(pr->samples, pr->nsamples));
 	json_object_set_new(o, "interval_ns", json_u64(pr->sample_interval_ns));
 	return o;

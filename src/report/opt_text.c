@@ -41,7 +41,11 @@ void opt_text_man(const struct opt_cmd *c, const void *defaults, FILE *out)
 			fputs("\\-\\-", out);
 			roff_text(o->lname, out);
 		}
-		if (opt_takes_arg(o)) {
+		if (opt_arg_optional(o)) {
+			fputs("[=\\fI", out);
+			roff_text(o->arg, out);
+			fputs("\\fR]", out);
+		} else if (opt_takes_arg(o)) {
 			fputs(" \\fI", out);
 			roff_text(o->arg, out);
 			fputs("\\fR", out);

@@ -272,12 +272,67 @@ static void polyline(cairo_t *cr, const struct panel *p, const double *x, const 
 	cairo_restore(cr);
 }
 
+/* The fill's second y: extents per file (fs_mark --layout), its axis on the right from 1 (one
+ * extent per file, no fragmentation) up; dashed lines, broken where an iteration has none. */
+static void draw_fill_y2(cairo_t *cr, const struct panel *p0, const struct rr_result *res, unsigned nres,
+			 bool by_count, double y2max)
+{
+	struct panel p = *p0;
+	char buf[48];
+	double step, dash[] = { 6, 4 };
+
+	memset(&p.ay, 0, sizeof(p.ay));
+	p.ay.label = "extents per file (dashed)";
+	axis_fit(&p.ay, 0, y2max > 1 ? y2max : 2, true);
+	step = nice_step(p.ay.hi - p.ay.lo, 6);
+	cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+	for (int i = 0; i < 200; i++) {
+		double v = p.ay.lo + i * step;
+
+		if (v > p.ay.hi * (1 + 1e-9) + 1e-9 * step)
+			break;
+		fmt_tick(&p.ay, v, buf, sizeof(buf));
+		text(cr, p.x + p.w + 6, py(&p, v), buf, 11, 0, 0.5, false);
+	}
+	cairo_save(cr);
+	cairo_translate(cr, p.x + p.w + 44, p.y + p.h / 2);
+	cairo_rotate(cr, M_PI / 2);
+	text(cr, 0, 0, p.ay.label, 12, 0.5, 0.5, false);
+	cairo_restore(cr);
+	cairo_save(cr);
+	cairo_rectangle(cr, p.x, p.y, p.w, p.h);
+	cairo_clip(cr);
+	cairo_set_dash(cr, dash, 2, 0);
+	cairo_set_line_width(cr, 1.5);
+	for (unsigned i = 0; i < nres; i++)
+		for (unsigned s = 0; s < res[i].nfill; s++) {
+			const struct rr_series *se = &res[i].fill[s];
+			const double *x = by_count ? se->x2 : se->x;
+			bool open = false;
+
+			color(cr, i, s ? 0.45 : 1);
+			for (unsigned k = 0; k < se->n; k++) {
+				if (isnan(se->y2[k])) {
+					open = false;
+					continue;
+				}
+				if (open)
+					cairo_line_to(cr, px(&p, x[k]), py(&p, se->y2[k]));
+				else
+					cairo_move_to(cr, px(&p, x[k]), py(&p, se->y2[k]));
+				open = true;
+			}
+			cairo_stroke(cr);
+		}
+	cairo_restore(cr);
+}
+
 static int draw_fill(cairo_t *cr, const struct rr_result *res, unsigned nres, const struct plot_opts *o,
 		     double top, char *err, size_t errlen)
 {
 	struct panel p;
-	double xmax = 0, ymax = 0, umin = INFINITY, umax = -INFINITY;
-	bool by_count;
+	double xmax = 0, ymax = 0, umin = INFINITY, umax = -INFINITY, y2max = 1;
+	bool by_count, y2 = false;
 
 	layout(&p, 1, o->width, o->height, top);
 	for (unsigned i = 0; i < nres; i++)
@@ -301,8 +356,18 @@ static int draw_fill(cairo_t *cr, const struct rr_result *res, unsigned nres, co
 				ymax = res[i].fill[s].y[k] > ymax ? res[i].fill[s].y[k] : ymax;
 			}
 	}
+	/* fs_mark --layout: extents per file on a second axis, on the right, dashed */
+	for (unsigned i = 0; i < nres; i++)
+		for (unsigned s = 0; s < res[i].nfill; s++)
+			for (unsigned k = 0; k < res[i].fill[s].n; k++)
+				if (!isnan(res[i].fill[s].y2[k])) {
+					y2max = fmax(y2max, res[i].fill[s].y2[k]);
+					y2 = true;
+				}
 	p.ax.label = by_count ? "files created (Count)" : "filesystem used (FSUse%)";
 	p.ay.label = "files/sec (fs_mark)";
+	if (y2)
+		p.w -= 56;
 	axis_fit(&p.ax, 0, by_count ? xmax : (xmax > 0 ? xmax : 100), true);
 	axis_fit(&p.ay, 0, ymax, true);
 	draw_axes(cr, &p);
@@ -312,6 +377,8 @@ static int draw_fill(cairo_t *cr, const struct rr_result *res, unsigned nres, co
 
 			polyline(cr, &p, by_count ? se->x2 : se->x, se->y, se->n, i, s ? 0.45 : 1, true);
 		}
+	if (y2)
+		draw_fill_y2(cr, &p, res, nres, by_count, y2max);
 	return 0;
 }
 

@@ -41,6 +41,7 @@ struct rr_wl_def {
 	const char *iter_lats, *run_lats;
 	const char *iter_lat_key_fig;            /* that op's p99 is a key figure ("create") */
 	const char *fill_x, *fill_x2, *fill_y;   /* per iteration: the fill curve */
+	const char *fill_y2;                     /* ... and a second y, optional (NAN where absent) */
 	const char *complete_field;              /* boolean in the run ... */
 	const char *end_field;                   /* ... or a string, complete when one of: */
 	const char *const *end_ok;
@@ -57,7 +58,7 @@ static const struct rr_wl_def wl_defs[] = {
 	/* fs_mark's intervals count files created (ops; bytes are 0) */
 	{ .workload = "fs_mark", .iters = "iterations",
 	  .iter_lats = "latency", .run_lats = "latency", .iter_lat_key_fig = "create", .fill_x = "fs_use_pct", .fill_x2 = "count",
-	  .fill_y = "files_per_sec_sum_of_threads", .end_field = "end.reason", .end_ok = fsm_end_ok,
+	  .fill_y = "files_per_sec_sum_of_threads", .fill_y2 = "layout.extents_per_file", .end_field = "end.reason", .end_ok = fsm_end_ok,
 	  .iter_intervals = "intervals", .iter_series = "create", .iter_wall = "wall_ns", .series_y_ops = true,
 	  .series_y = "create rate", .series_unit = "files/s",
 	  .series_x = "time in the create loops, iterations end to end (s)" },
@@ -269,7 +270,8 @@ static struct rr_series *series_new(struct ctx *c, struct rr_series **arr, unsig
 	s->x = calloc(npoints ? npoints : 1, sizeof(double));
 	s->x2 = calloc(npoints ? npoints : 1, sizeof(double));
 	s->y = calloc(npoints ? npoints : 1, sizeof(double));
-	if (!s->x || !s->x2 || !s->y) {
+	s->y2 = calloc(npoints ? npoints : 1, sizeof(double));
+	if (!s->x || !s->x2 || !s->y || !s->y2) {
 		fail(c, "out of memory");
 		return NULL;
 	}
@@ -528,9 +530,14 @@ static int read_iters(struct ctx *c, unsigned run, const json_t *ro, struct opst
 				    (ry = num_at(c, it, d->fill_y, false, &y)) < 0)
 					goto out;
 				if (!rx && !rx2 && !ry) {
+					double y2 = NAN;
+
+					if (d->fill_y2 && num_at(c, it, d->fill_y2, true, &y2) < 0)
+						goto out;
 					fill->x[fill->n] = x;
 					fill->x2[fill->n] = x2;
 					fill->y[fill->n] = y;
+					fill->y2[fill->n] = y2;
 					fill->n++;
 				}
 			}
@@ -963,6 +970,7 @@ static void series_free(struct rr_series *s, unsigned n)
 		free(s[i].x);
 		free(s[i].x2);
 		free(s[i].y);
+		free(s[i].y2);
 	}
 	free(s);
 }

@@ -45,6 +45,7 @@ struct rr_series {
 	unsigned run;
 	unsigned n;
 	double *x, *x2, *y;
+	double *y2;               /* fill: fs_mark --layout's extents per file, NAN where absent */
 };
 
 /* latency of one phase or op type, merged over every run (and fs_mark iteration) */

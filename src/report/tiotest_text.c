@@ -130,6 +130,55 @@ void tio_print_percentiles(FILE *out, const struct tio_config *c, const struct t
 	fputs("`-----------------------------------------------------------------------------------------------------'\n\n", out);
 }
 
+/* bytes as people read them: "512 B", "33.2 KiB", "5.00 MiB" */
+static const char *human_bytes(double b, char *buf, size_t len)
+{
+	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	int u = 0;
+
+	while (u < 4 && b >= 1024) {
+		b /= 1024;
+		u++;
+	}
+	snprintf(buf, len, u ? (b < 10 ? "%.2f %s" : b < 100 ? "%.1f %s" : "%.0f %s") : "%.0f %s", b, unit[u]);
+	return buf;
+}
+
+void tio_print_layout(FILE *out, const struct tio_config *c, const struct tio_result *r)
+{
+	static const char rule[] =
+		"+--------------+-------+-----------+-------------+-------------+-----------------+\n";
+
+	(void)c;
+	fputs("Tiotest file layout after each phase (fsbench, FIEMAP):\n", out);
+	fputs(",--------------------------------------------------------------------------------.\n", out);
+	fputs("| After        | Files |   Extents | Extents/MiB | Mean extent | Discontinuities |\n", out);
+	fputs(rule, out);
+	for (int p = 0; p < TIO_NPHASES; p++) {
+		const struct tio_layout *l = &r->phase[p].layout;
+		const double *f = r->phase[p].fig;
+		char mean[32];
+
+		if (!r->phase[p].ran || !l->measured)
+			continue;
+		if (l->absent) {
+			fprintf(out, "| %s | absent: %-55.55s |\n", lat_label[p], l->why);
+			continue;
+		}
+		if (!l->sum.placed) {
+			fprintf(out, "| %s | %5llu | %-55.55s |\n", lat_label[p], (unsigned long long)l->sum.files,
+				"no data on disk yet (empty, or not allocated yet)");
+			continue;
+		}
+		fprintf(out, "| %s | %5llu | %9llu | %11.3f | %11s | %15llu |\n", lat_label[p],
+			(unsigned long long)l->sum.files, (unsigned long long)l->sum.extents,
+			f[TIO_FIG_LAYOUT_EXTENTS_PER_MIB],
+			human_bytes(f[TIO_FIG_LAYOUT_MEAN_EXTENT_BYTES], mean, sizeof(mean)),
+			(unsigned long long)l->sum.discontinuities);
+	}
+	fputs("`--------------------------------------------------------------------------------'\n\n", out);
+}
+
 /* --repeat: the figures of the classic tables, as their declarations say to combine them;
  * the text shows them in the classic units */
 static const struct {
@@ -212,6 +261,8 @@ static void tio_rep_run_end(void *st, unsigned run, const void *result)
 		tio_print_tables(out, c, r);
 	if (c->text.percentiles)
 		tio_print_percentiles(out, c, r);
+	if (c->layout && !c->text.terse)
+		tio_print_layout(out, c, r);
 	if (!r->head.complete) {
 		/* after the classic lines, so parsers that read the tables still do; the marker
 		 * says these numbers do not describe the whole run */

@@ -11,4 +11,6 @@ void tio_print_terse(FILE *out, const struct tio_config *c, const struct tio_res
 /* --repeat: per phase and figure, mean ± 95 % CI and CV over the complete runs. */
 void tio_print_summary(FILE *out, const struct tio_config *c, const struct tio_result *runs, unsigned n);
 void tio_print_percentiles(FILE *out, const struct tio_config *c, const struct tio_result *r);
+/* --layout: the test files' layout after each phase that has one */
+void tio_print_layout(FILE *out, const struct tio_config *c, const struct tio_result *r);
 #endif

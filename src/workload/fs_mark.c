@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,6 +64,8 @@ struct fsm_state {
 	const char *full_what;
 	char label[64];          /* the progress line's prefix: "fs_mark run 2/3 iteration 5" */
 	struct opstat *run_op;   /* [FSM_NOPS]: the reported iterations merged, packed at the end */
+	const struct layout_groups *groups;   /* --layout on ext4: the geometry, else NULL */
+	dev_t groups_dev;        /* ... of this filesystem */
 };
 
 /* ---- names ---------------------------------------------------------------------------------
@@ -760,6 +763,112 @@ static void use_pct(const struct fsm_state *s, int *blocks, int *inodes)
 		*inodes = (int)(100.0 * (double)(sf.f_files - sf.f_ffree) / (double)sf.f_files);
 }
 
+/* ---- --layout: a seeded sample of the iteration's files, mapped before the unlink phase ---- */
+#define FSM_LAYOUT_SEED UINT64_C(0x1a7047)
+
+/* the geometry the locality figures use: the first -d's filesystem's, when it is ext4 */
+static void layout_groups_init(struct fsm_state *s, struct fsm_result *r)
+{
+	struct stat st;
+	int rc = layout_ext4_groups(s->dirfd[0], &r->groups, r->groups_why, sizeof(r->groups_why));
+
+	r->groups_ok = rc == 0 && fstat(s->dirfd[0], &st) == 0;
+	if (rc && rc != -EOPNOTSUPP)
+		snprintf(r->groups_why, sizeof(r->groups_why), "ext4 geometry unknown: %s", strerror(-rc));
+	if (r->groups_ok) {
+		s->groups = &r->groups;
+		s->groups_dev = st.st_dev;
+	}
+}
+
+/* one sampled file: file k of thread t, opened read-only by the name fsbench created (no link
+ * followed, the directory fsbench opened), mapped. 0, or -errno from FIEMAP (the sample stops). */
+static int layout_one(struct fsm_state *s, struct fsm_thread *t, uint64_t k, struct fsm_layout *L,
+		      bool example)
+{
+	unsigned hint = 0;
+	int dfd = locate(t, k, &hint), fd, rc;
+	struct stat st, dst;
+	struct layout_file f;
+
+	fd = openat(dfd, t->name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return 0;        /* gone (another program): not in the sample */
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || fstat(dfd, &dst) < 0) {
+		close(fd);
+		return 0;
+	}
+	rc = layout_fd(fd, &f);
+	if (rc) {
+		layout_absent_reason(fd, rc, L->why, sizeof(L->why));
+		close(fd);
+		return rc;
+	}
+	close(fd);
+	layout_sum_add(&L->sum, &f);
+	if (s->groups && st.st_dev == s->groups_dev) {
+		uint64_t dg = layout_locality_add(&L->loc, s->groups, st.st_ino, dst.st_ino, &f);
+
+		if (example && dg != UINT64_MAX && L->nex < FSM_LAYOUT_EXAMPLES)
+			L->ex[L->nex++] = (struct fsm_layout_example){
+				.ino = st.st_ino, .dir_ino = dst.st_ino, .data_group = dg,
+				.inode_group = layout_inode_group(s->groups, st.st_ino),
+				.dir_group = layout_inode_group(s->groups, dst.st_ino),
+				.first_block = f.first_physical / s->groups->block_bytes, .extents = f.extents };
+	}
+	return 0;
+}
+
+static void layout_figs(struct fsm_layout *L)
+{
+	const struct layout_locality *l = &L->loc;
+	const bool ok = L->taken && !L->absent;
+
+	L->fig[FSM_LFIG_EXTENTS_PER_FILE] = ok ? layout_extents_per_file(&L->sum) : NAN;
+	L->fig[FSM_LFIG_ONE_EXTENT_PCT] = ok ? layout_one_extent_pct(&L->sum) : NAN;
+	L->fig[FSM_LFIG_INODE_GROUP_PCT] = ok && l->files ? 100.0 * (double)l->in_inode_group / (double)l->files : NAN;
+	L->fig[FSM_LFIG_DIR_GROUP_PCT] = ok && l->files ? 100.0 * (double)l->in_dir_group / (double)l->files : NAN;
+}
+
+/* N files of the iteration, one drawn from each of N equal strata of its files in creation
+ * order, thread after thread: spread over the iteration, the threads and so the subdirectories
+ * (each file's subdirectory follows from its index). The draw is seeded by the run and the
+ * iteration: the same run samples the same files. */
+static void layout_sample(struct fsm_state *s, struct fsm_iter *it)
+{
+	const struct fsm_config *c = s->c;
+	struct fsm_layout *L = &it->layout;
+	uint64_t total = 0, n, rng = mix64(FSM_LAYOUT_SEED ^ ((uint64_t)s->d->run << 40) ^ it->index);
+	uint64_t base = 0;       /* files of the threads before thread th */
+	unsigned th = 0;
+
+	L->taken = true;
+	for (unsigned i = 0; i < c->nthreads; i++)
+		total += s->th[i].done;
+	n = total < c->layout_files ? total : c->layout_files;
+	for (uint64_t j = 0; j < n && !run_stopping(); j++) {
+		uint64_t lo = j * total / n, hi = (j + 1) * total / n, g;
+
+		rng += UINT64_C(0x9e3779b97f4a7c15);
+		g = lo + (uint64_t)(((unsigned __int128)mix64(rng) * (hi - lo)) >> 64);
+		while (g >= base + s->th[th].done)
+			base += s->th[th++].done;
+		L->sampled++;
+		if (layout_one(s, &s->th[th], s->th[th].iter_k0 + (g - base), L,
+			       j == 0 || j == n / 2 || j == n - 1)) {
+			L->absent = true;
+			break;
+		}
+	}
+	if (!L->absent && !L->sum.placed) {
+		L->absent = true;
+		snprintf(L->why, sizeof(L->why), !total ? "no file was created in this iteration" :
+			 c->file_bytes == 0 ? "the files are empty (-s 0): no data to place" :
+			 "no sampled file has its data placed yet (delayed allocation, nothing synced)");
+	}
+	layout_figs(L);
+}
+
 /* ---- iterations ------------------------------------------------------------------------------ */
 /* One phase of an iteration; live: the op whose per-worker statistics the progress line (and,
  * with interval_ns, the time series) follow. The samples are left in *ph for the caller. */
@@ -936,6 +1045,9 @@ static int one_iteration(struct fsm_state *s, struct fsm_iter *it, uint64_t *cou
 	if (c->read && !stop_now(s) &&
 	    (rc = extra_phase(s, "read", read_work, FSM_READ_OPEN, it->files, &it->read_wall_ns)))
 		return rc;
+	/* after the timed phases, before the files go: a fill's last, partial iteration too */
+	if (c->layout_files && !run_stopping())
+		layout_sample(s, it);
 	if (!c->keep_files && !run_stopping() &&
 	    (rc = extra_phase(s, "unlink", unlink_work, FSM_UNLINK, it->files, &it->unlink_wall_ns)))
 		return rc;
@@ -1015,6 +1127,8 @@ static int fsm_run(struct driver *d, const void *cfg, void *result)
 		free(it);
 		return rc;
 	}
+	if (c->layout_files)
+		layout_groups_init(s, r);
 	for (unsigned i = 0; !c->fill ? i < c->iterations : true; i++) {
 		char why[PATH_MAX + 128];
 
@@ -1328,6 +1442,10 @@ static const struct opt fsm_opts[] = {
 	  "after the create loop, a timed phase that reads every file back" },
 	{ 0, "spread", OPT_FLAG, F(spread), NULL, 0, 0, 0, 0,
 	  "with -D: spread files evenly over the subdirectories, file by file" },
+	{ 0, "layout", OPT_UINT_OPTIONAL, F(layout_files), "N", 1, 1000000, FSM_LAYOUT_DEFAULT, 0,
+	  "after each iteration's timed phases, before the unlink, map a seeded sample of N of its "
+	  "files (1000 when N is not given): extents per file and, on ext4, whether each file's "
+	  "data lies in its inode's and its directory's block group (two more columns, and the JSON)" },
 	RUN_OPTS(F, "create loop"),
 	{ 0 },
 };
@@ -1464,7 +1582,15 @@ static const struct figure fsm_iter_figs[] = {
 	{ "stat_files_per_sec", "phases.stat.files_per_sec", "stat files/sec", "files/s", FIG_HIGHER_BETTER, FIG_HMEAN, FIG_SUM, FIG_OPTIONAL },
 	{ "read_files_per_sec", "phases.read.files_per_sec", "read files/sec", "files/s", FIG_HIGHER_BETTER, FIG_HMEAN, FIG_SUM, FIG_OPTIONAL },
 	{ "unlink_files_per_sec", "phases.unlink.files_per_sec", "unlink files/sec", "files/s", FIG_HIGHER_BETTER, FIG_HMEAN, FIG_SUM, FIG_OPTIONAL },
+	/* --layout (struct fsm_layout), from FSM_IFIG_LAYOUT on, in enum FSM_LFIG_* order */
+	{ "layout_extents_per_file", "layout.extents_per_file", "extents per file", "extents", FIG_LOWER_BETTER, FIG_MEAN, FIG_RECOMPUTE, FIG_OPTIONAL },
+	{ "layout_one_extent_pct", "layout.one_extent_pct", "files in one extent", "%", FIG_HIGHER_BETTER, FIG_MEAN, FIG_RECOMPUTE, FIG_OPTIONAL },
+	{ "layout_inode_group_pct", "layout.inode_group_pct", "data in the inode's block group", "%", FIG_HIGHER_BETTER, FIG_MEAN, FIG_RECOMPUTE, FIG_OPTIONAL },
+	{ "layout_dir_group_pct", "layout.dir_group_pct", "data in the directory's block group", "%", FIG_HIGHER_BETTER, FIG_MEAN, FIG_RECOMPUTE, FIG_OPTIONAL },
 };
+
+_Static_assert(sizeof(fsm_iter_figs) / sizeof(fsm_iter_figs[0]) == FSM_IFIG_LAYOUT + FSM_NLFIGS,
+	       "the layout figures are the last FSM_NLFIGS iteration figures");
 
 static const struct figure_set fsm_figs = {
 	.run = fsm_run_figs, .nrun = sizeof(fsm_run_figs) / sizeof(fsm_run_figs[0]),

@@ -18,6 +18,7 @@
 #include "core/opt.h"
 #include "core/run.h"
 #include "core/sample.h"
+#include "sys/layout.h"
 
 /* fs_mark 3.3's limits and defaults (doc/reference/fs_mark.md §2) */
 #define FSM_MAX_THREADS 64           /* fs_mark's cap on -t (and so on -d: threads >= dirs) */
@@ -60,6 +61,7 @@ struct fsm_config {
 	} text;
 	bool dirsync, fdatasync, stat, read, spread;
 	uint64_t xattr_bytes;
+	uint64_t layout_files;       /* --layout[=N]: files sampled per iteration, 0: none */
 	struct run_opts run;         /* the options every workload shares */
 	/* derived by fsm_config_check() */
 	bool keep_files;             /* -k, -L or -F */
@@ -72,6 +74,28 @@ struct fsm_config {
 
 /* One thread's figures for one iteration (create loop, extra phases, unlink). */
 struct fsm_state;
+
+/* --layout: a seeded sample of an iteration's files, mapped after the create loop (and --stat,
+ * --read) and before the unlink phase, outside every timed window (sys/layout.h). Its figures
+ * are fsm_iter_figs[FSM_IFIG_LAYOUT ...], NAN where absent. */
+#define FSM_LAYOUT_DEFAULT 1000
+#define FSM_LAYOUT_EXAMPLES 3
+enum { FSM_IFIG_LAYOUT = 4 };   /* the first layout figure in the iteration figures */
+enum { FSM_LFIG_EXTENTS_PER_FILE, FSM_LFIG_ONE_EXTENT_PCT, FSM_LFIG_INODE_GROUP_PCT,
+       FSM_LFIG_DIR_GROUP_PCT, FSM_NLFIGS };
+struct fsm_layout {
+	bool taken;                  /* --layout, and the iteration got that far */
+	bool absent;                 /* no figures: why says so */
+	char why[LAYOUT_REASON_MAX];
+	uint64_t sampled;            /* files picked (all of them when fewer than N) */
+	struct layout_sum sum;       /* those mapped */
+	struct layout_locality loc;  /* ext4: their data against their inode's and directory's group */
+	unsigned nex;                /* a few sampled files, for checking against debugfs */
+	struct fsm_layout_example {
+		uint64_t ino, dir_ino, inode_group, dir_group, data_group, first_block, extents;
+	} ex[FSM_LAYOUT_EXAMPLES];
+	double fig[FSM_NLFIGS];
+};
 
 
 struct fsm_iter {
@@ -92,6 +116,7 @@ struct fsm_iter {
 	unsigned nsamples;
 	uint64_t sample_interval_ns;
 	struct observe_phase obs;
+	struct fsm_layout layout;    /* --layout */
 	struct opstat op[FSM_NOPS];  /* all threads merged; must stay the last member */
 };
 
@@ -128,6 +153,10 @@ struct fsm_result {
 	time_t started;
 	bool created;                /* at least one file was created (one cut short counts) */
 	struct fsm_state *state;     /* directories and names, alive until fsm_result_drop_state() */
+	/* --layout: the ext4 geometry of the first -d's filesystem, for the locality figures */
+	struct layout_groups groups;
+	bool groups_ok;
+	char groups_why[LAYOUT_REASON_MAX];
 };
 
 /* Checks cross-option constraints and fills the derived fields. Returns 0, or with a one-line

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stddef.h>
 #include <fcntl.h>
+#include <math.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -657,6 +658,10 @@ const struct figure tio_phase_figs[TIO_NFIGS] = {
 	[TIO_FIG_LAT_MAX] = { "latency_max_ns", "latency.max_ns", "latency max", "ns", FIG_LOWER_BETTER, FIG_MEAN, FIG_MAX, 0 },
 	[TIO_FIG_OVER_2S_PCT] = { "latency_over_2s_pct", "latency.over_2s_pct", "ops over 2 s", "%", FIG_LOWER_BETTER, FIG_MEAN, FIG_RECOMPUTE, FIG_OPTIONAL | FIG_NOCOMPARE },
 	[TIO_FIG_OVER_10S_PCT] = { "latency_over_10s_pct", "latency.over_10s_pct", "ops over 10 s", "%", FIG_LOWER_BETTER, FIG_MEAN, FIG_RECOMPUTE, FIG_OPTIONAL | FIG_NOCOMPARE },
+	/* the layout the phase left (struct tio_layout): absent from read phases and older results */
+	[TIO_FIG_LAYOUT_EXTENTS_PER_MIB] = { "layout_extents_per_mib", "layout.extents_per_mib", "extents per MiB", "extents/MiB", FIG_LOWER_BETTER, FIG_MEAN, FIG_RECOMPUTE, FIG_OPTIONAL },
+	[TIO_FIG_LAYOUT_MEAN_EXTENT_BYTES] = { "layout_mean_extent_bytes", "layout.mean_extent_bytes", "mean extent size", "bytes", FIG_HIGHER_BETTER, FIG_MEAN, FIG_RECOMPUTE, FIG_OPTIONAL },
+	[TIO_FIG_LAYOUT_DISCONT_PER_MIB] = { "layout_discontinuities_per_mib", "layout.discontinuities_per_mib", "discontinuities per MiB", "/MiB", FIG_LOWER_BETTER, FIG_MEAN, FIG_RECOMPUTE, FIG_OPTIONAL },
 };
 
 const struct figure tio_run_figs[TIO_NRFIGS] = {
@@ -692,6 +697,15 @@ static void lat_figs(const struct opstat *s, double *mean, double *p50, double *
 	*over10 = 100.0 * (double)s->over_10s / n;
 }
 
+static void layout_figures(const struct tio_layout *l, double *f)
+{
+	const bool ok = l->measured && !l->absent;
+
+	f[TIO_FIG_LAYOUT_EXTENTS_PER_MIB] = ok ? layout_extents_per_mib(&l->sum) : NAN;
+	f[TIO_FIG_LAYOUT_MEAN_EXTENT_BYTES] = ok ? layout_mean_extent_bytes(&l->sum) : NAN;
+	f[TIO_FIG_LAYOUT_DISCONT_PER_MIB] = ok ? layout_discontinuities_per_mib(&l->sum) : NAN;
+}
+
 static void phase_figures(struct tio_phase_result *pr)
 {
 	double wall_s = (double)pr->wall_ns / 1e9;
@@ -704,6 +718,7 @@ static void phase_figures(struct tio_phase_result *pr)
 	lat_figs(&pr->st, &f[TIO_FIG_LAT_MEAN], &f[TIO_FIG_LAT_P50], &f[TIO_FIG_LAT_P90],
 		 &f[TIO_FIG_LAT_P99], &f[TIO_FIG_LAT_P999], &f[TIO_FIG_LAT_MAX], &f[TIO_FIG_OVER_2S_PCT],
 		 &f[TIO_FIG_OVER_10S_PCT]);
+	layout_figures(&pr->layout, f);
 }
 
 void tio_result_figures(struct tio_result *r)
@@ -783,6 +798,87 @@ static uint64_t phase_seed(uint64_t seed, unsigned thread, unsigned phase)
 	return rng_next(&s);
 }
 
+/* ---- the test files' layout (struct tio_layout): outside every phase window ----------------- */
+/* Read-only descriptors of the test files, opened once right after setup, while each name is
+ * certainly the file fsbench just created (dev, ino checked): FIEMAP needs an open file, and the
+ * phases keep their own opens exactly as tiotest does them. -1 where none (-R, a failed open). */
+static int *layout_open(const struct tio_config *c, const struct tio_thread *th)
+{
+	int *fd = malloc(c->threads * sizeof(int));
+
+	for (unsigned i = 0; fd && i < c->threads; i++) {
+		struct stat st;
+
+		fd[i] = c->raw ? -1 : open(th[i].path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+		if (fd[i] >= 0 && (fstat(fd[i], &st) < 0 || st.st_dev != th[i].dev || st.st_ino != th[i].ino)) {
+			close(fd[i]);
+			fd[i] = -1;
+		}
+	}
+	return fd;
+}
+
+static void layout_close(const struct tio_config *c, int *fd)
+{
+	for (unsigned i = 0; fd && i < c->threads; i++)
+		if (fd[i] >= 0)
+			close(fd[i]);
+	free(fd);
+}
+
+/* every test file's layout now, into the phase that just ended; absent with a reason, never
+ * zeros, when there is none to be had */
+static void layout_take(const struct tio_config *c, const int *fd, const struct tio_thread *th,
+			struct tio_phase_result *pr)
+{
+	struct tio_layout *l = &pr->layout;
+
+	l->measured = true;
+	memset(&l->sum, 0, sizeof(l->sum));
+	if (c->raw) {
+		l->absent = true;
+		snprintf(l->why, sizeof(l->why), "-R: the threads' regions are ranges of a raw device, not files");
+		goto out;
+	}
+	free(l->files);
+	l->files = calloc(c->threads, sizeof(*l->files));
+	for (unsigned i = 0; i < c->threads; i++) {
+		int rc = !l->files ? -ENOMEM : fd && fd[i] >= 0 ? layout_fd(fd[i], &l->files[i]) : -EBADF;
+
+		if (rc) {
+			l->absent = true;
+			if (rc == -EBADF)
+				snprintf(l->why, sizeof(l->why), "the test file '%.80s' could not be opened read-only",
+					 th[i].path);
+			else if (rc == -ENOMEM)
+				snprintf(l->why, sizeof(l->why), "out of memory");
+			else
+				layout_absent_reason(fd[i], rc, l->why, sizeof(l->why));
+			free(l->files);
+			l->files = NULL;
+			memset(&l->sum, 0, sizeof(l->sum));
+			break;
+		}
+		layout_sum_add(&l->sum, &l->files[i]);
+	}
+out:
+	layout_figures(l, pr->fig);
+}
+
+/* with -k, the last phase that ran also gets the layout its files have at the end (a read phase
+ * after skipped writes reads what setup and earlier writes left) */
+static void layout_last(const struct tio_config *c, const int *fd, const struct tio_thread *th,
+			struct tio_result *r)
+{
+	int last = -1;
+
+	for (int p = 0; p < TIO_NPHASES; p++)
+		if (r->phase[p].ran)
+			last = p;
+	if (c->skip.n && last >= 0 && !r->phase[last].layout.measured && !run_stopping())
+		layout_take(c, fd, th, &r->phase[last]);
+}
+
 static int tio_run(struct driver *d, const void *cfg, void *result)
 {
 	const struct tio_config *c = cfg;
@@ -792,6 +888,7 @@ static int tio_run(struct driver *d, const void *cfg, void *result)
 	struct worker *workers = calloc(c->threads, sizeof(*workers));
 	int *excl = calloc(c->dirs.n, sizeof(*excl));
 	struct tio_list list = { .dir = "", .path = "" };
+	int *lay_fd = NULL;
 	int rc = -ENOMEM;
 
 	r->stopped_in = -1;
@@ -811,6 +908,7 @@ static int tio_run(struct driver *d, const void *cfg, void *result)
 	rc = setup_threads(d, c, th, r->pid, excl);
 	if (rc)
 		goto out;
+	lay_fd = layout_open(c, th);
 	if (c->between && (rc = list_create(c, th, &list))) {
 		run_fail_msg(-rc, "cannot write the file list for --between-phases in '%s': %s",
 			     list.dir[0] ? list.dir : "$TMPDIR", strerror(-rc));
@@ -864,7 +962,10 @@ static int tio_run(struct driver *d, const void *cfg, void *result)
 		if (!pr->complete)
 			r->stopped_in = p;
 		last = p;
+		if (phase_writes[p] && !run_stopping())
+			layout_take(c, lay_fd, th, pr);
 	}
+	layout_last(c, lay_fd, th, r);
 	rc = 0;
 	tio_result_figures(r);
 	r->head.complete = !run_stopping();
@@ -873,6 +974,7 @@ out:
 	if (rc == -ENOMEM)
 		run_fail_msg(ENOMEM, "out of memory");
 	list_remove(&list);
+	layout_close(c, lay_fd);
 	for (unsigned d = 0; excl && d < c->dirs.n; d++)
 		if (excl[d] >= 0)
 			close(excl[d]);
@@ -896,6 +998,8 @@ static void tio_result_free(void *result)
 		r->phase[p].threads = NULL;
 		free(r->phase[p].samples);
 		r->phase[p].samples = NULL;
+		free(r->phase[p].layout.files);
+		r->phase[p].layout.files = NULL;
 		observe_phase_free(&r->phase[p].obs);
 	}
 }
@@ -920,6 +1024,15 @@ static int tio_merge(void *dst, const void *src)
 		x->usr_s += y->usr_s;
 		x->sys_s += y->sys_s;
 		x->complete = x->complete && y->complete;
+		/* each process mapped its own files: the sums add up, the figures are recomputed */
+		x->layout.measured = x->layout.measured && y->layout.measured;
+		x->layout.absent |= y->layout.absent;
+		if (x->layout.measured && !x->layout.absent)
+			layout_sum_merge(&x->layout.sum, &y->layout.sum);
+		if (y->layout.absent)
+			snprintf(x->layout.why, sizeof(x->layout.why), "%s", y->layout.why);
+		free(x->layout.files);   /* this process's files alone no longer match the sums */
+		x->layout.files = NULL;
 	}
 	opstat_merge(&a->total, &b->total);
 	tio_result_figures(a);
@@ -970,6 +1083,9 @@ static const struct opt tio_opts[] = {
 	{ 0, "keep", OPT_FLAG, F(keep), NULL, 0, 0, 0, 0, "keep the test files at the end" },
 	{ 0, "between-phases", OPT_STR, F(between), "CMD", 0, 0, 0, 0,
 	  "run 'sh -c CMD' between phases (env: FSBENCH_PHASE_DONE, FSBENCH_PHASE_NEXT, FSBENCH_FILES); a failure stops the run" },
+	{ 0, "layout", OPT_FLAG, F(layout), NULL, 0, 0, 0, 0,
+	  "after the classic output, the test files' layout after each write phase: extents, extents "
+	  "per MiB, mean extent size, physical discontinuities (FIEMAP; the JSON has it always)" },
 	RUN_OPTS(F, "phase"),
 	{ 0 },
 };

@@ -13,6 +13,7 @@
 #include "core/opt.h"
 #include "core/run.h"
 #include "core/sample.h"
+#include "sys/layout.h"
 #include "sys/procio.h"
 
 enum tio_phase { TIO_WRITE, TIO_RWRITE, TIO_READ, TIO_RREAD, TIO_NPHASES };
@@ -42,6 +43,7 @@ struct tio_config {
 	uint64_t seed;
 	bool keep;
 	const char *between;         /* --between-phases CMD */
+	bool layout;                 /* --layout: the layout table after the classic output */
 	struct run_opts run;         /* the options every workload shares */
 	/* derived by tio_config_check() */
 	bool json_stdout;            /* --json -: stdout carries the JSON and nothing else */
@@ -57,6 +59,8 @@ enum tio_fig {
 	TIO_FIG_LAT_MEAN, TIO_FIG_LAT_P50, TIO_FIG_LAT_P90, TIO_FIG_LAT_P99, TIO_FIG_LAT_P999,
 	TIO_FIG_LAT_MAX,             /* ns, per op */
 	TIO_FIG_OVER_2S_PCT, TIO_FIG_OVER_10S_PCT,
+	/* the test files' layout after the phase (struct tio_layout), NAN where not measured */
+	TIO_FIG_LAYOUT_EXTENTS_PER_MIB, TIO_FIG_LAYOUT_MEAN_EXTENT_BYTES, TIO_FIG_LAYOUT_DISCONT_PER_MIB,
 	TIO_NFIGS
 };
 /* ... and of a run: its Total latency row */
@@ -74,6 +78,16 @@ struct tio_thread_result {
 	double usr_s, sys_s;
 };
 
+/* The test files' layout after a phase (sys/layout.h), taken outside the phase window: after
+ * each write phase, and with -k after the last phase that ran, the files as the reads met them. */
+struct tio_layout {
+	bool measured;               /* taken after this phase */
+	bool absent;                 /* ... but there is none to be had (tmpfs, -R): why says so */
+	char why[LAYOUT_REASON_MAX];
+	struct layout_sum sum;       /* every test file */
+	struct layout_file *files;   /* per thread, malloc'd; NULL when absent */
+};
+
 struct tio_phase_result {
 	bool ran;                    /* the phase was started */
 	bool complete;               /* ... and every worker finished its ops */
@@ -89,6 +103,7 @@ struct tio_phase_result {
 	uint64_t sample_interval_ns;
 	struct tio_thread_result *threads;
 	double fig[TIO_NFIGS];       /* computed once the phase ended */
+	struct tio_layout layout;
 };
 
 struct tio_result {

@@ -7,7 +7,7 @@
 #include "core/opt.h"
 
 struct cfg {
-	uint64_t n, size, mib;
+	uint64_t n, size, mib, sample;
 	bool flag_a, flag_b;
 	const char *str;
 	struct opt_strs dirs;
@@ -26,6 +26,7 @@ static const struct opt opts[] = {
 	{ 'd', "dir", OPT_STRS, F(dirs), "DIR", 0, 0, 0, 3, "dir" },
 	{ 'k', "skip", OPT_UINTS, F(skip), "N", 0, 3, 0, 4, "skip" },
 	{ 'h', "help", OPT_HELP, F(help), NULL, 0, 0, 0, 0, "help" },
+	{ 0, "sample", OPT_UINT_OPTIONAL, F(sample), "N", 1, 1000000, 1000, 0, "sample" },
 	{ 0 },
 };
 static const struct opt_cmd cmd = { "t", "test", opts };
@@ -95,6 +96,12 @@ static const struct {
 	{ { "--json", "", END }, "option --json: empty value" },
 	{ { "-d", "a", "-d", "b", "-da" }, NULL },
 	{ { "-d", "a", "-d", "b", "-d" }, "option -d needs a value" },
+	{ { "--sample", END }, NULL },
+	{ { "--sample=5", END }, NULL },
+	{ { "--sample=0", END }, "option --sample: 0 is out of range (1..1000000)" },
+	{ { "--sample=", END }, "option --sample: '' is not a whole number" },
+	{ { "--sample=x", END }, "is not a whole number" },
+	{ { "--sample", "5", END }, "unexpected argument '5'" },
 };
 
 int main(void)
@@ -130,6 +137,17 @@ int main(void)
 	CHECK(!parse(&c, err, "-h", END, END, END, END) && c.help == 1, "-h");
 	CHECK(!parse(&c, err, "--help", END, END, END, END) && c.help == 2, "--help");
 	CHECK(!parse(&c, err, "--json=-", END, END, END, END) && !strcmp(c.str, "-"), "--json=-");
+	/* an optional value: given alone, the value it implies; given, that value; not given, 0 */
+	CHECK(!parse(&c, err, "--sample", END, END, END, END) && c.sample == 1000, "--sample alone: %llu",
+	      (unsigned long long)c.sample);
+	CHECK(!parse(&c, err, "--sample=7", END, END, END, END) && c.sample == 7, "--sample=7");
+	CHECK(!parse(&c, err, END, END, END, END, END) && c.sample == 0, "no --sample: 0");
+	{
+		char names[64];
+
+		opt_format_names(&opts[9], names, sizeof(names));
+		CHECK(!strcmp(names, "    --sample[=N]"), "names: '%s'", names);
+	}
 	/* the number parsers themselves */
 	CHECK(opt_parse_uint("18446744073709551615", &v) == 0 && v == UINT64_MAX, "uint max");
 	CHECK(opt_parse_uint("18446744073709551616", &v) < 0, "uint overflow");

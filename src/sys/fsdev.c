@@ -1,0 +1,78 @@
+/* A filesystem's device for the after-run tools (sys/fsdev.h). */
+#include "sys/fsdev.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* a block device the kernel holds (mounted, swap, another exclusive opener) */
+static bool dev_busy(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_EXCL | O_CLOEXEC | O_NONBLOCK);
+
+	if (fd >= 0) {
+		close(fd);
+		return false;
+	}
+	return errno == EBUSY;
+}
+
+/* an image is busy when a loop device backed by it is */
+static bool image_busy(const char *path)
+{
+	DIR *d = opendir("/sys/block");
+	struct dirent *e;
+	bool busy = false;
+
+	if (!d)
+		return false;
+	while (!busy && (e = readdir(d))) {
+		char p[512], back[PATH_MAX + 2], dev[300];
+		FILE *f;
+
+		if (strncmp(e->d_name, "loop", 4))
+			continue;
+		snprintf(p, sizeof(p), "/sys/block/%s/loop/backing_file", e->d_name);
+		if (!(f = fopen(p, "re")))
+			continue;
+		if (fgets(back, sizeof(back), f)) {
+			back[strcspn(back, "\n")] = '\0';
+			snprintf(dev, sizeof(dev), "/dev/%s", e->d_name);
+			busy = !strcmp(back, path) && dev_busy(dev);
+		}
+		fclose(f);
+	}
+	closedir(d);
+	return busy;
+}
+
+int fsdev_resolve(const char *name, struct fsdev *d, char *why, size_t len)
+{
+	struct stat st;
+
+	memset(d, 0, sizeof(*d));
+	if (!realpath(name, d->path)) {
+		int err = errno;
+
+		snprintf(why, len, "cannot use '%.160s': %s", name, strerror(err));
+		return -err;
+	}
+	if (lstat(d->path, &st) < 0) {
+		int err = errno;
+
+		snprintf(why, len, "cannot use '%.160s': %s", d->path, strerror(err));
+		return -err;
+	}
+	if (!S_ISBLK(st.st_mode) && !S_ISREG(st.st_mode)) {
+		snprintf(why, len, "'%.160s' is neither a block device nor a filesystem image", d->path);
+		return -EINVAL;
+	}
+	d->image = S_ISREG(st.st_mode);
+	d->busy = d->image ? image_busy(d->path) : dev_busy(d->path);
+	return 0;
+}

@@ -1,0 +1,232 @@
+/* An outside tool run by argv, captured and measured (sys/spawn.h). */
+#include "sys/spawn.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static bool executable(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
+}
+
+int spawn_find(const char *prog, char *path, size_t len)
+{
+	static const char sbin[] = "/usr/local/sbin:/usr/sbin:/sbin";
+	const char *env = getenv("PATH");
+
+	if (!*prog)
+		return -ENOENT;
+	if (strchr(prog, '/')) {
+		snprintf(path, len, "%s", prog);
+		return executable(path) ? 0 : -ENOENT;
+	}
+	for (int pass = 0; pass < 2; pass++) {
+		const char *p = pass ? sbin : env ? env : "";
+
+		while (*p) {
+			size_t n = strcspn(p, ":");
+
+			/* an empty entry or a relative one would be the working directory: not that */
+			if (n && p[0] == '/' && n + strlen(prog) + 2 <= len) {
+				snprintf(path, len, "%.*s/%s", (int)n, p, prog);
+				if (executable(path))
+					return 0;
+			}
+			p += n + (p[n] == ':');
+		}
+	}
+	return -ENOENT;
+}
+
+/* environ without the locale variables, then LC_ALL=C: the tools' messages as parsed */
+static char **c_locale_env(void)
+{
+	size_t n = 0, k = 0;
+	char **e;
+
+	while (environ[n])
+		n++;
+	e = calloc(n + 2, sizeof(*e));
+	if (!e)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		if (strncmp(environ[i], "LC_", 3) && strncmp(environ[i], "LANG=", 5) &&
+		    strncmp(environ[i], "LANGUAGE=", 9))
+			e[k++] = environ[i];
+	e[k] = "LC_ALL=C";
+	return e;
+}
+
+static int start(char *const argv[], struct spawn_result *r, int *rfd, pid_t *pid)
+{
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t at;
+	sigset_t all, none;
+	char **env = c_locale_env();
+	int p[2], rc;
+
+	if (!env)
+		return -ENOMEM;
+	if (pipe2(p, O_CLOEXEC) < 0) {
+		rc = -errno;
+		free(env);
+		return rc;
+	}
+	sigfillset(&all);
+	sigemptyset(&none);
+	posix_spawn_file_actions_init(&fa);
+	posix_spawnattr_init(&at);
+	rc = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	if (!rc)
+		rc = posix_spawn_file_actions_adddup2(&fa, p[1], 1);
+	if (!rc)
+		rc = posix_spawn_file_actions_adddup2(&fa, p[1], 2);
+	/* fsbench's handlers and ignored signals (SIGPIPE) are not the tool's */
+	if (!rc)
+		rc = posix_spawnattr_setsigdefault(&at, &all);
+	if (!rc)
+		rc = posix_spawnattr_setsigmask(&at, &none);
+	if (!rc)
+		rc = posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+	if (!rc) {
+		/* what this process has buffered comes before what the tool writes */
+		fflush(NULL);
+		rc = posix_spawn(pid, r->path, &fa, &at, argv, env);
+	}
+	posix_spawn_file_actions_destroy(&fa);
+	posix_spawnattr_destroy(&at);
+	free(env);
+	close(p[1]);
+	if (rc) {
+		close(p[0]);
+		return -rc;
+	}
+	*rfd = p[0];
+	return 0;
+}
+
+/* kills the child once, at the timeout or when stop() says so; true when it did */
+static bool kill_if_due(const struct spawn_opts *o, uint64_t t0, pid_t pid, struct spawn_result *r,
+			bool killed)
+{
+	bool stop = !killed && o->stop && o->stop();
+	bool late = !killed && o->timeout_ns && now_ns() - t0 > o->timeout_ns;
+
+	if (!stop && !late)
+		return false;
+	r->stopped = stop;
+	r->timed_out = !stop;
+	kill(pid, SIGKILL);
+	return true;
+}
+
+int spawn_run(char *const argv[], const struct spawn_opts *o, struct spawn_result *r)
+{
+	static const struct spawn_opts none = { 0 };
+	size_t cap = 4096;
+	struct rusage ru;
+	uint64_t t0;
+	pid_t pid;
+	int fd = -1, rc, status;
+	bool killed = false;
+
+	memset(r, 0, sizeof(*r));
+	r->exit_code = -1;
+	if (!o)
+		o = &none;
+	if ((rc = spawn_find(argv[0], r->path, sizeof(r->path))))
+		return rc;
+	if (!(r->out = malloc(cap)))
+		return -ENOMEM;
+	r->out[0] = '\0';
+	t0 = now_ns();
+	if ((rc = start(argv, r, &fd, &pid)))
+		return rc;
+	for (;;) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		char buf[16384];
+		ssize_t n;
+		int prc = poll(&pfd, 1, 100);
+
+		killed |= kill_if_due(o, t0, pid, r, killed);
+		if (prc < 0 && errno == EINTR)
+			continue;
+		if (prc <= 0)
+			continue;
+		n = read(fd, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;       /* every writer closed its end: the tool (and its children) ended */
+		r->out_total += (uint64_t)n;
+		if (r->out_len + (size_t)n > SPAWN_OUT_MAX)
+			n = (ssize_t)(SPAWN_OUT_MAX - r->out_len);
+		if (r->out_len + (size_t)n + 1 > cap) {
+			size_t ncap = cap;
+			char *nb;
+
+			while (r->out_len + (size_t)n + 1 > ncap)
+				ncap *= 2;
+			if (!(nb = realloc(r->out, ncap)))
+				continue;    /* out of memory: the rest is counted, not kept */
+			r->out = nb;
+			cap = ncap;
+		}
+		memcpy(r->out + r->out_len, buf, (size_t)n);
+		r->out_len += (size_t)n;
+		r->out[r->out_len] = '\0';
+	}
+	close(fd);
+	/* a tool that closed its output may still run: the timeout and stop() still apply */
+	for (;;) {
+		const struct timespec tick = { 0, 10 * 1000 * 1000 };
+		pid_t w = wait4(pid, &status, WNOHANG, &ru);
+
+		if (w == pid)
+			break;
+		if (w < 0 && errno != EINTR)
+			return -errno;
+		killed |= kill_if_due(o, t0, pid, r, killed);
+		nanosleep(&tick, NULL);
+	}
+	r->wall_ns = now_ns() - t0;
+	r->usr_s = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6;
+	r->sys_s = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+	r->max_rss_kib = (uint64_t)ru.ru_maxrss;
+	if (WIFEXITED(status))
+		r->exit_code = WEXITSTATUS(status);
+	else if (WIFSIGNALED(status))
+		r->signal = WTERMSIG(status);
+	return 0;
+}
+
+void spawn_result_free(struct spawn_result *r)
+{
+	free(r->out);
+	r->out = NULL;
+	r->out_len = 0;
+}
