@@ -13,6 +13,7 @@
 #include "core/opt.h"
 #include "core/run.h"
 #include "core/sample.h"
+#include "engine/engine.h"
 #include "sys/procio.h"
 
 enum tio_phase { TIO_WRITE, TIO_RWRITE, TIO_READ, TIO_RREAD, TIO_NPHASES };
@@ -39,6 +40,7 @@ struct tio_config {
 	bool keep;
 	const char *between;         /* --between-phases CMD */
 	struct run_opts run;         /* the options every workload shares */
+	struct engine_opts eng;      /* --engine, --iodepth (-M: mmap) */
 	/* derived by tio_config_check() */
 	bool run_phase[TIO_NPHASES];
 	uint64_t blocks;             /* per thread */
