@@ -18,6 +18,7 @@
 #include "core/opt.h"
 #include "core/run.h"
 #include "core/sample.h"
+#include "engine/engine.h"
 
 /* fs_mark 3.3's limits and defaults (fs_mark.md §2) */
 #define FSM_MAX_THREADS 64           /* fs_mark's cap on -t (and so on -d: threads >= dirs) */
@@ -56,6 +57,7 @@ struct fsm_config {
 	bool summary, percentiles, inodes, dirsync, fdatasync, stat, read, spread;
 	uint64_t xattr_bytes;
 	struct run_opts run;         /* the options every workload shares */
+	struct engine_opts eng;      /* --engine, --iodepth */
 	/* derived by fsm_config_check() */
 	bool keep_files;             /* -k, -L or -F */
 	bool iterations_given;
