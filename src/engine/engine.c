@@ -213,10 +213,13 @@ void engine_ctx_exit(struct engine_ctx *ctx)
 	memset(ctx, 0, sizeof(*ctx));
 }
 
-/* the ready ring holds at most inflight <= depth heads */
+/* the ready ring holds at most inflight <= depth heads (no division: a synchronous engine
+ * passes every chain through here) */
 static void ready_push(struct engine_ctx *ctx, struct engine_req *r)
 {
-	ctx->ready[(ctx->ready_head + ctx->nready) % ctx->depth] = r;
+	unsigned i = ctx->ready_head + ctx->nready;
+
+	ctx->ready[i >= ctx->depth ? i - ctx->depth : i] = r;
 	ctx->nready++;
 }
 
@@ -224,7 +227,8 @@ static struct engine_req *ready_pop(struct engine_ctx *ctx)
 {
 	struct engine_req *r = ctx->ready[ctx->ready_head];
 
-	ctx->ready_head = (ctx->ready_head + 1) % ctx->depth;
+	if (++ctx->ready_head == ctx->depth)
+		ctx->ready_head = 0;
 	ctx->nready--;
 	return r;
 }

@@ -277,6 +277,7 @@ struct fsm_slot {
 	uint64_t left;           /* bytes still to write */
 	uint64_t prev_lat;       /* the previous op's completion, 0 before the first */
 	char *name;              /* name_chars + 1 */
+	unsigned seg;            /* 1 + the segment whose time stamp name holds, 0: none */
 };
 
 static inline enum engine_op sync_op(const struct fsm_config *c)
@@ -471,7 +472,10 @@ static int create_work(struct worker *w)
 			sl->fd = -1;
 			sl->left = c->file_bytes;
 			sl->prev_lat = 0;
-			memcpy(sl->name, g->seq, seq_len);
+			if (sl->seg != t->nsegs) {
+				memcpy(sl->name, g->seq, seq_len);
+				sl->seg = t->nsegs;
+			}
 			name_tail(c, s->bits, s->bits_mask, s->salt, t->id, k, sl->name);
 			t->sub[nsub++] = build_chain(s, sl, true);
 			i++;
