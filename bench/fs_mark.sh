@@ -102,5 +102,17 @@ for size in 0 4096; do
     awk -v a="${med[fsbench]}" -v b="${med[bare]}" -v g="$GOAL" 'BEGIN { exit !(a / b < g) }' &&
         echo "  note: -s $size below the goal of ${GOAL}x the bare loop"
 done
+if [ -n "$BASELINE" ]; then
+    # the same round's runs side by side: what moves both (the host) cancels out
+    echo
+    echo "fsbench ÷ baseline, round by round (median and interquartile range of $ROUNDS ratios):"
+    for size in 0 4096; do
+        for k in 4 5; do
+            awk -v s="$size" -v k="$k" '$1 == s && $2 == "fsbench" { f[$3] = $k } $1 == s && $2 == "baseline" { b[$3] = $k }
+                END { for (r in f) if (r in b) print f[r] / b[r] }' "$RAW" | sort -g | awk '{ v[NR] = $1 }
+                END { printf "%.3f (%.3f-%.3f)\n", v[int((NR + 1) / 2)], v[int(NR / 4) + 1], v[int(3 * NR / 4) + 1] }'
+        done | paste -sd' ' | awk -v s="$size" '{ printf "  -s %-5s files/s %s   CPU/file %s\n", s, $1 " " $2, $3 " " $4 }'
+    done
+fi
 [ -n "$RAW_KEEP" ] && echo "per-run numbers (size contender round files/s cpu_s_per_file): $RAW"
 exit 0

@@ -150,4 +150,18 @@ for p in $PHASES; do
                 (bc > 0 ? fc / bc : 0), goal }'
     done
 done
+if [ -n "$BASELINE" ]; then
+    # the same round's runs side by side: what moves both (the host) cancels out
+    echo
+    echo "fsbench ÷ baseline, round by round (median and interquartile range of $ROUNDS ratios):"
+    for p in $PHASES; do
+        awk -v p="$p" '$2 == p && $1 == "fsbench" { f[++nf] = $3; fc[nf] = $4 }
+            $2 == p && $1 == "baseline" { b[++nb] = $3; bc[nb] = $4 }
+            END { for (i = 1; i <= nf && i <= nb; i++) print f[i] / b[i], fc[i] / bc[i] }' "$RAWF" > "$TMP/pairs"
+        for k in 1 2; do
+            cut -d' ' -f$k "$TMP/pairs" | sort -g | awk '{ v[NR] = $1 }
+                END { printf "%.3f (%.3f-%.3f)\n", v[int((NR + 1) / 2)], v[int(NR / 4) + 1], v[int(3 * NR / 4) + 1] }'
+        done | paste -sd' ' | awk -v p="$p" '{ printf "  %-13s ops/s %s   CPU/op %s\n", p, $1 " " $2, $3 " " $4 }'
+    done
+fi
 exit 0
