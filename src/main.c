@@ -1,12 +1,15 @@
 /* fsbench: the workloads (from their registry, workload/registry.c) and the table of the other
  * subcommands, and dispatch on argv[0] so that a link named after a classic tool (tiotest)
  * behaves exactly as that tool's subcommand. */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cmd/cmd.h"
 #include "core/clock.h"
+#include "core/outfile.h"
+#include "core/quote.h"
 #include "workload/workload.h"
 
 struct subcmd {
@@ -40,19 +43,23 @@ static void usage(FILE *out)
 		     "Invoked through a link named after a command (tiotest), fsbench runs that command.\n");
 }
 
-int main(int argc, char **argv)
+/* The subcommand (prog: how to name it in messages) and its exit status. */
+static int dispatch(int argc, char **argv, const char **prog)
 {
+	static char name[64];
 	const char *base = strrchr(argv[0], '/');
 	const struct workload_ops *w;
-	char prog[64];
 
 	base = base ? base + 1 : argv[0];
-	clock_init();
-	if ((w = workload_find(base)) && !w->hidden)
+	if ((w = workload_find(base)) && !w->hidden) {
+		*prog = w->name;
 		return cmd_workload(w, argc, argv, w->name);
+	}
 	for (size_t i = 0; i < NSUBCMDS; i++)
-		if (!subcmds[i].hidden && !strcmp(base, subcmds[i].name))
+		if (!subcmds[i].hidden && !strcmp(base, subcmds[i].name)) {
+			*prog = subcmds[i].name;
 			return subcmds[i].fn(argc, argv, subcmds[i].name);
+		}
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;
@@ -78,15 +85,41 @@ int main(int argc, char **argv)
 		return EXIT_OK;
 	}
 	if ((w = workload_find(argv[1]))) {
-		snprintf(prog, sizeof(prog), "fsbench %s", w->name);
-		return cmd_workload(w, argc - 1, argv + 1, prog);
+		snprintf(name, sizeof(name), "fsbench %s", w->name);
+		*prog = name;
+		return cmd_workload(w, argc - 1, argv + 1, name);
 	}
 	for (size_t i = 0; i < NSUBCMDS; i++) {
 		if (strcmp(argv[1], subcmds[i].name))
 			continue;
-		snprintf(prog, sizeof(prog), "fsbench %s", subcmds[i].name);
-		return subcmds[i].fn(argc - 1, argv + 1, prog);
+		snprintf(name, sizeof(name), "fsbench %s", subcmds[i].name);
+		*prog = name;
+		return subcmds[i].fn(argc - 1, argv + 1, name);
 	}
-	fprintf(stderr, "fsbench: unknown command '%s' (try 'fsbench --help')\n", argv[1]);
+	fprintf(stderr, "fsbench: unknown command '%s' (try 'fsbench --help')\n",
+		quote_str(argv[1], name, sizeof(name)));
 	return EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+	const char *prog = "fsbench";
+	int code, rc;
+
+	/* before anything is opened: a closed 0, 1 or 2 must not become a log file */
+	if ((rc = outfile_std_fds())) {
+		fprintf(stderr, "fsbench: cannot open /dev/null for a closed standard descriptor: %s\n",
+			strerror(-rc));
+		return EXIT_FAILED;
+	}
+	clock_init();
+	code = dispatch(argc, argv, &prog);
+	/* results on standard output that did not get there are a failed run, never exit 0;
+	 * EPIPE (| head) is said by the status alone */
+	rc = outfile_close_stdout();
+	if (rc && rc != -EPIPE)
+		fprintf(stderr, "%s: cannot write standard output: %s\n", prog, strerror(-rc));
+	if (rc && code == EXIT_OK)
+		code = EXIT_FAILED;
+	return code;
 }

@@ -1,6 +1,7 @@
 /* Subcommands and the exit codes every one of them uses (documented in fsbench(1)). */
 #ifndef FSB_CMD_H
 #define FSB_CMD_H
+#include <stdbool.h>
 #include <stddef.h>
 
 enum {
@@ -8,8 +9,20 @@ enum {
 	EXIT_FAILED = 1,         /* the run failed: I/O error, verification mismatch, ... */
 	EXIT_USAGE = 2,          /* bad command line; nothing was created */
 	EXIT_UNSUPPORTED = 3,    /* cannot run here: no permission, no O_DIRECT, ... */
-	/* interrupted: 128 + signal (130 SIGINT, 143 SIGTERM) */
+	/* interrupted: 128 + signal (130 SIGINT, 143 SIGTERM); SIGPIPE: 1 */
 };
+
+/* The one mapping from the errno that ended a run (a setup failure or the run's first error;
+ * either sign) to the exit status: EXIT_UNSUPPORTED for "cannot run here" (EACCES, EPERM,
+ * EROFS, EOPNOTSUPP, EBUSY), EXIT_FAILED for everything else. */
+int cmd_exit_for_errno(int err);
+/* The exit status of a run stopped by signal sig: 128 + sig, but 1 for SIGPIPE. */
+int cmd_exit_for_signal(int sig);
+/* A stop that is not announced on stderr (SIGPIPE: the reader went away). */
+bool cmd_signal_quiet(int sig);
+/* Writing path ("-": stdout) failed because the reader went away (SIGPIPE): the run ends with
+ * that quiet stop, not with a "cannot write" message. */
+bool cmd_stdout_gone(const char *path);
 
 /* prog is how to name the command in messages: "fsbench tiotest", or "tiotest" via a link */
 struct workload_ops;

@@ -8,11 +8,12 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "cmd/outputs.h"
 #include "core/opt.h"
 #include "report/opt_text.h"
+#include "core/quote.h"
 #include "core/stats.h"
 #include "report/compare_text.h"
-#include "report/json.h"
 #include "report/result_read.h"
 
 #define CMP_MAX_RESULTS 16
@@ -31,7 +32,7 @@ static const struct opt cmp_opts[] = {
 	{ 0, "fail-if-worse", OPT_STR, F(fail_if_worse), "PCT", 0, 0, 0, 0,
 	  "exit 1 when a figure is worse than the baseline by more than PCT % (significantly, when both sides have repeated runs)" },
 	{ 0, "json", OPT_STR, F(json), "FILE", 0, 0, 0, 0,
-	  "write the comparison as JSON to FILE ('-': stdout, then nothing else goes to stdout)" },
+	  "write the comparison as JSON to FILE ('-' or /dev/stdout: stdout, then nothing else goes to stdout)" },
 	{ 'h', "help", OPT_HELP, F(help), NULL, 0, 0, 0, 0, "show this help" },
 	{ 0 },
 };
@@ -109,10 +110,10 @@ int cmd_load_results(const char *prog, const char **files, int nfiles, struct rr
 	char err[1024];
 
 	for (int i = 0; i < nfiles; i++) {
-		char name[256];
+		char name[QUOTE_MAX];
 
 		if (rr_load_file(files[i], &res[i], err, sizeof(err))) {
-			fprintf(stderr, "%s: '%s': %s\n", prog, rr_printable(files[i], name, sizeof(name)), err);
+			fprintf(stderr, "%s: '%s': %s\n", prog, quote_str(files[i], name, sizeof(name)), err);
 			for (int j = 0; j <= i; j++)
 				rr_free(&res[j]);
 			return -1;
@@ -320,20 +321,20 @@ int cmd_compare(int argc, char **argv, const char *prog)
 		return EXIT_USAGE;
 	}
 	if (c.fail_if_worse) {
+		char q[QUOTE_MAX];
+
 		if (parse_pct(c.fail_if_worse, &t.fail_pct)) {
 			fprintf(stderr, "%s: option --fail-if-worse: '%s' is not a percentage (0..1000000)\n", prog,
-				c.fail_if_worse);
+				quote_str(c.fail_if_worse, q, sizeof(q)));
 			return EXIT_USAGE;
 		}
 		t.fail_set = true;
 	}
 	if (c.json) {
-		int rc = json_check_writable(c.json);
+		const struct outputs_dest d = { "--json", c.json, OUTFILE_REPLACE };
 
-		if (rc) {
-			fprintf(stderr, "%s: option --json: cannot write '%s': %s\n", prog, c.json, strerror(-rc));
-			return EXIT_USAGE;
-		}
+		if ((code = outputs_check(prog, &d, 1)))
+			return code;
 	}
 	if (cmd_load_results(prog, files, nfiles, res))
 		return EXIT_USAGE;
@@ -358,16 +359,17 @@ int cmd_compare(int argc, char **argv, const char *prog)
 		code = EXIT_FAILED;
 		goto out;
 	}
-	if (!c.json || strcmp(c.json, "-"))
+	if (!outfile_is_stdout(c.json))
 		cmp_print_text(stdout, &t);
 	fflush(stdout);
 	if (c.json) {
 		json_t *root = cmp_json(&t);
-		int rc = root ? json_write(root, c.json) : -ENOMEM;
+		int rc = root ? outputs_json(prog, c.json, root) : -ENOMEM;
 
+		if (!root)
+			fprintf(stderr, "%s: out of memory\n", prog);
 		json_decref(root);
 		if (rc) {
-			fprintf(stderr, "%s: cannot write '%s': %s\n", prog, c.json, strerror(-rc));
 			code = EXIT_FAILED;
 			goto out;
 		}

@@ -1,4 +1,5 @@
 /* fsbench plot: results drawn with cairo to PNG or SVG (by the -o extension). */
+#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -6,9 +7,11 @@
 #include <strings.h>
 
 #include "cmd/cmd.h"
+#include "cmd/outputs.h"
 #include "core/opt.h"
 #include "report/opt_text.h"
 #include "report/json.h"
+#include "core/quote.h"
 #include "report/plot_cairo.h"
 #include "report/result_read.h"
 
@@ -71,8 +74,9 @@ int cmd_plot(int argc, char **argv, const char *prog)
 	struct rr_result res[PLOT_MAX_RESULTS];
 	const char *files[PLOT_MAX_RESULTS], *ext;
 	char **opts = calloc((size_t)argc + 1, sizeof(char *));
-	char err[1024];
+	char err[1024], q[QUOTE_MAX];
 	int nopts, nfiles, code = EXIT_OK, rc;
+	struct outfile *of;
 
 	plot_defaults(&c);
 	defaults = c;
@@ -105,7 +109,8 @@ int cmd_plot(int argc, char **argv, const char *prog)
 	} else if (ext && !strcasecmp(ext, ".svg")) {
 		po.format = PLOT_SVG;
 	} else {
-		fprintf(stderr, "%s: option -o: '%s' ends in neither .png nor .svg\n", prog, c.output);
+		fprintf(stderr, "%s: option -o: '%s' ends in neither .png nor .svg\n", prog,
+			quote_str(c.output, q, sizeof(q)));
 		return EXIT_USAGE;
 	}
 	po.type = PLOT_AUTO;
@@ -115,23 +120,22 @@ int cmd_plot(int argc, char **argv, const char *prog)
 		for (t = PLOT_FILL; t <= PLOT_COMPARE && strcmp(c.type, plot_type_name[t]); t++)
 			;
 		if (t > PLOT_COMPARE) {
-			fprintf(stderr, "%s: option --type: '%s' is not fill, timeline, latency or compare\n", prog, c.type);
+			fprintf(stderr, "%s: option --type: '%s' is not fill, timeline, latency or compare\n", prog,
+				quote_str(c.type, q, sizeof(q)));
 			return EXIT_USAGE;
 		}
 		po.type = (enum plot_type)t;
 	}
 	if (c.x && strcmp(c.x, "fsuse") && strcmp(c.x, "count")) {
-		fprintf(stderr, "%s: option --x: '%s' is not fsuse or count\n", prog, c.x);
+		fprintf(stderr, "%s: option --x: '%s' is not fsuse or count\n", prog, quote_str(c.x, q, sizeof(q)));
 		return EXIT_USAGE;
 	}
 	po.fill_x = !c.x ? 0 : !strcmp(c.x, "count") ? 2 : 1;
 	po.width = (unsigned)c.width;
 	po.height = (unsigned)c.height;
 	po.title = c.title;
-	if ((rc = json_check_writable(c.output))) {
-		fprintf(stderr, "%s: option -o: cannot write '%s': %s\n", prog, c.output, strerror(-rc));
-		return EXIT_USAGE;
-	}
+	if ((rc = outputs_check(prog, &(const struct outputs_dest){ "-o", c.output, OUTFILE_REPLACE }, 1)))
+		return rc;
 	if (cmd_load_results(prog, files, nfiles, res))
 		return EXIT_USAGE;
 	for (int i = 1; i < nfiles && !c.force; i++)
@@ -142,9 +146,24 @@ int cmd_plot(int argc, char **argv, const char *prog)
 			code = EXIT_USAGE;
 			goto out;
 		}
-	if (plot_render(res, (unsigned)nfiles, &po, c.output, err, sizeof(err))) {
+	if (!(of = outputs_open(prog, c.output, OUTFILE_REPLACE))) {
+		code = EXIT_FAILED;
+		goto out;
+	}
+	rc = plot_render(res, (unsigned)nfiles, &po, of->f, err, sizeof(err));
+	if (rc == -EIO) {
+		/* the write's own errno (ENOSPC), said by the commit */
+		if (outputs_commit(prog, of, c.output) == 0)
+			fprintf(stderr, "%s: cannot write '%s': %s\n", prog, quote_str(c.output, q, sizeof(q)),
+				strerror(EIO));
+		code = EXIT_FAILED;
+	} else if (rc) {
+		/* a result without data for the type is bad input; nothing is left written */
+		outfile_abort(of);
 		fprintf(stderr, "%s: %s\n", prog, err);
-		code = strncmp(err, "cannot write", 12) ? EXIT_USAGE : EXIT_FAILED;
+		code = rc == -EINVAL ? EXIT_USAGE : EXIT_FAILED;
+	} else if (outputs_commit(prog, of, c.output)) {
+		code = EXIT_FAILED;
 	}
 out:
 	for (int i = 0; i < nfiles; i++)

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "cmd/outputs.h"
 #include "core/cleanup.h"
 #include "core/driver.h"
 #include "core/opt.h"
@@ -25,11 +26,27 @@
 
 struct cmd_ctx {
 	const struct workload_ops *w;
+	const void *cfg;
+	struct outfile *log;         /* the workload's own log (fs_mark -l), appended to */
 	const struct workload_report *rep;
 	void *st;                    /* the report's state */
 	struct report_out out;
 	const struct run_opts *opts;
 };
+
+/* A log line that did not get there fails the run (the log is a result), once. */
+static void log_check(struct cmd_ctx *x)
+{
+	int rc;
+
+	if (!x->log || x->out.log_err)
+		return;
+	fflush(x->out.log);
+	if ((rc = outfile_error(x->log))) {
+		x->out.log_err = rc;
+		run_fail(-rc, "write", x->out.log_path, -1);
+	}
+}
 
 static void sink_run_begin(void *arg, unsigned run, long long started)
 {
@@ -37,6 +54,7 @@ static void sink_run_begin(void *arg, unsigned run, long long started)
 
 	if (x->rep && x->rep->run_begin)
 		x->rep->run_begin(x->st, run, started);
+	log_check(x);
 }
 
 static void sink_unit(void *arg, unsigned run, const void *unit)
@@ -45,12 +63,16 @@ static void sink_unit(void *arg, unsigned run, const void *unit)
 
 	if (x->rep && x->rep->unit)
 		x->rep->unit(x->st, run, unit);
+	log_check(x);
 }
 
 static void sink_run_end(void *arg, unsigned run, const void *result)
 {
 	struct cmd_ctx *x = arg;
 
+	/* a reader that went away (| head): the run ends without a word */
+	x->out.quiet_signal = cmd_signal_quiet(run_signal());
+	x->out.keeps = x->w->keep && x->w->keep(x->cfg, result);
 	if (x->rep && x->rep->run_end)
 		x->rep->run_end(x->st, run, result);
 }
@@ -81,69 +103,33 @@ static int help_asked(const struct opt_cmd *c, const void *cfg)
 	return 0;
 }
 
-/* Every destination is checked before anything runs: a result that cannot be written later
- * is bad input now. */
-static int check_outputs(const struct cmd_ctx *x, const void *cfg)
-{
-	const struct run_opts *o = x->opts;
-	char folded[PATH_MAX];
-	int rc;
-
-	if (o->json && (rc = json_check_writable(o->json))) {
-		fprintf(stderr, "%s: option --json: cannot write '%s': %s\n", x->out.prog, o->json,
-			strerror(-rc));
-		return -1;
-	}
-	if ((o->profile_callgraph || o->profile_folded) &&
-	    profile_folded_path(o->profile_folded, o->json, folded, sizeof(folded)) == 0 &&
-	    (rc = json_check_writable(folded))) {
-		fprintf(stderr, "%s: option --profile-folded: cannot write '%s': %s\n", x->out.prog,
-			folded, strerror(-rc));
-		return -1;
-	}
-	(void)cfg;
-	return 0;
-}
-
 /* --profile-callgraph: every run's stacks into one folded file */
 static int write_folded(struct cmd_ctx *x, const struct driver_result *res)
 {
 	const struct run_opts *o = x->opts;
-	char path[PATH_MAX];
-	FILE *f;
+	char path[PATH_MAX + 16];
 	int rc;
+	struct outfile *of = outputs_folded_open(x->out.prog, o->profile_folded, o->json, path,
+						 sizeof(path), &rc);
 
-	if (profile_folded_path(o->profile_folded, o->json, path, sizeof(path))) {
-		fprintf(stderr, "%s: --profile-callgraph: no --profile-folded FILE or --json FILE, so "
-			"the folded stacks are not written\n", x->out.prog);
-		return 0;
-	}
-	f = profile_folded_open(path, &rc);
-	if (!f) {
-		fprintf(stderr, "%s: cannot write '%s': %s\n", x->out.prog, path, strerror(-rc));
-		return -1;
-	}
-	rc = x->rep->folded(x->st, f, res);
-	if (fclose(f) && !rc)
-		rc = -(errno ? errno : EIO);
-	if (rc) {
-		fprintf(stderr, "%s: cannot write '%s': %s\n", x->out.prog, path, strerror(-rc));
-		return -1;
-	}
-	return 0;
+	if (!of)
+		return rc;
+	x->rep->folded(x->st, of->f, res);
+	return outputs_commit(x->out.prog, of, path);
 }
 
 static int write_json(struct cmd_ctx *x, const struct driver_result *res)
 {
 	json_t *root = x->rep->json(x->st, res);
-	int rc = root ? json_write(root, x->opts->json) : -ENOMEM;
+	int rc;
 
-	json_decref(root);
-	if (rc) {
-		fprintf(stderr, "%s: cannot write '%s': %s\n", x->out.prog, x->opts->json, strerror(-rc));
-		return -1;
+	if (!root) {
+		fprintf(stderr, "%s: out of memory\n", x->out.prog);
+		return -ENOMEM;
 	}
-	return 0;
+	rc = outputs_json(x->out.prog, x->opts->json, root);
+	json_decref(root);
+	return rc;
 }
 
 static void print_warnings(const struct cmd_ctx *x, const struct driver_result *res)
@@ -160,18 +146,6 @@ static void print_warnings(const struct cmd_ctx *x, const struct driver_result *
 	if (res->warns_short)
 		fprintf(stderr, "%s: out of memory: the warnings above name some of their iterations "
 			"only\n", x->out.prog);
-}
-
-/* Could not run here at all (no permission, no O_DIRECT, no xattrs): 3; anything else: 1. */
-static int exit_for_error(const struct driver_result *res)
-{
-	int e = res->error.err;
-
-	if (e == EOPNOTSUPP)
-		return EXIT_UNSUPPORTED;
-	if (res->nostart && (e == EACCES || e == EPERM || e == EROFS))
-		return EXIT_UNSUPPORTED;
-	return EXIT_FAILED;
 }
 
 static bool any_run_ended(const struct workload_ops *w, const struct driver_result *res,
@@ -193,7 +167,8 @@ static int run_workload(struct cmd_ctx *x, void *cfg)
 	struct driver_result res;
 	char msg[PATH_MAX + 768];
 	int code = EXIT_OK;
-	bool keep = w->keep && w->keep(cfg);
+	const void *last;
+	bool keep = false;
 
 	if (driver_run(&d, &res)) {
 		fprintf(stderr, "%s: out of memory\n", x->out.prog);
@@ -201,6 +176,10 @@ static int run_workload(struct cmd_ctx *x, void *cfg)
 		driver_result_free(w, &res);
 		return EXIT_FAILED;
 	}
+	/* the last run attempted decides whether its files stay (fs_mark keeps nothing when it
+	 * created nothing) */
+	last = res.nruns ? driver_result_run(w, &res, res.nruns - 1) : NULL;
+	keep = w->keep && w->keep(cfg, res.nostart ? NULL : last);
 	if (res.perf_why[0])
 		fprintf(stderr, "%s: --profile: %s; running without a profile\n", x->out.prog,
 			res.perf_why);
@@ -209,7 +188,7 @@ static int run_workload(struct cmd_ctx *x, void *cfg)
 	if (x->out.text)
 		fflush(x->out.text);
 	print_warnings(x, &res);
-	if (res.stopped_between)
+	if (res.stopped_between && !cmd_signal_quiet(res.signal))
 		fprintf(stderr, "%s: interrupted after run %u of %llu; %s\n", x->out.prog, res.nruns,
 			(unsigned long long)o->repeat, keep ? "the files are kept" : "removing the files");
 	if (o->profile_callgraph && res.profiled && res.nruns && x->rep && x->rep->folded &&
@@ -217,22 +196,29 @@ static int run_workload(struct cmd_ctx *x, void *cfg)
 		code = EXIT_FAILED;
 	if (o->json && res.nruns && x->rep && x->rep->json && write_json(x, &res))
 		code = EXIT_FAILED;
-	if (x->out.log_err) {
-		fprintf(stderr, "%s: cannot write log file '%s': %s\n", x->out.prog, x->out.log_path,
-			strerror(-x->out.log_err));
+	/* a failed write was said as the run's first error */
+	if (x->log && !x->out.log_err && outputs_commit(x->out.prog, x->log, x->out.log_path))
 		code = EXIT_FAILED;
-	}
+	else if (x->log && x->out.log_err)
+		outfile_abort(x->log);
+	x->log = NULL;
+	x->out.log = NULL;
 	if (any_run_ended(w, &res, RUN_END_NOSPACE))
 		code = EXIT_FAILED;
 	if (res.failed) {
 		run_error_format(&res.error, msg, sizeof(msg));
 		fprintf(stderr, "%s: %s\n", x->out.prog, msg);
-		code = exit_for_error(&res);
+		code = cmd_exit_for_errno(res.error.err);
 	} else if (res.signal) {
-		if (!any_run_ended(w, &res, RUN_END_SIGNAL) && !res.stopped_between)
-			fprintf(stderr, "%s: interrupted by SIG%s; the results are incomplete\n",
-				x->out.prog, sigabbrev_np(res.signal));
-		code = 128 + res.signal;
+		if (!any_run_ended(w, &res, RUN_END_SIGNAL) && !res.stopped_between &&
+		    !cmd_signal_quiet(res.signal)) {
+			char sig[32];
+
+			run_signal_name(res.signal, sig, sizeof(sig));
+			fprintf(stderr, "%s: interrupted by %s; the results are incomplete\n",
+				x->out.prog, sig);
+		}
+		code = cmd_exit_for_signal(res.signal);
 	}
 	if (driver_finish(w, &res, keep) || res.cleanup_failed)
 		code = code ? code : EXIT_FAILED;
@@ -254,6 +240,7 @@ int cmd_workload(const struct workload_ops *w, int argc, char **argv, const char
 	}
 	w->defaults(cfg);
 	memcpy(defaults, cfg, w->config_size);
+	x.cfg = cfg;
 	x.opts = workload_run_opts(w, cfg);
 	x.out = (struct report_out){ .w = w, .err = stderr, .prog = prog, .argc = argc, .argv = argv };
 	if (opt_parse(w->cmd, argc, argv, cfg, err, sizeof(err))) {
@@ -272,17 +259,24 @@ int cmd_workload(const struct workload_ops *w, int argc, char **argv, const char
 		code = code == -EPERM || code == -EACCES || code == -EOPNOTSUPP ? EXIT_UNSUPPORTED : EXIT_USAGE;
 		goto out;
 	}
-	if (check_outputs(&x, cfg)) {
-		code = EXIT_USAGE;
+	x.out.log_path = x.rep->log_path ? x.rep->log_path(cfg) : NULL;
+	if ((code = outputs_check_run(prog, x.opts->json, x.opts->profile_callgraph,
+				      x.opts->profile_folded, x.out.log_path)))
 		goto out;
-	}
 	cleanup_set_reporter(report_cleanup);
 	if (run_signals_install()) {
 		fprintf(stderr, "%s: cannot install signal handlers: %s\n", prog, strerror(errno));
 		code = EXIT_FAILED;
 		goto out;
 	}
-	x.out.text = x.opts->json && !strcmp(x.opts->json, "-") ? NULL : stdout;
+	x.out.text = outfile_is_stdout(x.opts->json) ? NULL : stdout;
+	if (x.out.log_path) {
+		if (!(x.log = outputs_open(prog, x.out.log_path, OUTFILE_APPEND))) {
+			code = EXIT_FAILED;
+			goto out;
+		}
+		x.out.log = x.log->f;
+	}
 	if (x.rep && x.rep->state_size && !(x.st = calloc(1, x.rep->state_size))) {
 		fprintf(stderr, "%s: out of memory\n", prog);
 		code = EXIT_FAILED;
@@ -296,6 +290,8 @@ int cmd_workload(const struct workload_ops *w, int argc, char **argv, const char
 out:
 	if (x.rep && x.rep->end && x.st)
 		x.rep->end(x.st);
+	if (x.log)
+		outfile_abort(x.log);
 	free(x.st);
 	free(cfg);
 	free(defaults);

@@ -91,8 +91,10 @@ int driver_run(struct driver *d, struct driver_result *res)
 	const struct run_opts *o = d->opts;
 	const char *targets[64];
 	unsigned ntargets = w->targets ? w->targets(d->cfg, targets, 64) : 0;
-	struct observe_config oc = { .profile = o->profile || o->profile_callgraph || o->profile_folded,
-				     .hz = (unsigned)o->profile_hz, .callgraph = o->profile_callgraph };
+	struct observe_config oc = { .profile = o->profile || o->profile_callgraph || o->profile_folded ||
+						o->profile_inclusive,
+				     .hz = (unsigned)o->profile_hz,
+				     .callgraph = o->profile_callgraph || o->profile_inclusive };
 	uint64_t repeat = o->repeat ? o->repeat : 1;
 	int rc = 0;
 

@@ -44,6 +44,7 @@ struct run_opts {
 	bool quiet;                  /* --quiet: no progress line, no warnings on stderr */
 	bool sysstats;               /* --sysstats */
 	bool profile, profile_callgraph;
+	bool profile_inclusive;      /* call chains and the inclusive table, no folded file */
 	uint64_t profile_hz, profile_top;
 	const char *profile_folded;  /* --profile-folded FILE */
 };

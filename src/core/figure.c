@@ -3,35 +3,42 @@
 
 #include <math.h>
 
-double figure_combine(enum fig_agg agg, const double *v, unsigned n)
+void figure_acc_add(struct figure_acc *a, double v)
 {
-	double sum = 0, rsum = 0, max = -INFINITY;
-	unsigned k = 0;
-	bool nonpos = false;
+	if (isnan(v))
+		return;
+	a->sum += v;
+	if (v > 0)
+		a->rsum += 1 / v;
+	else
+		a->nonpos = true;
+	if (!a->n || v > a->max)
+		a->max = v;
+	a->n++;
+}
 
-	for (unsigned i = 0; i < n; i++) {
-		if (isnan(v[i]))
-			continue;
-		sum += v[i];
-		if (v[i] > 0)
-			rsum += 1 / v[i];
-		else
-			nonpos = true;
-		if (v[i] > max)
-			max = v[i];
-		k++;
-	}
-	if (!k)
+double figure_acc_value(const struct figure_acc *a, enum fig_agg agg)
+{
+	if (!a->n)
 		return NAN;
 	switch (agg) {
 	case FIG_SUM:
-		return sum;
+		return a->sum;
 	case FIG_MAX:
-		return max;
+		return a->max;
 	case FIG_HMEAN:
 		/* a zero rate has no reciprocal: the arithmetic mean is the honest fallback */
-		return nonpos ? sum / k : k / rsum;
+		return a->nonpos ? a->sum / a->n : a->n / a->rsum;
 	default:
-		return sum / k;
+		return a->sum / a->n;
 	}
+}
+
+double figure_combine(enum fig_agg agg, const double *v, unsigned n)
+{
+	struct figure_acc a = { 0 };
+
+	for (unsigned i = 0; i < n; i++)
+		figure_acc_add(&a, v[i]);
+	return figure_acc_value(&a, agg);
 }

@@ -28,6 +28,8 @@ enum fig_agg {
 enum {
 	FIG_KEY = 1u << 0,       /* one of the few figures plot --type compare draws */
 	FIG_OPTIONAL = 1u << 1,  /* absent from some groups or older results */
+	FIG_NOCOMPARE = 1u << 2, /* written and shown (the classic tables) but not compared: a
+				  * figure that is 0 in nearly every result (tiotest's % > 2 s) */
 };
 
 struct figure {
@@ -57,6 +59,14 @@ struct figure_set {
 	size_t run_values_off;       /* where a run result keeps its nrun values (double[nrun]) */
 };
 
+/* The same, one value at a time (a reader that streams thousands of iterations). */
+struct figure_acc {
+	double sum, rsum, max;
+	unsigned n;
+	bool nonpos;
+};
+void figure_acc_add(struct figure_acc *a, double v);     /* NAN is left out */
+double figure_acc_value(const struct figure_acc *a, enum fig_agg agg);   /* NAN when empty */
 /* Combines v[0..n-1] as agg says (FIG_HIST and FIG_RECOMPUTE: the mean, for callers that only
  * have the values). NAN values are left out; NAN when none is left. */
 double figure_combine(enum fig_agg agg, const double *v, unsigned n);

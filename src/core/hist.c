@@ -2,6 +2,7 @@
 #include "core/hist.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 void hist_init(struct hist *h)
@@ -86,4 +87,51 @@ int hist_set_bucket(struct hist *h, uint64_t lo, uint64_t count)
 		return -EINVAL;
 	h->buckets[idx] = count;
 	return 0;
+}
+
+int hist_pack(struct hist_packed *p, const struct hist *h)
+{
+	unsigned n = 0;
+
+	memset(p, 0, sizeof(*p));
+	for (unsigned i = 0; i < HIST_NBUCKETS; i++)
+		n += h->buckets[i] != 0;
+	if (n) {
+		p->idx = malloc(n * sizeof(*p->idx));
+		p->cnt = malloc(n * sizeof(*p->cnt));
+		if (!p->idx || !p->cnt) {
+			hist_packed_free(p);
+			return -ENOMEM;
+		}
+		for (unsigned i = 0; i < HIST_NBUCKETS; i++) {
+			if (!h->buckets[i])
+				continue;
+			p->idx[p->n] = i;
+			p->cnt[p->n++] = h->buckets[i];
+		}
+	}
+	p->count = h->count;
+	p->sum = h->sum;
+	p->min = h->min;
+	p->max = h->max;
+	return 0;
+}
+
+void hist_unpack(const struct hist_packed *p, struct hist *h)
+{
+	hist_init(h);
+	for (unsigned i = 0; i < p->n; i++)
+		h->buckets[p->idx[i]] = p->cnt[i];
+	h->count = p->count;
+	h->sum = p->sum;
+	h->max = p->max;
+	if (p->count)
+		h->min = p->min;
+}
+
+void hist_packed_free(struct hist_packed *p)
+{
+	free(p->idx);
+	free(p->cnt);
+	memset(p, 0, sizeof(*p));
 }

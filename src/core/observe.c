@@ -8,6 +8,34 @@
 
 #include "sys/env.h"
 
+/* The devices whose own kernel threads work for this run (jbd2/loop0-8, xfsaild/dm-1): each
+ * target's filesystem device (name and MAJ:MIN) and the disks under dm and md (name only). Not
+ * a loop device's backing filesystem: its threads are the host's, shared. */
+static void observe_perf_devs(const struct observe *o, struct perf_config *pc)
+{
+	for (unsigned i = 0; i < o->ntargets; i++) {
+		const struct blockdev *b = &o->targets[i];
+
+		if (b->kind == BLOCKDEV_NONE)
+			continue;
+		for (unsigned j = 0; j < b->nstat && pc->ndevs < PERF_MAX_DEVS; j++) {
+			struct perf_dev *d = &pc->devs[pc->ndevs];
+			const char *name = j ? b->stat[j] : b->name;
+			unsigned k;
+
+			for (k = 0; k < pc->ndevs; k++)
+				if (!strcmp(pc->devs[k].name, name))
+					break;
+			if (k < pc->ndevs || !name[0])
+				continue;
+			snprintf(d->name, sizeof(d->name), "%s", name);
+			d->major = j ? 0 : b->major;
+			d->minor = j ? 0 : b->minor;
+			pc->ndevs++;
+		}
+	}
+}
+
 int observe_open(struct observe *o, const struct observe_config *c, const char *const *targets,
 		 unsigned ntargets)
 {
@@ -47,7 +75,10 @@ int observe_open(struct observe *o, const struct observe_config *c, const char *
 	}
 	if (c->profile) {
 		struct perf_config pc = { .hz = c->hz, .callgraph = c->callgraph };
-		int rc = perf_open(&o->perf, &pc, o->perf_why, sizeof(o->perf_why));
+		int rc;
+
+		observe_perf_devs(o, &pc);
+		rc = perf_open(&o->perf, &pc, o->perf_why, sizeof(o->perf_why));
 
 		if (rc == -ENOMEM)
 			return rc;

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/quote.h"
+
 static void *field(void *cfg, const struct opt *o)
 {
 	return (char *)cfg + o->off;
@@ -130,11 +132,13 @@ static const char *spelled(const struct opt *o, bool lng, char *buf, size_t len)
 static int set_value(const struct opt *o, bool lng, const char *val, void *cfg, char *err,
 		     size_t errlen)
 {
-	char name[64];
+	char name[64], q[QUOTE_MAX];
 	uint64_t v;
 	int rc;
 
 	spelled(o, lng, name, sizeof(name));
+	/* the value as it may be echoed: no raw newline or escape sequence from argv */
+	quote_str(val, q, sizeof(q));
 	switch (o->type) {
 	case OPT_STR:
 		if (!*val) {
@@ -172,30 +176,30 @@ static int set_value(const struct opt *o, bool lng, const char *val, void *cfg, 
 		else
 			rc = opt_parse_uint(val, &v);
 		if (rc == -ERANGE) {
-			fmt_err(err, errlen, "option %s: '%s' is too large", name, val);
+			fmt_err(err, errlen, "option %s: '%s' is too large", name, q);
 			return -1;
 		}
 		if (rc) {
 			if (o->type == OPT_SIZE && lng)
-				fmt_err(err, errlen, "option %s: '%s' is not a size (a whole number, optionally followed by k, m, g or t)", name, val);
+				fmt_err(err, errlen, "option %s: '%s' is not a size (a whole number, optionally followed by k, m, g or t)", name, q);
 			else if (o->type == OPT_TIME)
-				fmt_err(err, errlen, "option %s: '%s' is not a duration (a whole number, optionally followed by ns, us, ms, s, m or h)", name, val);
+				fmt_err(err, errlen, "option %s: '%s' is not a duration (a whole number, optionally followed by ns, us, ms, s, m or h)", name, q);
 			else
-				fmt_err(err, errlen, "option %s: '%s' is not a whole number", name, val);
+				fmt_err(err, errlen, "option %s: '%s' is not a whole number", name, q);
 			return -1;
 		}
 		if (v < o->min || v > o->max) {
 			uint64_t u = (o->type == OPT_SIZE && o->unit) ? o->unit : 1;
 
 			if (o->type == OPT_TIME)
-				fmt_err(err, errlen, "option %s: %s is out of range (%llums..%llus)", name, val,
+				fmt_err(err, errlen, "option %s: %s is out of range (%llums..%llus)", name, q,
 					(unsigned long long)(o->min / 1000000), (unsigned long long)(o->max / 1000000000));
 			else if (o->type == OPT_SIZE && !lng && u > 1)
-				fmt_err(err, errlen, "option %s: %s is out of range (%llu..%llu)", name, val,
+				fmt_err(err, errlen, "option %s: %s is out of range (%llu..%llu)", name, q,
 					(unsigned long long)((o->min + u - 1) / u),
 					(unsigned long long)(o->max / u));
 			else
-				fmt_err(err, errlen, "option %s: %s is out of range (%llu..%llu)", name, val,
+				fmt_err(err, errlen, "option %s: %s is out of range (%llu..%llu)", name, q,
 					(unsigned long long)o->min, (unsigned long long)o->max);
 			return -1;
 		}
@@ -223,12 +227,14 @@ bool opt_takes_arg(const struct opt *o)
 
 int opt_parse(const struct opt_cmd *c, int argc, char **argv, void *cfg, char *err, size_t errlen)
 {
+	char q[QUOTE_MAX];
+
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		const struct opt *o;
 
 		if (a[0] != '-' || !a[1]) {
-			fmt_err(err, errlen, "unexpected argument '%s'", a);
+			fmt_err(err, errlen, "unexpected argument '%s'", quote_str(a, q, sizeof(q)));
 			return -1;
 		}
 		if (a[1] == '-') {
@@ -244,7 +250,10 @@ int opt_parse(const struct opt_cmd *c, int argc, char **argv, void *cfg, char *e
 				if (o->lname && strlen(o->lname) == nlen && !strncmp(o->lname, name, nlen))
 					break;
 			if (opt_is_end(o)) {
-				fmt_err(err, errlen, "unknown option '--%.*s'", (int)nlen, name);
+				char n[QUOTE_MAX];
+
+				snprintf(n, sizeof(n), "%.*s", (int)nlen, name);
+				fmt_err(err, errlen, "unknown option '--%s'", quote_str(n, q, sizeof(q)));
 				return -1;
 			}
 			if (!opt_takes_arg(o)) {
@@ -276,7 +285,8 @@ int opt_parse(const struct opt_cmd *c, int argc, char **argv, void *cfg, char *e
 				if (o->sname == *p)
 					break;
 			if (opt_is_end(o)) {
-				fmt_err(err, errlen, "unknown option '-%c'", *p);
+				fmt_err(err, errlen, "unknown option '-%s'",
+					quote_str((const char[]){ *p, '\0' }, q, sizeof(q)));
 				return -1;
 			}
 			if (!opt_takes_arg(o)) {

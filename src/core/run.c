@@ -9,6 +9,7 @@
 #include <sys/resource.h>
 
 #include "core/clock.h"
+#include "core/quote.h"
 #include "core/sample.h"
 
 atomic_int run_stop;
@@ -61,7 +62,7 @@ void run_fail_msg(int err, const char *fmt, ...)
 
 void run_error_format(const struct run_error *e, char *buf, size_t len)
 {
-	char off[48] = "";
+	char off[48] = "", path[QUOTE_MAX];
 
 	if (!e->syscall) {
 		snprintf(buf, len, "%s", e->detail);
@@ -70,42 +71,95 @@ void run_error_format(const struct run_error *e, char *buf, size_t len)
 
 	if (e->offset >= 0)
 		snprintf(off, sizeof(off), " at offset %lld", (long long)e->offset);
+	/* the path comes from the command line (-d, -l): no raw control characters */
+	quote_str(e->path, path, sizeof(path));
 	if (e->detail[0])
-		snprintf(buf, len, "%s '%s'%s: %s", e->syscall, e->path, off, e->detail);
+		snprintf(buf, len, "%s '%s'%s: %s", e->syscall, path, off, e->detail);
 	else
-		snprintf(buf, len, "%s '%s'%s: %s", e->syscall, e->path, off, strerror(e->err));
+		snprintf(buf, len, "%s '%s'%s: %s", e->syscall, path, off, strerror(e->err));
 }
 
 static void on_signal(int sig)
 {
 	int zero = 0;
 
+	/* the write that went over RLIMIT_FSIZE returns EFBIG to its caller, which reports it
+	 * with its path as the run's first error: the signal itself only must not kill */
+	if (sig == SIGXFSZ)
+		return;
 	atomic_compare_exchange_strong(&run_sig, &zero, sig);
 	/* an error that came first stays the reason */
 	zero = RUN_GO;
 	atomic_compare_exchange_strong(&run_stop, &zero, RUN_STOP_SIGNAL);
 }
 
+/* Every signal whose default action ends the process and that can be caught. Left at their
+ * default: the faults a handler cannot return from (SIGSEGV, SIGBUS: -M on a file cut short,
+ * SIGILL, SIGFPE, SIGSYS), SIGABRT and SIGTRAP, which belong to assertions, sanitizers and
+ * debuggers; and SIGKILL and SIGSTOP, which cannot be caught. */
+static const int run_sigs[] = {
+	SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGPIPE, SIGALRM, SIGXCPU, SIGXFSZ,
+	SIGVTALRM, SIGPROF, SIGIO, SIGPWR,
+#ifdef SIGSTKFLT
+	SIGSTKFLT,
+#endif
+};
+
+static int catch_one(int sig, const struct sigaction *sa)
+{
+	struct sigaction old;
+
+	if (sigaction(sig, NULL, &old) < 0)
+		return -errno;
+	/* an ignore inherited from the parent is deliberate (nohup ignores SIGHUP so that a
+	 * closed terminal does not stop the run) and stays; but a shell starts background jobs
+	 * with SIGINT and SIGQUIT ignored, and a benchmark started with & must still stop cleanly
+	 * on kill -INT, so the keyboard signals and SIGTERM are caught whatever the parent did.
+	 * So is SIGPIPE: a parent that ignores it wants EPIPE rather than death, which catching
+	 * also gives, and a reader that went away then ends the run the same way either way. */
+	if (!(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_IGN &&
+	    sig != SIGINT && sig != SIGQUIT && sig != SIGTERM && sig != SIGPIPE)
+		return 0;
+	/* a handler installed before main (a preloaded profiler's SIGPROF timer) is not ours */
+	if ((old.sa_flags & SA_SIGINFO) ||
+	    (old.sa_handler != SIG_DFL && old.sa_handler != SIG_IGN && old.sa_handler != on_signal))
+		return 0;
+	return sigaction(sig, sa, NULL) < 0 ? -errno : 0;
+}
+
 int run_signals_install(void)
 {
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
 	struct sigaction sa;
+	int rc;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
 	/* no SA_RESTART: a worker blocked in a slow syscall comes back with EINTR and stops */
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
-		struct sigaction old;
-
-		/* under nohup SIGHUP is ignored on purpose: a closed terminal must not stop the run */
-		if (sigs[i] == SIGHUP && sigaction(SIGHUP, NULL, &old) == 0 &&
-		    old.sa_handler == SIG_IGN)
-			continue;
-		if (sigaction(sigs[i], &sa, NULL) < 0)
-			return -errno;
-	}
+	for (size_t i = 0; i < sizeof(run_sigs) / sizeof(run_sigs[0]); i++)
+		if ((rc = catch_one(run_sigs[i], &sa)))
+			return rc;
+	/* the real-time signals glibc leaves to applications (it keeps two below SIGRTMIN) */
+	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+		if ((rc = catch_one(sig, &sa)))
+			return rc;
 	return 0;
+}
+
+void run_signal_name(int sig, char *buf, size_t len)
+{
+	const char *abbrev = sig > 0 && sig < SIGRTMIN ? sigabbrev_np(sig) : NULL;
+
+	if (abbrev)
+		snprintf(buf, len, "SIG%s", abbrev);
+	else if (sig == SIGRTMAX)
+		snprintf(buf, len, "SIGRTMAX");
+	else if (sig == SIGRTMIN)
+		snprintf(buf, len, "SIGRTMIN");
+	else if (sig > SIGRTMIN && sig < SIGRTMAX)
+		snprintf(buf, len, "SIGRTMIN+%d", sig - SIGRTMIN);
+	else
+		snprintf(buf, len, "signal %d", sig);
 }
 
 int run_signal(void)

@@ -38,9 +38,14 @@ void run_fail_detail(int err, const char *syscall, const char *path, int64_t off
 void run_fail_msg(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 const struct run_error *run_error_get(void);     /* NULL when no error */
 void run_error_format(const struct run_error *e, char *buf, size_t len);
-/* Signal handling: SIGINT/SIGTERM/SIGHUP raise the stop flag; run_signal() tells which. */
+/* Signal handling: every catchable signal whose default action ends the process raises the
+ * stop flag instead (run.c has the list and the rules on inherited dispositions);
+ * run_signal() tells which came first, 0 for none. SIGXFSZ is caught but stops nothing: the
+ * write returns EFBIG and the caller reports it as an error. */
 int run_signals_install(void);
 int run_signal(void);
+/* "SIGINT", "SIGRTMIN+3"; sigabbrev_np() has no name for the real-time signals */
+void run_signal_name(int sig, char *buf, size_t len);
 /* Forgets the first error (and the stop it raised) before another run in the same process;
  * a signal's stop stays. */
 void run_reset(void);

@@ -1,4 +1,4 @@
-/* fs_mark 3.3's header, columns and rows (fs_mark.md §8), and fsbench's extra columns. */
+/* fs_mark 3.3's header, columns and rows (doc/reference/fs_mark.md §8), and fsbench's extra columns. */
 #include "report/fs_mark_text.h"
 
 #include <errno.h>
@@ -17,7 +17,7 @@
 static const char *const sync_text[7] = {
 	"NO SYNC: Test does not issue sync() or fsync() calls.",
 	"INBAND FSYNC: fsync() per file in write loop.",
-	/* fs_mark's text; it is one fsync per thread, not per subdirectory (fs_mark.md §3) */
+	/* fs_mark's text; it is one fsync per thread, not per subdirectory (doc/reference/fs_mark.md §3) */
 	"SYSTEM SYNC/SINGLE FSYNC: Issue sync() after main write loop and 1 file fsync() per subdirectory.",
 	"POST REVERSE: Reopen and fsync() each file in reverse order after main write loop.",
 	"SYNC POST REVERSE: Issue sync() and then reopen and fsync() each file in reverse order after main write loop.",
@@ -68,19 +68,19 @@ void fsm_print_header(FILE *out, bool log, const struct fsm_config *c, int argc,
 		(unsigned long long)c->file_bytes, (unsigned long long)c->io_bytes);
 	fputs("#\tApp overhead is time in microseconds spent in the test not doing file writing "
 	      "related system calls.\n", out);
-	if (c->verbose)
+	if (c->text.verbose)
 		fprintf(out, "%s#\tAll system call times are reported in microseconds.\n\n", log ? "#" : "");
 	else
 		fputs(log ? "#\n" : "\n", out);
 	fprintf(out, "%6s %12s %12s %12s %16s", "FSUse%", "Count", "Size", "Files/sec", "App Overhead");
-	if (c->verbose)
+	if (c->text.verbose)
 		for (int i = 0; i < 6; i++)
 			fprintf(out, " %26s", verbose_cols[i]);
-	if (c->percentiles)
+	if (c->text.percentiles)
 		fprintf(out, " %12s %12s", "CREAT p50us", "CREAT p99us");
-	if (c->inodes)
+	if (c->text.inodes)
 		fprintf(out, " %6s", "IUse%");
-	if (c->summary)
+	if (c->text.summary)
 		fprintf(out, " %14s", "Agg Files/sec");
 	fputc('\n', out);
 }
@@ -95,9 +95,9 @@ void fsm_print_row(FILE *out, const struct fsm_config *c, const struct fsm_iter 
 	fprintf(out, "%6u %12llu %12llu %12.1f %16llu", (unsigned)it->fsuse_pct,
 		(unsigned long long)it->count, (unsigned long long)c->file_bytes, it->files_per_sec,
 		us(it->app_overhead_ns));
-	if (c->verbose) {
+	if (c->text.verbose) {
 		/* true min/max and exact averages over every call of every thread (fs_mark took 0
-		 * for "unset" and averaged integer per-thread averages, fs_mark.md §6) */
+		 * for "unset" and averaged integer per-thread averages, doc/reference/fs_mark.md §6) */
 		for (int i = 0; i < 6; i++) {
 			const struct hist *h = &it->op[verbose_ops[i]].lat;
 
@@ -105,15 +105,15 @@ void fsm_print_row(FILE *out, const struct fsm_config *c, const struct fsm_iter 
 				h->count ? us(h->sum / h->count) : 0ULL, us(h->max));
 		}
 	}
-	if (c->percentiles) {
+	if (c->text.percentiles) {
 		const struct hist *h = &it->op[FSM_CREATE].lat;
 
 		fprintf(out, " %12.1f %12.1f", (double)hist_percentile(h, 50) / 1e3,
 			(double)hist_percentile(h, 99) / 1e3);
 	}
-	if (c->inodes)
+	if (c->text.inodes)
 		fprintf(out, " %6d", it->iuse_pct);
-	if (c->summary)
+	if (c->text.summary)
 		fprintf(out, " %14.1f", it->files_per_sec_aggregate);
 	if (it->partial)
 		fputs(" partial", out);
@@ -206,13 +206,6 @@ struct fsm_out {
 	FILE *kbuf;
 };
 
-/* every write to the log is checked: the first failure is kept and reported once */
-static void log_check(struct fsm_out *x)
-{
-	if (x->o->log && !x->o->log_err && (fflush(x->o->log) || ferror(x->o->log)))
-		x->o->log_err = -(errno ? errno : EIO);
-}
-
 static const char *fsm_log_path(const void *cfg)
 {
 	return ((const struct fsm_config *)cfg)->log;
@@ -222,24 +215,11 @@ static int fsm_rep_begin(void *st, const void *cfg, struct report_out *o)
 {
 	struct fsm_out *x = st;
 	const struct fsm_config *c = cfg;
-	int fd;
 
 	x->c = c;
 	x->o = o;
 	if (c->run.json && !(x->iters = calloc(c->run.repeat ? c->run.repeat : 1, sizeof(*x->iters))))
 		return -ENOMEM;
-	/* appended to, as fs_mark does; never through a symlink */
-	fd = open(c->log, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
-	if (fd < 0 || !(o->log = fdopen(fd, "a"))) {
-		int err = errno;
-
-		if (fd >= 0)
-			close(fd);
-		fprintf(o->err, "%s: cannot open log file '%s': %s\n", o->prog, c->log,
-			err == ELOOP ? "it is a symbolic link" : strerror(err));
-		return -EIO;
-	}
-	o->log_path = c->log;
 	return 0;
 }
 
@@ -253,8 +233,8 @@ static void fsm_rep_run_begin(void *st, unsigned run, long long started)
 		fsm_print_header(x->o->text, false, c, x->o->argc, x->o->argv, (time_t)started);
 		fflush(x->o->text);
 	}
-	fsm_print_header(x->o->log, true, c, x->o->argc, x->o->argv, (time_t)started);
-	log_check(x);
+	if (x->o->log)
+		fsm_print_header(x->o->log, true, c, x->o->argc, x->o->argv, (time_t)started);
 	if (x->iters)
 		x->iters[run] = json_array();
 	if (c->run.sysstats && x->o->text)
@@ -271,8 +251,8 @@ static void fsm_rep_unit(void *st, unsigned run, const void *unit)
 		fsm_print_row(x->o->text, c, it);
 		fflush(x->o->text);
 	}
-	fsm_print_row(x->o->log, c, it);
-	log_check(x);
+	if (x->o->log)
+		fsm_print_row(x->o->log, c, it);
 	if (x->iters && x->iters[run])
 		json_array_append_new(x->iters[run], fsm_json_iter(c, it));
 	if (x->kbuf && it->obs.taken) {
@@ -301,14 +281,16 @@ static void fsm_rep_run_end(void *st, unsigned run, const void *result)
 		fprintf(x->o->err, "%s: not enough free space: %s\n", x->o->prog, r->head.end_detail);
 		break;
 	case RUN_END_SIGNAL:
+		if (x->o->quiet_signal)
+			break;
 		fprintf(x->o->err, "%s: interrupted; %s\n", x->o->prog,
-			c->keep_files ? "the files are kept" : "removing the files");
+			x->o->keeps ? "the files are kept" : "removing the files");
 		fsm_print_summary(x->o->err, c, r);
 		break;
 	default:
 		break;
 	}
-	if (out && c->summary && r->head.end != RUN_END_SIGNAL)
+	if (out && c->text.summary && r->head.end != RUN_END_SIGNAL)
 		fsm_print_summary(out, c, r);
 	/* --sysstats and --profile output under the run's classic output */
 	if (x->kbuf) {
@@ -381,11 +363,6 @@ static void fsm_rep_end(void *st)
 	for (uint64_t i = 0; x->iters && i < (x->c->run.repeat ? x->c->run.repeat : 1); i++)
 		json_decref(x->iters[i]);
 	free(x->iters);
-	if (x->o && x->o->log) {
-		if (fclose(x->o->log) && !x->o->log_err)
-			x->o->log_err = -(errno ? errno : EIO);
-		x->o->log = NULL;
-	}
 }
 
 const struct workload_report fsm_report = {

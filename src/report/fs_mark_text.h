@@ -1,4 +1,4 @@
-/* fs_mark 3.3's text output, byte for byte (fs_mark.md §8): the '#' header block, the column
+/* fs_mark 3.3's text output, byte for byte (doc/reference/fs_mark.md §8): the '#' header block, the column
  * header, one row per iteration; plus fsbench's extra columns and the summary block.
  * Presentation only: every figure comes from fsm_iter / fsm_result. */
 #ifndef FSB_REPORT_FS_MARK_TEXT_H

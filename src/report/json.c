@@ -2,15 +2,11 @@
 #include "report/json.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
-#include <signal.h>
-#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "core/clock.h"
 #include "core/hist.h"
@@ -28,11 +24,12 @@ json_t *json_u64(uint64_t v)
 	return json_integer((json_int_t)v);
 }
 
-/* never nan or inf in the output */
+/* never nan or inf in the output: a figure that cannot be computed is null (absent), not 0,
+ * which would read as a measurement */
 json_t *json_num(double v)
 {
-	if (v != v || v > 1e300 || v < -1e300)
-		v = 0;
+	if (!isfinite(v))
+		return json_null();
 	return json_real(v);
 }
 
@@ -68,6 +65,31 @@ json_t *json_latency(const struct opstat *s)
 		json_array_append_new(b, json_pack("[o,o,o]", json_u64(lo), json_u64(hi), json_u64(h->buckets[i])));
 	}
 	json_object_set_new(o, "buckets", b);
+	return o;
+}
+
+json_t *json_latency_summary(const struct opstat *s)
+{
+	const struct hist *h = &s->lat;
+	json_t *o = json_object();
+
+	json_object_set_new(o, "count", json_u64(h->count));
+	if (!h->count) {
+		/* no op, no latency: absent, not 0 ns */
+		static const char *const keys[] = { "min_ns", "mean_ns", "p50_ns", "p90_ns", "p99_ns",
+						    "p99_9_ns", "max_ns" };
+
+		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+			json_object_set_new(o, keys[i], json_null());
+		return o;
+	}
+	json_object_set_new(o, "min_ns", json_u64(h->min));
+	json_object_set_new(o, "mean_ns", json_num(hist_mean(h)));
+	json_object_set_new(o, "p50_ns", json_u64(hist_percentile(h, 50)));
+	json_object_set_new(o, "p90_ns", json_u64(hist_percentile(h, 90)));
+	json_object_set_new(o, "p99_ns", json_u64(hist_percentile(h, 99)));
+	json_object_set_new(o, "p99_9_ns", json_u64(hist_percentile(h, 99.9)));
+	json_object_set_new(o, "max_ns", json_u64(h->max));
 	return o;
 }
 
@@ -233,73 +255,6 @@ void json_figures(json_t *obj, const struct figure *figs, unsigned n, const doub
 		json_set_path(obj, figs[i].path, json_figure_value(&figs[i], v[i]));
 }
 
-int json_check_writable(const char *path)
-{
-	char dir[PATH_MAX];
-	char *slash;
-
-	struct stat st;
-
-	if (!strcmp(path, "-"))
-		return 0;
-	if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
-		return -EISDIR;
-	/* a device, FIFO or /dev/stdout is written in place (json_write), not next to */
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
-		return access(path, W_OK) < 0 ? -errno : 0;
-	if (snprintf(dir, sizeof(dir), "%s", path) >= (int)sizeof(dir) - 32)
-		return -ENAMETOOLONG;
-	slash = strrchr(dir, '/');
-	if (!slash)
-		strcpy(dir, ".");
-	else if (slash == dir)
-		dir[1] = '\0';
-	else
-		*slash = '\0';
-	return access(dir, W_OK | X_OK) < 0 ? -errno : 0;
-}
-
-int json_write(json_t *root, const char *path)
-{
-	char tmp[PATH_MAX];
-	struct stat st;
-	int fd, rc = 0;
-
-	if (!strcmp(path, "-")) {
-		if (json_dumpf(root, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) < 0)
-			return -EIO;
-		fputc('\n', stdout);
-		return fflush(stdout) ? -errno : 0;
-	}
-	/* renaming over a device, FIFO or /dev/stdout would replace /dev/null (as root) with a
-	 * regular file: those are written in place */
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-		fd = open(path, O_WRONLY | O_CLOEXEC);
-		if (fd < 0)
-			return -errno;
-		if (json_dumpfd(root, fd, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) < 0 ||
-		    write(fd, "\n", 1) != 1)
-			rc = -EIO;
-		if (close(fd) < 0 && !rc)
-			rc = -errno;
-		return rc;
-	}
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid()) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -errno;
-	if (json_dumpfd(root, fd, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) < 0 || write(fd, "\n", 1) != 1)
-		rc = -EIO;
-	if (close(fd) < 0 && !rc)
-		rc = -errno;
-	if (!rc && rename(tmp, path) < 0)
-		rc = -errno;
-	if (rc)
-		unlink(tmp);
-	return rc;
-}
-
 void json_run_end(json_t *o, const struct driver_result *res, const struct run_head *h, bool last)
 {
 	const struct run_error *e = last && res->failed ? &res->error : NULL;
@@ -307,8 +262,12 @@ void json_run_end(json_t *o, const struct driver_result *res, const struct run_h
 	json_object_set_new(o, "complete", json_boolean(h->complete));
 	if (h->complete)
 		json_object_set_new(o, "stop_reason", json_null());
-	else if (h->end == RUN_END_SIGNAL && res->signal)
-		json_object_set_new(o, "stop_reason", json_sprintf("SIG%s", sigabbrev_np(res->signal)));
+	else if (h->end == RUN_END_SIGNAL && res->signal) {
+		char sig[32];
+
+		run_signal_name(res->signal, sig, sizeof(sig));
+		json_object_set_new(o, "stop_reason", json_string(sig));
+	}
 	else
 		json_object_set_new(o, "stop_reason", json_string("error"));
 	if (e && !h->complete) {

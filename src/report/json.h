@@ -11,7 +11,10 @@
 #include "core/sample.h"
 
 #define FSB_JSON_SCHEMA "fsbench-result"
-#define FSB_JSON_SCHEMA_VERSION 1
+/* 2: fs_mark iterations keep percentiles per op type, the buckets are per run; a figure that
+ * cannot be computed is null (1 wrote 0). Readers take 1 and 2. */
+#define FSB_JSON_SCHEMA_VERSION 2
+#define FSB_JSON_SCHEMA_VERSION_MIN 1
 
 /* What every result carries about where and how it ran. */
 struct json_run_info {
@@ -22,10 +25,15 @@ struct json_run_info {
 	long long started_unix_s;
 };
 
-/* Scalars as fsbench writes them: counts and nanoseconds as integers; reals never nan/inf. */
+/* Scalars as fsbench writes them: counts and nanoseconds as integers; a real that is nan or
+ * inf is null. */
 json_t *json_u64(uint64_t v);
 json_t *json_num(double v);
+/* count, min, mean, max, sum, percentiles, % over 2 s and 10 s, and the non-empty buckets */
 json_t *json_latency(const struct opstat *s);
+/* count, min, mean, p50, p90, p99, p99.9, max only (null when count is 0): fs_mark's per
+ * iteration latency, which must stay small over thousands of iterations */
+json_t *json_latency_summary(const struct opstat *s);
 /* The time series of a phase or iteration: one object per interval. */
 json_t *json_samples(const struct sample *s, unsigned n);
 int json_latency_parse(const json_t *lat, struct opstat *s, char *err, size_t errlen);
@@ -38,9 +46,4 @@ json_t *json_options(const struct opt_cmd *c, const void *cfg);
 void json_figures(json_t *obj, const struct figure *figs, unsigned n, const double *v);
 /* A run's "complete", "stop_reason" and "error" (the first error goes to the last run). */
 void json_run_end(json_t *o, const struct driver_result *res, const struct run_head *h, bool last);
-/* Before a run: can a result be written to path later? 0 or -errno. */
-int json_check_writable(const char *path);
-/* Writes root to path ("-": stdout) atomically (temporary file + rename, never through a
- * symlink). Returns 0 or -errno. */
-int json_write(json_t *root, const char *path);
 #endif

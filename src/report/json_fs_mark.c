@@ -2,6 +2,7 @@
 #include "report/json_fs_mark.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/clock.h"
@@ -51,6 +52,40 @@ static json_t *phase(uint64_t files, uint64_t wall_ns)
 			 "files_per_sec", json_num(wall_ns ? (double)files / ((double)wall_ns / NS_PER_S) : 0));
 }
 
+/* the six fs_mark op types always; the others when they happened */
+static bool op_shown(int i, uint64_t ops)
+{
+	return i == FSM_CREATE || i == FSM_WRITE || i == FSM_FSYNC || i == FSM_SYNC || i == FSM_CLOSE ||
+	       i == FSM_UNLINK || ops;
+}
+
+/* a run's latency per op type over its reported iterations, with the buckets */
+static json_t *run_latency(const struct fsm_result *r)
+{
+	struct opstat *s = malloc(sizeof(*s));
+	json_t *lat = json_object();
+
+	if (!s) {
+		json_decref(lat);
+		return NULL;
+	}
+	for (int i = 0; i < FSM_NOPS; i++) {
+		const struct fsm_op_total *t = &r->op[i];
+
+		if (!op_shown(i, t->ops))
+			continue;
+		opstat_init(s);
+		s->ops = t->ops;
+		s->bytes = t->bytes;
+		s->over_2s = t->over_2s;
+		s->over_10s = t->over_10s;
+		hist_unpack(&t->lat, &s->lat);
+		json_object_set_new(lat, fsm_op_name[i], json_latency(s));
+	}
+	free(s);
+	return lat;
+}
+
 json_t *fsm_json_iter(const struct fsm_config *c, const struct fsm_iter *it)
 {
 	json_t *o = json_object(), *lat = json_object(), *ph = json_object();
@@ -73,14 +108,11 @@ json_t *fsm_json_iter(const struct fsm_config *c, const struct fsm_iter *it)
 	if (!c->keep_files)
 		json_object_set_new(ph, "unlink", phase(it->op[FSM_UNLINK].ops, it->unlink_wall_ns));
 	json_object_set_new(o, "phases", ph);
-	/* the six fs_mark op types always; the others when they happened */
-	for (int i = 0; i < FSM_NOPS; i++) {
-		bool classic = i == FSM_CREATE || i == FSM_WRITE || i == FSM_FSYNC || i == FSM_SYNC ||
-			       i == FSM_CLOSE || i == FSM_UNLINK;
-
-		if (classic || it->op[i].ops)
-			json_object_set_new(lat, fsm_op_name[i], json_latency(&it->op[i]));
-	}
+	/* percentiles only: a fill has thousands of iterations, and their buckets were the bulk
+	 * of the file (a 71 MiB result); the run keeps the buckets, merged (fsm_json_run) */
+	for (int i = 0; i < FSM_NOPS; i++)
+		if (op_shown(i, it->op[i].ops))
+			json_object_set_new(lat, fsm_op_name[i], json_latency_summary(&it->op[i]));
 	json_object_set_new(o, "latency", lat);
 	/* the create loop's time series and kernel view (core/observe.h), as tiotest's phases */
 	json_object_set_new(o, "intervals", json_samples(it->samples, it->nsamples));
@@ -124,6 +156,13 @@ static json_t *fsm_json_run(const struct driver_result *res, const struct fsm_re
 		json_object_set_new(end, "error", json_string(buf));
 	}
 	json_object_set_new(o, "end", end);
+	/* out of memory at the end of the run: no merged latency, the iterations' percentiles stay */
+	if (r->op_total) {
+		json_t *lat = run_latency(r);
+
+		if (lat)
+			json_object_set_new(o, "latency", lat);
+	}
 	json_object_set_new(sum, "iterations", json_u64(r->niters));
 	json_object_set_new(sum, "files", json_u64(r->total_files));
 	json_object_set_new(sum, "files_per_sec_sum_of_threads",

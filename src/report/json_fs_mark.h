@@ -1,5 +1,7 @@
 /* fs_mark results as JSON: one object per iteration (built as each completes, so no
- * histogram outlives its iteration) and the whole result around them. */
+ * histogram outlives its iteration) and the whole result around them. An iteration keeps its
+ * latency percentiles per op type; the buckets are the run's, merged over its iterations
+ * (struct fsm_op_total), so a fill of thousands of iterations stays a few KiB per iteration. */
 #ifndef FSB_REPORT_JSON_FS_MARK_H
 #define FSB_REPORT_JSON_FS_MARK_H
 #include <jansson.h>

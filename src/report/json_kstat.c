@@ -112,29 +112,64 @@ json_t *warn_json(const struct warn_list *l)
 	return a;
 }
 
+/* A name from the kernel (another process's comm may be any bytes): as it is when it is UTF-8,
+ * else with its non-ASCII bytes as '?', so the entry is never dropped. */
+static json_t *json_name(const char *name)
+{
+	json_t *j = json_string(name);
+	char buf[256];
+	size_t i;
+
+	if (j)
+		return j;
+	for (i = 0; name[i] && i < sizeof(buf) - 1; i++)
+		buf[i] = (unsigned char)name[i] < 0x80 ? name[i] : '?';
+	buf[i] = '\0';
+	return json_string(buf);
+}
+
 json_t *perf_json(const struct perf_profile *p)
 {
-	json_t *o = json_object(), *e = json_array();
+	json_t *o = json_object(), *e = json_array(), *other = json_array();
 
 	json_object_set_new(o, "event", json_string("cpu-clock"));
 	json_object_set_new(o, "scope", json_string(p->system_wide ? "system" : "process"));
 	json_object_set_new(o, "frequency_hz", json_integer(p->hz));
 	json_object_set_new(o, "cpus", json_integer(p->ncpus));
 	json_object_set_new(o, "idle_excluded", json_boolean(p->system_wide));
+	/* samples: the table's (this process and its helper kernel threads), what entries' pct
+	 * is of; other_samples and other_pct: the rest of the machine; idle_samples: neither */
 	json_object_set_new(o, "samples", json_u64(p->samples));
+	json_object_set_new(o, "other_samples", json_u64(p->other_samples));
+	json_object_set_new(o, "other_pct", json_num(p->other_pct));
+	json_object_set_new(o, "idle_samples", json_u64(p->idle_samples));
+	json_object_set_new(o, "callchains", json_boolean(p->callgraph));
 	json_object_set_new(o, "lost", json_u64(p->lost));
 	json_object_set_new(o, "wall_ns", json_u64(p->wall_ns));
-	for (size_t i = 0; i < p->n; i++)
-		json_array_append_new(e, json_pack("{s:o,s:o,s:s,s:s}", "samples", json_u64(p->v[i].samples),
-						   "pct", json_num(p->v[i].pct), "image", p->v[i].image,
-						   "symbol", p->v[i].symbol));
+	for (size_t i = 0; i < p->n; i++) {
+		json_t *x = json_pack("{s:o,s:o,s:o,s:o,s:o}", "samples", json_u64(p->v[i].samples),
+				      "pct", json_num(p->v[i].pct), "app", json_name(p->v[i].app),
+				      "image", json_name(p->v[i].image), "symbol", json_name(p->v[i].symbol));
+
+		if (p->callgraph) {
+			json_object_set_new(x, "inclusive", json_u64(p->v[i].inclusive));
+			json_object_set_new(x, "inclusive_pct", json_num(p->v[i].inclusive_pct));
+		}
+		json_array_append_new(e, x);
+	}
 	json_object_set_new(o, "entries", e);
+	for (size_t i = 0; i < p->nother; i++)
+		json_array_append_new(other, json_pack("{s:o,s:i,s:o,s:o}", "comm", json_name(p->other[i].comm),
+						       "pid", (int)p->other[i].pid, "samples",
+						       json_u64(p->other[i].samples), "pct",
+						       json_num(p->other[i].pct)));
+	json_object_set_new(o, "other_processes", other);
 	if (p->stacks) {
 		json_t *s = json_array();
 
 		for (size_t i = 0; i < p->nstacks; i++)
-			json_array_append_new(s, json_pack("{s:s,s:o}", "stack", p->stacks[i].folded, "count",
-							   json_u64(p->stacks[i].count)));
+			json_array_append_new(s, json_pack("{s:o,s:o}", "stack", json_name(p->stacks[i].folded),
+							   "count", json_u64(p->stacks[i].count)));
 		json_object_set_new(o, "stacks", s);
 	}
 	return o;

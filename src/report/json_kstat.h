@@ -11,5 +11,5 @@
 json_t *blockdev_json(const struct blockdev *b);
 json_t *kstat_json(const struct kstat_delta *d);
 json_t *warn_json(const struct warn_list *l);      /* an array of {id, message} */
-json_t *perf_json(const struct perf_profile *p);   /* every entry, and the folded stacks */
+json_t *perf_json(const struct perf_profile *p);   /* every entry, other processes, folded stacks */
 #endif

@@ -4,12 +4,10 @@
 #include <cairo.h>
 #include <cairo-svg.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "core/stats.h"
 
@@ -614,44 +612,23 @@ enum plot_type plot_default_type(const struct rr_result *res, unsigned nres)
 	return timeline ? PLOT_TIMELINE : PLOT_LATENCY;
 }
 
-static cairo_status_t write_fd(void *closure, const unsigned char *data, unsigned int len)
+static cairo_status_t write_stream(void *closure, const unsigned char *data, unsigned int len)
 {
-	int fd = *(int *)closure;
-
-	while (len) {
-		ssize_t n = write(fd, data, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return CAIRO_STATUS_WRITE_ERROR;
-		data += n;
-		len -= (unsigned)n;
-	}
-	return CAIRO_STATUS_SUCCESS;
+	return fwrite(data, 1, len, closure) == len ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
 }
 
-int plot_render(const struct rr_result *res, unsigned nres, const struct plot_opts *o, const char *path,
+int plot_render(const struct rr_result *res, unsigned nres, const struct plot_opts *o, FILE *out,
 		char *err, size_t errlen)
 {
 	enum plot_type type = o->type == PLOT_AUTO ? plot_default_type(res, nres) : o->type;
 	cairo_surface_t *surf;
 	cairo_t *cr;
-	char title[256], tmp[4096];
-	int fd, rc;
+	char title[256];
+	int rc;
 	cairo_status_t st;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid()) >= (int)sizeof(tmp)) {
-		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(ENAMETOOLONG));
-		return -1;
-	}
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
-		return -1;
-	}
 	if (o->format == PLOT_SVG)
-		surf = cairo_svg_surface_create_for_stream(write_fd, &fd, o->width, o->height);
+		surf = cairo_svg_surface_create_for_stream(write_stream, out, o->width, o->height);
 	else
 		surf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)o->width, (int)o->height);
 	cr = cairo_create(surf);
@@ -678,7 +655,7 @@ int plot_render(const struct rr_result *res, unsigned nres, const struct plot_op
 	}
 	cairo_destroy(cr);
 	if (!rc && o->format == PLOT_PNG)
-		st = cairo_surface_write_to_png_stream(surf, write_fd, &fd);
+		st = cairo_surface_write_to_png_stream(surf, write_stream, out);
 	else
 		st = CAIRO_STATUS_SUCCESS;
 	cairo_surface_finish(surf);
@@ -688,17 +665,13 @@ int plot_render(const struct rr_result *res, unsigned nres, const struct plot_op
 	/* nothing of cairo is alive now: drop its font caches (they hold fontconfig patterns that
 	 * LeakSanitizer would report at exit) */
 	cairo_debug_reset_static_data();
-	if (close(fd) < 0 && !rc && st == CAIRO_STATUS_SUCCESS)
-		st = CAIRO_STATUS_WRITE_ERROR;
-	if (!rc && st != CAIRO_STATUS_SUCCESS) {
-		snprintf(err, errlen, "cannot write '%s': %s", path, cairo_status_to_string(st));
-		rc = -1;
-	}
-	if (!rc && rename(tmp, path) < 0) {
-		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
-		rc = -1;
-	}
 	if (rc)
-		unlink(tmp);
-	return rc;
+		return -EINVAL;
+	if (st == CAIRO_STATUS_WRITE_ERROR)
+		return -EIO;
+	if (st != CAIRO_STATUS_SUCCESS) {
+		snprintf(err, errlen, "cairo: %s", cairo_status_to_string(st));
+		return -ENOMEM;
+	}
+	return 0;
 }

@@ -4,6 +4,7 @@
 #define FSB_REPORT_PLOT_CAIRO_H
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "report/result_read.h"
 
@@ -23,8 +24,9 @@ extern const char *const plot_type_name[];   /* indexed by enum plot_type: "auto
 /* The type drawn when none is asked for: fill for fs_mark, compare for several tiotest
  * results, timeline (or latency without time series) for one. */
 enum plot_type plot_default_type(const struct rr_result *res, unsigned nres);
-/* Draws res into path (written to a temporary name, then renamed). 0, or -1 with a one-line
- * message in err: a result without data for the type names the file. */
-int plot_render(const struct rr_result *res, unsigned nres, const struct plot_opts *o, const char *path,
+/* Draws res into out (plot -o writes it through outfile). 0; -EINVAL with a one-line message
+ * in err when the results have no data for the type (the message names the file); -EIO when
+ * a write to out failed (out's own error says why); -ENOMEM with cairo's reason in err. */
+int plot_render(const struct rr_result *res, unsigned nres, const struct plot_opts *o, FILE *out,
 		char *err, size_t errlen);
 #endif

@@ -36,7 +36,9 @@ struct rr_wl_def {
 	 * words plots use for its axes (struct rr_result's timeline_*) */
 	bool series_y_ops;
 	const char *series_y, *series_unit, *series_x;
-	const char *iter_lats;                   /* object op name -> latency, in each iteration */
+	/* object op name -> latency, in each iteration: with the buckets in schema 1, percentiles
+	 * only from schema 2, where run_lats in the run has the buckets */
+	const char *iter_lats, *run_lats;
 	const char *iter_lat_key_fig;            /* that op's p99 is a key figure ("create") */
 	const char *fill_x, *fill_x2, *fill_y;   /* per iteration: the fill curve */
 	const char *complete_field;              /* boolean in the run ... */
@@ -54,7 +56,7 @@ static const struct rr_wl_def wl_defs[] = {
 	  .series_y = "throughput", .series_unit = "MiB/s", .series_x = "time since the phase start (s)" },
 	/* fs_mark's intervals count files created (ops; bytes are 0) */
 	{ .workload = "fs_mark", .iters = "iterations",
-	  .iter_lats = "latency", .iter_lat_key_fig = "create", .fill_x = "fs_use_pct", .fill_x2 = "count",
+	  .iter_lats = "latency", .run_lats = "latency", .iter_lat_key_fig = "create", .fill_x = "fs_use_pct", .fill_x2 = "count",
 	  .fill_y = "files_per_sec_sum_of_threads", .end_field = "end.reason", .end_ok = fsm_end_ok,
 	  .iter_intervals = "intervals", .iter_series = "create", .iter_wall = "wall_ns", .series_y_ops = true,
 	  .series_y = "create rate", .series_unit = "files/s",
@@ -68,6 +70,7 @@ struct ctx {
 	char *err;
 	size_t errlen;
 	char where[160];          /* "runs[2].phases[1]" */
+	int version;              /* the file's schema_version */
 };
 
 static int fail(struct ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -128,12 +131,13 @@ static json_t *jpath(const json_t *o, const char *path)
 	return (json_t *)o;
 }
 
-/* 0: *v set; 1: absent and optional; -1: error */
+/* 0: *v set; 1: absent (null, which is how fsbench writes a figure it could not compute, or
+ * missing and optional); -1: error */
 static int num_at(struct ctx *c, const json_t *o, const char *path, bool optional, double *v)
 {
 	json_t *x = jpath(o, path);
 
-	if (!x && optional)
+	if ((!x && optional) || json_is_null(x))
 		return 1;
 	if (!json_is_number(x))
 		return fail(c, "field '%s' is missing or not a number", path);
@@ -192,6 +196,8 @@ static struct rr_figure *fig_get(struct ctx *c, const char *group, const struct 
 static int fig_set(struct ctx *c, unsigned run, const char *group, const struct figure *d,
 		   const char *key_suffix, const char *name_suffix, double v)
 {
+	if (d->flags & FIG_NOCOMPARE)
+		return 0;
 	struct rr_figure *f = fig_get(c, group, d, key_suffix, name_suffix);
 
 	if (!f)
@@ -293,15 +299,18 @@ static int intervals_append(struct ctx *c, struct rr_series *s, const char *fiel
 
 	json_array_foreach(arr, i, e) {
 		double t, dt, ops, bytes;
+		int rc[4];
 
 		snprintf(c->where + at, sizeof(c->where) - at, ".%s[%zu]", field, i);
 		if (!json_is_object(e))
 			return fail(c, "not an object");
-		if (num_at(c, e, "t_ns", false, &t) || num_at(c, e, "dt_ns", false, &dt) ||
-		    num_at(c, e, "ops", false, &ops) || num_at(c, e, "bytes", false, &bytes))
+		if ((rc[0] = num_at(c, e, "t_ns", false, &t)) < 0 || (rc[1] = num_at(c, e, "dt_ns", false, &dt)) < 0 ||
+		    (rc[2] = num_at(c, e, "ops", false, &ops)) < 0 || (rc[3] = num_at(c, e, "bytes", false, &bytes)) < 0)
 			return -1;
-		*end_ns = t;
-		if (dt <= 0)
+		if (rc[0] == 0)
+			*end_ns = t;
+		/* a null figure: no point */
+		if (rc[0] || rc[1] || rc[2] || rc[3] || dt <= 0)
 			continue;
 		s->x[s->n] = (offset_ns + t) / 1e9;
 		s->y[s->n] = c->def->series_y_ops ? ops / (dt / 1e9) : bytes / 1048576.0 / (dt / 1e9);
@@ -426,23 +435,54 @@ static int read_groups(struct ctx *c, unsigned run, const json_t *ro, struct ops
 	return 0;
 }
 
-struct iter_acc {
-	double sum, rsum, max;
-	unsigned n;
-	bool nonpos;
-};
-
 struct op_acc {
 	char name[40];
 	struct hist *h;
 };
+
+/* lats: op name -> latency with buckets; each one's histogram into ops[] (this run, by name)
+ * and into the result's latency groups (every run) */
+static int merge_lats(struct ctx *c, const json_t *lats, struct opstat *tmp, struct op_acc *ops,
+		      unsigned *nops)
+{
+	const char *op;
+	const json_t *lv;
+
+	json_object_foreach((json_t *)lats, op, lv) {
+		char name[40];
+		unsigned k;
+		struct rr_lat *l;
+
+		if (!*op || strlen(op) >= sizeof(name))
+			return fail(c, "op name is empty or longer than %zu characters", sizeof(name) - 1);
+		rr_printable(op, name, sizeof(name));
+		if (lat_parse(c, lv, name, tmp))
+			return -1;
+		for (k = 0; k < *nops && strcmp(ops[k].name, name); k++)
+			;
+		if (k == *nops) {
+			if (*nops >= RR_MAX_GROUPS)
+				return fail(c, "more than %d op types", RR_MAX_GROUPS);
+			snprintf(ops[k].name, sizeof(ops[k].name), "%s", name);
+			if (!(ops[k].h = malloc(sizeof(struct hist))))
+				return fail(c, "out of memory");
+			hist_init(ops[k].h);
+			(*nops)++;
+		}
+		hist_merge(ops[k].h, &tmp->lat);
+		if (!(l = lat_get(c, name)))
+			return -1;
+		hist_merge(l->h, &tmp->lat);
+	}
+	return 0;
+}
 
 static int read_iters(struct ctx *c, unsigned run, const json_t *ro, struct opstat *tmp)
 {
 	const struct rr_wl_def *d = c->def;
 	const json_t *arr = json_object_get(ro, d->iters), *it;
 	size_t at = strlen(c->where), i, nf = 0;
-	struct iter_acc acc[16] = { { 0 } };
+	struct figure_acc acc[16] = { { 0 } };
 	struct op_acc ops[RR_MAX_GROUPS];
 	unsigned nops = 0;
 	struct rr_series *fill = NULL;
@@ -458,8 +498,7 @@ static int read_iters(struct ctx *c, unsigned run, const json_t *ro, struct opst
 	if (d->fill_y && !(fill = series_new(c, &c->r->fill, &c->r->nfill, "fill", run, json_array_size(arr))))
 		return -1;
 	json_array_foreach(arr, i, it) {
-		const json_t *lats, *lv;
-		const char *op;
+		const json_t *lats;
 
 		snprintf(c->where + at, sizeof(c->where) - at, "%s%s[%zu]", at ? "." : "", d->iters, i);
 		if (!json_is_object(it)) {
@@ -475,25 +514,26 @@ static int read_iters(struct ctx *c, unsigned run, const json_t *ro, struct opst
 				goto out;
 			if (r)
 				continue;
-			acc[k].sum += v;
-			acc[k].rsum += v > 0 ? 1 / v : 0;
-			acc[k].nonpos |= !(v > 0);
-			acc[k].max = acc[k].n && acc[k].max > v ? acc[k].max : v;
-			acc[k].n++;
+			figure_acc_add(&acc[k], v);
 		}
 		if (fill) {
 			double x, x2, y;
+			int rx, rx2, ry;
 
-			/* fs_mark writes -1 when statfs failed: such a point has no place on the curve */
-			if (json_is_integer(jpath(it, d->fill_x)) && json_integer_value(jpath(it, d->fill_x)) < 0)
-				continue;
-			if (num_at(c, it, d->fill_x, false, &x) || num_at(c, it, d->fill_x2, false, &x2) ||
-			    num_at(c, it, d->fill_y, false, &y))
-				goto out;
-			fill->x[fill->n] = x;
-			fill->x2[fill->n] = x2;
-			fill->y[fill->n] = y;
-			fill->n++;
+			/* fs_mark writes -1 when statfs failed, null for a figure it could not compute:
+			 * such a point has no place on the curve */
+			if (!json_is_integer(jpath(it, d->fill_x)) || json_integer_value(jpath(it, d->fill_x)) >= 0) {
+				if ((rx = num_at(c, it, d->fill_x, false, &x)) < 0 ||
+				    (rx2 = num_at(c, it, d->fill_x2, false, &x2)) < 0 ||
+				    (ry = num_at(c, it, d->fill_y, false, &y)) < 0)
+					goto out;
+				if (!rx && !rx2 && !ry) {
+					fill->x[fill->n] = x;
+					fill->x2[fill->n] = x2;
+					fill->y[fill->n] = y;
+					fill->n++;
+				}
+			}
 		}
 		if (!d->iter_lats)
 			continue;
@@ -502,38 +542,23 @@ static int read_iters(struct ctx *c, unsigned run, const json_t *ro, struct opst
 			fail(c, "field '%s' is missing or not an object", d->iter_lats);
 			goto out;
 		}
-		json_object_foreach((json_t *)lats, op, lv) {
-			char name[40];
-			unsigned k;
-			struct rr_lat *l;
+		/* schema 1 kept the buckets per iteration; from 2 the run has them (below) and an
+		 * iteration's latency is percentiles only */
+		if (c->version < 2 && merge_lats(c, lats, tmp, ops, &nops))
+			goto out;
+	}
+	c->where[at] = '\0';
+	if (c->version >= 2 && d->run_lats) {
+		const json_t *lats = json_object_get(ro, d->run_lats);
 
-			if (!*op || strlen(op) >= sizeof(name)) {
-				fail(c, "op name is empty or longer than %zu characters", sizeof(name) - 1);
-				goto out;
-			}
-			rr_printable(op, name, sizeof(name));
-			if (lat_parse(c, lv, name, tmp))
-				goto out;
-			for (k = 0; k < nops && strcmp(ops[k].name, name); k++)
-				;
-			if (k == nops) {
-				if (nops >= RR_MAX_GROUPS) {
-					fail(c, "more than %d op types", RR_MAX_GROUPS);
-					goto out;
-				}
-				snprintf(ops[k].name, sizeof(ops[k].name), "%s", name);
-				if (!(ops[k].h = malloc(sizeof(struct hist)))) {
-					fail(c, "out of memory");
-					goto out;
-				}
-				hist_init(ops[k].h);
-				nops++;
-			}
-			hist_merge(ops[k].h, &tmp->lat);
-			if (!(l = lat_get(c, name)))
-				goto out;
-			hist_merge(l->h, &tmp->lat);
+		/* absent when fsbench ran out of memory at the end of the run: no latency figures */
+		if (lats && !json_is_object(lats)) {
+			fail(c, "field '%s' is not an object", d->run_lats);
+			goto out;
 		}
+		snprintf(c->where + at, sizeof(c->where) - at, "%s%s", at ? "." : "", d->run_lats);
+		if (lats && merge_lats(c, lats, tmp, ops, &nops))
+			goto out;
 	}
 	c->where[at] = '\0';
 	for (size_t k = 0; k < nf; k++) {
@@ -542,14 +567,8 @@ static int read_iters(struct ctx *c, unsigned run, const json_t *ro, struct opst
 
 		if (!acc[k].n)
 			continue;
-		switch (f->over_runs) {
-		case FIG_HMEAN:
-			v = acc[k].nonpos ? acc[k].sum / acc[k].n : acc[k].n / acc[k].rsum;
-			break;
-		case FIG_SUM: v = acc[k].sum; break;
-		case FIG_MAX: v = acc[k].max; break;
-		default: v = acc[k].sum / acc[k].n; break;
-		}
+		/* the iterations of a run combine as the figure's declaration says */
+		v = figure_acc_value(&acc[k], f->over_runs);
 		if (fig_set(c, run, NULL, f, NULL, NULL, v))
 			goto out;
 	}
@@ -740,8 +759,11 @@ static int read_head(struct ctx *c, const json_t *root)
 		return fail(c, "not an fsbench result (the top level is not an object)");
 	if (!json_is_string(schema) || strcmp(json_string_value(schema), FSB_JSON_SCHEMA))
 		return fail(c, "not an fsbench result (no \"schema\": \"%s\")", FSB_JSON_SCHEMA);
-	if (!json_is_integer(ver) || json_integer_value(ver) != FSB_JSON_SCHEMA_VERSION)
-		return fail(c, "unsupported schema_version (this fsbench reads %d)", FSB_JSON_SCHEMA_VERSION);
+	if (!json_is_integer(ver) || json_integer_value(ver) < FSB_JSON_SCHEMA_VERSION_MIN ||
+	    json_integer_value(ver) > FSB_JSON_SCHEMA_VERSION)
+		return fail(c, "unsupported schema_version (this fsbench reads %d to %d)", FSB_JSON_SCHEMA_VERSION_MIN,
+			    FSB_JSON_SCHEMA_VERSION);
+	c->version = (int)json_integer_value(ver);
 	if (!json_is_string(wl))
 		return fail(c, "field 'workload' is missing or not a string");
 	for (size_t i = 0; i < sizeof(wl_defs) / sizeof(wl_defs[0]); i++)
@@ -818,23 +840,23 @@ static int read_root(struct ctx *c, const json_t *root)
 	return read_run(c, 0, root);
 }
 
-static int load(const char *buf, size_t len, const char *name, struct rr_result *r, char *err,
+/* root (from a buffer or a file) into r; NULL root: je says why */
+static int load(json_t *root, const json_error_t *je, const char *name, struct rr_result *r, char *err,
 		size_t errlen)
 {
 	struct ctx c = { .r = r, .err = err, .errlen = errlen };
-	json_error_t je;
-	json_t *root;
 	const char *base = strrchr(name, '/');
 	int rc;
 
-	if (!(r->path = xstrdup_printable(name, 4096)))
+	if (!(r->path = xstrdup_printable(name, 4096))) {
+		json_decref(root);
 		return fail(&c, "out of memory");
-	root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
+	}
 	if (!root) {
 		char text[120];
 
-		return fail(&c, "not valid JSON: line %d column %d: %s", je.line, je.column,
-			    rr_printable(je.text, text, sizeof(text)));
+		return fail(&c, "not valid JSON: line %d column %d: %s", je->line, je->column,
+			    rr_printable(je->text, text, sizeof(text)));
 	}
 	rc = read_root(&c, root);
 	json_decref(root);
@@ -847,23 +869,59 @@ static int load(const char *buf, size_t len, const char *name, struct rr_result 
 	return 0;
 }
 
+static void too_large(char *err, size_t errlen)
+{
+	snprintf(err, errlen, "larger than %llu MiB: not loaded (an fsbench result is far smaller; loading "
+		 "takes several times the file size in memory)", (unsigned long long)(RR_MAX_FILE_BYTES >> 20));
+}
+
 int rr_load_buffer(const char *buf, size_t len, const char *name, struct rr_result *r, char *err,
 		   size_t errlen)
 {
+	json_error_t je;
+
 	memset(r, 0, sizeof(*r));
 	if (len > RR_MAX_FILE_BYTES) {
-		snprintf(err, errlen, "larger than %u MiB: not a result", RR_MAX_FILE_BYTES >> 20);
+		too_large(err, errlen);
 		return -1;
 	}
-	return load(buf, len, name, r, err, errlen);
+	return load(json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je), &je, name, r, err, errlen);
+}
+
+struct reader {
+	int fd, err;
+	uint64_t bytes;
+};
+
+/* jansson's input callback: a read error is kept (jansson would only see the end of input) */
+static size_t read_some(void *buf, size_t len, void *arg)
+{
+	struct reader *rd = arg;
+	ssize_t n;
+
+	do
+		n = read(rd->fd, buf, len);
+	while (n < 0 && errno == EINTR);
+	if (n < 0) {
+		rd->err = errno;
+		return (size_t)-1;
+	}
+	rd->bytes += (uint64_t)n;
+	/* a file that grew past the limit after the size check */
+	if (rd->bytes > RR_MAX_FILE_BYTES) {
+		rd->err = EFBIG;
+		return (size_t)-1;
+	}
+	return (size_t)n;
 }
 
 int rr_load_file(const char *path, struct rr_result *r, char *err, size_t errlen)
 {
+	struct reader rd = { 0 };
 	struct stat st;
-	char *buf;
-	size_t got = 0;
-	int fd, rc;
+	json_error_t je;
+	json_t *root;
+	int fd;
 
 	memset(r, 0, sizeof(*r));
 	/* O_NONBLOCK: a FIFO named as a result must not hang the command */
@@ -878,35 +936,25 @@ int rr_load_file(const char *path, struct rr_result *r, char *err, size_t errlen
 		return -1;
 	}
 	if ((unsigned long long)st.st_size > RR_MAX_FILE_BYTES) {
-		snprintf(err, errlen, "larger than %u MiB: not a result", RR_MAX_FILE_BYTES >> 20);
+		too_large(err, errlen);
 		close(fd);
 		return -1;
 	}
-	buf = malloc((size_t)st.st_size + 1);
-	if (!buf) {
-		snprintf(err, errlen, "out of memory");
-		close(fd);
-		return -1;
-	}
-	while (got < (size_t)st.st_size) {
-		ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			snprintf(err, errlen, "cannot read: %s", strerror(errno));
-			free(buf);
-			close(fd);
-			return -1;
-		}
-		if (n == 0)
-			break;
-		got += (size_t)n;
-	}
+	/* parsed as it is read: the text is never held whole next to the tree */
+	rd.fd = fd;
+	root = json_load_callback(read_some, &rd, JSON_REJECT_DUPLICATES, &je);
 	close(fd);
-	rc = rr_load_buffer(buf, got, path, r, err, errlen);
-	free(buf);
-	return rc;
+	if (rd.err == EFBIG) {
+		json_decref(root);
+		too_large(err, errlen);
+		return -1;
+	}
+	if (rd.err) {
+		json_decref(root);
+		snprintf(err, errlen, "cannot read: %s", strerror(rd.err));
+		return -1;
+	}
+	return load(root, &je, path, r, err, errlen);
 }
 
 static void series_free(struct rr_series *s, unsigned n)

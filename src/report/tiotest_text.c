@@ -1,4 +1,4 @@
-/* tiotest 0.4.2's tables, byte for byte (tiotest.md §4), plus the --percentiles table. */
+/* tiotest 0.4.2's tables, byte for byte (doc/reference/tiotest.md §4), plus the --percentiles table. */
 #include "report/tiotest_text.h"
 
 #include <errno.h>
@@ -63,7 +63,7 @@ void tio_print_tables(FILE *out, const struct tio_config *c, const struct tio_re
 			pr->fig[TIO_FIG_RATE], pr->fig[TIO_FIG_USR_PCT], pr->fig[TIO_FIG_SYS_PCT]);
 	}
 	fputs("`----------------------------------------------------------------------'\n", out);
-	if (c->no_latency)
+	if (c->text.no_latency)
 		return;
 	fputs("Tiotest latency results:\n"
 	      ",-------------------------------------------------------------------------.\n"
@@ -204,13 +204,13 @@ static void tio_rep_run_end(void *st, unsigned run, const void *result)
 
 	if (!out)
 		return;
-	if (c->run.repeat > 1 && !c->terse)
+	if (c->run.repeat > 1 && !c->text.terse)
 		fprintf(out, "Run %u of %llu:\n", run + 1, (unsigned long long)c->run.repeat);
-	if (c->terse)
+	if (c->text.terse)
 		tio_print_terse(out, c, r);
 	else
 		tio_print_tables(out, c, r);
-	if (c->percentiles)
+	if (c->text.percentiles)
 		tio_print_percentiles(out, c, r);
 	if (!r->head.complete) {
 		/* after the classic lines, so parsers that read the tables still do; the marker
@@ -240,7 +240,7 @@ static void tio_rep_summary(void *st, const struct driver_result *res)
 {
 	struct tio_out *x = st;
 
-	if (x->o->text && !x->c->terse)
+	if (x->o->text && !x->c->text.terse)
 		tio_print_summary(x->o->text, x->c, res->runs, res->nruns);
 }
 

@@ -23,12 +23,16 @@ struct report_out {
 	const struct workload_ops *w;
 	FILE *text;                  /* the classic output: stdout, NULL when --json - owns it */
 	FILE *err;                   /* stderr: how a run ended, interruptions */
-	FILE *log;                   /* the workload's own log (fs_mark -l), NULL for none */
+	FILE *log;                   /* the workload's own log (fs_mark -l), NULL for none; the
+				      * command opens it (cmd/outputs.h) and checks every write */
 	const char *prog;            /* "fsbench tiotest", or "tiotest" through a link */
 	int argc;
 	char **argv;
-	const char *log_path;        /* for messages about the log */
+	const char *log_path;        /* the log's path (report->log_path), NULL for none */
 	int log_err;                 /* first failed write to the log: -errno, 0 when fine */
+	bool quiet_signal;           /* run_end: the run was stopped by a signal that is not said
+				      * (SIGPIPE: the reader went away) */
+	bool keeps;                  /* run_end: the run's files stay (--keep, fs_mark -k/-L/-F) */
 };
 
 struct workload_report {

@@ -1,6 +1,6 @@
 /* The fs_mark workload: directories, regenerable names, the per-thread create loop with the
  * -S sync methods, the stat/read/unlink phases, iterations and fill mode.
- * Compatibility notes say which fs_mark 3.3 behaviour (fs_mark.md) each choice keeps or fixes. */
+ * Compatibility notes say which fs_mark 3.3 behaviour (doc/reference/fs_mark.md) each choice keeps or fixes. */
 #include "workload/fs_mark.h"
 
 #include <errno.h>
@@ -73,13 +73,14 @@ struct fsm_state {
 	char full_path[PATH_MAX + 512];
 	const char *full_what;
 	char label[64];          /* the progress line's prefix: "fs_mark run 2/3 iteration 5" */
+	struct opstat *run_op;   /* [FSM_NOPS]: the reported iterations merged, packed at the end */
 };
 
 /* ---- names ---------------------------------------------------------------------------------
  * fs_mark 3.3: hex seconds, '~' padding, then -r characters from [0-9A-Z] drawn with random().
  * Here the random part encodes u = k * threads + thread through a bijection on `bits` bits, so
  * names look random (creation order is not name order, which matters to directory indexes) yet
- * are unique by construction: `-r 0` no longer gives every file one name (fs_mark.md §4), and a
+ * are unique by construction: `-r 0` no longer gives every file one name (doc/reference/fs_mark.md §4), and a
  * name can be rebuilt from (thread, k), so no name table is kept. 32 symbols (0-9A-V) make a
  * character exactly 5 bits. */
 static const char fsm_alpha[32] = "0123456789ABCDEFGHIJKLMNOPQRSTUV";
@@ -668,45 +669,84 @@ static int cleanup_files(void *arg)
 }
 
 /* ---- setup ----------------------------------------------------------------------------------- */
-/* The directory is made through the engine (an io_uring engine's mkdirat); its handle is
- * fsbench's own, opened directly: statfs and every engine's requests use it. */
-static int open_dir(struct engine_ctx *ctx, const char *path, int at, const char *name, bool top)
+/* Makes (when missing) and opens one directory: its fd, or -errno with the syscall that failed
+ * in *what and the path in full. The directory is made through the engine (an io_uring engine's
+ * mkdirat); its handle is fsbench's own, opened directly: statfs and every engine's requests
+ * use it. */
+static int open_dir(struct engine_ctx *ctx, const char *path, int at, const char *name, bool top,
+		    char *full, size_t len, const char **what)
 {
-	char full[PATH_MAX + 16];
 	struct engine_req mk = { .op = ENGINE_OP_MKDIRAT, .fd = at, .name = name, .mode = 0777 };
 	struct stat st;
 	int64_t res;
-	int fd;
+	int fd, rc;
 
 	if (top)
-		snprintf(full, sizeof(full), "%s", path);
+		snprintf(full, len, "%s", path);
 	else
-		snprintf(full, sizeof(full), "%s/%s", path, name);
+		snprintf(full, len, "%s/%s", path, name);
+	*what = "mkdir";
 	res = engine_exec1(ctx, &mk);
 	if (res == 0) {
-		if (fstatat(at, name, &st, AT_SYMLINK_NOFOLLOW) < 0 || cleanup_add(full, &st) < 0) {
-			run_fail_msg(errno, "cannot register '%s': %s", full, strerror(errno));
-			return -1;
+		*what = "register";
+		rc = fstatat(at, name, &st, AT_SYMLINK_NOFOLLOW) < 0 ? -errno : cleanup_add(full, &st);
+		if (rc < 0) {
+			/* made here a moment ago and not registered: nothing else would remove it */
+			unlinkat(at, name, AT_REMOVEDIR);
+			return rc;
 		}
 	} else if (res != -EEXIST) {
-		run_fail_msg((int)-res, "cannot create directory '%s': %s", full, strerror((int)-res));
-		return -1;
+		return (int)res;
 	}
 	/* the -d directory itself may be a symlink the user chose; below it nothing is followed */
+	*what = "open";
 	fd = openat(at, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (top ? 0 : O_NOFOLLOW));
-	if (fd < 0)
-		run_fail_msg(errno, "cannot open directory '%s': %s", full,
-			     errno == ELOOP ? "it is a symbolic link" : strerror(errno));
-	return fd;
+	return fd < 0 ? -errno : fd;
 }
 
-static int raise_nofile(unsigned need)
+/* A directory that could not be made or opened. In fill mode a mkdir that finds no space or no
+ * inodes left is the filesystem found full, as a file's open or write would be (fs_mark died of
+ * it): recorded in s->full, no message. */
+static int dir_failed(struct fsm_state *s, int rc, const char *what, const char *full)
+{
+	if (s->c->fill && is_full(-rc) && !strcmp(what, "mkdir")) {
+		atomic_store(&s->full, -rc);
+		snprintf(s->full_path, sizeof(s->full_path), "%s", full);
+		s->full_what = what;
+		return rc;
+	}
+	if (!strcmp(what, "mkdir"))
+		run_fail_msg(-rc, "cannot create directory '%s': %s", full, strerror(-rc));
+	else if (!strcmp(what, "register"))
+		run_fail_msg(-rc, "cannot register '%s': %s", full, strerror(-rc));
+	else
+		run_fail_msg(-rc, "cannot open directory '%s': %s", full,
+			     rc == -ELOOP ? "it is a symbolic link" : strerror(-rc));
+	return rc;
+}
+
+/* Files a thread keeps in flight (--iodepth): never more than it creates per iteration. */
+static unsigned fsm_depth(const struct fsm_config *c)
+{
+	return (unsigned)(c->eng.iodepth < c->nfiles ? c->eng.iodepth : c->nfiles);
+}
+
+/* Open files the run needs at most: every directory's fd, the files in flight and a reopen per
+ * thread, and room for stdio, the log, the JSON and the kernel view (32: a plain run fits in
+ * ulimit -n 64) */
+static uint64_t nofile_need(const struct fsm_config *c)
+{
+	return (uint64_t)c->ndirs * c->nsubdirs + (fsm_depth(c) + 1ull) * c->nthreads + 32;
+}
+
+/* raises the soft limit to what the run needs; fsm_config_check() saw that the hard one allows it */
+static int raise_nofile(uint64_t need)
 {
 	struct rlimit rl;
 
 	if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
 		return -errno;
-	if (rl.rlim_cur >= need)
+	if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= need)
 		return 0;
 	if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < need)
 		return -EMFILE;
@@ -718,14 +758,14 @@ static int setup(struct fsm_state *s)
 {
 	const struct fsm_config *c = s->c;
 	unsigned nfd = c->ndirs * c->nsubdirs;
-	/* never more files in flight than a thread creates per iteration */
-	unsigned depth = (unsigned)(c->eng.iodepth < c->nfiles ? c->eng.iodepth : c->nfiles);
+	unsigned depth = fsm_depth(c);
+	char full[PATH_MAX + 16];
+	const char *what;
 	struct fsm_thread *t0;
 	uint64_t salt;
 	int rc;
 
-	/* every thread holds up to depth files open, and its reopen pass one more */
-	if (raise_nofile(nfd + (depth + 1) * c->nthreads + 64)) {
+	if (raise_nofile(nofile_need(c))) {
 		run_fail_msg(EMFILE, "%u directories (-d x -D) need more open files than RLIMIT_NOFILE allows",
 			     nfd);
 		return -EMFILE;
@@ -735,10 +775,13 @@ static int setup(struct fsm_state *s)
 	s->workers = calloc(c->nthreads, sizeof(*s->workers));
 	s->wbuf = calloc(1, c->io_bytes);
 	s->xbuf = calloc(1, c->xattr_bytes + 1);
+	s->run_op = malloc(FSM_NOPS * sizeof(*s->run_op));
 	for (unsigned i = 0; s->dirfd && i < nfd; i++)
 		s->dirfd[i] = -1;
-	if (!s->dirfd || !s->th || !s->workers || !s->wbuf || !s->xbuf)
+	if (!s->dirfd || !s->th || !s->workers || !s->wbuf || !s->xbuf || !s->run_op)
 		goto nomem;
+	for (int o = 0; o < FSM_NOPS; o++)
+		opstat_init(&s->run_op[o]);
 	for (unsigned i = 0; i < c->nthreads; i++) {
 		struct fsm_thread *t = &s->th[i];
 
@@ -773,10 +816,11 @@ static int setup(struct fsm_state *s)
 	 * runs in it before the first phase */
 	t0 = &s->th[0];
 	for (unsigned d = 0; d < c->ndirs; d++) {
-		int top = open_dir(&t0->ctx, c->dirs.v[d], AT_FDCWD, c->dirs.v[d], true);
+		int top = open_dir(&t0->ctx, c->dirs.v[d], AT_FDCWD, c->dirs.v[d], true, full, sizeof(full),
+				   &what);
 
 		if (top < 0)
-			return -run_error_get()->err;
+			return dir_failed(s, top, what, full);
 		if (c->policy == FSM_DIR_NONE) {
 			s->dirfd[d] = top;
 			continue;
@@ -786,11 +830,12 @@ static int setup(struct fsm_state *s)
 			char sub[16];
 
 			snprintf(sub, sizeof(sub), "%02x", i);
-			s->dirfd[d * c->nsubdirs + i] = open_dir(&t0->ctx, c->dirs.v[d], top, sub, false);
-			if (s->dirfd[d * c->nsubdirs + i] < 0) {
+			rc = open_dir(&t0->ctx, c->dirs.v[d], top, sub, false, full, sizeof(full), &what);
+			if (rc < 0) {
 				close(top);
-				return -run_error_get()->err;
+				return dir_failed(s, rc, what, full);
 			}
+			s->dirfd[d * c->nsubdirs + i] = rc;
 		}
 		close(top);
 	}
@@ -809,7 +854,7 @@ nomem:
 /* ---- space ----------------------------------------------------------------------------------- */
 /* Bytes and inodes the next iteration needs on each filesystem (-d directories on one
  * filesystem add up): threads x files x size rounded to blocks, and threads x files inodes.
- * fs_mark counted n x s per thread only (fs_mark.md §5). Returns 0 when it fits. */
+ * fs_mark counted n x s per thread only (doc/reference/fs_mark.md §5). Returns 0 when it fits. */
 static int space_check(const struct fsm_state *s, uint64_t files_per_thread, char *why, size_t len)
 {
 	const struct fsm_config *c = s->c;
@@ -934,10 +979,12 @@ static int push_rate(struct fsm_result *r, const struct fsm_iter *it)
 }
 
 /* after the iteration callback: the run-wide figures of a reported iteration */
-static void account(struct fsm_result *r, struct fsm_iter *it)
+static void account(struct fsm_state *s, struct fsm_result *r, struct fsm_iter *it)
 {
 	r->app_overhead_ns += it->app_overhead_ns;
 	hist_merge(&r->create_lat, &it->op[FSM_CREATE].lat);
+	for (int o = 0; o < FSM_NOPS; o++)
+		opstat_merge(&s->run_op[o], &it->op[o]);
 	/* the text table of a run is the create loop of all its iterations together: one iteration
 	 * of a few milliseconds holds too few samples to read. Out of memory loses that iteration's
 	 * samples only (the merge frees it). */
@@ -1054,6 +1101,25 @@ static int one_iteration(struct fsm_state *s, struct fsm_iter *it, uint64_t *cou
 	return 0;
 }
 
+/* the run's merged op types, kept packed (the full histograms go with the state); out of memory
+ * loses them, not the run */
+static void pack_totals(struct fsm_state *s, struct fsm_result *r)
+{
+	r->op_total = true;
+	for (int o = 0; o < FSM_NOPS && r->op_total; o++) {
+		struct fsm_op_total *t = &r->op[o];
+
+		t->ops = s->run_op[o].ops;
+		t->bytes = s->run_op[o].bytes;
+		t->over_2s = s->run_op[o].over_2s;
+		t->over_10s = s->run_op[o].over_10s;
+		r->op_total = hist_pack(&t->lat, &s->run_op[o].lat) == 0;
+	}
+	if (!r->op_total)
+		for (int o = 0; o < FSM_NOPS; o++)
+			hist_packed_free(&r->op[o].lat);
+}
+
 /* fs_mark's average is the mean of its per-iteration files/sec (sums of per-thread rates); the
  * aggregate is every file over every iteration's wall time */
 static void run_figures(struct fsm_result *r)
@@ -1089,6 +1155,16 @@ static int fsm_run(struct driver *d, const void *cfg, void *result)
 	s->c = c;
 	s->d = d;
 	rc = setup(s);
+	if (rc && atomic_load(&s->full)) {
+		r->head.end = RUN_END_FULL;
+		r->head.end_err = atomic_load(&s->full);
+		snprintf(r->head.end_detail, sizeof(r->head.end_detail), "%s '%s': %s", s->full_what,
+			 s->full_path, strerror(r->head.end_err));
+		r->head.complete = true;
+		run_figures(r);
+		free(it);
+		return 0;
+	}
 	if (rc) {
 		free(it);
 		return rc;
@@ -1120,7 +1196,7 @@ static int fsm_run(struct driver *d, const void *cfg, void *result)
 				if (push_rate(r, it))
 					break;
 				driver_unit(d, it);
-				account(r, it);
+				account(s, r, it);
 			}
 			break;
 		}
@@ -1130,7 +1206,7 @@ static int fsm_run(struct driver *d, const void *cfg, void *result)
 			break;
 		}
 		driver_unit(d, it);
-		account(r, it);
+		account(s, r, it);
 		iter_release(it);
 		if (run_error_get()) {
 			r->head.end = RUN_END_ERROR;
@@ -1148,9 +1224,17 @@ static int fsm_run(struct driver *d, const void *cfg, void *result)
 	}
 	iter_release(it);
 	free(it);
+	pack_totals(s, r);
+	for (unsigned i = 0; i < c->nthreads; i++)
+		r->created |= s->th[i].k_created > 0;
 	r->head.complete = r->head.end == RUN_END_DONE || r->head.end == RUN_END_FULL;
 	run_figures(r);
 	return 0;
+}
+
+bool fsm_result_keeps(const struct fsm_config *c, const struct fsm_result *r)
+{
+	return c->keep_files && r->created;
 }
 
 /* Frees the directories and names of a run once its files are cleaned up (or kept): the
@@ -1186,6 +1270,7 @@ static void fsm_result_drop_state(void *result)
 	free(s->workers);
 	free(s->wbuf);
 	free(s->xbuf);
+	free(s->run_op);
 	free(s);
 	r->state = NULL;
 }
@@ -1200,6 +1285,8 @@ static void fsm_result_free(void *result)
 	free(r->iter_files);
 	free(r->iter_wall_ns);
 	perf_profile_free(r->profile);
+	for (int o = 0; o < FSM_NOPS; o++)
+		hist_packed_free(&r->op[o].lat);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -1275,6 +1362,7 @@ int fsm_config_check(struct fsm_config *c, char *err, size_t len)
 {
 	uint64_t capacity, r_min = 0, cap;
 	size_t sub_len = 0;
+	struct rlimit rl;
 	int rc = engine_select(&c->eng, "fs_mark", ENGINE_DATA | ENGINE_META, false, false, err, len);
 
 	if (rc)
@@ -1334,6 +1422,13 @@ int fsm_config_check(struct fsm_config *c, char *err, size_t len)
 
 		sub_len = (size_t)snprintf(tmp, sizeof(tmp), "%02x", (unsigned)(c->subdirs - 1)) + 1;
 	}
+	/* found now, not after the header and the log: the directory fds the run keeps open */
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_max != RLIM_INFINITY &&
+	    rl.rlim_max < nofile_need(c))
+		return bad(err, len, "%u directories (-d x -D) and %u threads need %llu open "
+			   "files, RLIMIT_NOFILE allows %llu (ulimit -n)", c->ndirs * c->nsubdirs,
+			   c->nthreads, (unsigned long long)nofile_need(c),
+			   (unsigned long long)rl.rlim_max);
 	for (unsigned d = 0; d < c->ndirs; d++) {
 		size_t l = strlen(c->dirs.v[d]) + 1 + sub_len + c->name_chars;
 
@@ -1379,15 +1474,15 @@ static const struct opt fsm_opts[] = {
 	{ 'k', "keep", OPT_FLAG, F(keep), NULL, 0, 0, 0, 0, "keep the files (no unlink phase)" },
 	{ 'l', "log", OPT_STR, F(log), "FILE", 0, 0, 0, 0,
 	  "log file, appended to: the same header and rows as stdout" },
-	{ 'v', "verbose", OPT_FLAG, F(verbose), NULL, 0, 0, 0, 0,
+	{ 'v', "verbose", OPT_FLAG, F(text.verbose), NULL, 0, 0, 0, 0,
 	  "min/avg/max microseconds of each system call type (18 more columns)" },
 	{ 'h', "help", OPT_HELP, F(help), NULL, 0, 0, 0, 0,
 	  "show this help (-h on stderr with exit 1 as fs_mark does, --help 0)" },
-	{ 0, "summary", OPT_FLAG, F(summary), NULL, 0, 0, 0, 0,
+	{ 0, "summary", OPT_FLAG, F(text.summary), NULL, 0, 0, 0, 0,
 	  "add the aggregate files/sec (files / iteration wall time) column and a closing summary" },
-	{ 0, "percentiles", OPT_FLAG, F(percentiles), NULL, 0, 0, 0, 0,
+	{ 0, "percentiles", OPT_FLAG, F(text.percentiles), NULL, 0, 0, 0, 0,
 	  "add p50 and p99 create latency columns (microseconds)" },
-	{ 0, "inodes", OPT_FLAG, F(inodes), NULL, 0, 0, 0, 0, "add an inode use % column" },
+	{ 0, "inodes", OPT_FLAG, F(text.inodes), NULL, 0, 0, 0, 0, "add an inode use % column" },
 	{ 0, "dirsync", OPT_FLAG, F(dirsync), NULL, 0, 0, 0, 0,
 	  "fsync the directory after each file (timed, inside the loop)" },
 	{ 0, "fdatasync", OPT_FLAG, F(fdatasync), NULL, 0, 0, 0, 0,
@@ -1494,9 +1589,9 @@ static unsigned fsm_targets(const void *cfg, const char **out, unsigned max)
 	return n;
 }
 
-static bool fsm_keep(const void *cfg)
+static bool fsm_keep(const void *cfg, const void *result)
 {
-	return ((const struct fsm_config *)cfg)->keep_files;
+	return result && fsm_result_keeps(cfg, result);
 }
 
 /* Runs of the same configuration from processes side by side: files, latency and overhead add

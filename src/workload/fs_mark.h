@@ -20,7 +20,7 @@
 #include "core/sample.h"
 #include "engine/engine.h"
 
-/* fs_mark 3.3's limits and defaults (fs_mark.md §2) */
+/* fs_mark 3.3's limits and defaults (doc/reference/fs_mark.md §2) */
 #define FSM_MAX_THREADS 64           /* fs_mark's cap on -t (and so on -d: threads >= dirs) */
 #define FSM_MAX_FILES 1000000        /* -n */
 #define FSM_MAX_IO (1u << 20)        /* -w */
@@ -50,11 +50,16 @@ struct fsm_config {
 	uint64_t name_len;           /* -p */
 	uint64_t rand_len;           /* -r */
 	uint64_t iterations;         /* -L */
-	bool fill, keep, verbose;    /* -F -k -v */
+	bool fill, keep;             /* -F -k */
 	const char *log;             /* -l */
 	int help;
 	/* fsbench's own (long options only) */
-	bool summary, percentiles, inodes, dirsync, fdatasync, stat, read, spread;
+	/* presentation only (report/fs_mark_text.c reads them; the run does not) */
+	struct {
+		bool verbose;                /* -v */
+		bool summary, percentiles, inodes;
+	} text;
+	bool dirsync, fdatasync, stat, read, spread;
 	uint64_t xattr_bytes;
 	struct run_opts run;         /* the options every workload shares */
 	struct engine_opts eng;      /* --engine, --iodepth */
@@ -92,12 +97,20 @@ struct fsm_iter {
 	struct opstat op[FSM_NOPS];  /* all threads merged; must stay the last member */
 };
 
+/* An op type over a run's reported iterations: what the JSON keeps per run (the iterations keep
+ * only their percentiles), packed so that --repeat's runs cost little memory each. */
+struct fsm_op_total {
+	uint64_t ops, bytes, over_2s, over_10s;
+	struct hist_packed lat;
+};
+
+/* the run's figures (fsm_figs.run): fs_mark's average files/sec and the aggregate */
+enum { FSM_RFIG_FILES_PER_SEC, FSM_RFIG_AGGREGATE, FSM_NRFIGS };
+
 /* An fs_mark run: head.end says how it ended (RUN_END_FULL: the fill filled the filesystem,
  * head.end_err and head.end_detail say with what; RUN_END_NOSPACE: not enough space for an
  * iteration). Each iteration goes to the driver's sink as it completes (driver_unit(), a
  * struct fsm_iter), so the row is printed when it is done, as fs_mark does. */
-/* the run's figures (fsm_figs.run): fs_mark's average files/sec and the aggregate */
-enum { FSM_RFIG_FILES_PER_SEC, FSM_RFIG_AGGREGATE, FSM_NRFIGS };
 
 struct fsm_result {
 	struct run_head head;        /* must stay first */
@@ -111,8 +124,11 @@ struct fsm_result {
 	uint64_t total_files;
 	uint64_t app_overhead_ns;    /* summed over the reported iterations */
 	struct hist create_lat;      /* create latency of the reported iterations, merged */
+	struct fsm_op_total op[FSM_NOPS];  /* every op type, merged like create_lat */
+	bool op_total;               /* op[] is filled (not when memory ran out) */
 	struct perf_profile *profile; /* --profile: every iteration's create loop, merged */
 	time_t started;
+	bool created;                /* at least one file was created (one cut short counts) */
 	struct fsm_state *state;     /* directories and names, alive until fsm_result_drop_state() */
 };
 
@@ -120,6 +136,11 @@ struct fsm_result {
  * message in err: -EINVAL for bad input, -EPERM or -EOPNOTSUPP when it cannot run here. */
 int fsm_config_check(struct fsm_config *c, char *err, size_t errlen);
 void fsm_defaults(struct fsm_config *c);
+/* Whether the run's files and directories stay at the end: kept files (-k, -L, -F) and at
+ * least one file created. A run that created none leaves no directory either, so a fill that
+ * found the filesystem full at its first mkdir ends as cleanly as one that found it full at its
+ * first file, and a run refused at its first file leaves no empty subdirectories. */
+bool fsm_result_keeps(const struct fsm_config *c, const struct fsm_result *r);
 /* p-th percentile (nearest rank) of v[0..n-1], copied and sorted; 0 when n is 0 */
 double fsm_percentile(const double *v, unsigned n, double p);
 extern const struct workload_ops workload_fs_mark;

@@ -10,7 +10,8 @@
 
 #define RUN_OPTS(F, UNIT)                                                                          \
 	{ 0, "json", OPT_STR, F(run.json), "FILE", 0, 0, 0, 0,                                          \
-	  "write the full result as JSON to FILE ('-': stdout, then nothing else goes to stdout)" }, \
+	  "write the full result as JSON to FILE ('-' or /dev/stdout: stdout, then nothing else "   \
+	  "goes to stdout); never through a symbolic link (OUTPUT FILES in fsbench(1))" },         \
 	{ 0, "repeat", OPT_UINT, F(run.repeat), "N", 1, 10000, 0, 0,                                   \
 	  "run the whole benchmark N times (fresh files each time) and summarise: mean, 95% "     \
 	  "confidence interval, CV" },                                                             \
@@ -27,13 +28,18 @@
 	  "CPU split, dirty memory)" },                                                            \
 	{ 0, "profile", OPT_FLAG, F(run.profile), NULL, 0, 0, 0, 0,                                    \
 	  "sample on-CPU activity during each " UNIT " (perf cpu-clock) and print a per-symbol "   \
-	  "profile, kernel included" },                                                            \
+	  "profile of this run (its threads and the kernel threads working for it, kernel "       \
+	  "included) and one line per other process" },                                           \
 	{ 0, "profile-hz", OPT_UINT, F(run.profile_hz), "HZ", 1, 100000, 0, 0,                         \
 	  "--profile sampling frequency" },                                                        \
 	{ 0, "profile-top", OPT_UINT, F(run.profile_top), "N", 0, 1000000, 0, 0,                       \
 	  "rows of each profile table (0: all; the JSON has all)" },                               \
 	{ 0, "profile-callgraph", OPT_FLAG, F(run.profile_callgraph), NULL, 0, 0, 0, 0,                \
-	  "with --profile: record kernel call chains and write folded stacks (flame graph input)" }, \
+	  "with --profile: record kernel call chains, print the inclusive table and write folded " \
+	  "stacks (flame graph input)" },                                                          \
+	{ 0, "profile-inclusive", OPT_FLAG, F(run.profile_inclusive), NULL, 0, 0, 0, 0,             \
+	  "--profile with kernel call chains and a second table of children-included samples per " \
+	  "symbol (no folded stacks file)" },                                                      \
 	{ 0, "profile-folded", OPT_STR, F(run.profile_folded), "FILE", 0, 0, 0, 0,                      \
 	  "where --profile-callgraph writes folded stacks (default: the --json file with .folded "  \
 	  "for .json)" }

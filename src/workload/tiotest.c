@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stddef.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include <linux/fs.h>
 #include <zlib.h>
@@ -19,6 +21,7 @@
 #include "core/cleanup.h"
 #include "core/clock.h"
 #include "core/driver.h"
+#include "core/outfile.h"
 #include "workload/run_opts.h"
 #include "workload/workload.h"
 #include "engine/engine.h"
@@ -35,6 +38,10 @@ static const bool phase_random[TIO_NPHASES] = { false, true, false, true };
  * block holds (0: sequential write, 1: random write). */
 struct tio_thread {
 	char path[PATH_MAX];
+	/* what path must still be when a phase reopens it: the file fsbench created (dev, ino),
+	 * or with -R the device (rdev) the run holds */
+	dev_t dev, rdev;
+	ino_t ino;
 	uint64_t base;           /* first byte of the thread's region (non-zero only with -R) */
 	unsigned char *gen;      /* -c: one bit per block */
 	void *buf;               /* bs bytes, page aligned (O_DIRECT) */
@@ -314,6 +321,23 @@ static int tio_work_queued(struct worker *w, struct tio_worker *tw, int fd)
 	return rc;
 }
 
+/* A phase opens its file by name: it must still be the inode fsbench created (a name swapped
+ * for a hard link to another file, or renamed over between phases, is neither written nor
+ * read), or with -R the device the run holds (a symlink -d now pointing elsewhere). O_NOFOLLOW
+ * alone stops neither. open() and mmap() change nothing in the file, so checking here, before
+ * the ftruncate and the first transfer, is enough. */
+static int same_file(const struct tio_config *c, int fd, const struct tio_thread *t)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	if (c->raw ? !S_ISBLK(st.st_mode) || st.st_rdev != t->rdev :
+		     st.st_dev != t->dev || st.st_ino != t->ino)
+		return -ESTALE;
+	return 0;
+}
+
 static int tio_work(struct worker *w)
 {
 	struct tio_worker *tw = w->ctx;
@@ -335,6 +359,17 @@ static int tio_work(struct worker *w)
 	rc = eng->open(&f, t->path, tio_open_flags(c), base, blocks * bs, &what);
 	if (rc) {
 		fail_io(c, rc, what, t->path, -1);
+		return rc;
+	}
+	if ((rc = same_file(c, f.fd, t))) {
+		if (rc == -ESTALE)
+			run_fail_detail(ESTALE, "open", t->path, -1, "not the %s fsbench %s: it was "
+					"replaced (renamed over, or a hard link to another file); "
+					"not used", c->raw ? "device" : "file",
+					c->raw ? "opened at the start" : "created");
+		else
+			fail_io(c, rc, "fstat", t->path, -1);
+		eng->close(&f);
 		return rc;
 	}
 	/* 0.4.x truncates to the whole-block size at every phase: a no-op after setup, but it keeps
@@ -442,9 +477,15 @@ int tio_config_check(struct tio_config *c, char *err, size_t errlen)
 		snprintf(err, errlen, "options -X and -M cannot be combined (O_DIRECT does not apply to mmap)");
 		return -EINVAL;
 	}
+	c->json_stdout = outfile_is_stdout(c->run.json);
 	for (unsigned i = 0; i < c->dirs.n; i++) {
 		struct stat st;
 
+		if (c->between && strchr(c->dirs.v[i], '\n')) {
+			snprintf(err, errlen, "option -d: a path with a newline cannot be listed one per "
+				 "line in FSBENCH_FILES_LIST (--between-phases)");
+			return -EINVAL;
+		}
 		if (strlen(c->dirs.v[i]) + 64 >= PATH_MAX) {
 			snprintf(err, errlen, "option -d: path '%.64s...' is too long", c->dirs.v[i]);
 			return -EINVAL;
@@ -456,6 +497,17 @@ int tio_config_check(struct tio_config *c, char *err, size_t errlen)
 		if (c->raw && !S_ISBLK(st.st_mode)) {
 			snprintf(err, errlen, "option -R: '%s' is not a block device", c->dirs.v[i]);
 			return -EINVAL;
+		}
+		/* the run holds each device with one exclusive open: a device named twice would
+		 * refuse its own second open, and its threads' regions would overlap */
+		for (unsigned j = 0; c->raw && j < i; j++) {
+			struct stat sj;
+
+			if (stat(c->dirs.v[j], &sj) == 0 && S_ISBLK(sj.st_mode) && sj.st_rdev == st.st_rdev) {
+				snprintf(err, errlen, "option -R: '%s' and '%s' are the same device",
+					 c->dirs.v[j], c->dirs.v[i]);
+				return -EINVAL;
+			}
 		}
 		if (!c->raw && !S_ISDIR(st.st_mode)) {
 			snprintf(err, errlen, "option -d: '%s' is not a directory", c->dirs.v[i]);
@@ -486,15 +538,111 @@ static int drop_caches(void)
 	return rc;
 }
 
+/* --between-phases: FSBENCH_FILES_LIST names a file with the test files one per line (a shell
+ * loop can read it whatever the paths hold; FSBENCH_FILES, space-separated, breaks on spaces),
+ * in a private directory (mkdtemp, 0700) so that nothing can be planted at its name. Both are
+ * registered for cleanup the moment they exist and removed by tio_run() at its end. */
+struct tio_list {
+	char dir[PATH_MAX];
+	char path[PATH_MAX + 16];
+};
+
+static int list_create(const struct tio_config *c, const struct tio_thread *th, struct tio_list *l)
+{
+	const char *tmp = getenv("TMPDIR");
+	struct stat st;
+	FILE *f;
+	int fd, rc = 0;
+
+	if (!tmp || tmp[0] != '/' || strlen(tmp) + 32 >= sizeof(l->dir))
+		tmp = "/tmp";
+	snprintf(l->dir, sizeof(l->dir), "%s/fsbench-files.XXXXXX", tmp);
+	if (!mkdtemp(l->dir)) {
+		rc = -errno;
+		l->dir[0] = '\0';
+		return rc;
+	}
+	rc = lstat(l->dir, &st) < 0 ? -errno : cleanup_add(l->dir, &st);
+	if (rc) {
+		rmdir(l->dir);
+		l->dir[0] = '\0';
+		return rc;
+	}
+	snprintf(l->path, sizeof(l->path), "%s/files", l->dir);
+	fd = cleanup_create_file(l->path, O_WRONLY, 0600);
+	if (fd < 0) {
+		l->path[0] = '\0';
+		return fd;
+	}
+	f = fdopen(fd, "w");
+	if (!f) {
+		close(fd);
+		return -ENOMEM;
+	}
+	for (unsigned i = 0; i < c->threads; i++)
+		fprintf(f, "%s\n", th[i].path);
+	if (fflush(f) || ferror(f))
+		rc = -(errno ? errno : EIO);
+	if (fclose(f) && !rc)
+		rc = -(errno ? errno : EIO);
+	return rc;
+}
+
+static void list_remove(struct tio_list *l)
+{
+	if (l->path[0])
+		cleanup_remove_now(l->path);
+	if (l->dir[0])
+		cleanup_remove_now(l->dir);
+	l->path[0] = l->dir[0] = '\0';
+}
+
+/* waits for the command; a signal that stops the run stops it too (SIGTERM), so a hook that
+ * waits (a sleep, a hung remount) does not hold the clean-up back. -EINTR: stopped that way. */
+static int wait_between(pid_t pid)
+{
+	const struct timespec tick = { 0, 10 * 1000 * 1000 };
+	bool killed = false;
+	int status;
+
+	for (;;) {
+		pid_t w = waitpid(pid, &status, WNOHANG);
+
+		if (w == pid)
+			break;
+		if (w < 0 && errno != EINTR)
+			return -errno;
+		if (run_stopping() && !killed) {
+			kill(pid, SIGTERM);
+			killed = true;
+		}
+		/* polled, not a blocking waitpid: a signal that lands just before the wait
+		 * would not interrupt it */
+		nanosleep(&tick, NULL);
+	}
+	if (killed)
+		return -EINTR;
+	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -ECANCELED;
+}
+
+/* NAME=VALUE, or NULL (asprintf leaves its pointer undefined on failure) */
+static char *env_var(const char *name, const char *value)
+{
+	char *s;
+
+	return asprintf(&s, "%s=%s", name, value) < 0 ? NULL : s;
+}
+
 static int run_between(const struct tio_config *c, enum tio_phase done, int next,
-		       struct tio_thread *th)
+		       struct tio_thread *th, const struct tio_list *list)
 {
 	char *argv[] = { "sh", "-c", (char *)c->between, NULL };
 	size_t flen = 1;
-	char *files, *e1, *e2, *e3;
+	char *files, *e[4] = { NULL, NULL, NULL, NULL };
 	char **envp;
 	size_t n = 0;
-	int status, rc;
+	posix_spawn_file_actions_t fa;
+	int rc;
 	pid_t pid;
 
 	for (unsigned i = 0; i < c->threads; i++)
@@ -506,32 +654,34 @@ static int run_between(const struct tio_config *c, enum tio_phase done, int next
 	}
 	while (environ[n])
 		n++;
-	envp = calloc(n + 4, sizeof(*envp));
-	if (!files || !envp || asprintf(&e1, "FSBENCH_PHASE_DONE=%s", tio_phase_name[done]) < 0) {
-		free(files);
-		free(envp);
-		return -ENOMEM;
+	envp = calloc(n + 5, sizeof(*envp));
+	e[0] = env_var("FSBENCH_PHASE_DONE", tio_phase_name[done]);
+	e[1] = env_var("FSBENCH_PHASE_NEXT", next >= 0 ? tio_phase_name[next] : "");
+	e[2] = files ? env_var("FSBENCH_FILES", files) : NULL;
+	e[3] = env_var("FSBENCH_FILES_LIST", list->path);
+	if (!envp || !e[0] || !e[1] || !e[2] || !e[3]) {
+		rc = -ENOMEM;
+		goto out;
 	}
-	if (asprintf(&e2, "FSBENCH_PHASE_NEXT=%s", next >= 0 ? tio_phase_name[next] : "") < 0)
-		e2 = NULL;
-	if (asprintf(&e3, "FSBENCH_FILES=%s", files) < 0)
-		e3 = NULL;
 	memcpy(envp, environ, n * sizeof(*envp));
-	envp[n] = e1;
-	envp[n + 1] = e2;
-	envp[n + 2] = e2 ? e3 : NULL;
-	rc = posix_spawn(&pid, "/bin/sh", NULL, NULL, argv, envp);
-	if (!rc) {
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-			;
-		if (!WIFEXITED(status) || WEXITSTATUS(status))
-			rc = -ECANCELED;
-	} else {
+	memcpy(envp + n, e, sizeof(e));
+	rc = posix_spawn_file_actions_init(&fa);
+	if (rc) {
 		rc = -rc;
+		goto out;
 	}
-	free(e1);
-	free(e2);
-	free(e3);
+	/* --json -: stdout is the JSON's alone, so the command's stdout goes to stderr */
+	if (c->json_stdout)
+		rc = posix_spawn_file_actions_adddup2(&fa, STDERR_FILENO, STDOUT_FILENO);
+	/* what this process has written so far comes before what the command writes */
+	fflush(NULL);
+	if (!rc)
+		rc = posix_spawn(&pid, "/bin/sh", &fa, NULL, argv, envp);
+	posix_spawn_file_actions_destroy(&fa);
+	rc = rc ? -rc : wait_between(pid);
+out:
+	for (int i = 0; i < 4; i++)
+		free(e[i]);
 	free(envp);
 	free(files);
 	return rc;
@@ -572,12 +722,39 @@ static void queue_free(struct tio_thread *t)
 	free(t->qbuf);
 }
 
-static int setup_threads(struct driver *d, const struct tio_config *c, struct tio_thread *th, int pid)
+/* O_DIRECT refuses a block size that is not a multiple of the device's logical block size at
+ * the first transfer, not at open: one transfer of the thread's first block finds out now,
+ * before any phase. On a test file a write of the zeros it already holds (a read of a hole is
+ * not checked); on a device, whose data is not ours until the write phase, a read. The offsets
+ * are base + multiples of -b, and base is whole MiB, so the first block stands for all.
+ * Closes fd; 0, or -EOPNOTSUPP with the error recorded. */
+static int direct_aligned(const struct tio_config *c, const struct tio_thread *t, int fd,
+			  const char *dir)
+{
+	ssize_t n = c->raw ? pread(fd, t->buf, c->block_bytes, (off_t)t->base) :
+			     pwrite(fd, t->buf, c->block_bytes, 0);
+	int err = errno;
+
+	close(fd);
+	if (n >= 0 || err != EINVAL)
+		return 0;
+	run_fail_msg(EOPNOTSUPP, "O_DIRECT on '%s' refuses %llu-byte blocks (-b): the block size "
+		     "must be a multiple of the device's logical block size", dir,
+		     (unsigned long long)c->block_bytes);
+	return -EOPNOTSUPP;
+}
+
+/* -R: each device is opened once with O_EXCL, and held so until the end of the run (excl[d]
+ * for -d number d): a mount, or another fsbench -R run, cannot take it in the meantime (EBUSY:
+ * exit status 3). Threads past the first on a device share its claim. */
+static int setup_threads(struct driver *d, const struct tio_config *c, struct tio_thread *th, int pid,
+			 int *excl)
 {
 	for (unsigned i = 0; i < c->threads; i++) {
 		struct tio_thread *t = &th[i];
 		const char *dir = c->dirs.v[i % c->dirs.n];
 		long page = sysconf(_SC_PAGESIZE);
+		struct stat st;
 		int fd, rc;
 
 		if (posix_memalign(&t->buf, (size_t)page, c->block_bytes))
@@ -594,22 +771,42 @@ static int setup_threads(struct driver *d, const struct tio_config *c, struct ti
 			snprintf(t->path, sizeof(t->path), "%s", dir);
 			t->base = k * (c->file_bytes + c->raw_offset_bytes) +
 				  (c->raw_offset_first ? c->raw_offset_bytes : 0);
-			fd = open(dir, O_RDONLY | O_CLOEXEC | O_EXCL);
+			fd = excl[i % c->dirs.n];
 			if (fd < 0) {
-				int err = errno;
+				fd = open(dir, O_RDONLY | O_CLOEXEC | O_EXCL);
+				if (fd < 0) {
+					int err = errno;
 
-				run_fail_msg(err, "cannot use '%s': %s%s", dir, strerror(err),
-					     err == EBUSY ? " (mounted or in use)" : "");
-				return -err;
+					run_fail_msg(err, "cannot use '%s': %s%s", dir, strerror(err),
+						     err == EBUSY ? " (mounted, or in use by another program or "
+						     "fsbench -R run)" : "");
+					return -err;
+				}
+				excl[i % c->dirs.n] = fd;
 			}
+			if (fstat(fd, &st) < 0)
+				return -errno;
+			t->rdev = st.st_rdev;
 			if (ioctl(fd, BLKGETSIZE64, &dev_bytes) < 0)
 				dev_bytes = 0;
-			close(fd);
 			if (t->base + c->blocks * c->block_bytes > dev_bytes) {
 				run_fail_msg(ENOSPC, "device '%s' (%llu bytes) is too small for thread %u's "
 					     "region ending at byte %llu", dir, (unsigned long long)dev_bytes, i,
 					     (unsigned long long)(t->base + c->blocks * c->block_bytes));
 				return -ENOSPC;
+			}
+			if (c->direct) {
+				int dfd = open(dir, O_RDONLY | O_DIRECT | O_CLOEXEC);
+
+				if (dfd < 0) {
+					int err = errno;
+
+					run_fail_msg(err == EINVAL ? EOPNOTSUPP : err,
+						     "O_DIRECT is not supported on '%s': %s", dir, strerror(err));
+					return err == EINVAL ? -EOPNOTSUPP : -err;
+				}
+				if ((dfd = direct_aligned(c, t, dfd, dir)) < 0)
+					return dfd;
 			}
 			continue;
 		}
@@ -623,13 +820,15 @@ static int setup_threads(struct driver *d, const struct tio_config *c, struct ti
 		if (c->debug >= 50)
 			driver_note(d, "tiotest: ftruncate '%s' to %llu bytes", t->path,
 				    (unsigned long long)(c->blocks * c->block_bytes));
-		if (ftruncate(fd, (off_t)(c->blocks * c->block_bytes)) < 0) {
+		if (fstat(fd, &st) < 0 || ftruncate(fd, (off_t)(c->blocks * c->block_bytes)) < 0) {
 			int err = errno;
 
 			run_fail_msg(err, "cannot size '%s': %s", t->path, strerror(err));
 			close(fd);
 			return -err;
 		}
+		t->dev = st.st_dev;
+		t->ino = st.st_ino;
 		close(fd);
 		if (c->direct) {
 			/* find out now, not as a failed run, that the filesystem refuses O_DIRECT */
@@ -641,7 +840,8 @@ static int setup_threads(struct driver *d, const struct tio_config *c, struct ti
 					     "O_DIRECT is not supported on '%s': %s", dir, strerror(err));
 				return err == EINVAL ? -EOPNOTSUPP : -err;
 			}
-			close(fd);
+			if ((fd = direct_aligned(c, t, fd, dir)) < 0)
+				return fd;
 		}
 	}
 	return 0;
@@ -660,16 +860,16 @@ const struct figure tio_phase_figs[TIO_NFIGS] = {
 	[TIO_FIG_LAT_P99] = { "latency_p99_ns", "latency.p99_ns", "latency p99", "ns", FIG_LOWER_BETTER, FIG_MEAN, FIG_HIST, FIG_KEY },
 	[TIO_FIG_LAT_P999] = { "latency_p99_9_ns", "latency.p99_9_ns", "latency p99.9", "ns", FIG_LOWER_BETTER, FIG_MEAN, FIG_HIST, FIG_OPTIONAL },
 	[TIO_FIG_LAT_MAX] = { "latency_max_ns", "latency.max_ns", "latency max", "ns", FIG_LOWER_BETTER, FIG_MEAN, FIG_MAX, 0 },
-	[TIO_FIG_OVER_2S_PCT] = { "latency_over_2s_pct", "latency.over_2s_pct", "ops over 2 s", "%", FIG_LOWER_BETTER, FIG_MEAN, FIG_RECOMPUTE, FIG_OPTIONAL },
-	[TIO_FIG_OVER_10S_PCT] = { "latency_over_10s_pct", "latency.over_10s_pct", "ops over 10 s", "%", FIG_LOWER_BETTER, FIG_MEAN, FIG_RECOMPUTE, FIG_OPTIONAL },
+	[TIO_FIG_OVER_2S_PCT] = { "latency_over_2s_pct", "latency.over_2s_pct", "ops over 2 s", "%", FIG_LOWER_BETTER, FIG_MEAN, FIG_RECOMPUTE, FIG_OPTIONAL | FIG_NOCOMPARE },
+	[TIO_FIG_OVER_10S_PCT] = { "latency_over_10s_pct", "latency.over_10s_pct", "ops over 10 s", "%", FIG_LOWER_BETTER, FIG_MEAN, FIG_RECOMPUTE, FIG_OPTIONAL | FIG_NOCOMPARE },
 };
 
 const struct figure tio_run_figs[TIO_NRFIGS] = {
 	[TIO_RFIG_LAT_MEAN] = { "total.latency_mean_ns", "total_latency.mean_ns", "total latency mean", "ns", FIG_LOWER_BETTER, FIG_MEAN, FIG_HIST, 0 },
 	[TIO_RFIG_LAT_P99] = { "total.latency_p99_ns", "total_latency.p99_ns", "total latency p99", "ns", FIG_LOWER_BETTER, FIG_MEAN, FIG_HIST, 0 },
 	[TIO_RFIG_LAT_MAX] = { "total.latency_max_ns", "total_latency.max_ns", "total latency max", "ns", FIG_LOWER_BETTER, FIG_MEAN, FIG_MAX, 0 },
-	[TIO_RFIG_OVER_2S_PCT] = { "total.latency_over_2s_pct", "total_latency.over_2s_pct", "total ops over 2 s", "%", FIG_LOWER_BETTER, FIG_MEAN, FIG_RECOMPUTE, FIG_OPTIONAL },
-	[TIO_RFIG_OVER_10S_PCT] = { "total.latency_over_10s_pct", "total_latency.over_10s_pct", "total ops over 10 s", "%", FIG_LOWER_BETTER, FIG_MEAN, FIG_RECOMPUTE, FIG_OPTIONAL },
+	[TIO_RFIG_OVER_2S_PCT] = { "total.latency_over_2s_pct", "total_latency.over_2s_pct", "total ops over 2 s", "%", FIG_LOWER_BETTER, FIG_MEAN, FIG_RECOMPUTE, FIG_OPTIONAL | FIG_NOCOMPARE },
+	[TIO_RFIG_OVER_10S_PCT] = { "total.latency_over_10s_pct", "total_latency.over_10s_pct", "total ops over 10 s", "%", FIG_LOWER_BETTER, FIG_MEAN, FIG_RECOMPUTE, FIG_OPTIONAL | FIG_NOCOMPARE },
 };
 
 static const struct figure_set tio_figs = {
@@ -795,23 +995,32 @@ static int tio_run(struct driver *d, const void *cfg, void *result)
 	struct tio_thread *th = calloc(c->threads, sizeof(*th));
 	struct tio_worker *tw = calloc(c->threads, sizeof(*tw));
 	struct worker *workers = calloc(c->threads, sizeof(*workers));
+	int *excl = calloc(c->dirs.n, sizeof(*excl));
+	struct tio_list list = { .dir = "", .path = "" };
 	int rc = -ENOMEM;
 
 	r->stopped_in = -1;
 	r->seed = c->seed;
 	r->pid = getpid();
 	opstat_init(&r->total);
-	if (!th || !tw || !workers)
+	if (!th || !tw || !workers || !excl)
 		goto out;
+	for (unsigned d = 0; d < c->dirs.n; d++)
+		excl[d] = -1;
 	for (int p = 0; p < TIO_NPHASES; p++) {
 		opstat_init(&r->phase[p].st);
 		r->phase[p].threads = calloc(c->threads, sizeof(*r->phase[p].threads));
 		if (!r->phase[p].threads)
 			goto out;
 	}
-	rc = setup_threads(d, c, th, r->pid);
+	rc = setup_threads(d, c, th, r->pid, excl);
 	if (rc)
 		goto out;
+	if (c->between && (rc = list_create(c, th, &list))) {
+		run_fail_msg(-rc, "cannot write the file list for --between-phases in '%s': %s",
+			     list.dir[0] ? list.dir : "$TMPDIR", strerror(-rc));
+		goto out;
+	}
 	for (int p = 0, last = -1; p < TIO_NPHASES && !run_stopping(); p++) {
 		struct tio_phase_result *pr = &r->phase[p];
 		struct phase ph = { .name = tio_phase_name[p], .nworkers = (unsigned)c->threads,
@@ -824,7 +1033,9 @@ static int tio_run(struct driver *d, const void *cfg, void *result)
 		if (!c->run_phase[p])
 			continue;
 		if (last >= 0 && c->between) {
-			rc = run_between(c, (enum tio_phase)last, p, th);
+			rc = run_between(c, (enum tio_phase)last, p, th, &list);
+			if (rc == -EINTR)
+				break;   /* the run was stopped by a signal, and the command with it */
 			if (rc) {
 				/* reported once, with the run's first error, after the results */
 				run_fail_detail(ECANCELED, "between-phases", c->between, -1,
@@ -866,6 +1077,11 @@ static int tio_run(struct driver *d, const void *cfg, void *result)
 out:
 	if (rc == -ENOMEM)
 		run_fail_msg(ENOMEM, "out of memory");
+	list_remove(&list);
+	for (unsigned d = 0; excl && d < c->dirs.n; d++)
+		if (excl[d] >= 0)
+			close(excl[d]);
+	free(excl);
 	for (unsigned i = 0; th && i < c->threads; i++) {
 		free(th[i].buf);
 		free(th[i].gen);
@@ -934,8 +1150,8 @@ static const struct opt tio_opts[] = {
 	  "random I/O operations per thread (both random phases)" },
 	{ 'k', "skip", OPT_UINTS, F(skip), "PHASE", 0, 3, 0, OPT_LIST_MAX,
 	  "skip phase PHASE, repeatable: 0 write, 1 random write, 2 read, 3 random read" },
-	{ 'L', "no-latency", OPT_FLAG, F(no_latency), NULL, 0, 0, 0, 0, "do not print the latency table" },
-	{ 'T', "terse", OPT_FLAG, F(terse), NULL, 0, 0, 0, 0, "terse machine-readable output (five lines)" },
+	{ 'L', "no-latency", OPT_FLAG, F(text.no_latency), NULL, 0, 0, 0, 0, "do not print the latency table" },
+	{ 'T', "terse", OPT_FLAG, F(text.terse), NULL, 0, 0, 0, 0, "terse machine-readable output (five lines)" },
 	{ 'W', "serial-write", OPT_FLAG, F(serial_write), NULL, 0, 0, 0, 0,
 	  "run the sequential write phase one thread at a time (less fragmentation)" },
 	{ 'S', "sync", OPT_FLAG, F(sync), NULL, 0, 0, 0, 0, "open the files with O_SYNC (every phase)" },
@@ -953,7 +1169,7 @@ static const struct opt tio_opts[] = {
 	{ 'D', "debug", OPT_UINT, F(debug), "LEVEL", 0, 100, 0, 0,
 	  "debug messages on stderr (40: phases, 50: file sizing)" },
 	{ 'h', "help", OPT_HELP, F(help), NULL, 0, 0, 0, 0, "show this help (-h exits 1 as tiotest does, --help 0)" },
-	{ 0, "percentiles", OPT_FLAG, F(percentiles), NULL, 0, 0, 0, 0,
+	{ 0, "percentiles", OPT_FLAG, F(text.percentiles), NULL, 0, 0, 0, 0,
 	  "print a third table: IOPS, MB/s and latency p50/p90/p99/p99.9/max per phase" },
 	{ 0, "seed", OPT_UINT, F(seed), "N", 0, UINT64_MAX, 0, 0,
 	  "seed of the random offsets (each thread and phase derives its own stream)" },
@@ -1009,8 +1225,9 @@ static unsigned tio_targets(const void *cfg, const char **out, unsigned max)
 	return n;
 }
 
-static bool tio_keep(const void *cfg)
+static bool tio_keep(const void *cfg, const void *result)
 {
+	(void)result;
 	return ((const struct tio_config *)cfg)->keep;
 }
 

@@ -29,19 +29,24 @@ struct tio_config {
 	uint64_t threads;            /* -t */
 	uint64_t random_ops;         /* -r, per thread */
 	struct opt_uints skip;       /* -k */
-	bool no_latency, terse, serial_write, sync, direct, mmap, verify, drop_caches, raw;
+	bool serial_write, sync, direct, mmap, verify, drop_caches, raw;
 	bool raw_offset_first;       /* -O */
 	uint64_t raw_offset_bytes;   /* -o */
 	uint64_t debug;              /* -D */
 	int help;
+	/* presentation only (report/tiotest_text.c reads them; the run does not) */
+	struct {
+		bool no_latency, terse;      /* -L -T */
+		bool percentiles;            /* --percentiles */
+	} text;
 	/* fsbench's own (long options only) */
-	bool percentiles;
 	uint64_t seed;
 	bool keep;
 	const char *between;         /* --between-phases CMD */
 	struct run_opts run;         /* the options every workload shares */
 	struct engine_opts eng;      /* --engine, --iodepth (-M: mmap) */
 	/* derived by tio_config_check() */
+	bool json_stdout;            /* --json -: stdout carries the JSON and nothing else */
 	bool run_phase[TIO_NPHASES];
 	uint64_t blocks;             /* per thread */
 };

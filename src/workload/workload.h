@@ -53,8 +53,9 @@ struct workload_ops {
 	void (*run_done)(void *result);
 	void (*result_free)(void *result);
 	int (*merge)(void *dst, const void *src);
-	/* the run's files stay at the end (tiotest --keep, fs_mark -k/-L/-F); NULL: never */
-	bool (*keep)(const void *cfg);
+	/* the run's files stay at the end (tiotest --keep, fs_mark -k/-L/-F); result is the last
+	 * run's, NULL when it could not start; NULL hook: never */
+	bool (*keep)(const void *cfg, const void *result);
 	const struct figure_set *figs;
 	const struct workload_report *report;
 	bool short_help_stderr;      /* -h prints on stderr (fs_mark does; both exit 1) */

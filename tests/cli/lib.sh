@@ -25,7 +25,8 @@ cd "$SCRATCH" || exit 1
 fsb() { "$FSBENCH" "$@"; }
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
-skip() { echo "skip: $*"; exit 77; }
+# on stderr: a skip inside $(...) or under "> file" (loop_fs, maxrss_tool) still reaches the log
+skip() { echo "skip: $*" >&2; exit 77; }
 ok() { echo "ok: $*"; }
 
 need_root() { [ "$(id -u)" = 0 ] || skip "needs root"; }
@@ -48,6 +49,18 @@ loop_fs() {
     mount -o loop "$img" "$mnt" 2>/dev/null || skip "cannot loop-mount $type here"
     echo "$mnt" >> "$_MOUNTS_FILE"
     echo "$mnt"
+}
+
+# maxrss_tool: prints the path of bench/maxrss.c built (runs a command, writes its peak RSS in
+# KiB to a file): the build tree's when current, else one built in the scratch directory.
+#   MAXRSS=$(maxrss_tool) || exit $?
+maxrss_tool() {
+    local src=$TESTS_DIR/../bench/maxrss.c bin=${BUILD:+$BUILD/bench/maxrss}
+    if [ -z "$bin" ] || [ ! -x "$bin" ] || [ "$src" -nt "$bin" ]; then
+        bin=$SCRATCH/maxrss
+        [ -x "$bin" ] || cc -O2 -o "$bin" "$src" >&2 || fail "cannot build $src"
+    fi
+    echo "$bin"
 }
 
 # no_files DIR: DIR holds nothing fsbench left behind

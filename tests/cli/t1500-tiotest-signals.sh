@@ -5,6 +5,7 @@
 # files left. tiotest died on the signal with its files left behind.
 [ -d /dev/shm ] && export TMPDIR=/dev/shm
 . "$(dirname "$0")/lib.sh"
+need_cmd jq
 DIR=$SCRATCH/d
 mkdir -p "$DIR"
 
@@ -44,12 +45,10 @@ interrupt TERM 143 -T --json "$SCRATCH/r.json"
 [ "$(wc -l < "$SCRATCH/out")" = 6 ] || fail "SIGTERM -T: expected 5 terse lines and the marker: $(cat "$SCRATCH/out")"
 grep -q '^write:8\.00000,' "$SCRATCH/out" || fail "SIGTERM -T: write line: $(cat "$SCRATCH/out")"
 grep -q '^read:0\.00000,0\.00000,' "$SCRATCH/out" || fail "SIGTERM -T: read line should be zeros"
-if command -v jq > /dev/null 2>&1; then
-    jq -e '.complete == false and (.stop_reason | test("SIGTERM|signal 15")) and .error == null and
-           [.phases[] | [.name, .complete]] == [["write", true], ["random_write", false]] and
-           .phases[1].ops > 0 and .phases[1].ops < 2 * 1000000000' "$SCRATCH/r.json" > /dev/null ||
-        fail "SIGTERM: JSON: $(jq -c '{complete, stop_reason, error, p: [.phases[] | {name, complete, ops}]}' "$SCRATCH/r.json")"
-fi
+jq -e '.complete == false and (.stop_reason | test("SIGTERM|signal 15")) and .error == null and
+       [.phases[] | [.name, .complete]] == [["write", true], ["random_write", false]] and
+       .phases[1].ops > 0 and .phases[1].ops < 2 * 1000000000' "$SCRATCH/r.json" > /dev/null ||
+    fail "SIGTERM: JSON: $(jq -c '{complete, stop_reason, error, p: [.phases[] | {name, complete, ops}]}' "$SCRATCH/r.json")"
 ok "SIGTERM: exit 143, terse partial results, JSON incomplete, no files"
 
 # under nohup SIGHUP is ignored on purpose: a hangup must not stop the run (it did: exit 129)

@@ -7,6 +7,7 @@
 # stops the run before the next phase: exit 130, and that phase is not reported as run.
 [ -d /dev/shm ] && export TMPDIR=/dev/shm
 . "$(dirname "$0")/lib.sh"
+need_cmd jq
 DIR=$SCRATCH/d
 mkdir -p "$DIR"
 export LOG=$SCRATCH/log
@@ -36,9 +37,7 @@ ok "a failing command: exit 1, one line, incomplete results, no files"
 [ "$rc" = 130 ] || fail "SIGINT during the command: exit $rc, expected 130: $(cat "$SCRATCH/err")"
 grep -q '^rwrite:0\.00000,0\.00000,' "$SCRATCH/out" || fail "SIGINT during the command: the random write ran: $(cat "$SCRATCH/out")"
 ! grep -q 'during the Random Write phase' "$SCRATCH/out" || fail "SIGINT during the command: reported as stopping inside the random write"
-if command -v jq > /dev/null 2>&1; then
-    jq -e '[.phases[].name] == ["write"] and .complete == false' "$SCRATCH/r.json" > /dev/null ||
-        fail "SIGINT during the command: JSON phases $(jq -c '[.phases[] | [.name, .ops]]' "$SCRATCH/r.json")"
-fi
+jq -e '[.phases[].name] == ["write"] and .complete == false' "$SCRATCH/r.json" > /dev/null ||
+    fail "SIGINT during the command: JSON phases $(jq -c '[.phases[] | [.name, .ops]]' "$SCRATCH/r.json")"
 no_files "$DIR"
 ok "SIGINT during the command: stops before the next phase"

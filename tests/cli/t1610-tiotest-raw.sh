@@ -8,6 +8,7 @@
 need_root
 need_cmd losetup
 need_cmd perl
+need_cmd mkfs.ext4
 [ -e /dev/loop-control ] || skip "no loop devices"
 IMG=$SCRATCH/raw.img
 truncate -s 64M "$IMG" || fail "truncate"
@@ -53,11 +54,9 @@ grep -q "too small" "$SCRATCH/err" || fail "-R too small: message: $(cat "$SCRAT
 ok "-R: device too small and non-device errors"
 
 # a mounted device is refused (O_EXCL on the block device)
-if command -v mkfs.ext4 > /dev/null 2>&1; then
-    mkfs.ext4 -q -F "$LOOP" > /dev/null 2>&1 && mkdir -p "$SCRATCH/mnt" && mount "$LOOP" "$SCRATCH/mnt" 2> /dev/null || skip "raw checks passed; cannot mount ext4 on $LOOP to check refusal"
-    "$FSBENCH" tiotest -R -d "$LOOP" -t 1 -f 1 -r 10 -T > /dev/null 2> "$SCRATCH/err"; rc=$?
-    umount "$SCRATCH/mnt"
-    [ "$rc" != 0 ] || fail "-R on a mounted device: exit 0"
-    grep -Eq 'busy|mounted' "$SCRATCH/err" || fail "-R on a mounted device: message: $(cat "$SCRATCH/err")"
-    ok "-R refuses a mounted device"
-fi
+mkfs.ext4 -q -F "$LOOP" > /dev/null 2>&1 && mkdir -p "$SCRATCH/mnt" && mount "$LOOP" "$SCRATCH/mnt" 2> /dev/null || skip "raw checks passed; cannot mount ext4 on $LOOP to check refusal"
+"$FSBENCH" tiotest -R -d "$LOOP" -t 1 -f 1 -r 10 -T > /dev/null 2> "$SCRATCH/err"; rc=$?
+umount "$SCRATCH/mnt"
+[ "$rc" != 0 ] || fail "-R on a mounted device: exit 0"
+grep -Eq 'busy|mounted' "$SCRATCH/err" || fail "-R on a mounted device: message: $(cat "$SCRATCH/err")"
+ok "-R refuses a mounted device"

@@ -13,12 +13,7 @@ need_cmd cc
 SHM=$(mktemp -d /dev/shm/fsbench-t1900.XXXXXX) || skip "cannot make a directory under /dev/shm"
 trap 'rm -rf "$SHM"; _lib_cleanup' EXIT
 
-SRC=$TESTS_DIR/../bench/maxrss.c
-MAXRSS=${BUILD:+$BUILD/bench/maxrss}
-if [ -z "$MAXRSS" ] || [ ! -x "$MAXRSS" ] || [ "$SRC" -nt "$MAXRSS" ]; then
-    MAXRSS=$SCRATCH/maxrss
-    cc -O2 -o "$MAXRSS" "$SRC" || fail "cannot build $SRC"
-fi
+MAXRSS=$(maxrss_tool) || exit $?
 
 peak() {
     "$MAXRSS" "$SCRATCH/rss" "$FSBENCH" tiotest -t 1 -f 4 -k 0 -k 2 -k 3 -r "$1" -d "$SHM" \

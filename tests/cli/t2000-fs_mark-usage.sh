@@ -75,4 +75,15 @@ for d in "$SCRATCH/missing/a" "$SCRATCH/afile" "$SCRATCH/afile/sub"; do
     [ -e fs_log.txt ] && fail "-d $d: the log was created"
     [ -e "$SCRATCH/missing" ] && fail "-d $d: created its parent"
 done
+# -D beyond RLIMIT_NOFILE (the directories stay open): exit 2 before the header, the log or the
+# directory (was: exit 1 after the header, with the log and -d created); a plain run fits in 64
+rm -f fs_log.txt
+(ulimit -n 64; exec "$FSBENCH" fs_mark -d d -D 1000 -n 5 -s 0 -S 0) >out 2>err; rc=$?
+[ $rc = 2 ] || fail "ulimit -n 64 -D 1000: exit $rc, expected 2: $(cat err)"
+[ "$(wc -l < err)" = 1 ] && grep -q "RLIMIT_NOFILE" err || fail "ulimit -n 64 -D 1000: stderr: $(cat err)"
+[ -s out ] && fail "ulimit -n 64 -D 1000: stdout not empty: $(head -3 out)"
+[ -e fs_log.txt ] && fail "ulimit -n 64 -D 1000: the log was created"
+[ -e d ] && fail "ulimit -n 64 -D 1000: the directory was created"
+(ulimit -n 64; exec "$FSBENCH" fs_mark -d d -D 4 -n 5 -s 0 -S 0) >out 2>err || fail "ulimit -n 64 -D 4: exit $?: $(cat err)"
+[ -e d ] && fail "ulimit -n 64 -D 4: d left behind"
 ok "usage"

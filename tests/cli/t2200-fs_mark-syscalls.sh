@@ -67,6 +67,10 @@ if strace -f -qq -o xa -e trace=fsetxattr "$FSBENCH" fs_mark -d "$T/d" -l log -n
     [ "$(grep -c 'fsetxattr(.*"user.fsbench", .*, 32, 0) = 0' xa)" = $N ] || fail "--xattr: want $N fsetxattr of 32 bytes"
 else
     grep -q 'not supported' err || fail "--xattr failed without saying why: $(cat err)"
+    no_xattr=1
 fi
 [ ! -e "$T/d" ] || fail "files or directories left behind"
 ok "syscalls per sync method"
+# the refusal was checked, the calls were not: a visible skip, not a pass
+[ -z "${no_xattr:-}" ] ||
+    skip "the other checks passed; $(stat -f -c %T "$T") here has no user xattrs, so --xattr's fsetxattr calls were not traced"

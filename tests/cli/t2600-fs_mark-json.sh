@@ -1,7 +1,8 @@
 #!/bin/bash
 # fs_mark --json: config, per-iteration figures (both files/sec definitions, FSUse%, inode
-# use, app overhead) and latency histograms per op type; --json - owns stdout; --stat/--read
-# phases; --summary/--percentiles/--inodes columns; memory flat in -n.
+# use, app overhead, latency percentiles per op type), the run's latency histograms per op type;
+# --json - owns stdout; --stat/--read phases; --summary/--percentiles/--inodes columns; memory
+# flat in -n.
 . "$(dirname "$0")/lib.sh"
 need_cmd jq
 T=$(mktemp -d /dev/shm/fsbench-t2600.XXXXXX 2>/dev/null) || T=$(mktemp -d "$SCRATCH/t.XXXXXX")
@@ -12,14 +13,21 @@ fsb fs_mark -d "$T/a" -t 2 -n 300 -s 4096 -w 1024 -S 5 -L 2 --stat --read --json
 jq -e '.schema == "fsbench-result" and .workload == "fs_mark" and (.command_line | length) > 5' r.json > /dev/null || fail "head"
 jq -e '.config.threads == 2 and .config.files_per_thread == 300 and .config.sync_method == 5 and .config.keep' r.json > /dev/null || fail "config"
 jq -e '(.iterations | length) == 2 and .iterations[1].count == 1200 and .iterations[0].files == 600' r.json > /dev/null || fail "iterations"
+# per iteration: count and percentiles per op type, no buckets (schema 2); per run: the buckets,
+# merged over the iterations, summing to the iterations' counts
 for op in create write fsync close reopen stat read_open read; do
-    jq -e --arg op "$op" '.iterations[0].latency[$op].count > 0 and (.iterations[0].latency[$op].buckets | length) > 0
-        and .iterations[0].latency[$op].p99_ns >= .iterations[0].latency[$op].p50_ns
-        and .iterations[0].latency[$op].min_ns > 0 and .iterations[0].latency[$op].min_ns <= .iterations[0].latency[$op].mean_ns
-        and .iterations[0].latency[$op].mean_ns <= .iterations[0].latency[$op].max_ns' r.json > /dev/null || fail "latency.$op"
+    jq -e --arg op "$op" '.iterations[0].latency[$op] | .count > 0 and has("buckets") == false
+        and .p50_ns <= .p90_ns and .p90_ns <= .p99_ns and .p99_ns <= .p99_9_ns and .p99_9_ns <= .max_ns
+        and .min_ns > 0 and .min_ns <= .mean_ns and .mean_ns <= .max_ns' r.json > /dev/null ||
+        fail "iterations[0].latency.$op: $(jq -c --arg op "$op" '.iterations[0].latency[$op]' r.json)"
+    jq -e --arg op "$op" '([.iterations[].latency[$op].count] | add) as $n | .latency[$op]
+        | .count == $n and ([.buckets[][2]] | add) == $n and .max_ns >= .p99_ns' r.json > /dev/null ||
+        fail "latency.$op of the run: $(jq -c --arg op "$op" '.latency[$op] | del(.buckets)' r.json)"
 done
 jq -e '.iterations[0].latency.create.count == 600 and .iterations[0].latency.write.count == 2400
-       and .iterations[0].latency.fsync.count == 600 and .iterations[0].latency.sync.count == 0' r.json > /dev/null || fail "op counts"
+       and .iterations[0].latency.fsync.count == 600 and .iterations[0].latency.sync.count == 0
+       and .iterations[0].latency.sync.p99_ns == null and .latency.sync.count == 0' r.json > /dev/null || fail "op counts"
+jq -e '.schema_version == 2' r.json > /dev/null || fail "schema_version: $(jq .schema_version r.json)"
 jq -e '.iterations[0] | .files_per_sec_sum_of_threads > 0 and .files_per_sec_aggregate > 0 and .app_overhead_ns > 0
        and .fs_use_pct >= 0 and .inode_use_pct >= 0 and .phases.stat.files == 600 and .phases.read.files_per_sec > 0' r.json > /dev/null || fail "figures"
 jq -e '.end.reason == "done" and .summary.iterations == 2 and .summary.files == 1200' r.json > /dev/null || fail "end/summary"
@@ -41,10 +49,15 @@ echo "$hdr" | grep -q 'CREAT p50us  CREAT p99us  IUse%  Agg Files/sec$' || fail 
 [ "$(awk '/^FSUse%/ { getline; print NF }' out)" = 9 ] || fail "row fields"
 grep -q 'files / iteration wall time: *average' out || fail "--summary block"
 
-# memory flat in -n: names are regenerated, never stored (reverse pass needs them all)
-rss() { /usr/bin/time -f %M "$FSBENCH" fs_mark -d "$T/m" -n "$1" -s 0 -S 3 -l log 2>&1 >/dev/null | tail -1; }
-if [ -x /usr/bin/time ]; then
-    small=$(rss 1000); big=$(rss 100000)
-    [ $((big - small)) -lt 2048 ] || fail "RSS grows with -n: $small KiB at 1000, $big KiB at 100000"
-fi
+# memory flat in -n: names are regenerated, never stored (reverse pass needs them all); peak RSS
+# from wait4() through bench/maxrss.c (a build dependency only, no /usr/bin/time)
+MAXRSS=$(maxrss_tool) || exit $?
+rss() {
+    "$MAXRSS" "$SCRATCH/rss" "$FSBENCH" fs_mark -d "$T/m" -n "$1" -s 0 -S 3 -l log > /dev/null 2> err ||
+        fail "fs_mark -n $1 for the RSS check: $(cat err)"
+    cat "$SCRATCH/rss"
+}
+small=$(rss 1000) && big=$(rss 100000) || exit 1
+case $small$big in *[!0-9]*|'') fail "no peak RSS measured ('$small', '$big')" ;; esac
+[ $((big - small)) -lt 2048 ] || fail "RSS grows with -n: $small KiB at 1000, $big KiB at 100000"
 ok "json"

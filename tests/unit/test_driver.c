@@ -155,8 +155,9 @@ static int nullio_merge(void *dst, const void *src)
 	return 0;
 }
 
-static bool nullio_keep(const void *cfg)
+static bool nullio_keep(const void *cfg, const void *result)
 {
+	(void)result;
 	return ((const struct nullio_config *)cfg)->keep;
 }
 

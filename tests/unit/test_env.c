@@ -11,27 +11,10 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-static int passed, failed;
-
-#define CHECK(cond, ...)                                                      \
-	do {                                                                  \
-		if (cond) {                                                   \
-			passed++;                                             \
-		} else {                                                      \
-			failed++;                                             \
-			fprintf(stderr, "%s:%d: ", __FILE__, __LINE__);       \
-			fprintf(stderr, __VA_ARGS__);                         \
-			fputc('\n', stderr);                                  \
-		}                                                             \
-	} while (0)
+#include "check.h"
 
 #define CHECK_STR(what, got, want) \
 	CHECK(strcmp((got), (want)) == 0, "%s: %s = '%s', want '%s'", (what), #got, (got), (want))
-
-static void skip(const char *what, const char *why)
-{
-	fprintf(stderr, "test_env: skip %s: %s\n", what, why);
-}
 
 /* Modelled on a real /proc/self/mountinfo; lines after the first blank one are deliberately broken. */
 static const char mountinfo[] =
@@ -175,7 +158,7 @@ static void test_live_mounts(void)
 		CHECK(rc == 0, "/dev/shm: rc = %d", rc);
 		CHECK_STR("/dev/shm", m.fstype, "tmpfs");
 	} else {
-		skip("/dev/shm", strerror(errno));
+		CHECK_SKIP("/dev/shm", "%s", strerror(errno));
 	}
 
 	rc = env_mount_of("/nonexistent/fsbench-test-env", &m);
@@ -193,7 +176,7 @@ static void test_live_mounts(void)
 		CHECK_STR(root.source, m.fstype, root.fstype);
 		CHECK(m.mount_point[0] == '/', "%s: mount point '%s'", root.source, m.mount_point);
 	} else {
-		skip("block device of /", "source is not a block device node here");
+		CHECK_SKIP("block device of /", "the source of / is not a block device node here");
 	}
 }
 
@@ -205,13 +188,13 @@ static void test_live_unmounted_bdev(void)
 	int rc;
 
 	if (!mkdtemp(dir)) {
-		skip("unmounted block device", strerror(errno));
+		CHECK_SKIP("unmounted block device", "%s", strerror(errno));
 		return;
 	}
 	snprintf(node, sizeof node, "%s/blk", dir);
 	/* blkext major with a minor far beyond anything allocated, so it cannot be mounted */
 	if (mknod(node, S_IFBLK | 0600, makedev(259, 1000000)) < 0) {
-		skip("unmounted block device", strerror(errno));
+		CHECK_SKIP("unmounted block device", "%s", strerror(errno));
 	} else {
 		rc = env_mount_of(node, &m);
 		CHECK(rc == 0, "unmounted bdev: rc = %d", rc);
@@ -250,6 +233,5 @@ int main(void)
 	test_live_mounts();
 	test_live_unmounted_bdev();
 	test_live_host();
-	fprintf(stderr, "test_env: %d passed, %d failed\n", passed, failed);
-	return failed != 0;
+	return check_done("test_env");
 }

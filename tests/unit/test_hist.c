@@ -155,6 +155,31 @@ static void check_geometry(void)
 	CHECK(sizeof(struct hist) < 32 * 1024, "constant memory: %zu bytes", sizeof(struct hist));
 }
 
+/* pack then unpack gives the same histogram, bucket for bucket; an empty one stays empty */
+static void check_pack(void)
+{
+	static struct hist h, back;
+	struct hist_packed p = { 0 };
+	uint64_t v = 1;
+
+	hist_init(&h);
+	for (int i = 0; i < 5000; i++) {
+		hist_record(&h, v % 100000000 + (uint64_t)i);
+		v = v * 6364136223846793005ULL + 1442695040888963407ULL;
+	}
+	hist_record(&h, UINT64_MAX);
+	CHECK(hist_pack(&p, &h) == 0 && p.n > 100 && p.n < HIST_NBUCKETS, "packed: %u buckets", p.n);
+	hist_unpack(&p, &back);
+	CHECK(!memcmp(&h, &back, sizeof(h)), "unpacked histogram differs");
+	hist_packed_free(&p);
+	CHECK(p.n == 0 && !p.idx && !p.cnt, "freed");
+	hist_init(&h);
+	CHECK(hist_pack(&p, &h) == 0 && p.n == 0 && !p.idx, "empty: nothing allocated");
+	hist_unpack(&p, &back);
+	CHECK(!memcmp(&h, &back, sizeof(h)), "empty round trip");
+	hist_packed_free(&p);
+}
+
 int main(void)
 {
 	struct hist h;
@@ -164,5 +189,6 @@ int main(void)
 		check_dist(d);
 	hist_init(&h);
 	CHECK(hist_percentile(&h, 99) == 0 && hist_mean(&h) == 0, "empty histogram");
+	check_pack();
 	return check_done("test_hist");
 }

@@ -103,7 +103,7 @@ int main(void)
 		char why[512];
 
 		if (perf_open(&ps, &c, why, sizeof(why))) {
-			fprintf(stderr, "test_ksyms: live profile skipped: %s\n", why);
+			CHECK_SKIP("live profile", "%s", why);
 		} else {
 			volatile unsigned sink = 0;
 			double sum = 0;

@@ -3,6 +3,7 @@
  * With arguments, "test_plot_cairo FILE.png WIDTH HEIGHT MIN_PIXELS" checks one PNG (used by
  * tests/cli/t3030 on plots of real results). */
 #include <cairo.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,8 +72,12 @@ int main(int argc, char **argv)
 			const struct rr_result *res = t == PLOT_FILL ? &fsm : tio;
 			unsigned nres = t == PLOT_FILL ? 1 : 2;
 
+			FILE *fw;
+
 			snprintf(out, sizeof(out), "%s/%s.%s", tmpdir, plot_type_name[t], fmt ? "svg" : "png");
-			CHECK(plot_render(res, nres, &o, out, err, sizeof(err)) == 0, "%s: %s", out, err);
+			fw = fopen(out, "we");
+			CHECK(fw && plot_render(res, nres, &o, fw, err, sizeof(err)) == 0, "%s: %s", out, err);
+			CHECK(fw && fclose(fw) == 0, "%s: close", out);
 			if (!fmt) {
 				n = ink(out, &w, &h);
 				CHECK(w == 900 && h == 600 && n > 20000, "%s: %dx%d, %ld pixels drawn", out, w, h, n);
@@ -92,9 +97,26 @@ int main(int argc, char **argv)
 	{
 		struct plot_opts o = { .type = PLOT_FILL, .format = PLOT_PNG, .width = 400, .height = 300 };
 
-		snprintf(out, sizeof(out), "%s/x.png", tmpdir);
-		CHECK(plot_render(tio, 1, &o, out, err, sizeof(err)) == -1 && strstr(err, "valid_tiotest.json") &&
-		      access(out, F_OK) != 0, "fill of tiotest is refused, nothing written: %s", err);
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *w = open_memstream(&buf, &len);
+
+		CHECK(w && plot_render(tio, 1, &o, w, err, sizeof(err)) == -EINVAL && strstr(err, "valid_tiotest.json"),
+		      "fill of tiotest is refused: %s", err);
+		if (w)
+			fclose(w);
+		free(buf);
+	}
+	/* a failed write is -EIO (the stream knows the errno), not a silent success */
+	{
+		struct plot_opts o = { .type = PLOT_COMPARE, .format = PLOT_PNG, .width = 400, .height = 300 };
+		FILE *w = fopen("/dev/full", "we");
+
+		if (w) {
+			setvbuf(w, NULL, _IONBF, 0);
+			CHECK(plot_render(tio, 2, &o, w, err, sizeof(err)) == -EIO, "write to /dev/full: -EIO");
+			fclose(w);
+		}
 	}
 	rmdir(tmpdir);
 	rr_free(&tio[0]);

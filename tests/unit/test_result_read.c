@@ -17,6 +17,10 @@ static const struct { const char *file, *why; } corpus[] = {
 	{ "valid_runs.json", NULL },
 	{ "valid_no_phases.json", NULL },
 	{ "valid_deep_config.json", NULL },
+	/* real fs_mark results (-L 2 -n 20 -s 1024 -S 1 -t 2 --repeat 2): schema 1, buckets in every
+	 * iteration (what fsbench wrote before schema 2), and schema 2, buckets per run */
+	{ "valid_fs_mark_v1_real.json", NULL },
+	{ "valid_fs_mark_v2_real.json", NULL },
 	{ "empty.json", "not valid JSON" },
 	{ "truncated.json", "premature end of input" },
 	{ "not_json.txt", "not valid JSON" },
@@ -55,6 +59,8 @@ static const struct { const char *file, *why; } corpus[] = {
 	{ "fs_mark_no_end.json", "'end.reason'" },
 	{ "fs_mark_empty_op.json", "op name is empty" },
 	{ "fs_mark_intervals_not_array.json", "iterations[1]: field 'intervals' is not an array" },
+	{ "fs_mark_v2_run_latency_array.json", "runs[0]: field 'latency' is not an object" },
+	{ "fs_mark_v2_run_buckets_mismatch.json", "runs[1].latency: create: latency buckets add up to 80, count says 81" },
 };
 
 static char json[65536];
@@ -232,6 +238,71 @@ int main(void)
 		CHECK(load_str(json, &r, err, sizeof(err)) == 0 && r.ntimeline == 0 && r.nfill == 1, "no intervals: %s", err);
 		rr_free(&r);
 	}
+
+	/* the real fs_mark results of both layouts: each run's latency figures and the plots'
+	 * histograms come from every iteration (schema 1: merged from the iterations' buckets;
+	 * schema 2: the run's buckets) */
+	for (int v = 1; v <= 2; v++) {
+		snprintf(path, sizeof(path), "%s/valid_fs_mark_v%d_real.json", dir, v);
+		CHECK(rr_load_file(path, &r, err, sizeof(err)) == 0, "schema %d: %s", v, err);
+		CHECK(r.nruns == 2 && r.ncomplete == 2, "schema %d: runs %u", v, r.nruns);
+		CHECK(r.nlat >= 4 && !strcmp(r.lat[0].name, "create") && r.lat[0].h->count == 160,
+		      "schema %d: 2 runs x 2 iterations x 40 creates: %llu", v,
+		      r.nlat ? (unsigned long long)r.lat[0].h->count : 0);
+		f = rr_find(&r, "fsync.latency_p99_ns");
+		CHECK(f && f->v[0] > 0 && f->v[1] > 0, "schema %d: fsync p99 in both runs", v);
+		f = rr_find(&r, "create.latency_p99_ns");
+		CHECK(f && f->key_fig, "schema %d: create p99 is a key figure", v);
+		CHECK(!rr_find(&r, "sync.latency_p99_ns"), "schema %d: no sync, no sync figure", v);
+		CHECK(r.nfill == 2 && r.fill[0].n == 2 && r.ntimeline == 2, "schema %d: fill and timeline per run", v);
+		rr_free(&r);
+	}
+
+	/* null: a figure fsbench could not compute (schema 2 writes nan/inf as null) is absent, not
+	 * an error and not 0: no value in that run, no point on a curve */
+	run_json(r1, sizeof(r1), 100, 1000);
+	snprintf(json, sizeof(json), "{\"schema\":\"fsbench-result\",\"schema_version\":2,\"workload\":\"tiotest\","
+		 "\"config\":{},\"runs\":[%s,{\"complete\":true,\"phases\":[{\"name\":\"write\",\"rate_mib_per_s\":null,"
+		 "\"iops\":null,\"cpu_usr_pct\":null,\"cpu_sys_pct\":2,\"latency\":%s,\"intervals\":["
+		 "{\"t_ns\":500000000,\"dt_ns\":null,\"ops\":10,\"bytes\":1048576},"
+		 "{\"t_ns\":1000000000,\"dt_ns\":500000000,\"ops\":20,\"bytes\":2097152}]}],\"total_latency\":%s}]}",
+		 r1, lat(7), lat(7));
+	CHECK(load_str(json, &r, err, sizeof(err)) == 0, "nulls: %s", err);
+	f = rr_find(&r, "write.rate_mib_per_s");
+	CHECK(f && f->v[0] == 100 && isnan(f->v[1]), "a null rate is absent in that run");
+	{
+		double v[2];
+
+		CHECK(f && rr_values(&r, f, v) == 1 && v[0] == 100, "absent values are not compared");
+	}
+	f = rr_find(&r, "write.cpu_sys_pct");
+	CHECK(f && f->v[1] == 2, "the other figures stay");
+	CHECK(r.ntimeline == 2 && r.timeline[1].n == 1 && r.timeline[1].x[0] == 1.0, "a sample with a null is no point");
+	rr_free(&r);
+	iter_json(r1, sizeof(r1), 1000, 1100000000, NULL);
+	iter_json(r2, sizeof(r2), 1000, 1100000000, NULL);
+	{
+		char *p = strstr(r2, "\"files_per_sec_sum_of_threads\":1000");
+
+		CHECK(p != NULL, "test bug: no rate in the iteration");
+		if (p)
+			memcpy(p + strlen("\"files_per_sec_sum_of_threads\":"), "null", 4);
+	}
+	snprintf(json, sizeof(json), "{\"schema\":\"fsbench-result\",\"schema_version\":1,\"workload\":\"fs_mark\","
+		 "\"config\":{},\"iterations\":[%s,%s],\"end\":{\"reason\":\"done\"},\"summary\":{"
+		 "\"files_per_sec_sum_of_threads\":{\"average\":null},\"files_per_sec_aggregate\":{\"average\":900}}}",
+		 r1, r2);
+	CHECK(load_str(json, &r, err, sizeof(err)) == 0, "fs_mark nulls: %s", err);
+	CHECK(r.nfill == 1 && r.fill[0].n == 1, "fill: the iteration with a null rate is no point");
+	CHECK(!rr_find(&r, "files_per_sec") || isnan(rr_find(&r, "files_per_sec")->v[0]), "null average: absent");
+	CHECK(rr_find(&r, "files_per_sec_aggregate") && rr_find(&r, "files_per_sec_aggregate")->v[0] == 900, "aggregate");
+	CHECK(r.nlat == 1 && r.lat[0].h->count == 2, "schema 1: both iterations' buckets merged");
+	rr_free(&r);
+
+	/* the size limit is stated, in MiB, before anything is read */
+	CHECK(rr_load_buffer("{}", (size_t)RR_MAX_FILE_BYTES + 1, "big.json", &r, err, sizeof(err)) != 0 &&
+	      strstr(err, "larger than 1024 MiB"), "size limit: %s", err);
+	rr_free(&r);
 
 	/* hostile strings come out printable */
 	CHECK(!strcmp(rr_printable("a\x1b[31mb\n\xc3\xa9", err, sizeof(err)), "a?[31mb???"), "printable: %s", err);

@@ -1,0 +1,118 @@
+/* The destinations a command's options name: checked before a run, written after it. */
+#include "cmd/outputs.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "core/quote.h"
+#include "report/profile_text.h"
+
+static void say(const char *prog, const char *opt, const char *path, const char *reason)
+{
+	char q[QUOTE_MAX];
+
+	fprintf(stderr, "%s: %s%s%scannot write '%s': %s\n", prog, opt ? "option " : "", opt ? opt : "",
+		opt ? ": " : "", quote_str(path, q, sizeof(q)), reason);
+}
+
+int outputs_check(const char *prog, const struct outputs_dest *v, unsigned n)
+{
+	char why[256];
+
+	for (unsigned i = 0; i < n; i++) {
+		if (!v[i].path)
+			continue;
+		if (outfile_check(v[i].path, v[i].mode, why, sizeof(why))) {
+			say(prog, v[i].opt, v[i].path, why);
+			return EXIT_USAGE;
+		}
+	}
+	return 0;
+}
+
+int outputs_check_run(const char *prog, const char *json, bool callgraph, const char *folded,
+		      const char *log)
+{
+	char path[PATH_MAX + 16];
+	struct outputs_dest v[3] = {
+		{ "--json", json, OUTFILE_REPLACE },
+		{ folded ? "--profile-folded" : "--profile-callgraph", NULL, OUTFILE_REPLACE },
+		{ "-l", log, OUTFILE_APPEND },
+	};
+
+	if (callgraph) {
+		int rc = profile_folded_path(folded, json, path, sizeof(path));
+
+		if (rc == -ENAMETOOLONG) {
+			say(prog, v[1].opt, folded ? folded : json, strerror(ENAMETOOLONG));
+			return EXIT_USAGE;
+		}
+		if (!rc)
+			v[1].path = path;
+	}
+	return outputs_check(prog, v, 3);
+}
+
+struct outfile *outputs_open(const char *prog, const char *path, enum outfile_mode mode)
+{
+	char why[256];
+	int rc;
+	struct outfile *of = outfile_open(path, mode, &rc, why, sizeof(why));
+
+	if (!of)
+		say(prog, NULL, path, why);
+	return of;
+}
+
+int outputs_commit(const char *prog, struct outfile *of, const char *path)
+{
+	int rc = outfile_commit(of);
+
+	/* the reader of standard output went away (| head): the exit status says it */
+	if (rc && !(rc == -EPIPE && outfile_is_stdout(path)))
+		say(prog, NULL, path, strerror(-rc));
+	return rc;
+}
+
+int outputs_json(const char *prog, const char *path, const json_t *root)
+{
+	struct outfile *of = outputs_open(prog, path, OUTFILE_REPLACE);
+
+	if (!of)
+		return -EIO;
+	/* jansson reports a failed write as -1 only: the errno is the stream's */
+	if (json_dumpf(root, of->f, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) < 0 ||
+	    fputc('\n', of->f) == EOF) {
+		int rc = outfile_error(of) ? outfile_error(of) : -EIO;
+
+		outfile_abort(of);
+		if (!(rc == -EPIPE && outfile_is_stdout(path)))
+			say(prog, NULL, path, strerror(-rc));
+		return rc;
+	}
+	return outputs_commit(prog, of, path);
+}
+
+struct outfile *outputs_folded_open(const char *prog, const char *folded, const char *json,
+				    char *path, size_t len, int *rc)
+{
+	struct outfile *of;
+
+	*rc = profile_folded_path(folded, json, path, len);
+	if (*rc == -ENOENT) {
+		*rc = 0;
+		fprintf(stderr, "%s: --profile-callgraph: no --profile-folded FILE or --json FILE, so the "
+			"folded stacks are not written\n", prog);
+		return NULL;
+	}
+	if (*rc) {
+		say(prog, NULL, folded ? folded : json, strerror(-*rc));
+		return NULL;
+	}
+	of = outputs_open(prog, path, OUTFILE_REPLACE);
+	*rc = of ? 0 : -EIO;
+	return of;
+}
