@@ -7,14 +7,15 @@
  *   bytes, fsync, close.
  * Sequential phases go i*bs for i in 0..blocks-1; random phases take r block-aligned offsets,
  * uniform with replacement, from splitmix64 (the same cheap generator fsbench uses).
- * Each phase is timed as a whole, CLOCK_MONOTONIC from before open to after close.
+ * Each phase is timed as a whole, CLOCK_MONOTONIC from before open to after close, and its CPU
+ * time taken over the same span (CLOCK_PROCESS_CPUTIME_ID: user + system, exact).
  * The pwrite/pread calls are issued the way fsbench's psync engine issues them: one raw
  * `syscall` instruction (on x86-64), not glibc's wrappers, which cost ~10 % of a tmpfs pread
  * here. With glibc's wrappers the floor would be higher than fsbench's own path and the ratio
  * would flatter fsbench; BARE_LIBC=1 in the environment switches to them for comparison.
  *
  * usage: bare_tiotest DIR FILE_MIB BLOCK_BYTES RANDOM_OPS [SEED]
- * output: one line per phase: "<name> <ops> <wall_ns> <ops_per_s>"
+ * output: one line per phase: "<name> <ops> <wall_ns> <ops_per_s> <cpu_ns>"
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -53,6 +54,14 @@ static uint64_t now_ns(void)
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
@@ -131,9 +140,10 @@ int main(int argc, char **argv)
 		const int write = p < 2, random = p & 1;
 		const uint64_t n = random ? rops : blocks;
 		uint64_t rng = seed ^ ((uint64_t)p << 56);
-		uint64_t t0, t1;
+		uint64_t t0, t1, c0, c1;
 
 		rng_next(&rng);
+		c0 = cpu_ns();
 		t0 = now_ns();
 		fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
 		if (fd < 0)
@@ -160,8 +170,9 @@ int main(int argc, char **argv)
 		if (close(fd) < 0)
 			die("close");
 		t1 = now_ns();
-		printf("%s %" PRIu64 " %" PRIu64 " %.3f\n", name[p], n, t1 - t0,
-		       (double)n * 1e9 / (double)(t1 - t0));
+		c1 = cpu_ns();
+		printf("%s %" PRIu64 " %" PRIu64 " %.3f %" PRIu64 "\n", name[p], n, t1 - t0,
+		       (double)n * 1e9 / (double)(t1 - t0), c1 - c0);
 	}
 	unlink(path);
 	free(buf);

@@ -1,17 +1,23 @@
 #!/usr/bin/env bash
-# bench/tiotest.sh [FSBENCH]: fsbench tiotest against a bare loop of the same syscalls (and fio,
-# psync, when installed), 1 thread, 4 KiB blocks, on tmpfs. Runs the contenders alternating, ROUNDS
-# times each, and prints per phase the median ops/s of each and the ratios to the bare loop.
+# bench/tiotest.sh [FSBENCH [BASELINE]]: fsbench tiotest against a bare loop of the same syscalls
+# (and fio, psync, when installed), 1 thread, 4 KiB blocks, on tmpfs. Runs the contenders
+# alternating, ROUNDS times each, and prints per phase the median ops/s of each, its ratio to the
+# bare loop, and the median CPU time per op (user + system, over the phase) and its ratio to the
+# bare loop's: CPU time is what the process ran, so a busy host's steal time and other tenants,
+# which scatter the rates, hardly move it. BASELINE: a second fsbench binary (e.g. main's) run
+# in the same rotation, for before/after tables.
 # A report, not a test: exits 0 whatever the numbers (non-zero only when something fails to run).
 #
-# Environment: ROUNDS (default 15), SIZE_MIB (file size, default 256), ROPS (random ops per random
+# Environment: ROUNDS (default 21), SIZE_MIB (file size, default 256), ROPS (random ops per random
 # phase, default 200000), BS (default 4096), DIR (default /dev/shm), BUILD (default build),
 # GOAL (minimum fsbench/bare ratio, default 0.95), RAW (file to keep the per-run numbers in).
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 FSBENCH=${1:-$ROOT/fsbench}
 case $FSBENCH in /*) ;; *) FSBENCH=$PWD/$FSBENCH ;; esac
-ROUNDS=${ROUNDS:-15}
+BASELINE=${2:-}
+case $BASELINE in /*|"") ;; *) BASELINE=$PWD/$BASELINE ;; esac
+ROUNDS=${ROUNDS:-21}
 SIZE_MIB=${SIZE_MIB:-256}
 ROPS=${ROPS:-200000}
 BS=${BS:-4096}
@@ -22,6 +28,7 @@ PHASES="write random_write read random_read"
 
 die() { echo "bench/tiotest.sh: $*" >&2; exit 1; }
 [ -x "$FSBENCH" ] || die "no fsbench binary at $FSBENCH (run make first)"
+[ -z "$BASELINE" ] || [ -x "$BASELINE" ] || die "no baseline binary at $BASELINE"
 command -v jq >/dev/null || die "needs jq"
 [ "$ROUNDS" -ge 5 ] 2>/dev/null || die "ROUNDS must be at least 5"
 [ -d "$DIR" ] && [ -w "$DIR" ] || die "$DIR is not a writable directory"
@@ -39,7 +46,8 @@ trap 'rm -rf "$TMP" "$FIODIR"' EXIT
 # run a private copy: one binary for every round, even if the tree is rebuilt meanwhile
 cp "$FSBENCH" "$TMP/fsbench" || die "cannot copy $FSBENCH"
 FSBENCH_SRC=$FSBENCH FSBENCH=$TMP/fsbench
-RAWF=$TMP/raw     # lines: contender phase ops_per_s
+[ -n "$BASELINE" ] && { cp "$BASELINE" "$TMP/baseline" || die "cannot copy $BASELINE"; }
+RAWF=$TMP/raw     # lines: contender phase ops_per_s cpu_s_per_op
 
 # fio: the same four phases as four jobs separated by stonewall, on one file of the same size.
 # fallocate=none so the sequential write phase allocates tmpfs pages as the others do; random jobs
@@ -74,28 +82,37 @@ norandommap=1
 stonewall
 FIOJOB
 
-run_fsbench() {
-    "$FSBENCH" tiotest --quiet -t 1 -f "$SIZE_MIB" -b "$BS" -r "$ROPS" -d "$DIR" --json "$TMP/fsb.json" \
-        >/dev/null || die "fsbench tiotest failed"
-    jq -r '.phases[] | "fsbench \(.name) \(.iops)"' "$TMP/fsb.json" >> "$RAWF"
+# fsbench's phase CPU is the process's over the phase window (CLOCK_PROCESS_CPUTIME_ID: the
+# worker, and the reporter thread that samples it); the bare loop's is its process's over the
+# same span, open to close
+run_tiotest() {   # run_tiotest BINARY LABEL
+    "$1" tiotest --quiet -t 1 -f "$SIZE_MIB" -b "$BS" -r "$ROPS" -d "$DIR" --json "$TMP/fsb.json" \
+        >/dev/null || die "$2 tiotest failed"
+    jq -r --arg c "$2" '.phases[] | "\($c) \(.name) \(.iops) \((.cpu_usr_s + .cpu_sys_s) / .ops)"' "$TMP/fsb.json" >> "$RAWF"
 }
+run_fsbench() { run_tiotest "$FSBENCH" fsbench; }
+run_baseline() { run_tiotest "$TMP/baseline" baseline; }
 run_bare() {
     "$BARE" "$DIR" "$SIZE_MIB" "$BS" "$ROPS" > "$TMP/bare.out" || die "bare loop failed"
-    awk '{ print "bare", $1, $4 }' "$TMP/bare.out" >> "$RAWF"
+    awk '{ print "bare", $1, $4, $5 / 1e9 / $2 }' "$TMP/bare.out" >> "$RAWF"
 }
 run_fio() {
     "$FIO" --output-format=json "$TMP/job.fio" > "$TMP/fio.json" 2>"$TMP/fio.err" ||
         die "fio failed: $(head -3 "$TMP/fio.err")"
     rm -f "$FIODIR/fio.file"
-    # ops over the job's runtime (ms), the fio way of computing IOPS
+    # ops over the job's runtime (ms), the fio way of computing IOPS; its CPU: usr_cpu and
+    # sys_cpu are % of the job's runtime
     jq -r '.jobs[] | (if .write.total_ios > 0 then .write else .read end) as $d
-        | "fio \(.jobname) \($d.total_ios * 1000 / $d.runtime)"' "$TMP/fio.json" >> "$RAWF"
+        | "fio \(.jobname) \($d.total_ios * 1000 / $d.runtime) \((.usr_cpu + .sys_cpu) / 100 * .job_runtime / 1000 / $d.total_ios)"' \
+        "$TMP/fio.json" >> "$RAWF"
 }
 
 CONTENDERS="fsbench bare"
+[ -n "$BASELINE" ] && CONTENDERS="fsbench baseline bare"
 [ -n "$FIO" ] && CONTENDERS="$CONTENDERS fio"
 echo "bench/tiotest.sh: $ROUNDS rounds of: $CONTENDERS (order rotates each round)"
 echo "  fsbench: $FSBENCH_SRC (copy) tiotest -t 1 -f $SIZE_MIB -b $BS -r $ROPS -d $DIR --json FILE"
+[ -n "$BASELINE" ] && echo "  baseline: $BASELINE (copy), the same command"
 echo "  bare:    $BARE $DIR $SIZE_MIB $BS $ROPS"
 [ -n "$FIO" ] && echo "  fio:     $FIO (psync, bs=$BS, size=${SIZE_MIB}m, write/randwrite/read/randread, number_ios=$ROPS)"
 [ -z "$FIO" ] && echo "  fio:     not installed, column left empty"
@@ -112,21 +129,39 @@ for ((r = 0; r < ROUNDS; r++)); do
 done
 [ -n "${RAW:-}" ] && cp "$RAWF" "$RAW"
 
-median() { # contender phase
-    awk -v c="$1" -v p="$2" '$1 == c && $2 == p { print $3 }' "$RAWF" | sort -g |
-        awk '{ v[NR] = $1 } END { if (!NR) print ""; else if (NR % 2) printf "%.0f\n", v[(NR + 1) / 2];
-             else printf "%.0f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+median() { # contender phase column
+    awk -v c="$1" -v p="$2" -v k="$3" '$1 == c && $2 == p { print $k }' "$RAWF" | sort -g |
+        awk '{ v[NR] = $1 } END { if (!NR) print ""; else if (NR % 2) printf "%.9g\n", v[(NR + 1) / 2];
+             else printf "%.9g\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
 echo
-printf '%-13s | %17s | %14s | %14s | %12s | %8s | %s\n' phase "fsbench ops/s med" "bare med" \
-    "fio med" "fsbench/bare" "fio/bare" "goal (>= $GOAL)"
-printf -- '--------------+-------------------+----------------+----------------+--------------+----------+-----------\n'
+echo "medians of $ROUNDS rounds; ×bare: ratio of medians (ops/s: higher is better; CPU per op: lower is better)"
+printf '%-13s | %-9s | %12s | %7s | %12s | %8s | %s\n' phase contender "ops/s" "×bare" "CPU us/op" \
+    "CPU ×bare" "goal (ops/s >= $GOAL ×bare)"
+printf -- '--------------+-----------+--------------+---------+--------------+----------+------------\n'
 for p in $PHASES; do
-    f=$(median fsbench "$p") b=$(median bare "$p") o=$(median fio "$p")
-    awk -v p="$p" -v f="$f" -v b="$b" -v o="$o" -v g="$GOAL" 'BEGIN {
-        rf = f / b; ro = (o == "") ? "" : sprintf("%.3f", o / b)
-        printf "%-13s | %17s | %14s | %14s | %12.3f | %8s | %s\n", p, f, b, (o == "" ? "-" : o),
-            rf, (ro == "" ? "-" : ro), (rf >= g ? "GOAL MET" : "GOAL MISSED") }'
+    b=$(median bare "$p" 3) bc=$(median bare "$p" 4)
+    for c in $CONTENDERS; do
+        f=$(median "$c" "$p" 3) fc=$(median "$c" "$p" 4)
+        awk -v p="$p" -v c="$c" -v f="$f" -v b="$b" -v fc="$fc" -v bc="$bc" -v g="$GOAL" 'BEGIN {
+            goal = (c == "fsbench" || c == "baseline") ? ((f / b >= g) ? "met" : "MISSED") : ""
+            printf "%-13s | %-9s | %12.0f | %7.3f | %12.3f | %8.3f | %s\n", p, c, f, f / b, fc * 1e6,
+                (bc > 0 ? fc / bc : 0), goal }'
+    done
 done
+if [ -n "$BASELINE" ]; then
+    # the same round's runs side by side: what moves both (the host) cancels out
+    echo
+    echo "fsbench ÷ baseline, round by round (median and interquartile range of $ROUNDS ratios):"
+    for p in $PHASES; do
+        awk -v p="$p" '$2 == p && $1 == "fsbench" { f[++nf] = $3; fc[nf] = $4 }
+            $2 == p && $1 == "baseline" { b[++nb] = $3; bc[nb] = $4 }
+            END { for (i = 1; i <= nf && i <= nb; i++) print f[i] / b[i], fc[i] / bc[i] }' "$RAWF" > "$TMP/pairs"
+        for k in 1 2; do
+            cut -d' ' -f$k "$TMP/pairs" | sort -g | awk '{ v[NR] = $1 }
+                END { printf "%.3f (%.3f-%.3f)\n", v[int((NR + 1) / 2)], v[int(NR / 4) + 1], v[int(3 * NR / 4) + 1] }'
+        done | paste -sd' ' | awk -v p="$p" '{ printf "  %-13s ops/s %s   CPU/op %s\n", p, $1 " " $2, $3 " " $4 }'
+    done
+fi
 exit 0

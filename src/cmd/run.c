@@ -15,6 +15,7 @@
 #include "core/opt.h"
 #include "report/opt_text.h"
 #include "core/run.h"
+#include "engine/engine.h"
 #include "report/generic_report.h"
 #include "report/json.h"
 #include "report/profile_text.h"
@@ -307,6 +308,8 @@ int cmd_list(int argc, char **argv, const char *prog)
 		fprintf(stderr, "%s: usage: fsbench list [workloads|engines] [--man]\n", prog);
 		return EXIT_USAGE;
 	}
+	if (!strcmp(argv[1], "engines"))
+		engine_list(stdout, man);
 	if (!strcmp(argv[1], "workloads"))
 		for (unsigned i = 0; (w = workload_at(i)); i++) {
 			if (w->hidden)

@@ -1,18 +1,61 @@
-/* I/O engines: how one block is moved between a buffer and a file. The workload owns offsets,
- * timing and statistics; an engine only does the transfer.
+/* I/O engines: how a workload's operations reach the kernel. The workload owns what to do,
+ * offsets, timing and statistics; an engine only carries operations out. Engines are listed
+ * once in engine.c's X-macro (a test may register more); `--engine NAME` picks one.
  *
- * Hook contract:
+ * Two interfaces, both in struct engine_ops.
+ *
+ * 1. One file's data path, synchronous (tiotest at depth 1):
  *   open   opens path with flags (O_RDWR etc. already chosen by the workload) and prepares a
  *          region [base, base+len) of it for I/O; 0 or -errno, the syscall that failed in *what.
+ *          f->fd is a real descriptor afterwards (the workload ftruncates it, requests use it).
  *   rw     moves exactly len bytes at off (absolute); retries EINTR and short transfers;
- *          0 or -errno (a transfer that makes no progress is -EIO).
+ *          0 or -errno (a transfer that makes no progress is -EIO, a read past the end -ENODATA).
+ *          NULL: the engine moves data through requests only.
  *   flush  makes the region durable (the end-of-phase fsync); 0 or -errno.
- *   close  releases everything open() took; 0 or -errno. */
+ *   close  releases everything open() took; 0 or -errno.
+ *   psync's rw is not called through the pointer: engine_psync_rw() below is inlined into the
+ *   op loop (the bench measures what an indirect call costs on a 1 us tmpfs pread).
+ *
+ * 2. Requests (struct engine_req), for data and metadata, with a queue depth. A worker makes
+ *    one context (engine_ctx_init) with the depth it will keep in flight, and hands the engine
+ *    CHAINS: a request and the ones linked after it by `next` (openat -> write -> fsync ->
+ *    close is one chain). An engine implements either
+ *   exec    (synchronous engines) runs one chain to completion before it returns; engine.c then
+ *           provides submit and reap on top of it (completions come back in submit order);
+ *   or submit + reap (asynchronous engines):
+ *   submit  takes n chain heads; stamps submit_lat on every request of each chain; 0 or -errno
+ *           (then nothing was submitted). The caller never has more than depth chains in flight.
+ *   reap    waits until at least min chains have completed and returns up to max of their heads
+ *           in out[]: their count, or -errno. Any order.
+ *   init/exit  set up and release the engine's per-context state (ctx->priv); may be NULL.
+ *
+ * Request contract (what every engine guarantees, and what io_uring's linked requests give):
+ *   - the requests of a chain run in order; each gets result (bytes moved, the new descriptor,
+ *     or 0; -errno on failure) and done_lat. When one fails or moves fewer bytes than asked
+ *     (a short read or write), the rest of the chain does not run: result -ECANCELED. A chain
+ *     has completed when its last request completed or was cancelled.
+ *   - submit_lat and done_lat are lat_now() values (core/clock.h): when the engine handed the
+ *     request to the kernel (for a linked request: when its chain was submitted) and when it
+ *     saw the completion. A chained op's own latency runs from the previous op's done_lat.
+ *   - fd ENGINE_FD_CHAIN is the file the chain's openat opened. Descriptors that openat
+ *     returns belong to the engine: pass them only to its requests (an io_uring engine may
+ *     hand out direct descriptors).
+ *   - off ENGINE_OFF_CUR reads or writes at the file position (read(2)/write(2)).
+ *   - one syscall per request, short transfers included (the caller resubmits the rest, so
+ *     each syscall is an op); a syscall interrupted by a signal is retried unless the run is
+ *     stopping; a close interrupted by a signal has closed the file (Linux) and succeeds.
+ *   - engines never print, never exit, and keep no state outside their context.
+ *
+ * Capabilities: caps says which requests an engine can do (ENGINE_DATA: read, write, fsync,
+ * fdatasync on a file; ENGINE_META: the rest); max_depth 1 means synchronous. engine_select()
+ * checks a workload's needs and the depth against them before anything runs. */
 #ifndef FSB_ENGINE_H
 #define FSB_ENGINE_H
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <errno.h>
 #include <sys/syscall.h>
 
@@ -25,17 +68,147 @@ struct engine_file {
 	bool random;             /* access pattern hint for madvise */
 };
 
+enum engine_op {
+	ENGINE_OP_READ,          /* fd, buf, len, off */
+	ENGINE_OP_WRITE,         /* fd, buf, len, off */
+	ENGINE_OP_FSYNC,         /* fd (a file or a directory) */
+	ENGINE_OP_FDATASYNC,     /* fd */
+	ENGINE_OP_OPENAT,        /* fd (directory), name, flags, mode: result is the new fd */
+	ENGINE_OP_CLOSE,         /* fd */
+	ENGINE_OP_FSETXATTR,     /* fd, name (attribute), buf, len (value), flags (XATTR_*) */
+	ENGINE_OP_STATX,         /* fd (directory), name, flags (AT_*), mode (STATX_* mask), buf
+				  * (struct statx) */
+	ENGINE_OP_UNLINKAT,      /* fd (directory), name, flags (AT_REMOVEDIR) */
+	ENGINE_OP_MKDIRAT,       /* fd (directory), name, mode */
+	ENGINE_NOPS
+};
+
+#define ENGINE_FD_CHAIN INT_MIN          /* the file this chain's openat opened */
+#define ENGINE_OFF_CUR UINT64_MAX        /* at the file position */
+
+struct engine_req {
+	enum engine_op op;
+	int fd;                  /* file, directory (the *at ops) or ENGINE_FD_CHAIN */
+	int flags;
+	unsigned mode;
+	const char *name;        /* path relative to fd, or the attribute name */
+	void *buf;
+	size_t len;
+	uint64_t off;            /* absolute, or ENGINE_OFF_CUR */
+	int64_t result;          /* bytes, new fd or 0; -errno; -ECANCELED: not run */
+	uint64_t submit_lat;     /* lat_now() units */
+	uint64_t done_lat;
+	void *user;              /* the caller's */
+	struct engine_req *next; /* the next request of the chain, NULL at its end */
+};
+
+enum engine_cap {
+	ENGINE_DATA = 1u << 0,   /* read, write, fsync, fdatasync of a file */
+	ENGINE_META = 1u << 1,   /* openat, close, fsetxattr, statx, unlinkat, mkdirat */
+};
+
+struct engine_ctx;
+
 struct engine_ops {
 	const char *name;
+	const char *summary;     /* one line, for `fsbench list engines` and the man page */
+	unsigned caps;           /* enum engine_cap bits the request interface supports */
+	unsigned max_depth;      /* requests in flight per context; 1: synchronous */
+	bool hidden;             /* a test engine: found and listed only with FSBENCH_TEST_ENGINES=1 */
+	/* one file's data path */
 	int (*open)(struct engine_file *f, const char *path, int flags, uint64_t base, uint64_t len,
 		    const char **what);
 	int (*rw)(struct engine_file *f, bool write, void *buf, size_t len, uint64_t off);
 	int (*flush)(struct engine_file *f);
 	int (*close)(struct engine_file *f);
+	/* requests */
+	int (*init)(struct engine_ctx *ctx);
+	void (*exit)(struct engine_ctx *ctx);
+	void (*exec)(struct engine_ctx *ctx, struct engine_req *head);
+	int (*submit)(struct engine_ctx *ctx, struct engine_req *const *heads, unsigned n);
+	int (*reap)(struct engine_ctx *ctx, struct engine_req **out, unsigned min, unsigned max);
+};
+
+/* A worker's context: used by one thread at a time. */
+struct engine_ctx {
+	const struct engine_ops *ops;
+	unsigned depth;
+	unsigned inflight;       /* chains submitted and not yet returned by engine_reap() */
+	void *priv;              /* the engine's */
+	/* completed heads not yet returned to the caller: a synchronous engine's chains (run at
+	 * submit), and those engine_exec() reaped while waiting for its own */
+	struct engine_req **ready;
+	unsigned nready, ready_head;
+};
+
+/* The options every I/O workload shares (--engine, --iodepth: workload/run_opts.h declares
+ * them once); a workload's config embeds this as its member `eng`. */
+struct engine_opts {
+	const char *name;        /* --engine, NULL: not given */
+	uint64_t iodepth;        /* --iodepth */
+	const struct engine_ops *ops;    /* chosen by engine_select() */
 };
 
 extern const struct engine_ops engine_psync;
 extern const struct engine_ops engine_mmap;
+
+/* ---- the registry ----------------------------------------------------------------------- */
+/* The i-th engine (built-in, then registered), hidden ones included; NULL past the end. */
+const struct engine_ops *engine_at(unsigned i);
+/* By name; a hidden engine only when FSBENCH_TEST_ENGINES=1. NULL when unknown. */
+const struct engine_ops *engine_find(const char *name);
+/* Adds an engine (a test's); -EEXIST for a taken name, -ENOSPC when full, -EINVAL when it has
+ * neither exec nor submit and reap. */
+int engine_register(const struct engine_ops *e);
+/* "name  summary" lines of the visible engines, or man page entries (.TP/.B) with man. */
+void engine_list(FILE *out, bool man);
+/* The engine names --engine accepts, ", "-separated, into buf. */
+void engine_names(char *buf, size_t len);
+/* Resolves --engine/--iodepth for a workload that needs caps (and uses the data path when it
+ * is tiotest: mmap_flag is its -M). 0 with e->ops set, or -EINVAL with one line in err: an
+ * unknown name (the known ones listed), -M contradicting --engine, an engine that cannot do
+ * what the workload needs, a depth the engine cannot keep. */
+int engine_select(struct engine_opts *e, const char *workload, unsigned caps, bool data_path,
+		  bool mmap_flag, char *err, size_t errlen);
+/* A request's operation, as error messages name it ("openat", "pwrite", ...). */
+const char *engine_op_name(const struct engine_req *r);
+
+/* ---- requests --------------------------------------------------------------------------- */
+int engine_ctx_init(struct engine_ctx *ctx, const struct engine_ops *ops, unsigned depth);
+void engine_ctx_exit(struct engine_ctx *ctx);
+int engine_submit(struct engine_ctx *ctx, struct engine_req *const *heads, unsigned n);
+int engine_reap(struct engine_ctx *ctx, struct engine_req **out, unsigned min, unsigned max);
+/* The synchronous convenience path: runs one chain and waits for it, whatever else is in
+ * flight (completions of other chains stay queued for engine_reap). 0, or -errno when the
+ * engine itself failed; each request's outcome is in its result. */
+int engine_exec(struct engine_ctx *ctx, struct engine_req *head);
+
+/* One request, synchronously: its result (-errno on failure). */
+static inline int64_t engine_exec1(struct engine_ctx *ctx, struct engine_req *r)
+{
+	int rc;
+
+	r->next = NULL;
+	rc = engine_exec(ctx, r);
+	return rc ? rc : r->result;
+}
+
+static inline bool engine_req_rw(const struct engine_req *r)
+{
+	return r->op == ENGINE_OP_READ || r->op == ENGINE_OP_WRITE;
+}
+
+/* ---- psync: the request executor every fd-based engine can use ---------------------------- */
+/* Runs r's syscall (chain_fd stands for ENGINE_FD_CHAIN); sets r->result. No timestamps. */
+void engine_psync_do(struct engine_req *r, int chain_fd);
+/* Runs a chain in order per the contract, stamping submit_lat (with stamp_submit) and done_lat
+ * with one clock read between two requests. */
+void engine_psync_chain(struct engine_req *head, bool stamp_submit);
+/* The data path of an ordinary descriptor (psync's open, flush and close hooks). */
+int engine_fd_open(struct engine_file *f, const char *path, int flags, uint64_t base, uint64_t len,
+		   const char **what);
+int engine_fd_flush(struct engine_file *f);
+int engine_fd_close(struct engine_file *f);
 
 /* The short-transfer and EINTR loop every fd-based engine uses. */
 int engine_pwrite_full(int fd, const void *buf, size_t len, uint64_t off);

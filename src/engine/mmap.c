@@ -81,8 +81,14 @@ static int mmap_close(struct engine_file *f)
 	return rc;
 }
 
+/* No requests: mmap moves one file's data and nothing else (fs_mark cannot use it), one
+ * memcpy at a time. */
 const struct engine_ops engine_mmap = {
 	.name = "mmap",
+	.summary = "the file region mapped once, each operation a memcpy (tiotest -M); data only, "
+		   "depth 1",
+	.caps = 0,
+	.max_depth = 1,
 	.open = mmap_open,
 	.rw = mmap_rw,
 	.flush = mmap_flush,

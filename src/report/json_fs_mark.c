@@ -39,6 +39,8 @@ static json_t *config(const struct fsm_config *c)
 	json_object_set_new(o, "xattr_bytes", json_u64(c->xattr_bytes));
 	json_object_set_new(o, "stat", json_boolean(c->stat));
 	json_object_set_new(o, "read", json_boolean(c->read));
+	json_object_set_new(o, "engine", json_string(c->eng.ops ? c->eng.ops->name : "psync"));
+	json_object_set_new(o, "iodepth", json_u64(c->eng.iodepth));
 	json_object_set_new(o, "repeat", json_u64(c->run.repeat));
 	json_object_set_new(o, "interval_ns", json_u64(c->run.interval_ns));
 	json_object_set_new(o, "layout_files", c->layout_files ? json_u64(c->layout_files) : json_null());

@@ -26,7 +26,8 @@ static json_t *tio_json_config(const struct tio_config *c)
 		if (c->run_phase[p])
 			json_array_append_new(phases, json_string(tio_phase_name[p]));
 	json_object_set_new(o, "phases", phases);
-	json_object_set_new(o, "engine", json_string(c->mmap ? "mmap" : "psync"));
+	json_object_set_new(o, "engine", json_string(c->eng.ops ? c->eng.ops->name : "psync"));
+	json_object_set_new(o, "iodepth", json_u64(c->eng.iodepth));
 	json_object_set_new(o, "o_sync", json_boolean(c->sync));
 	json_object_set_new(o, "o_direct", json_boolean(c->direct));
 	json_object_set_new(o, "verify", json_boolean(c->verify));

@@ -47,7 +47,18 @@ struct fsm_thread {
 	char *name;              /* name_chars + 1 */
 	char *rbuf;              /* --read buffer */
 	struct opstat op[FSM_NOPS];
+	/* the engine: one context for every phase, --iodepth create chains in flight */
+	struct engine_ctx ctx;
+	struct fsm_slot *slots;
+	unsigned nslots;
+	struct fsm_slot **free_slots;
+	struct engine_req **sub, **done_reqs;
+	uint64_t last_lat;       /* the latest completion seen (lat_now) */
+	uint64_t *foreign;       /* files whose O_EXCL create found a file there: never removed */
+	unsigned nforeign;
 };
+
+struct fsm_slot;
 
 struct fsm_state {
 	const struct fsm_config *c;
@@ -248,62 +259,178 @@ static inline bool stop_now(const struct fsm_state *s)
 	return run_stopping() || atomic_load_explicit(&s->full, memory_order_relaxed);
 }
 
-/* ---- the create loop ------------------------------------------------------------------------- */
-static int write_all(struct fsm_thread *t, int fd, uint64_t *clk)
+/* ---- the create loop -------------------------------------------------------------------------
+ * Every operation goes through the thread's engine context (engine/engine.h) as a chain per
+ * file: openat(O_CREAT|O_EXCL) -> write x (-s / -w) -> fsetxattr (--xattr) -> fsync or
+ * fdatasync (-S 1) -> close -> directory fsync (--dirsync), the syscalls and the order
+ * fs_mark issues. Up to --iodepth files are in flight per thread; at depth 1 with psync each
+ * chain runs at submit, one syscall after the other, exactly as a plain loop would. A file
+ * with more than FSM_CHAIN_WRITES writes goes in several chains (the later ones on the
+ * descriptor the first opened), and so does a file after a short write: the rest is written
+ * from where it stopped, as fs_mark's loop does. Each op is timed from its request's
+ * timestamps: from the previous op's completion (or its own submission, if later) to its own
+ * completion, so at depth 1 the figures are what timing around each syscall gives. */
+#define FSM_CHAIN_WRITES 16
+#define FSM_CHAIN_MAX (1 + FSM_CHAIN_WRITES + 4)    /* openat, writes, xattr, fsync, close, dirsync */
+
+struct fsm_slot {
+	struct engine_req req[FSM_CHAIN_MAX];
+	uint64_t k;              /* the file */
+	int dfd;                 /* its directory */
+	int fd;                  /* open (the engine's descriptor), or -1 */
+	uint64_t left;           /* bytes still to write */
+	uint64_t prev_lat;       /* the previous op's completion, 0 before the first */
+	char *name;              /* name_chars + 1 */
+	unsigned seg;            /* 1 + the segment whose time stamp name holds, 0: none */
+};
+
+static inline enum engine_op sync_op(const struct fsm_config *c)
 {
-	const struct fsm_config *c = t->s->c;
-	uint64_t left = c->file_bytes;
-
-	while (left) {
-		size_t n = left < c->io_bytes ? (size_t)left : (size_t)c->io_bytes;
-		ssize_t w = write(fd, t->s->wbuf, n);
-		uint64_t now = lat_now();
-
-		if (w < 0) {
-			if (errno == EINTR && !run_stopping())
-				continue;
-			return -errno;
-		}
-		if (w == 0)
-			return -EIO;     /* fs_mark -w 0 spins forever here; -w is >= 1 now anyway */
-		opstat_add(&t->op[FSM_WRITE], lat_ns(now - *clk), (uint64_t)w);
-		*clk = now;
-		left -= (uint64_t)w;
-	}
-	return 0;
+	return c->fdatasync ? ENGINE_OP_FDATASYNC : ENGINE_OP_FSYNC;
 }
 
-static inline int do_fsync(const struct fsm_config *c, int fd)
+/* The next chain of slot s: the file's openat first (open), then its writes, and once the
+ * last write is in, the rest of its create. */
+static struct engine_req *build_chain(const struct fsm_state *s, struct fsm_slot *sl, bool open)
 {
-	return c->fdatasync ? fdatasync(fd) : fsync(fd);
+	const struct fsm_config *c = s->c;
+	struct engine_req *r = sl->req;
+	const int fd = open ? ENGINE_FD_CHAIN : sl->fd;
+	uint64_t left = sl->left;
+	unsigned n = 0;
+
+	if (open)
+		r[n++] = (struct engine_req){ .op = ENGINE_OP_OPENAT, .fd = sl->dfd, .name = sl->name,
+					      .flags = O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC,
+					      .mode = 0666 };
+	/* fs_mark issues write(fd, buf, 0) for -s 0; no write at all here */
+	for (unsigned w = 0; left && w < FSM_CHAIN_WRITES; w++) {
+		size_t len = left < c->io_bytes ? (size_t)left : (size_t)c->io_bytes;
+
+		r[n++] = (struct engine_req){ .op = ENGINE_OP_WRITE, .fd = fd, .buf = s->wbuf, .len = len,
+					      .off = ENGINE_OFF_CUR };
+		left -= len;
+	}
+	if (!left) {
+		if (c->xattr_bytes)
+			r[n++] = (struct engine_req){ .op = ENGINE_OP_FSETXATTR, .fd = fd, .name = "user.fsbench",
+						      .buf = s->xbuf, .len = c->xattr_bytes };
+		if (c->sync_method == 1)
+			r[n++] = (struct engine_req){ .op = sync_op(c), .fd = fd };
+		r[n++] = (struct engine_req){ .op = ENGINE_OP_CLOSE, .fd = fd };
+		if (c->dirsync)
+			r[n++] = (struct engine_req){ .op = sync_op(c), .fd = sl->dfd };
+	}
+	for (unsigned i = 0; i < n; i++) {
+		r[i].user = sl;
+		r[i].next = i + 1 < n ? &r[i + 1] : NULL;
+	}
+	return r;
+}
+
+/* closes what a failed chain left open (its close was cancelled) */
+static void slot_close(struct fsm_thread *t, struct fsm_slot *sl)
+{
+	struct engine_req r = { .op = ENGINE_OP_CLOSE, .fd = sl->fd };
+
+	if (sl->fd >= 0)
+		engine_exec1(&t->ctx, &r);
+	sl->fd = -1;
+}
+
+/* A completed chain of slot sl: its ops recorded. 1: the file is created; 0: more to write
+ * (a short write, or a big file), the next chain is to be built; -1: it failed (the run's
+ * error, or the end of a fill, recorded; the file closed). */
+static int chain_done(struct fsm_thread *t, struct fsm_slot *sl, struct engine_req *head,
+		      unsigned *hint)
+{
+	const char *what = NULL;
+	int err = 0;
+	struct engine_req *r;
+
+	for (r = head; r && r->result != -ECANCELED; r = r->next) {
+		uint64_t from = r->submit_lat > sl->prev_lat ? r->submit_lat : sl->prev_lat;
+		uint64_t lat = lat_ns(r->done_lat - from);
+		bool dir = r->fd == sl->dfd && r->op != ENGINE_OP_OPENAT;
+
+		sl->prev_lat = r->done_lat;
+		if (r->done_lat > t->last_lat)
+			t->last_lat = r->done_lat;
+		if (__builtin_expect(r->result < 0 || (r->op == ENGINE_OP_WRITE && r->result == 0), 0)) {
+			/* a write that makes no progress: fs_mark -w 0 spins forever there */
+			err = r->result ? (int)-r->result : EIO;
+			what = r->op == ENGINE_OP_OPENAT ? "open" : dir ? "fsync (directory)" : engine_op_name(r);
+			if (r->op == ENGINE_OP_CLOSE)
+				sl->fd = -1;     /* released even so */
+			break;
+		}
+		switch (r->op) {
+		case ENGINE_OP_OPENAT:
+			sl->fd = (int)r->result;
+			if (sl->k >= t->k_created)
+				t->k_created = sl->k + 1;
+			opstat_add(&t->op[FSM_CREATE], lat, 0);
+			break;
+		case ENGINE_OP_WRITE:
+			sl->left -= (uint64_t)r->result;
+			opstat_add(&t->op[FSM_WRITE], lat, (uint64_t)r->result);
+			break;
+		case ENGINE_OP_FSETXATTR:
+			opstat_add(&t->op[FSM_XATTR], lat, 0);
+			break;
+		case ENGINE_OP_CLOSE:
+			sl->fd = -1;
+			opstat_add(&t->op[FSM_CLOSE], lat, 0);
+			break;
+		default:                 /* fsync, fdatasync: of the file or, after close, the directory */
+			opstat_add(&t->op[dir ? FSM_DIRSYNC : FSM_FSYNC], lat, 0);
+			break;
+		}
+	}
+	if (!what)
+		return sl->fd < 0 && !sl->left && !r ? 1 : 0;
+	if (err == EEXIST && t->nforeign < t->nslots)
+		t->foreign[t->nforeign++] = sl->k;   /* someone else's file: never removed */
+	slot_close(t, sl);
+	memcpy(t->name, sl->name, t->s->c->name_chars);
+	fail_file(t, err, what, sl->k, hint);
+	return -1;
+}
+
+/* closes what the engine refused to take */
+static void refused(struct fsm_thread *t, int rc, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		slot_close(t, t->sub[i]->user);
+	run_fail_msg(-rc, "the %s engine refused requests: %s", t->ctx.ops->name, strerror(-rc));
 }
 
 /* reopen file k read-only, fsync, close: the post-loop passes of -S 2..6 */
 static int refsync(struct fsm_thread *t, uint64_t k, unsigned *hint)
 {
 	const struct fsm_config *c = t->s->c;
-	int dfd = locate(t, k, hint), fd, err = 0;
-	uint64_t a, b;
+	struct engine_req r[3] = {
+		{ .op = ENGINE_OP_OPENAT, .fd = locate(t, k, hint), .name = t->name,
+		  .flags = O_RDONLY | O_NOFOLLOW | O_CLOEXEC, .next = &r[1] },
+		{ .op = sync_op(c), .fd = ENGINE_FD_CHAIN, .next = &r[2] },
+		{ .op = ENGINE_OP_CLOSE, .fd = ENGINE_FD_CHAIN },
+	};
+	int rc = engine_exec(&t->ctx, r);
 
-	a = lat_now();
-	fd = openat(dfd, t->name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	b = lat_now();
-	if (fd < 0) {
-		fail_file(t, errno, "open", k, hint);
+	if (rc || r[0].result < 0) {
+		fail_file(t, rc ? -rc : (int)-r[0].result, "open", k, hint);
 		return -1;
 	}
-	opstat_add(&t->op[FSM_REOPEN], lat_ns(b - a), 0);
-	if (do_fsync(c, fd) < 0)
-		err = errno;
-	a = lat_now();
-	opstat_add(&t->op[FSM_FSYNC], lat_ns(a - b), 0);
-	close(fd);
-	b = lat_now();
-	opstat_add(&t->op[FSM_CLOSE], lat_ns(b - a), 0);
-	if (err) {
-		fail_file(t, err, c->fdatasync ? "fdatasync" : "fsync", k, hint);
+	opstat_add(&t->op[FSM_REOPEN], lat_ns(r[0].done_lat - r[0].submit_lat), 0);
+	if (r[1].result < 0) {
+		struct engine_req cl = { .op = ENGINE_OP_CLOSE, .fd = (int)r[0].result };
+
+		engine_exec1(&t->ctx, &cl);
+		fail_file(t, (int)-r[1].result, c->fdatasync ? "fdatasync" : "fsync", k, hint);
 		return -1;
 	}
+	opstat_add(&t->op[FSM_FSYNC], lat_ns(r[1].done_lat - r[0].done_lat), 0);
+	opstat_add(&t->op[FSM_CLOSE], lat_ns(r[2].done_lat - r[1].done_lat), 0);
 	return 0;
 }
 
@@ -312,100 +439,80 @@ static int create_work(struct worker *w)
 	struct fsm_thread *t = w->ctx;
 	struct fsm_state *s = t->s;
 	const struct fsm_config *c = s->c;
-	const unsigned m = (unsigned)c->sync_method;
-	const bool inband = m == 1, dirsync = c->dirsync;
-	const bool has_write = c->file_bytes > 0, has_xattr = c->xattr_bytes > 0;
-	const int oflags = O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC;
+	const unsigned m = (unsigned)c->sync_method, seq_len = c->name_chars - c->rand_chars;
 	const uint64_t k0 = t->iter_k0, n = c->nfiles;
+	struct engine_ctx *ctx = &t->ctx;
 	struct fsm_seg *g = &t->segs[t->nsegs - 1];
-	unsigned hint = t->nsegs - 1;
-	uint64_t loop0, a, b;
+	unsigned hint = t->nsegs - 1, nfree = t->nslots, nsub = 0;
+	uint64_t loop0, a, i = 0;
 
+	for (unsigned k = 0; k < t->nslots; k++)
+		t->free_slots[k] = &t->slots[k];
 	/* latencies in lat_now() units (core/clock.h), the loop window in clock_ns() */
 	loop0 = clock_ns();
-	t->seg_start_lat = lat_now();
-	for (uint64_t i = 0; i < n; i++) {
-		const uint64_t k = k0 + i;
-		int dfd, fd;
+	t->seg_start_lat = t->last_lat = lat_now();
+	for (;;) {
+		int got;
 
-		if (__builtin_expect(stop_now(s), 0))
-			break;
-		dfd = s->dirfd[t->dir * c->nsubdirs + subdir_of(c, t, g, k)];
-		name_tail(c, s->bits, s->bits_mask, s->salt, t->id, k, t->name);
-		a = lat_now();
-		fd = openat(dfd, t->name, oflags, 0666);
-		b = lat_now();
-		if (__builtin_expect(fd < 0, 0)) {
-			fail_file(t, errno, "open", k, &hint);
-			break;
+		while (nfree && i < n && !stop_now(s)) {
+			const uint64_t k = k0 + i;
+			struct fsm_slot *sl;
+
+			/* TIME_HASH: fs_mark moves to the next subdirectory after 180 s in one */
+			if (c->policy == FSM_DIR_TIME_HASH &&
+			    __builtin_expect(lat_ns(t->last_lat - t->seg_start_lat) >
+					     FSM_SECS_PER_DIR * UINT64_C(1000000000), 0)) {
+				if (seg_push(t, k, (g->sub0 + 1) % c->nsubdirs, time(NULL))) {
+					run_fail(ENOMEM, "malloc", "", -1);
+					break;
+				}
+				g = &t->segs[t->nsegs - 1];
+				hint = t->nsegs - 1;
+				t->seg_start_lat = t->last_lat;
+			}
+			sl = t->free_slots[--nfree];
+			sl->k = k;
+			sl->dfd = s->dirfd[t->dir * c->nsubdirs + subdir_of(c, t, g, k)];
+			sl->fd = -1;
+			sl->left = c->file_bytes;
+			sl->prev_lat = 0;
+			if (sl->seg != t->nsegs) {
+				memcpy(sl->name, g->seq, seq_len);
+				sl->seg = t->nsegs;
+			}
+			name_tail(c, s->bits, s->bits_mask, s->salt, t->id, k, sl->name);
+			t->sub[nsub++] = build_chain(s, sl, true);
+			i++;
 		}
-		t->k_created = k + 1;
-		opstat_add(&t->op[FSM_CREATE], lat_ns(b - a), 0);
-		/* fs_mark issues write(fd, buf, 0) for -s 0; no write at all here */
-		if (has_write) {
-			int rc = write_all(t, fd, &b);
+		if (nsub) {
+			int rc = engine_submit(ctx, t->sub, nsub);
 
 			if (rc) {
-				close(fd);
-				fail_file(t, -rc, "write", k, &hint);
-				break;
+				refused(t, rc, nsub);
+				for (unsigned k = 0; k < nsub; k++)
+					t->free_slots[nfree++] = t->sub[k]->user;
 			}
+			nsub = 0;
 		}
-		if (has_xattr) {
-			int rc = fsetxattr(fd, "user.fsbench", s->xbuf, c->xattr_bytes, 0);
-
-			a = lat_now();
-			if (rc < 0) {
-				rc = errno;
-				close(fd);
-				fail_file(t, rc, "fsetxattr", k, &hint);
-				break;
-			}
-			opstat_add(&t->op[FSM_XATTR], lat_ns(a - b), 0);
-			b = a;
-		}
-		if (inband) {
-			int rc = do_fsync(c, fd);
-
-			a = lat_now();
-			if (rc < 0) {
-				rc = errno;
-				close(fd);
-				fail_file(t, rc, c->fdatasync ? "fdatasync" : "fsync", k, &hint);
-				break;
-			}
-			opstat_add(&t->op[FSM_FSYNC], lat_ns(a - b), 0);
-			b = a;
-		}
-		if (close(fd) < 0 && errno != EINTR) {
-			fail_file(t, errno, "close", k, &hint);
+		if (!ctx->inflight)
+			break;
+		got = engine_reap(ctx, t->done_reqs, 1, t->nslots);
+		if (got < 0) {
+			run_fail_msg(-got, "the %s engine lost requests: %s", ctx->ops->name, strerror(-got));
 			break;
 		}
-		a = lat_now();
-		opstat_add(&t->op[FSM_CLOSE], lat_ns(a - b), 0);
-		if (dirsync) {
-			int rc = c->fdatasync ? fdatasync(dfd) : fsync(dfd);
+		for (int j = 0; j < got; j++) {
+			struct fsm_slot *sl = t->done_reqs[j]->user;
+			int res = chain_done(t, sl, t->done_reqs[j], &hint);
 
-			b = lat_now();
-			if (rc < 0) {
-				fail_file(t, errno, "fsync (directory)", k, &hint);
-				break;
-			}
-			opstat_add(&t->op[FSM_DIRSYNC], lat_ns(b - a), 0);
-			a = b;
-		}
-		t->done = i + 1;
-		/* TIME_HASH: fs_mark moves to the next subdirectory after 180 s in one */
-		if (c->policy == FSM_DIR_TIME_HASH &&
-		    __builtin_expect(lat_ns(a - t->seg_start_lat) > FSM_SECS_PER_DIR * UINT64_C(1000000000), 0)) {
-			if (seg_push(t, k + 1, (g->sub0 + 1) % c->nsubdirs, time(NULL))) {
-				run_fail(ENOMEM, "malloc", "", -1);
-				break;
-			}
-			g = &t->segs[t->nsegs - 1];
-			hint = t->nsegs - 1;
-			memcpy(t->name, g->seq, c->name_chars - c->rand_chars);
-			t->seg_start_lat = a;
+			/* a file in flight is finished even after a stop, as fs_mark finishes the
+			 * file it is writing: only new files are not started */
+			if (res == 0)
+				t->sub[nsub++] = build_chain(s, sl, false);
+			else
+				t->free_slots[nfree++] = sl;
+			if (res == 1)
+				t->done++;
 		}
 	}
 	/* the post-loop sync phase, inside the loop window, in fs_mark's code order (§3):
@@ -417,12 +524,12 @@ static int create_work(struct worker *w)
 			opstat_add(&t->op[FSM_SYNC], lat_ns(lat_now() - a), 0);
 		}
 		if (m == 5 || m == 6)
-			for (uint64_t i = 0; i < t->done && !stop_now(s); i++)
-				if (refsync(t, k0 + i, &hint))
+			for (uint64_t j = 0; j < t->done && !stop_now(s); j++)
+				if (refsync(t, k0 + j, &hint))
 					break;
 		if (m == 3 || m == 4)
-			for (uint64_t i = t->done; i-- > 0 && !stop_now(s);)
-				if (refsync(t, k0 + i, &hint))
+			for (uint64_t j = t->done; j-- > 0 && !stop_now(s);)
+				if (refsync(t, k0 + j, &hint))
 					break;
 		if (m == 2)
 			refsync(t, k0, &hint);
@@ -432,23 +539,24 @@ static int create_work(struct worker *w)
 	return 0;
 }
 
-/* ---- the extra phases and the unlink phase --------------------------------------------------- */
+/* ---- the extra phases and the unlink phase: one request at a time, through the engine ---- */
 static int stat_work(struct worker *w)
 {
 	struct fsm_thread *t = w->ctx;
 	unsigned hint = 0;
-	struct stat st;
+	struct statx stx;
 
 	for (uint64_t i = 0; i < t->done && !stop_now(t->s); i++) {
-		uint64_t k = t->iter_k0 + i, a;
-		int dfd = locate(t, k, &hint);
+		uint64_t k = t->iter_k0 + i;
+		struct engine_req r = { .op = ENGINE_OP_STATX, .fd = locate(t, k, &hint), .name = t->name,
+					.flags = AT_SYMLINK_NOFOLLOW, .mode = STATX_BASIC_STATS, .buf = &stx };
+		int64_t res = engine_exec1(&t->ctx, &r);
 
-		a = lat_now();
-		if (fstatat(dfd, t->name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
-			fail_file(t, errno, "stat", k, &hint);
+		if (res < 0) {
+			fail_file(t, (int)-res, "stat", k, &hint);
 			break;
 		}
-		opstat_add(&t->op[FSM_STAT], lat_ns(lat_now() - a), 0);
+		opstat_add(&t->op[FSM_STAT], lat_ns(r.done_lat - r.submit_lat), 0);
 	}
 	return 0;
 }
@@ -460,38 +568,40 @@ static int read_work(struct worker *w)
 	unsigned hint = 0;
 
 	for (uint64_t i = 0; i < t->done && !stop_now(t->s); i++) {
-		uint64_t k = t->iter_k0 + i, a, b, got = 0;
-		int dfd = locate(t, k, &hint), fd;
+		uint64_t k = t->iter_k0 + i, prev, got = 0;
+		struct engine_req r = { .op = ENGINE_OP_OPENAT, .fd = locate(t, k, &hint), .name = t->name,
+					.flags = O_RDONLY | O_NOFOLLOW | O_CLOEXEC };
+		int64_t res = engine_exec1(&t->ctx, &r);
+		int fd;
 
-		a = lat_now();
-		fd = openat(dfd, t->name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-		b = lat_now();
-		if (fd < 0) {
-			fail_file(t, errno, "open", k, &hint);
+		if (res < 0) {
+			fail_file(t, (int)-res, "open", k, &hint);
 			return 0;
 		}
-		opstat_add(&t->op[FSM_READ_OPEN], lat_ns(b - a), 0);
+		fd = (int)res;
+		opstat_add(&t->op[FSM_READ_OPEN], lat_ns(r.done_lat - r.submit_lat), 0);
+		prev = r.done_lat;
 		for (;;) {
-			ssize_t r = read(fd, t->rbuf, c->io_bytes);
-
-			a = lat_now();
-			if (r < 0 && errno == EINTR && !run_stopping())
-				continue;
-			if (r < 0) {
-				int err = errno;
-
-				close(fd);
-				fail_file(t, err, "read", k, &hint);
+			r = (struct engine_req){ .op = ENGINE_OP_READ, .fd = fd, .buf = t->rbuf, .len = c->io_bytes,
+						 .off = ENGINE_OFF_CUR };
+			res = engine_exec1(&t->ctx, &r);
+			if (res < 0) {
+				r = (struct engine_req){ .op = ENGINE_OP_CLOSE, .fd = fd };
+				engine_exec1(&t->ctx, &r);
+				fail_file(t, (int)-res, "read", k, &hint);
 				return 0;
 			}
-			if (r == 0)
+			if (res == 0) {
+				prev = r.done_lat;
 				break;
-			opstat_add(&t->op[FSM_READ], lat_ns(a - b), (uint64_t)r);
-			got += (uint64_t)r;
-			b = a;
+			}
+			opstat_add(&t->op[FSM_READ], lat_ns(r.done_lat - prev), (uint64_t)res);
+			got += (uint64_t)res;
+			prev = r.done_lat;
 		}
-		close(fd);
-		opstat_add(&t->op[FSM_READ_CLOSE], lat_ns(lat_now() - a), 0);
+		r = (struct engine_req){ .op = ENGINE_OP_CLOSE, .fd = fd };
+		engine_exec1(&t->ctx, &r);
+		opstat_add(&t->op[FSM_READ_CLOSE], lat_ns(r.done_lat - prev), 0);
 		if (got != c->file_bytes) {
 			char path[PATH_MAX + 512];
 
@@ -511,14 +621,14 @@ static int unlink_work(struct worker *w)
 	unsigned hint = 0;
 
 	for (uint64_t k = t->k_unlinked; k < t->iter_k0 + t->done; k++) {
-		int dfd = locate(t, k, &hint);
-		uint64_t a = lat_now();
+		struct engine_req r = { .op = ENGINE_OP_UNLINKAT, .fd = locate(t, k, &hint), .name = t->name };
+		int64_t res = engine_exec1(&t->ctx, &r);
 
-		if (unlinkat(dfd, t->name, 0) < 0 && errno != ENOENT) {
-			fail_file(t, errno, "unlink", k, &hint);
+		if (res < 0 && res != -ENOENT) {
+			fail_file(t, (int)-res, "unlink", k, &hint);
 			break;
 		}
-		opstat_add(&t->op[FSM_UNLINK], lat_ns(lat_now() - a), 0);
+		opstat_add(&t->op[FSM_UNLINK], lat_ns(r.done_lat - r.submit_lat), 0);
 		t->k_unlinked = k + 1;
 	}
 	return 0;
@@ -535,7 +645,16 @@ static int cleanup_files(void *arg)
 		unsigned hint = 0;
 
 		for (uint64_t k = t->k_unlinked; k < t->k_created; k++) {
-			int dfd = locate(t, k, &hint);
+			int dfd;
+			bool mine = true;
+
+			/* with files in flight, a later file may be created after one found a name
+			 * taken: that one is below k_created, and not ours */
+			for (unsigned f = 0; f < t->nforeign; f++)
+				mine = mine && t->foreign[f] != k;
+			if (!mine)
+				continue;
+			dfd = locate(t, k, &hint);
 
 			if (unlinkat(dfd, t->name, 0) < 0 && errno != ENOENT) {
 				char path[PATH_MAX + 512];
@@ -554,11 +673,15 @@ static int cleanup_files(void *arg)
 
 /* ---- setup ----------------------------------------------------------------------------------- */
 /* Makes (when missing) and opens one directory: its fd, or -errno with the syscall that failed
- * in *what and the path in full. */
-static int open_dir(const char *path, int at, const char *name, bool top, char *full, size_t len,
-		    const char **what)
+ * in *what and the path in full. The directory is made through the engine (an io_uring engine's
+ * mkdirat); its handle is fsbench's own, opened directly: statfs and every engine's requests
+ * use it. */
+static int open_dir(struct engine_ctx *ctx, const char *path, int at, const char *name, bool top,
+		    char *full, size_t len, const char **what)
 {
+	struct engine_req mk = { .op = ENGINE_OP_MKDIRAT, .fd = at, .name = name, .mode = 0777 };
 	struct stat st;
+	int64_t res;
 	int fd, rc;
 
 	if (top)
@@ -566,7 +689,8 @@ static int open_dir(const char *path, int at, const char *name, bool top, char *
 	else
 		snprintf(full, len, "%s/%s", path, name);
 	*what = "mkdir";
-	if (mkdirat(at, name, 0777) == 0) {
+	res = engine_exec1(ctx, &mk);
+	if (res == 0) {
 		*what = "register";
 		rc = fstatat(at, name, &st, AT_SYMLINK_NOFOLLOW) < 0 ? -errno : cleanup_add(full, &st);
 		if (rc < 0) {
@@ -574,8 +698,8 @@ static int open_dir(const char *path, int at, const char *name, bool top, char *
 			unlinkat(at, name, AT_REMOVEDIR);
 			return rc;
 		}
-	} else if (errno != EEXIST) {
-		return -errno;
+	} else if (res != -EEXIST) {
+		return (int)res;
 	}
 	/* the -d directory itself may be a symlink the user chose; below it nothing is followed */
 	*what = "open";
@@ -604,11 +728,18 @@ static int dir_failed(struct fsm_state *s, int rc, const char *what, const char 
 	return rc;
 }
 
-/* Open files the run needs at most: every directory's fd, a file and a reopen per thread, and
- * room for stdio, the log, the JSON and the kernel view (32: a plain run fits in ulimit -n 64) */
+/* Files a thread keeps in flight (--iodepth): never more than it creates per iteration. */
+static unsigned fsm_depth(const struct fsm_config *c)
+{
+	return (unsigned)(c->eng.iodepth < c->nfiles ? c->eng.iodepth : c->nfiles);
+}
+
+/* Open files the run needs at most: every directory's fd, the files in flight and a reopen per
+ * thread, and room for stdio, the log, the JSON and the kernel view (32: a plain run fits in
+ * ulimit -n 64) */
 static uint64_t nofile_need(const struct fsm_config *c)
 {
-	return (uint64_t)c->ndirs * c->nsubdirs + 2 * (uint64_t)c->nthreads + 32;
+	return (uint64_t)c->ndirs * c->nsubdirs + (fsm_depth(c) + 1ull) * c->nthreads + 32;
 }
 
 /* raises the soft limit to what the run needs; fsm_config_check() saw that the hard one allows it */
@@ -630,8 +761,10 @@ static int setup(struct fsm_state *s)
 {
 	const struct fsm_config *c = s->c;
 	unsigned nfd = c->ndirs * c->nsubdirs;
+	unsigned depth = fsm_depth(c);
 	char full[PATH_MAX + 16];
 	const char *what;
+	struct fsm_thread *t0;
 	uint64_t salt;
 	int rc;
 
@@ -652,8 +785,42 @@ static int setup(struct fsm_state *s)
 		goto nomem;
 	for (int o = 0; o < FSM_NOPS; o++)
 		opstat_init(&s->run_op[o]);
+	for (unsigned i = 0; i < c->nthreads; i++) {
+		struct fsm_thread *t = &s->th[i];
+
+		t->s = s;
+		t->id = i;
+		/* fs_mark: thread i + j*ndirs works in directory i (§2) */
+		t->dir = i % c->ndirs;
+		t->name = calloc(1, c->name_chars + 1);
+		t->rbuf = c->read ? malloc(c->io_bytes) : NULL;
+		if (!t->name || (c->read && !t->rbuf))
+			goto nomem;
+		if ((rc = engine_ctx_init(&t->ctx, c->eng.ops, depth))) {
+			if (rc == -ENOMEM)
+				goto nomem;
+			run_fail_msg(-rc, "cannot set up the %s engine: %s", c->eng.ops->name, strerror(-rc));
+			return rc;
+		}
+		t->nslots = depth;
+		t->slots = calloc(depth, sizeof(*t->slots));
+		t->free_slots = calloc(depth, sizeof(*t->free_slots));
+		t->sub = calloc(depth, sizeof(*t->sub));
+		t->done_reqs = calloc(depth, sizeof(*t->done_reqs));
+		t->foreign = calloc(depth, sizeof(*t->foreign));
+		if (!t->slots || !t->free_slots || !t->sub || !t->done_reqs || !t->foreign)
+			goto nomem;
+		for (unsigned k = 0; k < depth; k++)
+			if (!(t->slots[k].name = calloc(1, c->name_chars + 1)))
+				goto nomem;
+		s->workers[i].ctx = t;
+	}
+	/* the directories through the first thread's engine context, in this thread: nothing
+	 * runs in it before the first phase */
+	t0 = &s->th[0];
 	for (unsigned d = 0; d < c->ndirs; d++) {
-		int top = open_dir(c->dirs.v[d], AT_FDCWD, c->dirs.v[d], true, full, sizeof(full), &what);
+		int top = open_dir(&t0->ctx, c->dirs.v[d], AT_FDCWD, c->dirs.v[d], true, full, sizeof(full),
+				   &what);
 
 		if (top < 0)
 			return dir_failed(s, top, what, full);
@@ -666,7 +833,7 @@ static int setup(struct fsm_state *s)
 			char sub[16];
 
 			snprintf(sub, sizeof(sub), "%02x", i);
-			rc = open_dir(c->dirs.v[d], top, sub, false, full, sizeof(full), &what);
+			rc = open_dir(&t0->ctx, c->dirs.v[d], top, sub, false, full, sizeof(full), &what);
 			if (rc < 0) {
 				close(top);
 				return dir_failed(s, rc, what, full);
@@ -679,19 +846,6 @@ static int setup(struct fsm_state *s)
 	salt = mix64(clock_ns() ^ ((uint64_t)getpid() << 32));
 	name_bits(c, &s->bits, &s->bits_mask);
 	s->salt = salt & s->bits_mask;
-	for (unsigned i = 0; i < c->nthreads; i++) {
-		struct fsm_thread *t = &s->th[i];
-
-		t->s = s;
-		t->id = i;
-		/* fs_mark: thread i + j*ndirs works in directory i (§2) */
-		t->dir = i % c->ndirs;
-		t->name = calloc(1, c->name_chars + 1);
-		t->rbuf = c->read ? malloc(c->io_bytes) : NULL;
-		if (!t->name || (c->read && !t->rbuf))
-			goto nomem;
-		s->workers[i].ctx = t;
-	}
 	if (cleanup_add_fn(cleanup_files, s))
 		goto nomem;
 	return 0;
@@ -1207,9 +1361,19 @@ static void fsm_result_drop_state(void *result)
 	if (!s)
 		return;
 	for (unsigned i = 0; s->th && i < s->c->nthreads; i++) {
-		free(s->th[i].segs);
-		free(s->th[i].name);
-		free(s->th[i].rbuf);
+		struct fsm_thread *t = &s->th[i];
+
+		free(t->segs);
+		free(t->name);
+		free(t->rbuf);
+		engine_ctx_exit(&t->ctx);
+		for (unsigned k = 0; t->slots && k < t->nslots; k++)
+			free(t->slots[k].name);
+		free(t->slots);
+		free(t->free_slots);
+		free(t->sub);
+		free(t->done_reqs);
+		free(t->foreign);
 	}
 	if (s->dirfd)
 		for (unsigned i = 0; i < s->c->ndirs * s->c->nsubdirs; i++)
@@ -1313,7 +1477,10 @@ int fsm_config_check(struct fsm_config *c, char *err, size_t len)
 	uint64_t capacity, r_min = 0, cap;
 	size_t sub_len = 0;
 	struct rlimit rl;
+	int rc = engine_select(&c->eng, "fs_mark", ENGINE_DATA | ENGINE_META, false, false, err, len);
 
+	if (rc)
+		return rc;
 	if (!c->dirs.n)
 		return bad(err, len, "at least one directory is needed (-d DIR)");
 	c->ndirs = c->dirs.n;
@@ -1446,6 +1613,7 @@ static const struct opt fsm_opts[] = {
 	  "after each iteration's timed phases, before the unlink, map a seeded sample of N of its "
 	  "files (1000 when N is not given): extents per file and, on ext4, whether each file's "
 	  "data lies in its inode's and its directory's block group (two more columns, and the JSON)" },
+	ENGINE_OPTS(F),
 	RUN_OPTS(F, "create loop"),
 	{ 0 },
 };
@@ -1469,6 +1637,7 @@ void fsm_defaults(struct fsm_config *c)
 	c->rand_len = 24;
 	c->iterations = 1;
 	c->log = "fs_log.txt";
+	ENGINE_OPTS_DEFAULTS(c);
 	RUN_OPTS_DEFAULTS(c);
 }
 

@@ -19,6 +19,7 @@
 #include "core/run.h"
 #include "core/sample.h"
 #include "sys/layout.h"
+#include "engine/engine.h"
 
 /* fs_mark 3.3's limits and defaults (doc/reference/fs_mark.md §2) */
 #define FSM_MAX_THREADS 64           /* fs_mark's cap on -t (and so on -d: threads >= dirs) */
@@ -63,6 +64,7 @@ struct fsm_config {
 	uint64_t xattr_bytes;
 	uint64_t layout_files;       /* --layout[=N]: files sampled per iteration, 0: none */
 	struct run_opts run;         /* the options every workload shares */
+	struct engine_opts eng;      /* --engine, --iodepth */
 	/* derived by fsm_config_check() */
 	bool keep_files;             /* -k, -L or -F */
 	bool iterations_given;

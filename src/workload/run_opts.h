@@ -5,6 +5,7 @@
 #ifndef FSB_WORKLOAD_RUN_OPTS_H
 #define FSB_WORKLOAD_RUN_OPTS_H
 #include "core/opt.h"
+#include "engine/engine.h"
 #include "sys/perf.h"
 
 #define RUN_OPTS(F, UNIT)                                                                          \
@@ -42,6 +43,20 @@
 	{ 0, "profile-folded", OPT_STR, F(run.profile_folded), "FILE", 0, 0, 0, 0,                      \
 	  "where --profile-callgraph writes folded stacks (default: the --json file with .folded "  \
 	  "for .json)" }
+/* The I/O engine options of every workload that does I/O through an engine (tiotest, fs_mark),
+ * declared once; the config embeds struct engine_opts (engine/engine.h) as the member `eng`,
+ * and the workload's check calls engine_select(). Not part of RUN_OPTS: a workload that does
+ * no I/O must not accept an engine it would ignore. */
+#define ENGINE_OPTS(F)                                                                             \
+	{ 0, "engine", OPT_STR, F(eng.name), "NAME", 0, 0, 0, 0,                                    \
+	  "I/O engine: psync (default: one system call per operation), mmap (tiotest only, as -M); " \
+	  "'fsbench list engines' lists them" },                                                   \
+	{ 0, "iodepth", OPT_UINT, F(eng.iodepth), "N", 1, 4096, 0, 0,                               \
+	  "requests each thread keeps in flight, for engines that queue them (psync and mmap: 1)" }
+#define ENGINE_OPTS_DEFAULTS(c)                                                                    \
+	do {                                                                                       \
+		(c)->eng.iodepth = 1;                                                              \
+	} while (0)
 /* Their defaults, for the command's defaults function (c: its config struct). */
 #define RUN_OPTS_DEFAULTS(c)                                                                       \
 	do {                                                                                       \

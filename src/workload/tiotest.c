@@ -46,6 +46,23 @@ struct tio_thread {
 	uint64_t base;           /* first byte of the thread's region (non-zero only with -R) */
 	unsigned char *gen;      /* -c: one bit per block */
 	void *buf;               /* bs bytes, page aligned (O_DIRECT) */
+	/* the queued path (tio_queued()): the engine context, made once for every phase so a
+	 * ring's setup is not inside a phase's time, and one slot per request in flight */
+	struct engine_ctx ctx;
+	struct tio_slot *slots;
+	void *qbuf;              /* the slots' blocks, each page aligned */
+	struct tio_slot **free_slots;
+	struct engine_req **sub, **done;
+};
+
+/* One op in flight on the queued path. A short transfer is resubmitted for the rest in the
+ * same slot, and the op counts once, from its first submission to its last completion (what
+ * engine_psync_rw's loop does at depth 1). */
+struct tio_slot {
+	struct engine_req req;
+	unsigned char *buf;
+	uint64_t b, off;         /* block index and its offset */
+	uint64_t t0;             /* the first submission (lat_now units), 0 before */
 };
 
 struct tio_worker {
@@ -171,6 +188,140 @@ static void fail_io(const struct tio_config *c, int err, const char *what, const
 		run_fail(-err, what, path, off);
 }
 
+/* Requests in flight (engine.h) instead of one transfer at a time: an engine without a data
+ * path of its own, or a depth above 1. */
+static bool tio_queued(const struct tio_config *c)
+{
+	return c->eng.iodepth > 1 || !c->eng.ops->rw;
+}
+
+/* What the queued path keeps per thread: never more slots than one phase has ops. */
+static unsigned tio_depth(const struct tio_config *c)
+{
+	uint64_t most = c->blocks > c->random_ops ? c->blocks : c->random_ops;
+
+	return (unsigned)(c->eng.iodepth < most ? c->eng.iodepth : most);
+}
+
+/* A completed request of the queued path: the op recorded from its own timestamps, checked
+ * with -c, its slot freed; a short transfer goes back in sub[] for the rest. 0 or -errno (the
+ * run's error, recorded). */
+static int tio_complete(struct worker *w, struct tio_worker *tw, struct engine_req *r,
+			unsigned *nfree, unsigned *nsub)
+{
+	const struct tio_config *c = tw->c;
+	struct tio_thread *t = tw->t;
+	struct tio_slot *s = r->user;
+	const bool write = phase_writes[tw->phase];
+	int err;
+
+	if (!s->t0)
+		s->t0 = r->submit_lat;
+	if (__builtin_expect(r->result == (int64_t)r->len, 1)) {
+		t->free_slots[(*nfree)++] = s;
+		opstat_add(&tw->st, lat_ns(r->done_lat - s->t0), c->block_bytes);
+		if (!c->verify)
+			return 0;
+		if (write) {
+			if (tw->phase == TIO_RWRITE)
+				gen_set(t->gen, s->b);
+			return 0;
+		}
+		const char *why = block_check(s->buf, c->block_bytes, s->off, w->id, gen_get(t->gen, s->b));
+
+		if (why) {
+			run_fail_detail(EBADMSG, "verify", t->path, (int64_t)s->off, "%s", why);
+			return -EBADMSG;
+		}
+		return 0;
+	}
+	if (r->result > 0 && !run_stopping()) {
+		r->buf = (char *)r->buf + r->result;
+		r->len -= (size_t)r->result;
+		r->off += (uint64_t)r->result;
+		t->sub[(*nsub)++] = r;
+		return 0;
+	}
+	t->free_slots[(*nfree)++] = s;
+	if (r->result > 0 || (r->result == -EINTR && run_stopping()))
+		return 0;                /* stopped: the op is not counted, and not an error */
+	/* no progress: as engine_pwrite_full / engine_pread_full say it */
+	err = r->result ? (int)r->result : write ? -EIO : -ENODATA;
+	fail_io(c, err, write ? "pwrite" : "pread", t->path, (int64_t)s->off);
+	return err;
+}
+
+/* The phase's ops with up to ctx->depth requests in flight. The offsets are drawn in the same
+ * order as at depth 1 (same seed, same blocks); they complete in the engine's order. After an
+ * error or a stop nothing more is submitted and what is in flight is reaped, so nothing is
+ * left in the engine when the phase ends. */
+static int tio_work_queued(struct worker *w, struct tio_worker *tw, int fd)
+{
+	const struct tio_config *c = tw->c;
+	struct tio_thread *t = tw->t;
+	struct engine_ctx *ctx = &t->ctx;
+	const bool write = phase_writes[tw->phase], random = phase_random[tw->phase];
+	const uint64_t bs = c->block_bytes, blocks = c->blocks;
+	const uint64_t n = random ? c->random_ops : blocks;
+	const uint32_t gen_now = tw->phase == TIO_RWRITE;
+	unsigned nfree = ctx->depth, nsub = 0;
+	uint64_t rng = tw->seed, i = 0;
+	int rc = 0;
+
+	for (unsigned k = 0; k < ctx->depth; k++)
+		t->free_slots[k] = &t->slots[k];
+	for (;;) {
+		int got;
+
+		while (nfree && i < n && !rc && !run_stopping()) {
+			struct tio_slot *s = t->free_slots[--nfree];
+
+			s->b = random ? rng_below(&rng, blocks) : i;
+			s->off = t->base + s->b * bs;
+			s->t0 = 0;
+			if (c->verify && write)
+				block_fill(s->buf, bs, s->off, tw->seed, w->id, gen_now);
+			s->req = (struct engine_req){ .op = write ? ENGINE_OP_WRITE : ENGINE_OP_READ, .fd = fd,
+						      .buf = s->buf, .len = bs, .off = s->off, .user = s };
+			t->sub[nsub++] = &s->req;
+			i++;
+		}
+		if (nsub) {
+			int e = engine_submit(ctx, t->sub, nsub);
+
+			if (e) {
+				/* not in flight: forgotten, and the run's error */
+				if (!rc) {
+					fail_io(c, e, write ? "pwrite" : "pread", t->path, -1);
+					rc = e;
+				}
+				while (nsub)
+					t->free_slots[nfree++] = t->sub[--nsub]->user;
+			}
+			nsub = 0;
+		}
+		if (!ctx->inflight)
+			break;
+		got = engine_reap(ctx, t->done, 1, ctx->depth);
+		if (got < 0) {
+			/* the engine lost its requests: nothing more can be reaped */
+			if (!rc)
+				fail_io(c, got, write ? "pwrite" : "pread", t->path, -1);
+			return rc ? rc : got;
+		}
+		for (int k = 0; k < got; k++) {
+			int e = tio_complete(w, tw, t->done[k], &nfree, &nsub);
+
+			if (e && !rc)
+				rc = e;
+		}
+		if (rc || run_stopping())
+			while (nsub)         /* the rest of a short transfer: not resubmitted */
+				t->free_slots[nfree++] = t->sub[--nsub]->user;
+	}
+	return rc;
+}
+
 /* A phase opens its file by name: it must still be the inode fsbench created (a name swapped
  * for a hard link to another file, or renamed over between phases, is neither written nor
  * read), or with -R the device the run holds (a symlink -d now pointing elsewhere). O_NOFOLLOW
@@ -193,12 +344,12 @@ static int tio_work(struct worker *w)
 	struct tio_worker *tw = w->ctx;
 	const struct tio_config *c = tw->c;
 	struct tio_thread *t = tw->t;
-	const struct engine_ops *eng = c->mmap ? &engine_mmap : &engine_psync;
+	const struct engine_ops *eng = c->eng.ops;
 	const bool write = phase_writes[tw->phase], random = phase_random[tw->phase];
 	const uint64_t bs = c->block_bytes, blocks = c->blocks, base = t->base;
 	const uint64_t n = random ? c->random_ops : blocks;
 	const uint32_t gen_now = tw->phase == TIO_RWRITE;
-	const bool psync = eng == &engine_psync;
+	const bool psync = eng == &engine_psync, queued = tio_queued(c);
 	struct engine_file f = { .fd = -1, .sync_each = c->mmap && c->sync, .random = random };
 	unsigned char *buf = t->buf;
 	uint64_t rng = tw->seed;
@@ -229,7 +380,10 @@ static int tio_work(struct worker *w)
 		fail_io(c, rc, "ftruncate", t->path, -1);
 		goto out;
 	}
-	for (uint64_t i = 0; i < n; i++) {
+	/* the queued path, or one transfer at a time (psync inline: the hot path of the bench) */
+	if (queued && (rc = tio_work_queued(w, tw, f.fd)))
+		goto out;
+	for (uint64_t i = 0, end = queued ? 0 : n; i < end; i++) {
 		uint64_t b = random ? rng_below(&rng, blocks) : i;
 		uint64_t off = base + b * bs;
 
@@ -264,7 +418,15 @@ static int tio_work(struct worker *w)
 	}
 	/* tiotest fsyncs at the end of every phase, reads included, inside the phase time */
 	t0 = clock_ns();
-	rc = eng->flush(&f);
+	if (queued) {
+		/* through the engine too: an asynchronous engine's fsync is one of its requests */
+		struct engine_req r = { .op = ENGINE_OP_FSYNC, .fd = f.fd };
+		int64_t res = engine_exec1(&t->ctx, &r);
+
+		rc = res < 0 ? (int)res : 0;
+	} else {
+		rc = eng->flush(&f);
+	}
 	tw->flush_ns = clock_ns() - t0;
 	if (rc && !run_stopping())
 		fail_io(c, rc, "fsync", t->path, -1);
@@ -282,6 +444,8 @@ out:
 
 int tio_config_check(struct tio_config *c, char *err, size_t errlen)
 {
+	int rc;
+
 	for (int p = 0; p < TIO_NPHASES; p++)
 		c->run_phase[p] = true;
 	for (unsigned i = 0; i < c->skip.n; i++)
@@ -306,6 +470,10 @@ int tio_config_check(struct tio_config *c, char *err, size_t errlen)
 		snprintf(err, errlen, "options -o and -O only apply to raw devices (-R)");
 		return -EINVAL;
 	}
+	rc = engine_select(&c->eng, "tiotest", ENGINE_DATA, true, c->mmap, err, errlen);
+	if (rc)
+		return rc;
+	c->mmap = c->eng.ops == &engine_mmap;
 	if (c->direct && c->mmap) {
 		snprintf(err, errlen, "options -X and -M cannot be combined (O_DIRECT does not apply to mmap)");
 		return -EINVAL;
@@ -520,6 +688,41 @@ out:
 	return rc;
 }
 
+/* The queued path's context and slots for one thread: 0 or -errno (recorded). */
+static int queue_setup(const struct tio_config *c, struct tio_thread *t)
+{
+	const unsigned depth = tio_depth(c);
+	const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	const size_t stride = (c->block_bytes + page - 1) / page * page;
+	int rc = engine_ctx_init(&t->ctx, c->eng.ops, depth);
+
+	if (rc) {
+		run_fail_msg(-rc, "cannot set up the %s engine: %s", c->eng.ops->name, strerror(-rc));
+		return rc;
+	}
+	t->slots = calloc(depth, sizeof(*t->slots));
+	t->free_slots = calloc(depth, sizeof(*t->free_slots));
+	t->sub = calloc(depth, sizeof(*t->sub));
+	t->done = calloc(depth, sizeof(*t->done));
+	if (!t->slots || !t->free_slots || !t->sub || !t->done ||
+	    posix_memalign(&t->qbuf, page, stride * depth))
+		return -ENOMEM;
+	memset(t->qbuf, 0, stride * depth);
+	for (unsigned k = 0; k < depth; k++)
+		t->slots[k].buf = (unsigned char *)t->qbuf + k * stride;
+	return 0;
+}
+
+static void queue_free(struct tio_thread *t)
+{
+	engine_ctx_exit(&t->ctx);
+	free(t->slots);
+	free(t->free_slots);
+	free(t->sub);
+	free(t->done);
+	free(t->qbuf);
+}
+
 /* O_DIRECT refuses a block size that is not a multiple of the device's logical block size at
  * the first transfer, not at open: one transfer of the thread's first block finds out now,
  * before any phase. On a test file a write of the zeros it already holds (a read of a hole is
@@ -553,13 +756,15 @@ static int setup_threads(struct driver *d, const struct tio_config *c, struct ti
 		const char *dir = c->dirs.v[i % c->dirs.n];
 		long page = sysconf(_SC_PAGESIZE);
 		struct stat st;
-		int fd;
+		int fd, rc;
 
 		if (posix_memalign(&t->buf, (size_t)page, c->block_bytes))
 			return -ENOMEM;
 		memset(t->buf, 0, c->block_bytes);
 		if (c->verify && !(t->gen = calloc(c->blocks / 8 + 1, 1)))
 			return -ENOMEM;
+		if (tio_queued(c) && (rc = queue_setup(c, t)))
+			return rc;
 		if (c->raw) {
 			/* thread k on a device starts at k*(f+o) MiB, plus o with -O (tiotest -o/-O) */
 			uint64_t k = i / c->dirs.n, dev_bytes = 0;
@@ -982,6 +1187,7 @@ out:
 	for (unsigned i = 0; th && i < c->threads; i++) {
 		free(th[i].buf);
 		free(th[i].gen);
+		queue_free(&th[i]);
 	}
 	free(th);
 	free(tw);
@@ -1086,6 +1292,7 @@ static const struct opt tio_opts[] = {
 	{ 0, "layout", OPT_FLAG, F(layout), NULL, 0, 0, 0, 0,
 	  "after the classic output, the test files' layout after each write phase: extents, extents "
 	  "per MiB, mean extent size, physical discontinuities (FIEMAP; the JSON has it always)" },
+	ENGINE_OPTS(F),
 	RUN_OPTS(F, "phase"),
 	{ 0 },
 };
@@ -1108,6 +1315,7 @@ void tio_defaults(struct tio_config *c)
 	/* tiotest HEAD's default since 2023; 0.3.3 and early 0.4.x used 1000 */
 	c->random_ops = 100000;
 	c->seed = UINT64_C(0x5eed);
+	ENGINE_OPTS_DEFAULTS(c);
 	RUN_OPTS_DEFAULTS(c);
 }
 

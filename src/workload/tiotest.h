@@ -14,6 +14,7 @@
 #include "core/run.h"
 #include "core/sample.h"
 #include "sys/layout.h"
+#include "engine/engine.h"
 #include "sys/procio.h"
 
 enum tio_phase { TIO_WRITE, TIO_RWRITE, TIO_READ, TIO_RREAD, TIO_NPHASES };
@@ -45,6 +46,7 @@ struct tio_config {
 	const char *between;         /* --between-phases CMD */
 	bool layout;                 /* --layout: the layout table after the classic output */
 	struct run_opts run;         /* the options every workload shares */
+	struct engine_opts eng;      /* --engine, --iodepth (-M: mmap) */
 	/* derived by tio_config_check() */
 	bool json_stdout;            /* --json -: stdout carries the JSON and nothing else */
 	bool run_phase[TIO_NPHASES];

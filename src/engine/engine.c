@@ -1,0 +1,303 @@
+/* The engine registry (every built-in engine listed once, stress-ng's X-macro; a test may
+ * register more), --engine/--iodepth resolution, and the request plumbing every engine shares:
+ * contexts, submit/reap over a synchronous engine's exec, the synchronous convenience path. */
+#include "engine/engine.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Adding an engine: its file, exporting engine_NAME, and one line here. */
+#define ENGINES(X) \
+	X(psync)   \
+	X(mmap)    \
+	X(testq)
+
+#define DECLARE(n) extern const struct engine_ops engine_##n;
+ENGINES(DECLARE)
+#undef DECLARE
+
+#define ENTRY(n) &engine_##n,
+static const struct engine_ops *const builtin[] = { ENGINES(ENTRY) };
+#undef ENTRY
+
+#define NBUILTIN (sizeof(builtin) / sizeof(builtin[0]))
+#define MAX_EXTRA 8
+
+static const struct engine_ops *extra[MAX_EXTRA];
+static unsigned nextra;
+
+const struct engine_ops *engine_at(unsigned i)
+{
+	if (i < NBUILTIN)
+		return builtin[i];
+	i -= (unsigned)NBUILTIN;
+	return i < nextra ? extra[i] : NULL;
+}
+
+/* Test engines stay out of sight (no --engine, no list, no man page) unless asked for: the
+ * CLI tests use them to run the workloads' queued paths end to end. */
+static bool test_engines(void)
+{
+	const char *v = getenv("FSBENCH_TEST_ENGINES");
+
+	return v && !strcmp(v, "1");
+}
+
+static bool usable(const struct engine_ops *e)
+{
+	return !e->hidden || test_engines();
+}
+
+static const struct engine_ops *find_any(const char *name)
+{
+	const struct engine_ops *e;
+
+	for (unsigned i = 0; (e = engine_at(i)); i++)
+		if (!strcmp(e->name, name))
+			return e;
+	return NULL;
+}
+
+const struct engine_ops *engine_find(const char *name)
+{
+	const struct engine_ops *e = find_any(name);
+
+	return e && usable(e) ? e : NULL;
+}
+
+int engine_register(const struct engine_ops *e)
+{
+	if (!e->name || !(e->exec || (e->submit && e->reap) || e->rw))
+		return -EINVAL;
+	if (find_any(e->name))
+		return -EEXIST;
+	if (nextra == MAX_EXTRA)
+		return -ENOSPC;
+	extra[nextra++] = e;
+	return 0;
+}
+
+void engine_list(FILE *out, bool man)
+{
+	const struct engine_ops *e;
+
+	for (unsigned i = 0; (e = engine_at(i)); i++) {
+		/* the man page is built once for everyone: never with the test engines */
+		if (man ? e->hidden : !usable(e))
+			continue;
+		if (man)
+			fprintf(out, ".TP\n.B %s\n%s\n", e->name, e->summary);
+		else
+			fprintf(out, "%-8s %s\n", e->name, e->summary);
+	}
+}
+
+void engine_names(char *buf, size_t len)
+{
+	const struct engine_ops *e;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (unsigned i = 0; (e = engine_at(i)) && n < len; i++)
+		if (usable(e))
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "", e->name);
+}
+
+static bool has_requests(const struct engine_ops *e)
+{
+	return e->exec || (e->submit && e->reap);
+}
+
+int engine_select(struct engine_opts *e, const char *workload, unsigned caps, bool data_path,
+		  bool mmap_flag, char *err, size_t errlen)
+{
+	const char *name = e->name;
+	const struct engine_ops *ops;
+	uint64_t depth = e->iodepth ? e->iodepth : 1;
+	char names[256];
+
+	if (mmap_flag && name && strcmp(name, "mmap")) {
+		snprintf(err, errlen, "options -M and --engine %s contradict each other (-M means "
+			 "--engine mmap)", name);
+		return -EINVAL;
+	}
+	if (!name)
+		name = mmap_flag ? "mmap" : "psync";
+	ops = engine_find(name);
+	if (!ops) {
+		engine_names(names, sizeof(names));
+		snprintf(err, errlen, "option --engine: unknown engine '%s' (known: %s)", name, names);
+		return -EINVAL;
+	}
+	/* a workload with a data path of its own (tiotest) takes an engine's rw at depth 1 */
+	if (!(data_path && ops->rw && depth == 1) && (!has_requests(ops) || (caps & ~ops->caps))) {
+		if ((caps & ENGINE_META) && !(ops->caps & ENGINE_META))
+			snprintf(err, errlen, "option --engine: %s cannot run %s: it has no metadata "
+				 "operations (openat, close, fsync, ...)", ops->name, workload);
+		else
+			snprintf(err, errlen, "option --engine: %s cannot run %s: it does not do "
+				 "the operations %s needs", ops->name, workload, workload);
+		return -EINVAL;
+	}
+	if (depth > ops->max_depth) {
+		if (ops->max_depth <= 1)
+			snprintf(err, errlen, "option --iodepth %llu: the %s engine is synchronous, one "
+				 "request at a time (use an engine that queues requests)",
+				 (unsigned long long)depth, ops->name);
+		else
+			snprintf(err, errlen, "option --iodepth %llu: the %s engine keeps at most %u "
+				 "requests in flight", (unsigned long long)depth, ops->name,
+				 ops->max_depth);
+		return -EINVAL;
+	}
+	e->name = ops->name;
+	e->iodepth = depth;
+	e->ops = ops;
+	return 0;
+}
+
+const char *engine_op_name(const struct engine_req *r)
+{
+	switch (r->op) {
+	case ENGINE_OP_READ:
+		return r->off == ENGINE_OFF_CUR ? "read" : "pread";
+	case ENGINE_OP_WRITE:
+		return r->off == ENGINE_OFF_CUR ? "write" : "pwrite";
+	case ENGINE_OP_FSYNC:
+		return "fsync";
+	case ENGINE_OP_FDATASYNC:
+		return "fdatasync";
+	case ENGINE_OP_OPENAT:
+		return "open";
+	case ENGINE_OP_CLOSE:
+		return "close";
+	case ENGINE_OP_FSETXATTR:
+		return "fsetxattr";
+	case ENGINE_OP_STATX:
+		return "statx";
+	case ENGINE_OP_UNLINKAT:
+		return "unlink";
+	case ENGINE_OP_MKDIRAT:
+		return "mkdir";
+	default:
+		return "?";
+	}
+}
+
+/* ---- contexts and the queue ------------------------------------------------------------- */
+int engine_ctx_init(struct engine_ctx *ctx, const struct engine_ops *ops, unsigned depth)
+{
+	int rc;
+
+	memset(ctx, 0, sizeof(*ctx));
+	if (!has_requests(ops))
+		return -EOPNOTSUPP;
+	ctx->ops = ops;
+	ctx->depth = depth ? depth : 1;
+	ctx->ready = calloc(ctx->depth, sizeof(*ctx->ready));
+	if (!ctx->ready)
+		return -ENOMEM;
+	if (ops->init && (rc = ops->init(ctx))) {
+		free(ctx->ready);
+		ctx->ready = NULL;
+		return rc;
+	}
+	return 0;
+}
+
+void engine_ctx_exit(struct engine_ctx *ctx)
+{
+	if (ctx->ops && ctx->ops->exit)
+		ctx->ops->exit(ctx);
+	free(ctx->ready);
+	memset(ctx, 0, sizeof(*ctx));
+}
+
+/* the ready ring holds at most inflight <= depth heads (no division: a synchronous engine
+ * passes every chain through here) */
+static void ready_push(struct engine_ctx *ctx, struct engine_req *r)
+{
+	unsigned i = ctx->ready_head + ctx->nready;
+
+	ctx->ready[i >= ctx->depth ? i - ctx->depth : i] = r;
+	ctx->nready++;
+}
+
+static struct engine_req *ready_pop(struct engine_ctx *ctx)
+{
+	struct engine_req *r = ctx->ready[ctx->ready_head];
+
+	if (++ctx->ready_head == ctx->depth)
+		ctx->ready_head = 0;
+	ctx->nready--;
+	return r;
+}
+
+int engine_submit(struct engine_ctx *ctx, struct engine_req *const *heads, unsigned n)
+{
+	int rc;
+
+	if (n > ctx->depth - ctx->inflight)
+		return -EBUSY;
+	if (ctx->ops->exec) {
+		/* a synchronous engine: run now, hand back at reap, in order */
+		for (unsigned i = 0; i < n; i++) {
+			ctx->ops->exec(ctx, heads[i]);
+			ready_push(ctx, heads[i]);
+		}
+		ctx->inflight += n;
+		return 0;
+	}
+	rc = ctx->ops->submit(ctx, heads, n);
+	if (!rc)
+		ctx->inflight += n;
+	return rc;
+}
+
+int engine_reap(struct engine_ctx *ctx, struct engine_req **out, unsigned min, unsigned max)
+{
+	unsigned got = 0;
+
+	if (min > ctx->inflight)
+		min = ctx->inflight;         /* never wait for what was not submitted */
+	while (got < max && ctx->nready)
+		out[got++] = ready_pop(ctx);
+	if (got < min && !ctx->ops->exec) {
+		int n = ctx->ops->reap(ctx, out + got, min - got, max - got);
+
+		if (n < 0 && !got)
+			return n;
+		if (n > 0)
+			got += (unsigned)n;
+	}
+	ctx->inflight -= got;
+	return (int)got;
+}
+
+int engine_exec(struct engine_ctx *ctx, struct engine_req *head)
+{
+	int rc;
+
+	if (ctx->ops->exec) {
+		ctx->ops->exec(ctx, head);
+		return 0;
+	}
+	if (ctx->inflight >= ctx->depth)
+		return -EBUSY;
+	rc = ctx->ops->submit(ctx, &head, 1);
+	if (rc)
+		return rc;
+	for (;;) {
+		struct engine_req *r;
+		int n = ctx->ops->reap(ctx, &r, 1, 1);
+
+		if (n < 0)
+			return n;
+		if (n == 0)
+			continue;
+		if (r == head)
+			return 0;
+		/* another chain's completion: kept for the caller's next engine_reap() */
+		ready_push(ctx, r);
+	}
+}

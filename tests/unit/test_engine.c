@@ -1,0 +1,391 @@
+/* engine/: the registry (built-ins, hidden test engines, runtime registration, the list),
+ * engine_select's answers for --engine/--iodepth, and the request contract on every engine
+ * that has requests, this binary's own registered one included: chains with ENGINE_FD_CHAIN,
+ * cancellation after a failure or a short transfer, timestamps, every op, reap min/max, and
+ * engine_exec while other chains are in flight. Runs in a temporary directory. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "core/clock.h"
+#include "engine/engine.h"
+
+/* ---- an engine registered by this test: asynchronous, completes in reverse order ---- */
+struct revq {
+	struct engine_req **q;
+	unsigned n;
+};
+
+static int revq_init(struct engine_ctx *ctx)
+{
+	struct revq *r = calloc(1, sizeof(*r));
+
+	if (!r || !(r->q = calloc(ctx->depth, sizeof(*r->q)))) {
+		free(r);
+		return -ENOMEM;
+	}
+	ctx->priv = r;
+	return 0;
+}
+
+static void revq_exit(struct engine_ctx *ctx)
+{
+	struct revq *r = ctx->priv;
+
+	free(r->q);
+	free(r);
+}
+
+static int revq_submit(struct engine_ctx *ctx, struct engine_req *const *heads, unsigned n)
+{
+	struct revq *r = ctx->priv;
+	uint64_t now = lat_now();
+
+	for (unsigned i = 0; i < n; i++) {
+		for (struct engine_req *q = heads[i]; q; q = q->next)
+			q->submit_lat = now;
+		r->q[r->n++] = heads[i];
+	}
+	return 0;
+}
+
+/* the last submitted first; everything queued at once, whatever min says */
+static int revq_reap(struct engine_ctx *ctx, struct engine_req **out, unsigned min, unsigned max)
+{
+	struct revq *r = ctx->priv;
+	unsigned got = 0;
+
+	(void)min;
+	while (r->n && got < max) {
+		struct engine_req *h = r->q[--r->n];
+
+		engine_psync_chain(h, false);
+		out[got++] = h;
+	}
+	return (int)got;
+}
+
+static const struct engine_ops engine_revq = {
+	.name = "revq", .summary = "test: reverse order", .caps = ENGINE_DATA | ENGINE_META,
+	.max_depth = 64, .init = revq_init, .exit = revq_exit, .submit = revq_submit, .reap = revq_reap,
+};
+
+static const struct engine_ops engine_broken = { .name = "broken", .summary = "no hooks" };
+
+/* ---- the registry ---- */
+static void test_registry(void)
+{
+	char buf[4096], names[256];
+	FILE *f;
+	size_t n;
+
+	unsetenv("FSBENCH_TEST_ENGINES");
+	CHECK(engine_find("psync") == &engine_psync, "psync");
+	CHECK(engine_find("mmap") == &engine_mmap, "mmap");
+	CHECK(engine_find("nope") == NULL, "unknown");
+	CHECK(engine_find("testq") == NULL, "testq hidden without FSBENCH_TEST_ENGINES=1");
+	CHECK(engine_at(0) == &engine_psync, "psync first: the default");
+	engine_names(names, sizeof(names));
+	CHECK(!strcmp(names, "psync, mmap"), "names: %s", names);
+
+	f = fmemopen(buf, sizeof(buf), "w");
+	engine_list(f, false);
+	n = (size_t)ftell(f);
+	fclose(f);
+	buf[n] = '\0';
+	CHECK(!strncmp(buf, "psync    one synchronous", 24), "list: %s", buf);
+	CHECK(strstr(buf, "\nmmap     ") && !strstr(buf, "testq"), "list: %s", buf);
+
+	setenv("FSBENCH_TEST_ENGINES", "1", 1);
+	CHECK(engine_find("testq") != NULL, "testq with FSBENCH_TEST_ENGINES=1");
+	f = fmemopen(buf, sizeof(buf), "w");
+	engine_list(f, true);
+	n = (size_t)ftell(f);
+	fclose(f);
+	buf[n] = '\0';
+	CHECK(!strncmp(buf, ".TP\n.B psync\n", 13) && !strstr(buf, "testq"),
+	      "man list never has the test engines: %s", buf);
+
+	CHECK(engine_register(&engine_revq) == 0, "register");
+	CHECK(engine_find("revq") == &engine_revq, "registered engine found");
+	CHECK(engine_register(&engine_revq) == -EEXIST, "twice");
+	CHECK(engine_register(&engine_psync) == -EEXIST, "a built-in's name");
+	CHECK(engine_register(&engine_broken) == -EINVAL, "an engine with no way to run anything");
+	f = fmemopen(buf, sizeof(buf), "w");
+	engine_list(f, false);
+	n = (size_t)ftell(f);
+	fclose(f);
+	buf[n] = '\0';
+	CHECK(strstr(buf, "\nrevq     test: reverse order\n") != NULL, "list has it: %s", buf);
+	{
+		static struct engine_ops many[9];
+		static char mnames[9][16];
+		int rc = 0;
+
+		for (int i = 0; i < 9 && !rc; i++) {
+			snprintf(mnames[i], sizeof(mnames[i]), "extra%d", i);
+			many[i] = engine_revq;
+			many[i].name = mnames[i];
+			rc = engine_register(&many[i]);
+		}
+		CHECK(rc == -ENOSPC, "the table fills up: %d", rc);
+	}
+}
+
+/* ---- engine_select ---- */
+struct sel_case {
+	const char *name;
+	uint64_t depth;
+	const char *workload;
+	unsigned caps;
+	bool data_path, mmap_flag;
+	const char *want;        /* the chosen engine, or NULL */
+	const char *err;         /* a substring of the message */
+};
+
+static void test_select(void)
+{
+	static const struct sel_case cases[] = {
+		{ NULL, 1, "tiotest", ENGINE_DATA, true, false, "psync", NULL },
+		{ NULL, 0, "tiotest", ENGINE_DATA, true, false, "psync", NULL },
+		{ NULL, 1, "tiotest", ENGINE_DATA, true, true, "mmap", NULL },
+		{ "mmap", 1, "tiotest", ENGINE_DATA, true, true, "mmap", NULL },
+		{ "mmap", 1, "tiotest", ENGINE_DATA, true, false, "mmap", NULL },
+		{ "psync", 1, "tiotest", ENGINE_DATA, true, true, NULL,
+		  "options -M and --engine psync contradict each other" },
+		{ "nope", 1, "tiotest", ENGINE_DATA, true, false, NULL,
+		  "option --engine: unknown engine 'nope' (known: psync, mmap, testq, revq" },
+		{ "psync", 4, "tiotest", ENGINE_DATA, true, false, NULL,
+		  "option --iodepth 4: the psync engine is synchronous" },
+		{ "mmap", 2, "tiotest", ENGINE_DATA, true, false, NULL, "mmap cannot run tiotest" },
+		{ "mmap", 1, "fs_mark", ENGINE_DATA | ENGINE_META, false, false, NULL,
+		  "option --engine: mmap cannot run fs_mark: it has no metadata operations" },
+		{ NULL, 1, "fs_mark", ENGINE_DATA | ENGINE_META, false, false, "psync", NULL },
+		{ "testq", 32, "tiotest", ENGINE_DATA, true, false, "testq", NULL },
+		{ "testq", 4096, "fs_mark", ENGINE_DATA | ENGINE_META, false, false, "testq", NULL },
+		{ "revq", 65, "fs_mark", ENGINE_DATA | ENGINE_META, false, false, NULL,
+		  "the revq engine keeps at most 64 requests in flight" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct sel_case *k = &cases[i];
+		struct engine_opts e = { .name = k->name, .iodepth = k->depth };
+		char err[512] = "";
+		int rc = engine_select(&e, k->workload, k->caps, k->data_path, k->mmap_flag, err, sizeof(err));
+
+		if (k->want) {
+			CHECK(rc == 0 && e.ops && !strcmp(e.ops->name, k->want) && !strcmp(e.name, k->want) &&
+			      e.iodepth >= 1, "case %zu: rc %d, %s", i, rc, err);
+		} else {
+			CHECK(rc == -EINVAL && strstr(err, k->err) && !strchr(err, '\n'),
+			      "case %zu: rc %d, message '%s'", i, rc, err);
+		}
+	}
+}
+
+/* ---- the request contract ---- */
+static char dir[64];
+static int dfd;
+
+static void chain_link(struct engine_req *r, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		r[i].next = i + 1 < n ? &r[i + 1] : NULL;
+}
+
+static void test_requests(const struct engine_ops *e)
+{
+	struct engine_ctx ctx;
+	char name[32], buf[64], rbuf[64];
+	struct engine_req r[6], *done[8];
+	struct statx stx;
+	int rc, got;
+
+	CHECK(engine_ctx_init(&ctx, e, 8) == 0, "%s: init", e->name);
+	memset(buf, 'x', sizeof(buf));
+
+	/* a create chain: openat -> write -> write -> fsync -> close, the fd from the chain */
+	snprintf(name, sizeof(name), "f-%s", e->name);
+	memset(r, 0, sizeof(r));
+	r[0] = (struct engine_req){ .op = ENGINE_OP_OPENAT, .fd = dfd, .name = name,
+				    .flags = O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, .mode = 0600 };
+	r[1] = (struct engine_req){ .op = ENGINE_OP_WRITE, .fd = ENGINE_FD_CHAIN, .buf = buf, .len = 10,
+				    .off = ENGINE_OFF_CUR };
+	r[2] = (struct engine_req){ .op = ENGINE_OP_WRITE, .fd = ENGINE_FD_CHAIN, .buf = buf, .len = 5,
+				    .off = ENGINE_OFF_CUR };
+	r[3] = (struct engine_req){ .op = ENGINE_OP_FDATASYNC, .fd = ENGINE_FD_CHAIN };
+	r[4] = (struct engine_req){ .op = ENGINE_OP_CLOSE, .fd = ENGINE_FD_CHAIN };
+	chain_link(r, 5);
+	rc = engine_exec(&ctx, r);
+	CHECK(rc == 0 && r[0].result >= 0 && r[1].result == 10 && r[2].result == 5 && r[3].result == 0 &&
+	      r[4].result == 0, "%s: create chain: %d %lld %lld %lld %lld %lld", e->name, rc,
+	      (long long)r[0].result, (long long)r[1].result, (long long)r[2].result,
+	      (long long)r[3].result, (long long)r[4].result);
+	for (int i = 0; i < 5; i++)
+		CHECK(r[i].submit_lat && r[i].done_lat >= r[i].submit_lat &&
+		      (i == 0 || r[i].done_lat >= r[i - 1].done_lat), "%s: timestamps of request %d",
+		      e->name, i);
+
+	/* statx and read at the file position, then pread at an offset */
+	r[0] = (struct engine_req){ .op = ENGINE_OP_STATX, .fd = dfd, .name = name,
+				    .flags = AT_SYMLINK_NOFOLLOW, .mode = STATX_SIZE, .buf = &stx };
+	CHECK(engine_exec1(&ctx, r) == 0 && stx.stx_size == 15, "%s: statx: size %llu", e->name,
+	      (unsigned long long)stx.stx_size);
+	r[0] = (struct engine_req){ .op = ENGINE_OP_OPENAT, .fd = dfd, .name = name, .flags = O_RDONLY };
+	r[1] = (struct engine_req){ .op = ENGINE_OP_READ, .fd = ENGINE_FD_CHAIN, .buf = rbuf, .len = 64,
+				    .off = ENGINE_OFF_CUR };
+	r[2] = (struct engine_req){ .op = ENGINE_OP_READ, .fd = ENGINE_FD_CHAIN, .buf = rbuf, .len = 4, .off = 11 };
+	r[3] = (struct engine_req){ .op = ENGINE_OP_CLOSE, .fd = ENGINE_FD_CHAIN };
+	chain_link(r, 4);
+	CHECK(engine_exec(&ctx, r) == 0 && r[1].result == 15, "%s: read: %lld", e->name, (long long)r[1].result);
+	/* a read shorter than asked breaks the chain: the rest is cancelled, the file stays open */
+	CHECK(r[2].result == -ECANCELED && r[3].result == -ECANCELED, "%s: after a short read: %lld %lld",
+	      e->name, (long long)r[2].result, (long long)r[3].result);
+	r[4] = (struct engine_req){ .op = ENGINE_OP_READ, .fd = (int)r[0].result, .buf = rbuf, .len = 4, .off = 11 };
+	CHECK(engine_exec1(&ctx, &r[4]) == 4, "%s: pread at an offset", e->name);
+	r[4] = (struct engine_req){ .op = ENGINE_OP_CLOSE, .fd = (int)r[0].result };
+	CHECK(engine_exec1(&ctx, &r[4]) == 0, "%s: close", e->name);
+
+	/* a failure cancels the rest: O_EXCL on an existing name */
+	r[0] = (struct engine_req){ .op = ENGINE_OP_OPENAT, .fd = dfd, .name = name,
+				    .flags = O_CREAT | O_EXCL | O_WRONLY, .mode = 0600 };
+	r[1] = (struct engine_req){ .op = ENGINE_OP_CLOSE, .fd = ENGINE_FD_CHAIN };
+	chain_link(r, 2);
+	CHECK(engine_exec(&ctx, r) == 0 && r[0].result == -EEXIST && r[1].result == -ECANCELED,
+	      "%s: failed chain: %lld %lld", e->name, (long long)r[0].result, (long long)r[1].result);
+
+	/* fsetxattr: tmpfs has user xattrs since 6.6; elsewhere EOPNOTSUPP is the answer */
+	{
+		int fd = openat(dfd, name, O_RDONLY);
+
+		r[0] = (struct engine_req){ .op = ENGINE_OP_FSETXATTR, .fd = fd, .name = "user.t", .buf = buf, .len = 8 };
+		int64_t x = engine_exec1(&ctx, r);
+
+		CHECK(x == 0 || x == -EOPNOTSUPP, "%s: fsetxattr: %lld", e->name, (long long)x);
+		close(fd);
+	}
+
+	/* mkdirat, unlinkat of a file and of the directory */
+	r[0] = (struct engine_req){ .op = ENGINE_OP_MKDIRAT, .fd = dfd, .name = "sub", .mode = 0700 };
+	CHECK(engine_exec1(&ctx, r) == 0, "%s: mkdirat", e->name);
+	CHECK(engine_exec1(&ctx, r) == -EEXIST, "%s: mkdirat twice", e->name);
+	r[0] = (struct engine_req){ .op = ENGINE_OP_UNLINKAT, .fd = dfd, .name = "sub", .flags = AT_REMOVEDIR };
+	CHECK(engine_exec1(&ctx, r) == 0, "%s: rmdir", e->name);
+	r[0] = (struct engine_req){ .op = ENGINE_OP_UNLINKAT, .fd = dfd, .name = name };
+	CHECK(engine_exec1(&ctx, r) == 0, "%s: unlinkat", e->name);
+	CHECK(engine_exec1(&ctx, r) == -ENOENT, "%s: unlinkat twice", e->name);
+
+	/* depth: 8 chains in flight, the 9th refused; reap max bounds; nothing lost */
+	{
+		struct engine_req m[9];
+		struct engine_req *heads[9];
+		bool seen[9] = { false };
+		unsigned total = 0;
+
+		for (int i = 0; i < 9; i++) {
+			m[i] = (struct engine_req){ .op = ENGINE_OP_MKDIRAT, .fd = dfd, .name = NULL, .mode = 0700,
+						    .user = (void *)(uintptr_t)i };
+			heads[i] = &m[i];
+		}
+		static const char *const dn[9] = { "d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7", "d8" };
+		for (int i = 0; i < 9; i++)
+			m[i].name = dn[i];
+		CHECK(engine_submit(&ctx, heads, 9) == -EBUSY, "%s: more than depth refused", e->name);
+		CHECK(engine_submit(&ctx, heads, 6) == 0 && ctx.inflight == 6, "%s: submit 6", e->name);
+		/* engine_exec with others in flight: they stay for engine_reap */
+		CHECK(engine_exec1(&ctx, &m[6]) == 0 && ctx.inflight == 6, "%s: exec among others: %u",
+		      e->name, ctx.inflight);
+		seen[6] = true;
+		while (ctx.inflight) {
+			got = engine_reap(&ctx, done, 1, 2);
+			CHECK(got >= 1 && got <= 2, "%s: reap 1..2 gave %d", e->name, got);
+			if (got < 1)
+				break;
+			for (int i = 0; i < got; i++) {
+				int k = (int)(uintptr_t)done[i]->user;
+
+				CHECK(!seen[k] && done[i]->result == 0, "%s: completion %d twice or failed", e->name, k);
+				seen[k] = true;
+				total++;
+			}
+		}
+		CHECK(total == 6, "%s: %u of 6 completions", e->name, total);
+		CHECK(engine_reap(&ctx, done, 1, 8) == 0, "%s: reap with nothing in flight", e->name);
+		for (int i = 0; i < 7; i++) {
+			r[0] = (struct engine_req){ .op = ENGINE_OP_UNLINKAT, .fd = dfd, .name = dn[i],
+						    .flags = AT_REMOVEDIR };
+			CHECK(engine_exec1(&ctx, r) == 0, "%s: rmdir %s", e->name, dn[i]);
+		}
+	}
+	engine_ctx_exit(&ctx);
+}
+
+/* testq's short transfers: a write chain stops after the short write, the rest cancelled */
+static void test_short(void)
+{
+	const struct engine_ops *e;
+	struct engine_ctx ctx;
+	struct engine_req r[3];
+	char buf[100] = { 0 };
+
+	setenv("FSBENCH_TESTQ_SHORT", "1", 1);
+	e = engine_find("testq");
+	CHECK(e && engine_ctx_init(&ctx, e, 2) == 0, "testq init");
+	unsetenv("FSBENCH_TESTQ_SHORT");
+	if (!e)
+		return;
+	r[0] = (struct engine_req){ .op = ENGINE_OP_OPENAT, .fd = dfd, .name = "short",
+				    .flags = O_CREAT | O_EXCL | O_WRONLY, .mode = 0600 };
+	r[1] = (struct engine_req){ .op = ENGINE_OP_WRITE, .fd = ENGINE_FD_CHAIN, .buf = buf, .len = 100, .off = 0 };
+	r[2] = (struct engine_req){ .op = ENGINE_OP_CLOSE, .fd = ENGINE_FD_CHAIN };
+	chain_link(r, 3);
+	CHECK(engine_exec(&ctx, r) == 0 && r[0].result >= 0 && r[1].result == 50 && r[2].result == -ECANCELED,
+	      "short write: %lld %lld", (long long)r[1].result, (long long)r[2].result);
+	close((int)r[0].result);
+	unlinkat(dfd, "short", 0);
+	engine_ctx_exit(&ctx);
+}
+
+int main(void)
+{
+	const struct engine_ops *e;
+	const char *tmp = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
+
+	clock_init();
+	test_registry();
+	test_select();
+	snprintf(dir, sizeof(dir), "%s/fsbench-engine.XXXXXX", tmp);
+	if (!mkdtemp(dir) || (dfd = open(dir, O_RDONLY | O_DIRECTORY)) < 0) {
+		perror(dir);
+		return 1;
+	}
+	for (unsigned i = 0; (e = engine_at(i)); i++) {
+		struct engine_ctx ctx;
+
+		if (!e->exec && !e->submit) {
+			CHECK(engine_ctx_init(&ctx, e, 1) == -EOPNOTSUPP, "%s: no requests", e->name);
+			continue;
+		}
+		test_requests(e);
+	}
+	test_short();
+	{
+		DIR *d = fdopendir(dfd);
+		struct dirent *de;
+		int left = 0;
+
+		while (d && (de = readdir(d)))
+			left += de->d_name[0] != '.';
+		CHECK(left == 0, "%d entries left in %s", left, dir);
+		if (d)
+			closedir(d);
+	}
+	rmdir(dir);
+	return check_done("test_engine");
+}
