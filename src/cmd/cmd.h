@@ -2,6 +2,9 @@
 #ifndef FSB_CMD_H
 #define FSB_CMD_H
 #include <stddef.h>
+#include <stdio.h>
+
+#include "core/driver.h"
 
 enum {
 	EXIT_OK = 0,
@@ -15,6 +18,21 @@ enum {
 struct workload_ops;
 /* Any registered workload as a command (cmd/run.c). */
 int cmd_workload(const struct workload_ops *w, int argc, char **argv, const char *prog);
+/* One run of a workload whose config is parsed and checked: the driver, the presentation (the
+ * classic text, the JSON and the other files its options name), the exit status. The command
+ * above and the experiment runner (cmd/matrix.c) both go through it; signal handlers and the
+ * cleanup reporter are the caller's. */
+struct cmd_run_io {
+	const char *prog;            /* how messages name the command */
+	int argc;                    /* the command line the JSON records */
+	char **argv;
+	FILE *text;                  /* the classic output; NULL: none */
+	FILE *err;                   /* how the run ended, warnings, errors */
+	struct driver_hooks hooks;   /* e.g. prepare_run */
+	char *error;                 /* NULL, or filled with the first error as one line ("": none) */
+	size_t errorlen;
+};
+int cmd_workload_run(const struct workload_ops *w, void *cfg, struct cmd_run_io *io);
 /* fsbench list [workloads|engines]: what this fsbench has, one per line. */
 int cmd_list(int argc, char **argv, const char *prog);
 int cmd_compare(int argc, char **argv, const char *prog);

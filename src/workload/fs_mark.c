@@ -1428,6 +1428,7 @@ const struct workload_ops workload_fs_mark = {
 	.result_free = fsm_result_free,
 	.merge = fsm_merge,
 	.keep = fsm_keep,
+	.target_opt = "dir",
 	.figs = &fsm_figs,
 	.report = &fsm_report,
 	.short_help_stderr = true,
