@@ -37,6 +37,7 @@ int cmd_workload_run(const struct workload_ops *w, void *cfg, struct cmd_run_io 
 int cmd_list(int argc, char **argv, const char *prog);
 int cmd_compare(int argc, char **argv, const char *prog);
 int cmd_plot(int argc, char **argv, const char *prog);
+int cmd_matrix(int argc, char **argv, const char *prog);
 int cmd_man_options(int argc, char **argv, const char *prog);
 
 /* compare and plot: result files are operands after the options */
