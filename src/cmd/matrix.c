@@ -201,9 +201,10 @@ static int workload_check(const struct workload_ops *w, const struct mx_cell *c,
 	}
 	ro = workload_run_opts(w, cfg);
 	if (ro->json || ro->repeat > 1 || ro->profile_folded) {
-		snprintf(err, errlen, "cell %s: %s: %s is the runner's (each run's JSON is "
-			 "DIR/runs/CELL/run-K.json; give --repeat to matrix)", c->name, w->name,
-			 ro->json ? "--json" : ro->repeat > 1 ? "--repeat" : "--profile-folded");
+		snprintf(err, errlen, "cell %s: %s: %s", c->name, w->name,
+			 ro->json ? "--json is the runner's: each run's JSON is DIR/runs/CELL/run-K.json" :
+			 ro->repeat > 1 ? "--repeat is the runner's: give it to matrix (runs interleave)" :
+			 "--profile-folded is the runner's: each run's stacks go beside its JSON");
 		goto out;
 	}
 	memcpy(cfg, def, w->config_size);

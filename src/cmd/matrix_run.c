@@ -265,14 +265,12 @@ static int do_mkfs(struct runner *r, struct target *t, unsigned ci, json_t *run)
 	rc = argv[0] ? fsimage_spawn(argv, out, sizeof(out)) : -ENOMEM;
 	json_object_set_new(a, "exit", json_integer(rc));
 	if (rc) {
-		char *last = out + strlen(out);
+		char *first = out + strspn(out, " \t\n");
 
-		while (last > out && (last[-1] == '\n' || last[-1] == ' '))
-			*--last = '\0';
-		last = strrchr(out, '\n');
 		json_object_set_new(a, "output", json_string(out));
+		first[strcspn(first, "\n")] = '\0';
 		say(r, "%s failed (%s %d)%s%s", line, rc < 0 ? "error" : "exit", rc < 0 ? -rc : rc,
-		    *out ? ": " : "", last ? last + 1 : out);
+		    *first ? ": " : "", first);
 		commit(r);
 		rc = -EIO;
 	} else {
@@ -560,8 +558,7 @@ static int one_run(struct runner *r, unsigned slot, unsigned nslots, unsigned ci
 		else
 			snprintf(where, sizeof(where), "warm-up run");
 		if (load.other_pct > (double)p->cfg->max_other_cpu)
-			snprintf(note, sizeof(note), "; other processes took %.0f%% of the CPU (over "
-				 "--max-other-cpu %llu%%): flagged", load.other_pct,
+			snprintf(note, sizeof(note), " (over --max-other-cpu %llu%%: flagged)",
 				 (unsigned long long)p->cfg->max_other_cpu);
 		if (code == 0)
 			say(r, "%s %s #%u: ok, %s, other processes %.0f%% CPU%s", where, c->name, rep + 1, a,
@@ -569,8 +566,8 @@ static int one_run(struct runner *r, unsigned slot, unsigned nslots, unsigned ci
 		else if (code > 128)
 			say(r, "%s %s #%u: interrupted", where, c->name, rep + 1);
 		else
-			say(r, "%s %s #%u: failed (exit %d)%s%s%s", where, c->name, rep + 1, code,
-			    error[0] ? ": " : "", error, note);
+			say(r, "%s %s #%u: failed (exit %d)%s%s", where, c->name, rep + 1, code,
+			    error[0] ? ": " : "", error);
 	}
 	commit(r);
 undo:

@@ -304,12 +304,17 @@ struct ini_state {
 	unsigned err_line;
 };
 
+static int section_end(struct ini_state *s);
+static int section_begin(struct ini_state *s, const char *section);
+
 /* inih reads through this so that the handler knows the line (INI_HANDLER_LINENO is off in
- * Debian's build) and a line longer than inih's buffer is an error, not two lines. */
+ * Debian's build), a line longer than inih's buffer is an error and not two lines, and a
+ * section is seen when it begins, keys or not (a listed cell may have none). A section header
+ * is recognised as inih does: '[' after blanks, the name up to ']', blanks trimmed. */
 static char *mx_ini_read(char *str, int num, void *stream)
 {
 	struct ini_state *s = stream;
-	char *r = fgets(str, num, s->f);
+	char *r = fgets(str, num, s->f), *p, *end, name[256];
 	size_t l;
 
 	if (!r)
@@ -319,6 +324,17 @@ static char *mx_ini_read(char *str, int num, void *stream)
 	if (l == (size_t)num - 1 && r[l - 1] != '\n' && !feof(s->f)) {
 		s->too_long = true;
 		return NULL;
+	}
+	for (p = r; *p == ' ' || *p == '\t'; p++)
+		;
+	if (*p == '[' && (end = strchr(p, ']')) && !s->err[0]) {
+		for (p++; *p == ' ' || *p == '\t'; p++)
+			;
+		while (end > p && (end[-1] == ' ' || end[-1] == '\t'))
+			end--;
+		snprintf(name, sizeof(name), "%.*s", (int)(end - p), p);
+		if (section_end(s) || !s->err[0])
+			section_begin(s, name);
 	}
 	return r;
 }
@@ -452,6 +468,7 @@ static int section_begin(struct ini_state *s, const char *section)
 
 	snprintf(s->sname, sizeof(s->sname), "%s", section);
 	s->sect_line = s->line;
+	s->sect[0] = '\0';
 	if (!strcmp(section, "experiment")) {
 		snprintf(s->sect, sizeof(s->sect), "experiment");
 		return 1;
@@ -626,12 +643,10 @@ static int mx_ini_key(void *user, const char *section, const char *key, const ch
 
 	if (s->err[0])
 		return 0;
-	if (strcmp(section, s->sname) || !s->sect[0]) {
-		if (!section_end(s) && s->err[0])
-			return 0;
-		if (!section_begin(s, section))
-			return 0;
-	}
+	if (!*section)
+		return ini_fail(s, "a key before any [section]");
+	if (!s->sect[0] || strcmp(section, s->sname))
+		return 0;    /* a section the reader refused: said already */
 	if (!strcmp(s->sect, "experiment"))
 		return key_experiment(s, key, value);
 	if (!strcmp(s->sect, "axis"))
@@ -673,7 +688,8 @@ int mx_ini_load(struct mx_exp *e, const char *path, int (*valid)(const char *key
 	}
 	if (!s.err[0] && !rc)
 		section_end(&s);
-	if (!s.err[0] && rc > 0) {
+	/* inih's first error line: a syntax error before ours is the one to say */
+	if (rc > 0 && (!s.err[0] || (unsigned)rc < s.err_line)) {
 		s.err_line = (unsigned)rc;
 		snprintf(s.err, sizeof(s.err), "not a [section] or key = value line");
 	}

@@ -170,14 +170,9 @@ int fsimage_spawn(char *const argv[], char *out, size_t outlen)
 			continue;
 		if (r <= 0)
 			break;
-		/* keep the end: that is where a tool says what went wrong */
-		for (ssize_t i = 0; i < r && outlen > 1; i++) {
-			if (k == outlen - 1) {
-				memmove(out, out + outlen / 2, outlen - 1 - outlen / 2);
-				k = outlen - 1 - outlen / 2;
-			}
+		/* keep the beginning: mkfs says what went wrong first, then its usage */
+		for (ssize_t i = 0; i < r && k + 1 < outlen; i++)
 			out[k++] = buf[i];
-		}
 	}
 	if (outlen)
 		out[k] = '\0';

@@ -24,7 +24,7 @@ int fsimage_mkfs_argv(const char *type, const char *opts, char **argv, unsigned 
 /* Where mkfs.TYPE is (PATH, then /usr/sbin, /sbin): 0 or -ENOENT. */
 int fsimage_mkfs_find(const char *type, char *path, size_t len);
 /* Runs argv[0] (a path) with argv, stdin from /dev/null, stdout and stderr captured into out
- * (its end kept when longer). Returns the exit status (>= 0; 128 + signal when killed), or
+ * (its beginning kept when longer). Returns the exit status (>= 0; 128 + signal when killed), or
  * -errno when it could not be started. */
 int fsimage_spawn(char *const argv[], char *out, size_t outlen);
 
