@@ -393,8 +393,9 @@ static int flag_axes(struct mx_exp *e, const struct mxc_config *c, char *err, si
 	return 0;
 }
 
-/* Every knob: a file the runner may write, whose value it can restore (or marked one-way). */
-static int knobs_check(struct mxc_plan *p, char *err, size_t errlen)
+/* Every knob: a file under /proc/sys or /sys the runner may write (before the root check: a
+ * wrong path is bad input), and, once root, a value it can restore (or values marked one-way). */
+static int knobs_check(struct mxc_plan *p, bool restore, char *err, size_t errlen)
 {
 	const struct mx_exp *e = p->e;
 
@@ -412,7 +413,7 @@ static int knobs_check(struct mxc_plan *p, char *err, size_t errlen)
 		}
 		for (unsigned v = 0; v < ax->nvalues; v++)
 			all_one_way &= ax->values[v].one_way;
-		if (!restorable && !all_one_way) {
+		if (restore && !restorable && !all_one_way) {
 			snprintf(err, errlen, "knob %s: its value cannot be read back as one line, so it "
 				 "could not be restored; mark the values one-way in an experiment file "
 				 "([axis NAME] knob = PATH, one-way = VALUE) if leaving it changed is fine",
@@ -615,6 +616,10 @@ int cmd_matrix(int argc, char **argv, const char *prog)
 		}
 	code = EXIT_USAGE;
 	plan.e = e;
+	if (knobs_check(&plan, false, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		goto out;
+	}
 	plan.cfg = &cfg;
 	plan.seed = cfg.seed;
 	plan.repeat = (unsigned)cfg.repeat;
@@ -631,7 +636,7 @@ int cmd_matrix(int argc, char **argv, const char *prog)
 		code = EXIT_UNSUPPORTED;
 		goto out;
 	}
-	if (knobs_check(&plan, err, sizeof(err))) {
+	if (knobs_check(&plan, true, err, sizeof(err))) {
 		fprintf(stderr, "%s: %s\n", prog, err);
 		goto out;
 	}
