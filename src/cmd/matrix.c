@@ -411,8 +411,9 @@ static int knobs_check(struct mxc_plan *p, bool restore, char *err, size_t errle
 			snprintf(err, errlen, "axis %s: %s", ax->name, msg);
 			return -1;
 		}
+		/* "-" leaves the knob as it is: nothing to restore */
 		for (unsigned v = 0; v < ax->nvalues; v++)
-			all_one_way &= ax->values[v].one_way;
+			all_one_way &= ax->values[v].one_way || !strcmp(ax->values[v].setting, "-");
 		if (restore && !restorable && !all_one_way) {
 			snprintf(err, errlen, "knob %s: its value cannot be read back as one line, so it "
 				 "could not be restored; mark the values one-way in an experiment file "

@@ -493,7 +493,8 @@ static int one_run(struct runner *r, unsigned slot, unsigned nslots, unsigned ci
 	if (commit(r))
 		goto undo;
 	for (unsigned k = 0; k < c->nknobs && !rc && !interrupted(); k++)
-		rc = do_value(r, "knob", c->knobs[k].path, c->knobs[k].value, c->knobs[k].one_way, c->name);
+		if (strcmp(c->knobs[k].value, "-"))    /* "-": left as it is */
+			rc = do_value(r, "knob", c->knobs[k].path, c->knobs[k].value, c->knobs[k].one_way, c->name);
 	if (!rc && !interrupted() && fresh)
 		rc = do_mkfs(r, t, ci, run);
 	if (!rc && !interrupted())
