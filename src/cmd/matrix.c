@@ -627,6 +627,11 @@ int cmd_matrix(int argc, char **argv, const char *prog)
 	plan.warmup = cfg.warmup;
 	plan.device = cfg.device;
 	if (cfg.dry_run) {
+		/* as root, the knobs' values are checked too (some are readable by root only) */
+		if (geteuid() == 0 && knobs_check(&plan, true, err, sizeof(err))) {
+			fprintf(stderr, "%s: %s\n", prog, err);
+			goto out;
+		}
 		dry_run(&plan);
 		code = EXIT_OK;
 		goto out;

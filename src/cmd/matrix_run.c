@@ -130,9 +130,9 @@ static unsigned undo_from(struct runner *r, size_t from, bool final)
 					r->t[k].fd = -1;
 				}
 		manifest_undo_mark(e, rc == 0, how);
-		if (rc) {
-			left++;
-			say(r, "cannot undo %s %s: %s", kind,
+		if (rc || !strncmp(how, "left", 4)) {
+			left += rc != 0;
+			say(r, "%s %s %s: %s", rc ? "cannot undo" : "undo:", kind,
 			    json_string_value(json_object_get(e, !strcmp(kind, "mount") ? "target" :
 							       !strcmp(kind, "loop") ? "device" : "path")), how);
 		}
@@ -311,8 +311,11 @@ static int do_mount(struct runner *r, struct target *t, const struct mx_cell *c)
 }
 
 /* A knob or a bdi file: its value now, then the new one, recorded first. */
-static int do_value(struct runner *r, const char *kind, const char *path, const char *value, bool one_way,
-		    const char *cell)
+/* A knob or a bdi setting, written to wpath; path is the file whose value is saved and restored
+ * (the same file, except bdi max_bytes: the kernel keeps it as max_ratio_fine and reads
+ * max_bytes back recomputed from the dirty limit of the moment, so that is what is restored). */
+static int do_value(struct runner *r, const char *kind, const char *path, const char *wpath,
+		    const char *value, bool one_way, const char *cell)
 {
 	char prev[4096], rb[4096], line[PATH_MAX + 4200];
 	json_t *list = json_object_get(r->m.root, "undo"), *e;
@@ -331,9 +334,11 @@ static int do_value(struct runner *r, const char *kind, const char *path, const 
 		say(r, "cannot read %s '%s': %s", kind, path, strerror(-rc));
 		return rc;
 	}
-	snprintf(line, sizeof(line), "echo %s > %s", value, path);
+	snprintf(line, sizeof(line), "echo %s > %s", value, wpath);
 	e = manifest_undo_add(&r->m, kind);
 	json_object_set_new(e, "path", json_string(path));
+	if (strcmp(path, wpath))
+		json_object_set_new(e, "written_to", json_string(wpath));
 	json_object_set_new(e, "previous", json_string(prev));
 	json_object_set_new(e, "value", json_string(value));
 	json_object_set_new(e, "one_way", json_boolean(one_way));
@@ -341,8 +346,8 @@ static int do_value(struct runner *r, const char *kind, const char *path, const 
 	json_object_set_new(e, "cell", json_string(cell));
 	if (commit(r))
 		return -EIO;
-	if ((rc = fsimage_knob_write(path, value))) {
-		say(r, "cannot write '%s' to %s '%s': %s", value, kind, path, strerror(-rc));
+	if ((rc = fsimage_knob_write(wpath, value))) {
+		say(r, "cannot write '%s' to %s '%s': %s", value, kind, wpath, strerror(-rc));
 		/* a write that failed changed nothing; a value that reads back otherwise is the
 		 * undo's to settle */
 		if (fsimage_knob_read(path, rb, sizeof(rb)) == 0 && !strcmp(rb, prev))
@@ -368,15 +373,20 @@ static int do_bdi(struct runner *r, struct target *t, const struct mx_cell *c)
 		return rc;
 	}
 	if (c->bdi_max_set) {
+		char keep[PATH_MAX + 32];
+
 		snprintf(file, sizeof(file), "%s/max_bytes", dir);
+		snprintf(keep, sizeof(keep), "%s/max_ratio_fine", dir);
+		if (access(keep, F_OK) < 0)
+			snprintf(keep, sizeof(keep), "%s/max_ratio", dir);
 		snprintf(v, sizeof(v), "%llu", (unsigned long long)c->bdi_max_bytes);
-		if ((rc = do_value(r, "bdi", file, v, false, c->name)))
+		if ((rc = do_value(r, "bdi", keep, file, v, false, c->name)))
 			return rc;
 	}
 	if (c->bdi_strict_set) {
 		snprintf(file, sizeof(file), "%s/strict_limit", dir);
 		snprintf(v, sizeof(v), "%u", c->bdi_strict_limit);
-		if ((rc = do_value(r, "bdi", file, v, false, c->name)))
+		if ((rc = do_value(r, "bdi", file, file, v, false, c->name)))
 			return rc;
 	}
 	return 0;
@@ -494,7 +504,7 @@ static int one_run(struct runner *r, unsigned slot, unsigned nslots, unsigned ci
 		goto undo;
 	for (unsigned k = 0; k < c->nknobs && !rc && !interrupted(); k++)
 		if (strcmp(c->knobs[k].value, "-"))    /* "-": left as it is */
-			rc = do_value(r, "knob", c->knobs[k].path, c->knobs[k].value, c->knobs[k].one_way, c->name);
+			rc = do_value(r, "knob", c->knobs[k].path, c->knobs[k].path, c->knobs[k].value, c->knobs[k].one_way, c->name);
 	if (!rc && !interrupted() && fresh)
 		rc = do_mkfs(r, t, ci, run);
 	if (!rc && !interrupted())

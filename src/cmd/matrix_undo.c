@@ -56,6 +56,7 @@ static int undo_value(json_t *e, char *how, size_t len)
 			 cur, val, prev);
 		return 0;
 	}
+	/* what was saved is what is written back (bdi max_bytes: its max_ratio_fine) */
 	if ((rc = fsimage_knob_write(path, prev))) {
 		snprintf(how, len, "left at %s: cannot write %s back: %s", cur, prev, strerror(-rc));
 		return rc;

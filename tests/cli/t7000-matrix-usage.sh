@@ -26,7 +26,6 @@ m=$(awk '/^\.SS Options/{o=1;next} o&&/^\.S[SH]/{exit} o&&prev==".TP"&&/^\.B /{p
 grep -q '^\[experiment\]' sect || fail "man MATRIX has no experiment file example"
 grep -qx matrix <(fsb list) || fail "matrix not in fsbench list"
 
-loops_before=$(losetup -a 2>/dev/null | wc -l)
 export TMPDIR=$SCRATCH/tmp
 mkdir -p "$TMPDIR"
 # bad input: exit 2, exactly one line on stderr, nothing created
@@ -72,7 +71,7 @@ bad "INI cell value" e4.ini
 printf '[experiment]\nworkload = tiotest\ndevice = /dev/sda\n' > e5.ini
 bad "device in a file" e5.ini
 bad "missing INI" nosuch.ini -- tiotest
-[ "$(losetup -a 2>/dev/null | wc -l)" -le "$loops_before" ] || fail "a loop device appeared"
+! losetup -a 2>/dev/null | grep -q "$TMPDIR" || fail "a loop device appeared"
 
 # --dry-run: the plan, no root needed, nothing created
 fsb matrix --fs ext4,xfs --mount-opts defaults --mount-opts noatime --repeat 2 --seed 3 --dry-run \
@@ -90,6 +89,26 @@ printf '[experiment]\nname = ex\nworkload = fs_mark\nargs = -D 4 -n 10 -s 4096 -
 fsb matrix ok.ini --repeat 1 --dry-run > plan 2> err || fail "dry-run of a file exit $?: $(cat err)"
 grep -q '^experiment ex: fs_mark, 2 cells x 1 runs, .*fresh per-run' plan ||
     fail "file + command line, fill means fresh per run: $(head -1 plan)"
+
+# a knob whose value cannot be read back (drop_caches is write-only in effect) is refused unless
+# its values are one-way; "-" leaves a knob as it is
+if [ "$(id -u)" = 0 ]; then
+    bad "unrestorable knob" --knob /proc/sys/vm/drop_caches=1 --dry-run -- tiotest -t 1
+    grep -q "could not be restored; mark the values one-way" err || fail "unrestorable: $(cat err)"
+    printf '[experiment]\nworkload = tiotest\n[axis drop]\nknob = /proc/sys/vm/drop_caches\nvalues = - 1\nlabels = kept dropped\none-way = 1\n' > ow.ini
+    fsb matrix ow.ini --dry-run > plan 2> err || fail "one-way knob refused: $(cat err)"
+    grep -q '^cell dropped: .*drop_caches=1 (one-way)' plan && grep -q '^order: kept#1 kept#2 kept#3 dropped#1' plan ||
+        fail "one-way cells run last: $(cat plan)"
+fi
+
+# the examples stay valid experiment files
+n=0
+for ex in "$TESTS_DIR"/../examples/*.ini; do
+    n=$((n + 1))
+    fsb matrix "$ex" --dry-run > plan 2> err || fail "$ex: exit $?: $(cat err)"
+    grep -q '^order: ' plan || fail "$ex: no plan: $(cat plan)"
+done
+[ $n -ge 2 ] || fail "fewer than two examples in examples/"
 
 # not root: exit 3 with one line (checked as nobody when root)
 if [ "$(id -u)" = 0 ]; then

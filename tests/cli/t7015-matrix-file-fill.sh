@@ -80,9 +80,15 @@ done
 [ "$(jq --arg k $K2 '[.undo[] | select(.kind == "knob" and .path == $k)] | length' "$M")" = 5 ] ||
     fail "the constant knob is not written before every run"
 # bdi limits: the loop device's, set during each run and restored
+# (max_bytes is kept by the kernel as max_ratio_fine: that is what is saved and restored)
 jq -e '[.undo[] | select(.kind == "bdi")] | (length == 10) and
-       ([.[] | .undone and (.path | test("^/sys/class/bdi/.*/(max_bytes|strict_limit)$"))] | all)' "$M" \
+       ([.[] | .undone and (.undo | startswith("restored") or startswith("holds"))
+         and (.path | test("^/sys/class/bdi/.*/(max_ratio_fine|strict_limit)$"))] | all)' "$M" \
     >/dev/null || fail "bdi records: $(jq -c '[.undo[] | select(.kind == "bdi")][0:2]' "$M")"
+for f in $(jq -r '.undo[] | select(.kind == "bdi") | .path' "$M" | sort -u); do
+    want=$(jq -r --arg f "$f" '[.undo[] | select(.path == $f)][0].previous' "$M")
+    [ "$(cat "$f")" = "$want" ] || fail "$f left at $(cat "$f"), was $want"
+done
 [ -s "$SCRATCH/r/runs/a/fs_log.txt" ] || fail "fs_mark's default log is not in the cell's directory"
 [ ! -e "$(jq -r .target.scratch "$M")" ] || fail "scratch left"
 ! losetup -a | grep -q "$TMPDIR" || fail "a loop device left"
