@@ -538,13 +538,22 @@ int cmd_matrix(int argc, char **argv, const char *prog)
 		for (unsigned i = 0; i < e->nargs; i++)
 			free(e->args[i]);
 		e->nargs = 0;
-		e->workload = strdup(argv[wi]);
+		if (!(e->workload = strdup(argv[wi]))) {
+			fprintf(stderr, "%s: out of memory\n", prog);
+			code = EXIT_FAILED;
+			goto out;
+		}
 		for (int i = wi + 1; i < argc; i++) {
 			if (e->nargs == MX_MAX_ARGS) {
 				fprintf(stderr, "%s: more than %d workload arguments\n", prog, MX_MAX_ARGS);
 				goto out;
 			}
-			e->args[e->nargs++] = strdup(argv[i]);
+			if (!(e->args[e->nargs] = strdup(argv[i]))) {
+				fprintf(stderr, "%s: out of memory\n", prog);
+				code = EXIT_FAILED;
+				goto out;
+			}
+			e->nargs++;
 		}
 	}
 	if (!e->workload) {

@@ -762,10 +762,10 @@ int fsimage_device_check(const char *dev, bool destroy, char *err, size_t errlen
 			blkid_probe_lookup_value(pr, "TYPE", &type, NULL);
 			blkid_probe_lookup_value(pr, "PTTYPE", &pt, NULL);
 			if (!destroy) {
-				fmt(err, errlen, "--device '%s' holds %s%s%s: refusing to overwrite it "
-				    "(--destroy %s names it again to allow that)", q, type ? type : pt ? pt : "a signature",
-				    type ? " (a filesystem or RAID signature)" : pt ? " (a partition table)" : "",
-				    type || pt ? "" : "", q);
+				fmt(err, errlen, "--device '%s' holds %s %s: refusing to overwrite it "
+				    "(--destroy %s names it again to allow that)", q,
+				    type ? type : pt ? pt : "a", type ? "(a filesystem or RAID signature)" :
+				    pt ? "(a partition table)" : "signature", q);
 				rc = -EEXIST;
 			}
 		} else if (rc == -2) {
