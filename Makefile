@@ -10,7 +10,7 @@ CFLAGS ?= -O2 -g
 # cairo (plot): pkg-config's flags; before deps.sh has installed libcairo2-dev, its usual place
 CAIRO_CFLAGS := $(shell pkg-config --cflags cairo 2>/dev/null || echo -I/usr/include/cairo)
 FSB_CFLAGS := -std=gnu11 -Wall -Wextra -pthread -D_GNU_SOURCE -DFSB_VERSION='"$(VERSION)"' -iquote src $(CAIRO_CFLAGS)
-LDLIBS := -ljansson -lz -lm -pthread -lcairo
+LDLIBS := -ljansson -lz -lm -pthread -lcairo -linih -lblkid
 
 ifeq ($(V),1)
 Q :=
@@ -44,9 +44,12 @@ $(BUILD)/obj/%.o: src/%.c | $(DEPS_STAMP)
 $(BUILD)/libfsbench.a: $(LIB_OBJS)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
+# every object of the library, also those only weakly referenced (the matrix report, which
+# `fsbench matrix` calls when it is built in: src/cmd/matrix.h)
 $(BIN): $(BUILD)/obj/main.o $(BUILD)/libfsbench.a
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(BUILD)/obj/main.o -Wl,--whole-archive $(BUILD)/libfsbench.a \
+		-Wl,--no-whole-archive $(LDLIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libfsbench.a
 	@mkdir -p $(@D)

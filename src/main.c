@@ -21,6 +21,7 @@ struct subcmd {
 
 static const struct subcmd subcmds[] = {
 	{ "compare", cmd_compare, "results side by side: deltas, 95% intervals, significance, what differs", false },
+	{ "matrix", cmd_matrix, "an experiment: a workload over filesystems, options and knobs on fresh images, interleaved", false },
 	{ "plot", cmd_plot, "draw results to PNG or SVG: fill curves, timelines, latency CDFs, bars", false },
 	{ "__man-options", cmd_man_options, "print a subcommand's options as man page text (build use)", true },
 	{ "__after", cmd_after, "the after-run tools on a device: fsck (read-only checker), freespace (free extent histogram)", true },

@@ -3,6 +3,9 @@
 #define FSB_CMD_H
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
+
+#include "core/driver.h"
 
 enum {
 	EXIT_OK = 0,
@@ -28,10 +31,26 @@ bool cmd_stdout_gone(const char *path);
 struct workload_ops;
 /* Any registered workload as a command (cmd/run.c). */
 int cmd_workload(const struct workload_ops *w, int argc, char **argv, const char *prog);
+/* One run of a workload whose config is parsed and checked: the driver, the presentation (the
+ * classic text, the JSON and the other files its options name), the exit status. The command
+ * above and the experiment runner (cmd/matrix.c) both go through it; signal handlers and the
+ * cleanup reporter are the caller's. */
+struct cmd_run_io {
+	const char *prog;            /* how messages name the command */
+	int argc;                    /* the command line the JSON records */
+	char **argv;
+	FILE *text;                  /* the classic output; NULL: none */
+	FILE *err;                   /* how the run ended, warnings, errors */
+	struct driver_hooks hooks;   /* e.g. prepare_run */
+	char *error;                 /* NULL, or filled with the first error as one line ("": none) */
+	size_t errorlen;
+};
+int cmd_workload_run(const struct workload_ops *w, void *cfg, struct cmd_run_io *io);
 /* fsbench list [workloads|engines]: what this fsbench has, one per line. */
 int cmd_list(int argc, char **argv, const char *prog);
 int cmd_compare(int argc, char **argv, const char *prog);
 int cmd_plot(int argc, char **argv, const char *prog);
+int cmd_matrix(int argc, char **argv, const char *prog);
 int cmd_man_options(int argc, char **argv, const char *prog);
 /* fsbench __after fsck|freespace DEVICE FSTYPE [--json FILE] (cmd/after.c, hidden) */
 int cmd_after(int argc, char **argv, const char *prog);

@@ -11,6 +11,7 @@
 
 void compare_options(bool list, FILE *out);
 void plot_options(bool list, FILE *out);
+void matrix_options(bool list, FILE *out);
 
 int cmd_man_options(int argc, char **argv, const char *prog)
 {
@@ -32,6 +33,10 @@ int cmd_man_options(int argc, char **argv, const char *prog)
 		else
 			opt_text_man(w->cmd, cfg, stdout);
 		free(cfg);
+		return EXIT_OK;
+	}
+	if (!strcmp(argv[1], "matrix")) {
+		matrix_options(list, stdout);
 		return EXIT_OK;
 	}
 	if (!strcmp(argv[1], "compare") || !strcmp(argv[1], "plot")) {

@@ -12,10 +12,10 @@
 #include "cmd/outputs.h"
 #include "core/cleanup.h"
 #include "core/driver.h"
+#include "engine/engine.h"
 #include "core/opt.h"
 #include "report/opt_text.h"
 #include "core/run.h"
-#include "engine/engine.h"
 #include "report/generic_report.h"
 #include "report/json.h"
 #include "report/profile_text.h"
@@ -32,6 +32,9 @@ struct cmd_ctx {
 	void *st;                    /* the report's state */
 	struct report_out out;
 	const struct run_opts *opts;
+	struct driver_hooks hooks;
+	char *error;                 /* the first error as one line, for the caller; may be NULL */
+	size_t errorlen;
 };
 
 /* A log line that did not get there fails the run (the log is a result), once. */
@@ -90,8 +93,7 @@ static void sink_note(void *arg, const char *line)
 {
 	struct cmd_ctx *x = arg;
 
-	(void)x;
-	fprintf(stderr, "%s\n", line);
+	fprintf(x->out.err, "%s\n", line);
 }
 
 /* The option that carries -h/--help, found in the table: 1 after -h, 2 after --help. */
@@ -142,9 +144,9 @@ static void print_warnings(const struct cmd_ctx *x, const struct driver_result *
 	if (x->opts->quiet || warn_tally_empty(&res->warns))
 		return;
 	fflush(stdout);
-	warn_text_print(stderr, &res->warns, &ctx);
+	warn_text_print(x->out.err, &res->warns, &ctx);
 	if (res->warns_short)
-		fprintf(stderr, "%s: out of memory: the warnings above name some of their iterations "
+		fprintf(x->out.err, "%s: out of memory: the warnings above name some of their iterations "
 			"only\n", x->out.prog);
 }
 
@@ -163,7 +165,8 @@ static int run_workload(struct cmd_ctx *x, void *cfg)
 	const struct run_opts *o = x->opts;
 	struct driver d = { .w = w, .cfg = cfg, .opts = o, .prog = x->out.prog,
 			    .progress = !o->quiet && isatty(STDERR_FILENO),
-			    .sink = { sink_run_begin, sink_unit, sink_run_end, sink_note, progress_text_draw, x } };
+			    .sink = { sink_run_begin, sink_unit, sink_run_end, sink_note, progress_text_draw, x },
+			    .hooks = x->hooks };
 	struct driver_result res;
 	char msg[PATH_MAX + 768];
 	int code = EXIT_OK;
@@ -171,7 +174,7 @@ static int run_workload(struct cmd_ctx *x, void *cfg)
 	bool keep = false;
 
 	if (driver_run(&d, &res)) {
-		fprintf(stderr, "%s: out of memory\n", x->out.prog);
+		fprintf(x->out.err, "%s: out of memory\n", x->out.prog);
 		driver_finish(w, &res, keep);
 		driver_result_free(w, &res);
 		return EXIT_FAILED;
@@ -179,9 +182,9 @@ static int run_workload(struct cmd_ctx *x, void *cfg)
 	/* the last run attempted decides whether its files stay (fs_mark keeps nothing when it
 	 * created nothing) */
 	last = res.nruns ? driver_result_run(w, &res, res.nruns - 1) : NULL;
-	keep = w->keep && w->keep(cfg, res.nostart ? NULL : last);
+	keep = w->keep && w->keep(cfg, res.nostart ? driver_result_run(w, &res, res.nruns) : last);
 	if (res.perf_why[0])
-		fprintf(stderr, "%s: --profile: %s; running without a profile\n", x->out.prog,
+		fprintf(x->out.err, "%s: --profile: %s; running without a profile\n", x->out.prog,
 			res.perf_why);
 	if (res.nruns > 1 && x->rep && x->rep->summary)
 		x->rep->summary(x->st, &res);
@@ -189,7 +192,7 @@ static int run_workload(struct cmd_ctx *x, void *cfg)
 		fflush(x->out.text);
 	print_warnings(x, &res);
 	if (res.stopped_between && !cmd_signal_quiet(res.signal))
-		fprintf(stderr, "%s: interrupted after run %u of %llu; %s\n", x->out.prog, res.nruns,
+		fprintf(x->out.err, "%s: interrupted after run %u of %llu; %s\n", x->out.prog, res.nruns,
 			(unsigned long long)o->repeat, keep ? "the files are kept" : "removing the files");
 	if (o->profile_callgraph && res.profiled && res.nruns && x->rep && x->rep->folded &&
 	    write_folded(x, &res))
@@ -203,21 +206,31 @@ static int run_workload(struct cmd_ctx *x, void *cfg)
 		outfile_abort(x->log);
 	x->log = NULL;
 	x->out.log = NULL;
-	if (any_run_ended(w, &res, RUN_END_NOSPACE))
+	if (any_run_ended(w, &res, RUN_END_NOSPACE)) {
 		code = EXIT_FAILED;
+		for (unsigned i = 0; x->error && i < res.nruns; i++) {
+			const struct run_head *h = driver_result_run(w, &res, i);
+
+			if (h->end == RUN_END_NOSPACE)
+				snprintf(x->error, x->errorlen, "%s", h->end_detail);
+		}
+	}
 	if (res.failed) {
 		run_error_format(&res.error, msg, sizeof(msg));
-		fprintf(stderr, "%s: %s\n", x->out.prog, msg);
+		fprintf(x->out.err, "%s: %s\n", x->out.prog, msg);
+		if (x->error)
+			snprintf(x->error, x->errorlen, "%s", msg);
 		code = cmd_exit_for_errno(res.error.err);
 	} else if (res.signal) {
-		if (!any_run_ended(w, &res, RUN_END_SIGNAL) && !res.stopped_between &&
-		    !cmd_signal_quiet(res.signal)) {
-			char sig[32];
+		char sig[32];
 
-			run_signal_name(res.signal, sig, sizeof(sig));
-			fprintf(stderr, "%s: interrupted by %s; the results are incomplete\n",
+		run_signal_name(res.signal, sig, sizeof(sig));
+		if (!any_run_ended(w, &res, RUN_END_SIGNAL) && !res.stopped_between &&
+		    !cmd_signal_quiet(res.signal))
+			fprintf(x->out.err, "%s: interrupted by %s; the results are incomplete\n",
 				x->out.prog, sig);
-		}
+		if (x->error)
+			snprintf(x->error, x->errorlen, "interrupted by %s", sig);
 		code = cmd_exit_for_signal(res.signal);
 	}
 	if (driver_finish(w, &res, keep) || res.cleanup_failed)
@@ -226,9 +239,53 @@ static int run_workload(struct cmd_ctx *x, void *cfg)
 	return code;
 }
 
+int cmd_workload_run(const struct workload_ops *w, void *cfg, struct cmd_run_io *io)
+{
+	struct cmd_ctx x = { .w = w, .rep = w->report ? w->report : &generic_report, .hooks = io->hooks };
+	const char *prog = io->prog;
+	int code;
+
+	if (io->error && io->errorlen)
+		io->error[0] = '\0';
+	x.error = io->error;
+	x.errorlen = io->errorlen;
+	x.cfg = cfg;
+	x.opts = workload_run_opts(w, cfg);
+	x.out = (struct report_out){ .w = w, .err = io->err, .prog = prog, .argc = io->argc,
+				     .argv = io->argv, .text = io->text };
+	x.out.log_path = x.rep->log_path ? x.rep->log_path(cfg) : NULL;
+	if ((code = outputs_check_run(prog, x.opts->json, x.opts->profile_callgraph,
+				      x.opts->profile_folded, x.out.log_path)))
+		goto out;
+	if (x.out.log_path) {
+		if (!(x.log = outputs_open(prog, x.out.log_path, OUTFILE_APPEND))) {
+			code = EXIT_FAILED;
+			goto out;
+		}
+		x.out.log = x.log->f;
+	}
+	if (x.rep && x.rep->state_size && !(x.st = calloc(1, x.rep->state_size))) {
+		fprintf(io->err, "%s: out of memory\n", prog);
+		code = EXIT_FAILED;
+		goto out;
+	}
+	if (x.rep && x.rep->begin && (code = x.rep->begin(x.st, cfg, &x.out))) {
+		code = code == -ENOMEM || code == -EIO ? EXIT_FAILED : EXIT_USAGE;
+		goto out;
+	}
+	code = run_workload(&x, cfg);
+out:
+	if (x.rep && x.rep->end && x.st)
+		x.rep->end(x.st);
+	if (x.log)
+		outfile_abort(x.log);
+	free(x.st);
+	return code;
+}
+
 int cmd_workload(const struct workload_ops *w, int argc, char **argv, const char *prog)
 {
-	struct cmd_ctx x = { .w = w, .rep = w->report ? w->report : &generic_report };
+	struct cmd_run_io io = { .prog = prog, .argc = argc, .argv = argv, .err = stderr };
 	char err[PATH_MAX + 768];
 	void *cfg = calloc(1, w->config_size), *defaults = calloc(1, w->config_size);
 	int code, help;
@@ -240,9 +297,6 @@ int cmd_workload(const struct workload_ops *w, int argc, char **argv, const char
 	}
 	w->defaults(cfg);
 	memcpy(defaults, cfg, w->config_size);
-	x.cfg = cfg;
-	x.opts = workload_run_opts(w, cfg);
-	x.out = (struct report_out){ .w = w, .err = stderr, .prog = prog, .argc = argc, .argv = argv };
 	if (opt_parse(w->cmd, argc, argv, cfg, err, sizeof(err))) {
 		fprintf(stderr, "%s: %s\n", prog, err);
 		code = EXIT_USAGE;
@@ -259,40 +313,15 @@ int cmd_workload(const struct workload_ops *w, int argc, char **argv, const char
 		code = code == -EPERM || code == -EACCES || code == -EOPNOTSUPP ? EXIT_UNSUPPORTED : EXIT_USAGE;
 		goto out;
 	}
-	x.out.log_path = x.rep->log_path ? x.rep->log_path(cfg) : NULL;
-	if ((code = outputs_check_run(prog, x.opts->json, x.opts->profile_callgraph,
-				      x.opts->profile_folded, x.out.log_path)))
-		goto out;
 	cleanup_set_reporter(report_cleanup);
 	if (run_signals_install()) {
 		fprintf(stderr, "%s: cannot install signal handlers: %s\n", prog, strerror(errno));
 		code = EXIT_FAILED;
 		goto out;
 	}
-	x.out.text = outfile_is_stdout(x.opts->json) ? NULL : stdout;
-	if (x.out.log_path) {
-		if (!(x.log = outputs_open(prog, x.out.log_path, OUTFILE_APPEND))) {
-			code = EXIT_FAILED;
-			goto out;
-		}
-		x.out.log = x.log->f;
-	}
-	if (x.rep && x.rep->state_size && !(x.st = calloc(1, x.rep->state_size))) {
-		fprintf(stderr, "%s: out of memory\n", prog);
-		code = EXIT_FAILED;
-		goto out;
-	}
-	if (x.rep && x.rep->begin && (code = x.rep->begin(x.st, cfg, &x.out))) {
-		code = code == -ENOMEM || code == -EIO ? EXIT_FAILED : EXIT_USAGE;
-		goto out;
-	}
-	code = run_workload(&x, cfg);
+	io.text = outfile_is_stdout(workload_run_opts(w, cfg)->json) ? NULL : stdout;
+	code = cmd_workload_run(w, cfg, &io);
 out:
-	if (x.rep && x.rep->end && x.st)
-		x.rep->end(x.st);
-	if (x.log)
-		outfile_abort(x.log);
-	free(x.st);
 	free(cfg);
 	free(defaults);
 	return code;

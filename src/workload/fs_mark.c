@@ -1709,7 +1709,7 @@ static unsigned fsm_targets(const void *cfg, const char **out, unsigned max)
 
 static bool fsm_keep(const void *cfg, const void *result)
 {
-	return result && fsm_result_keeps(cfg, result);
+	return result ? fsm_result_keeps(cfg, result) : ((const struct fsm_config *)cfg)->keep_files;
 }
 
 /* Runs of the same configuration from processes side by side: files, latency and overhead add
@@ -1784,6 +1784,7 @@ const struct workload_ops workload_fs_mark = {
 	.result_free = fsm_result_free,
 	.merge = fsm_merge,
 	.keep = fsm_keep,
+	.target_opt = "dir",
 	.figs = &fsm_figs,
 	.report = &fsm_report,
 	.short_help_stderr = true,

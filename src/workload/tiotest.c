@@ -1363,6 +1363,7 @@ const struct workload_ops workload_tiotest = {
 	.result_free = tio_result_free,
 	.merge = tio_merge,
 	.keep = tio_keep,
+	.target_opt = "dir",
 	.figs = &tio_figs,
 	.report = &tio_report,
 };

@@ -23,6 +23,13 @@
  *                summed, histograms merged exactly; -EINVAL when the shapes differ. May be NULL
  *                (then results cannot be merged).
  *
+ * Target (for the experiment runner, `fsbench matrix`, which supplies the directory itself):
+ *   target_opt   the long name of the option that names the run's target directory ("dir").
+ *                The runner parses the arguments it was given, refuses them when they set this
+ *                option already, and appends "--OPT=MOUNTPOINT": the target goes through the
+ *                options table like any option, and the JSON's command line shows it. NULL: the
+ *                workload cannot run in a matrix.
+ *
  * Presentation (report/) is reached through `report`: the classic text, the JSON, the
  * --profile-callgraph file. A workload without a classic format leaves it NULL and gets the
  * generic figure table and JSON. */
@@ -53,9 +60,11 @@ struct workload_ops {
 	void (*run_done)(void *result);
 	void (*result_free)(void *result);
 	int (*merge)(void *dst, const void *src);
-	/* the run's files stay at the end (tiotest --keep, fs_mark -k/-L/-F); result is the last
-	 * run's, NULL when it could not start; NULL hook: never */
+	/* the run's files stay at the end (tiotest --keep, fs_mark -k/-L/-F): for the last run's
+	 * result (a run that could not start: its zeroed result), or with result NULL what the
+	 * configuration asks for; NULL hook: never */
 	bool (*keep)(const void *cfg, const void *result);
+	const char *target_opt;      /* the option naming the target directory; see above */
 	const struct figure_set *figs;
 	const struct workload_report *report;
 	bool short_help_stderr;      /* -h prints on stderr (fs_mark does; both exit 1) */

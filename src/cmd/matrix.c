@@ -1,0 +1,695 @@
+/* fsbench matrix: an experiment in one command. The command line (and an experiment file) say
+ * what varies; this file parses and checks all of it before anything is set up (bad input:
+ * exit 2 with one line; not root or a tool missing: exit 3), then hands the plan to the runner
+ * (matrix_run.c). */
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cmd/cmd.h"
+#include "cmd/matrix_int.h"
+#include "core/driver.h"
+#include "core/quote.h"
+#include "report/opt_text.h"
+#include "sys/fsimage.h"
+#include "workload/workload.h"
+
+#define F(x) offsetof(struct mxc_config, x)
+static const struct opt mx_opts[] = {
+	{ 'o', "output", OPT_STR, F(output), "DIR", 0, 0, 0, 0,
+	  "the result directory: manifest.json, every run's JSON, the report (created; it must not "
+	  "exist or be empty; default ./matrix-NAME-TIME)" },
+	{ 0, "fs", OPT_STRS, F(fs), "TYPE[,TYPE]", 0, 0, 0, 16,
+	  "filesystems, an axis (ext2, ext3, ext4, xfs, btrfs; default ext4)" },
+	{ 0, "mkfs-opts", OPT_STRS, F(mkfs), "TYPE:OPTS", 0, 0, 0, 16,
+	  "options for mkfs.TYPE (repeatable, once per type)" },
+	{ 0, "mount-opts", OPT_STRS, F(mount), "OPTS", 0, 0, 0, MX_MAX_VALUES,
+	  "mount options; repeated: an axis, one value each ('defaults': none)" },
+	{ 0, "knob", OPT_STRS, F(knob), "PATH=VALUE", 0, 0, 0, OPT_LIST_MAX,
+	  "write VALUE to a /proc/sys or /sys file before each run and restore it after; the same "
+	  "PATH repeated with other values: an axis" },
+	{ 0, "bdi-max-bytes", OPT_STR, F(bdi_max), "SIZE", 0, 0, 0, 0,
+	  "during each run, the filesystem's bdi max_bytes writeback limit (restored after)" },
+	{ 0, "bdi-strict-limit", OPT_STR, F(bdi_strict), "0|1", 0, 0, 0, 0,
+	  "during each run, the filesystem's bdi strict_limit (restored after)" },
+	{ 0, "drop-caches", OPT_FLAG, F(drop_caches), NULL, 0, 0, 0, 0,
+	  "sync and drop the page cache, dentries and inodes before each run" },
+	{ 0, "repeat", OPT_UINT, F(repeat), "N", 1, 10000, 0, 0, "runs of every cell" },
+	{ 0, "order", OPT_STR, F(order), "ORDER", 0, 0, 0, 0,
+	  "interleaved (rounds of every cell, each round shuffled from --seed), rotated (round r "
+	  "starts at cell r) or sequential (all runs of a cell, then the next)" },
+	{ 0, "seed", OPT_UINT, F(seed), "N", 0, UINT64_MAX, 0, 0, "seed of the interleaved order" },
+	{ 0, "fresh", OPT_STR, F(fresh), "WHEN", 0, 0, 0, 0,
+	  "per-run: mkfs before every run; per-cell: once per cell (default: per-run when the "
+	  "workload keeps its files, as fs_mark -F does; per-cell otherwise)" },
+	{ 0, "warmup", OPT_FLAG, F(warmup), NULL, 0, 0, 0, 0,
+	  "one run of the first cell before the others, recorded and left out of the results" },
+	{ 0, "size", OPT_SIZE, F(size), "SIZE", UINT64_C(16) << 20, UINT64_C(1) << 44, UINT64_C(1) << 20, 0,
+	  "size of each cell's sparse image (bare number: MiB; k/m/g/t)" },
+	{ 0, "dir", OPT_STR, F(dir), "DIR", 0, 0, 0, 0,
+	  "where the scratch folder with the images and mount points goes (default: $TMPDIR or /tmp)" },
+	{ 0, "device", OPT_STR, F(device), "DEV", 0, 0, 0, 0,
+	  "use this block device instead of images; refused when mounted, in use, or holding a "
+	  "filesystem or partition table (unless --destroy names it too)" },
+	{ 0, "destroy", OPT_STR, F(destroy), "DEV", 0, 0, 0, 0,
+	  "with --device: the same device again, to allow overwriting what it holds" },
+	{ 0, "max-other-cpu", OPT_UINT, F(max_other_cpu), "PCT", 0, 100, 0, 0,
+	  "flag a run when other processes took more than PCT % of the machine's CPU during it" },
+	{ 0, "stop-on-error", OPT_FLAG, F(stop_on_error), NULL, 0, 0, 0, 0,
+	  "stop at the first failed run (default: record it and go on)" },
+	{ 0, "name", OPT_STR, F(name), "NAME", 0, 0, 0, 0,
+	  "the experiment's name (default: the file's name, or the workload's)" },
+	{ 0, "dry-run", OPT_FLAG, F(dry_run), NULL, 0, 0, 0, 0,
+	  "check everything, print the cells and the order of the runs, set up nothing" },
+	{ 0, "undo", OPT_STR, F(undo), "DIR", 0, 0, 0, 0,
+	  "undo what a killed experiment left set up, from DIR/manifest.json (and nothing else)" },
+	{ 'h', "help", OPT_HELP, F(help), NULL, 0, 0, 0, 0, "show this help" },
+	{ 0 },
+};
+
+static const struct opt_cmd mx_cmd = {
+	.name = "matrix",
+	.summary = "Run a workload over configurations (filesystems, mkfs and mount options, kernel knobs)\n"
+		   "on fresh loop-mounted images, runs interleaved, everything undone at the end.\n"
+		   "After the options: -- WORKLOAD ARGS... (the target directory is supplied).",
+	.opts = mx_opts,
+};
+
+static void mx_defaults(struct mxc_config *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->repeat = 3;
+	c->seed = 1;
+	c->size = UINT64_C(1) << 30;
+	c->max_other_cpu = 20;
+	c->order = "interleaved";
+}
+
+/* for fsbench __man-options */
+void matrix_options(bool list, FILE *out)
+{
+	struct mxc_config d;
+
+	mx_defaults(&d);
+	if (list)
+		opt_text_list(&mx_cmd, out);
+	else
+		opt_text_man(&mx_cmd, &d, out);
+}
+
+/* [experiment] keys: the long options, except those that name a device or act at once */
+static int ini_key_valid(const char *key)
+{
+	static const char *const cli_only[] = { "device", "destroy", "undo", "help", "dry-run" };
+
+	for (size_t i = 0; i < sizeof(cli_only) / sizeof(cli_only[0]); i++)
+		if (!strcmp(key, cli_only[i]))
+			return -1;
+	for (const struct opt *o = mx_opts; !opt_is_end(o); o++)
+		if (o->lname && !strcmp(o->lname, key))
+			return o->type == OPT_FLAG ? 0 : 1;
+	return -1;
+}
+
+/* Options before "--" (argv[0] first), the experiment file (at most one operand), and what
+ * follows "--": the workload and its arguments. */
+static int split_args(int argc, char **argv, char **opts, int *nopts, const char **ini, int *wi,
+		      char *err, size_t errlen)
+{
+	*nopts = 0;
+	*ini = NULL;
+	*wi = argc;
+	opts[(*nopts)++] = argv[0];
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		bool takes = false;
+
+		if (!strcmp(a, "--")) {
+			*wi = i + 1;
+			return 0;
+		}
+		if (a[0] != '-' || !a[1]) {
+			if (*ini) {
+				char q[QUOTE_MAX];
+
+				snprintf(err, errlen, "one experiment file only ('%s' too; the workload goes "
+					 "after '--')", quote_str(a, q, sizeof(q)));
+				return -1;
+			}
+			*ini = a;
+			continue;
+		}
+		opts[(*nopts)++] = argv[i];
+		if (a[1] == '-') {
+			size_t n = strcspn(a + 2, "=");
+
+			for (const struct opt *o = mx_opts; !opt_is_end(o); o++)
+				if (o->lname && strlen(o->lname) == n && !strncmp(o->lname, a + 2, n))
+					takes = !a[2 + n] && opt_takes_arg(o);
+		} else if (!a[2]) {
+			for (const struct opt *o = mx_opts; !opt_is_end(o); o++)
+				if (o->sname == a[1])
+					takes = opt_takes_arg(o);
+		}
+		if (takes && i + 1 < argc)
+			opts[(*nopts)++] = argv[++i];
+	}
+	return 0;
+}
+
+static const struct opt *find_long(const struct opt_cmd *c, const char *lname)
+{
+	for (const struct opt *o = c->opts; !opt_is_end(o); o++)
+		if (o->lname && !strcmp(o->lname, lname))
+			return o;
+	return NULL;
+}
+
+/* A cell's workload arguments parsed and checked as `fsbench WORKLOAD` would, with the target
+ * the runner supplies (dir): 0, or EXIT_USAGE / EXIT_UNSUPPORTED with one line in err. */
+static int workload_check(const struct workload_ops *w, const struct mx_cell *c, char *err, size_t errlen)
+{
+	const struct opt *t = find_long(w->cmd, w->target_opt);
+	void *cfg = calloc(1, w->config_size), *def = calloc(1, w->config_size);
+	char **argv = calloc(c->nargs + 3, sizeof(char *)), msg[PATH_MAX + 768], target[PATH_MAX + 16];
+	const struct run_opts *ro;
+	int argc = 0, rc = EXIT_USAGE;
+
+	if (!cfg || !def || !argv || !t) {
+		snprintf(err, errlen, "%s", t ? "out of memory" : "the workload's target option is not in its table");
+		goto out;
+	}
+	argv[argc++] = (char *)w->name;
+	for (unsigned i = 0; i < c->nargs; i++)
+		argv[argc++] = c->args[i];
+	w->defaults(cfg);
+	memcpy(def, cfg, w->config_size);
+	if (opt_parse(w->cmd, argc, argv, cfg, msg, sizeof(msg))) {
+		snprintf(err, errlen, "cell %s: %s: %s", c->name, w->name, msg);
+		goto out;
+	}
+	/* the runner supplies the target: given here too, it would be a second one or ignored */
+	if (t->type == OPT_STRS ? ((const struct opt_strs *)((char *)cfg + t->off))->user
+				: memcmp((char *)cfg + t->off, (char *)def + t->off, sizeof(void *)) != 0) {
+		snprintf(err, errlen, "cell %s: %s: the runner supplies --%s (the mounted filesystem): "
+			 "leave it out of the workload's arguments", c->name, w->name, w->target_opt);
+		goto out;
+	}
+	ro = workload_run_opts(w, cfg);
+	if (ro->json || ro->repeat > 1 || ro->profile_folded) {
+		snprintf(err, errlen, "cell %s: %s: %s", c->name, w->name,
+			 ro->json ? "--json is the runner's: each run's JSON is DIR/runs/CELL/run-K.json" :
+			 ro->repeat > 1 ? "--repeat is the runner's: give it to matrix (runs interleave)" :
+			 "--profile-folded is the runner's: each run's stacks go beside its JSON");
+		goto out;
+	}
+	memcpy(cfg, def, w->config_size);
+	/* checked against a directory that exists now: the mount point does not yet */
+	snprintf(target, sizeof(target), "--%s=/", w->target_opt);
+	argv[argc++] = target;
+	if (opt_parse(w->cmd, argc, argv, cfg, msg, sizeof(msg))) {
+		snprintf(err, errlen, "cell %s: %s: %s", c->name, w->name, msg);
+		goto out;
+	}
+	if ((rc = w->check(cfg, argc, argv, msg, sizeof(msg)))) {
+		snprintf(err, errlen, "cell %s: %s: %s", c->name, w->name, msg);
+		rc = rc == -EPERM || rc == -EACCES || rc == -EOPNOTSUPP ? EXIT_UNSUPPORTED : EXIT_USAGE;
+		goto out;
+	}
+	rc = 0;
+out:
+	free(cfg);
+	free(def);
+	free(argv);
+	return rc;
+}
+
+/* Whether the workload keeps its files with these arguments (then --fresh defaults to
+ * per-run: the next run would start on a filesystem the last one filled). */
+static bool workload_keeps(const struct workload_ops *w, struct mx_exp *e)
+{
+	void *cfg = calloc(1, w->config_size);
+	char **argv = calloc(e->nargs + 3, sizeof(char *)), msg[PATH_MAX + 768], target[64];
+	bool keep = false;
+	int argc = 0;
+
+	if (cfg && argv) {
+		argv[argc++] = (char *)w->name;
+		for (unsigned i = 0; i < e->nargs; i++)
+			argv[argc++] = e->args[i];
+		/* check() derives what keeps the files (fs_mark: -k, -L, -F) */
+		snprintf(target, sizeof(target), "--%s=/", w->target_opt);
+		argv[argc++] = target;
+		w->defaults(cfg);
+		if (!opt_parse(w->cmd, argc, argv, cfg, msg, sizeof(msg)) && !w->check(cfg, argc, argv, msg, sizeof(msg)))
+			keep = w->keep && w->keep(cfg, NULL);
+	}
+	free(cfg);
+	free(argv);
+	return keep;
+}
+
+/* The axes the options give: --fs, --mount-opts, --knob (grouped by path), the bdi limits. */
+static int flag_axes(struct mx_exp *e, const struct mxc_config *c, char *err, size_t errlen)
+{
+	char q[QUOTE_MAX], msg[512];
+	int a;
+
+	if (c->fs.n) {
+		if ((a = mx_axis_add(e, "fs", MX_FS, NULL, err, errlen)) < 0)
+			return -1;
+		for (unsigned i = 0; i < c->fs.n; i++) {
+			char *copy = strdup(c->fs.v[i]), *save = NULL;
+
+			if (!copy) {
+				snprintf(err, errlen, "out of memory");
+				return -1;
+			}
+			for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+				if (!fsimage_fs_known(t)) {
+					snprintf(err, errlen, "option --fs: unknown filesystem '%s' (known: %s)",
+						 quote_str(t, q, sizeof(q)), fsimage_fs_list());
+					free(copy);
+					return -1;
+				}
+				if (mx_value_add(e, (unsigned)a, NULL, t, false, msg, sizeof(msg))) {
+					snprintf(err, errlen, "option --fs: %s", msg);
+					free(copy);
+					return -1;
+				}
+			}
+			free(copy);
+		}
+	}
+	if (c->mount.n) {
+		if ((a = mx_axis_add(e, "mount", MX_MOUNT, NULL, err, errlen)) < 0)
+			return -1;
+		for (unsigned i = 0; i < c->mount.n; i++)
+			if (mx_value_add(e, (unsigned)a, NULL, c->mount.v[i], false, msg, sizeof(msg))) {
+				snprintf(err, errlen, "option --mount-opts: %s", msg);
+				return -1;
+			}
+	}
+	for (unsigned i = 0; i < c->knob.n; i++) {
+		const char *eq = strchr(c->knob.v[i], '='), *base;
+		char path[PATH_MAX];
+		bool seen = false;
+
+		if (!eq || eq == c->knob.v[i] || (size_t)(eq - c->knob.v[i]) >= sizeof(path)) {
+			snprintf(err, errlen, "option --knob: '%s' is not PATH=VALUE",
+				 quote_str(c->knob.v[i], q, sizeof(q)));
+			return -1;
+		}
+		snprintf(path, sizeof(path), "%.*s", (int)(eq - c->knob.v[i]), c->knob.v[i]);
+		for (unsigned j = 0; j < i && !seen; j++)
+			seen = !strncmp(c->knob.v[j], c->knob.v[i], (size_t)(eq - c->knob.v[i]) + 1);
+		if (seen)
+			continue;
+		base = strrchr(path, '/');
+		base = base && base[1] ? base + 1 : path;
+		for (unsigned k = 0; k < e->naxes; k++)
+			if (!strcmp(e->axes[k].name, base) && e->axes[k].kind == MX_KNOB && e->axes[k].knob &&
+			    strcmp(e->axes[k].knob, path)) {
+				snprintf(err, errlen, "option --knob: two knobs named %s: give the axes names "
+					 "in an experiment file", base);
+				return -1;
+			}
+		if ((a = mx_axis_add(e, base, MX_KNOB, path, msg, sizeof(msg))) < 0) {
+			snprintf(err, errlen, "option --knob: %s", msg);
+			return -1;
+		}
+		for (unsigned j = i; j < c->knob.n; j++)
+			if (!strncmp(c->knob.v[j], c->knob.v[i], (size_t)(eq - c->knob.v[i]) + 1) &&
+			    mx_value_add(e, (unsigned)a, NULL, c->knob.v[j] + (eq - c->knob.v[i]) + 1, false, msg,
+					 sizeof(msg))) {
+				snprintf(err, errlen, "option --knob: %s", msg);
+				return -1;
+			}
+	}
+	if (c->bdi_max) {
+		uint64_t v;
+
+		if (opt_parse_size(c->bdi_max, 1, true, &v)) {
+			snprintf(err, errlen, "option --bdi-max-bytes: '%s' is not a size",
+				 quote_str(c->bdi_max, q, sizeof(q)));
+			return -1;
+		}
+		if ((a = mx_axis_add(e, "bdi-max-bytes", MX_BDI_MAX_BYTES, NULL, err, errlen)) < 0 ||
+		    mx_value_add(e, (unsigned)a, NULL, c->bdi_max, false, err, errlen))
+			return -1;
+	}
+	if (c->bdi_strict) {
+		if (strcmp(c->bdi_strict, "0") && strcmp(c->bdi_strict, "1")) {
+			snprintf(err, errlen, "option --bdi-strict-limit: '%s' is not 0 or 1",
+				 quote_str(c->bdi_strict, q, sizeof(q)));
+			return -1;
+		}
+		if ((a = mx_axis_add(e, "bdi-strict-limit", MX_BDI_STRICT_LIMIT, NULL, err, errlen)) < 0 ||
+		    mx_value_add(e, (unsigned)a, NULL, c->bdi_strict, false, err, errlen))
+			return -1;
+	}
+	for (unsigned i = 0; i < c->mkfs.n; i++) {
+		const char *colon = strchr(c->mkfs.v[i], ':');
+		char type[32];
+
+		if (!colon || colon == c->mkfs.v[i] || (size_t)(colon - c->mkfs.v[i]) >= sizeof(type)) {
+			snprintf(err, errlen, "option --mkfs-opts: '%s' is not TYPE:OPTS",
+				 quote_str(c->mkfs.v[i], q, sizeof(q)));
+			return -1;
+		}
+		snprintf(type, sizeof(type), "%.*s", (int)(colon - c->mkfs.v[i]), c->mkfs.v[i]);
+		if (!fsimage_fs_known(type)) {
+			snprintf(err, errlen, "option --mkfs-opts: unknown filesystem '%s' (known: %s)",
+				 quote_str(type, q, sizeof(q)), fsimage_fs_list());
+			return -1;
+		}
+		for (unsigned j = 0; j < e->nmkfs; j++)
+			if (!strcmp(e->mkfs_type[j], type)) {
+				snprintf(err, errlen, "option --mkfs-opts: %s given twice (an axis of mkfs "
+					 "options needs an experiment file)", type);
+				return -1;
+			}
+		if (e->nmkfs == 16 || !(e->mkfs_type[e->nmkfs] = strdup(type)) ||
+		    !(e->mkfs_opts[e->nmkfs] = strdup(colon + 1))) {
+			snprintf(err, errlen, "option --mkfs-opts: too many");
+			return -1;
+		}
+		e->nmkfs++;
+	}
+	for (unsigned k = 0; k < e->naxes; k++)
+		if (e->axes[k].kind == MX_FS)
+			for (unsigned v = 0; v < e->axes[k].nvalues; v++)
+				if (!fsimage_fs_known(e->axes[k].values[v].setting)) {
+					snprintf(err, errlen, "axis %s: unknown filesystem '%s' (known: %s)",
+						 e->axes[k].name,
+						 quote_str(e->axes[k].values[v].setting, q, sizeof(q)),
+						 fsimage_fs_list());
+					return -1;
+				}
+	return 0;
+}
+
+/* Every knob: a file under /proc/sys or /sys the runner may write (before the root check: a
+ * wrong path is bad input), and, once root, a value it can restore (or values marked one-way). */
+static int knobs_check(struct mxc_plan *p, bool restore, char *err, size_t errlen)
+{
+	const struct mx_exp *e = p->e;
+
+	for (unsigned a = 0; a < e->naxes; a++) {
+		const struct mx_axis *ax = &e->axes[a];
+		char real[PATH_MAX], cur[512], msg[PATH_MAX + 256];
+		bool restorable, all_one_way = true;
+
+		if (ax->kind != MX_KNOB)
+			continue;
+		if (fsimage_knob_check(ax->knob, real, sizeof(real), cur, sizeof(cur), &restorable, msg,
+				       sizeof(msg))) {
+			snprintf(err, errlen, "axis %s: %s", ax->name, msg);
+			return -1;
+		}
+		/* "-" leaves the knob as it is: nothing to restore */
+		for (unsigned v = 0; v < ax->nvalues; v++)
+			all_one_way &= ax->values[v].one_way || !strcmp(ax->values[v].setting, "-");
+		if (restore && !restorable && !all_one_way) {
+			snprintf(err, errlen, "knob %s: its value cannot be read back as one line, so it "
+				 "could not be restored; mark the values one-way in an experiment file "
+				 "([axis NAME] knob = PATH, one-way = VALUE) if leaving it changed is fine",
+				 ax->knob);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void dry_run(const struct mxc_plan *p)
+{
+	const struct mx_exp *e = p->e;
+	unsigned n = e->ncells * p->repeat, *cell = calloc(n ? n : 1, sizeof(unsigned)),
+		 *rep = calloc(n ? n : 1, sizeof(unsigned));
+
+	printf("experiment %s: %s, %u cells x %u runs, %s order (seed %llu), fresh %s\n", e->name,
+	       e->workload, e->ncells, p->repeat, mx_order_name(p->order), (unsigned long long)p->seed,
+	       mx_fresh_name(e->fresh));
+	for (unsigned i = 0; i < e->ncells; i++) {
+		const struct mx_cell *c = &e->cells[i];
+
+		printf("cell %s: %s", c->name, c->fs);
+		if (*c->mkfs_opts)
+			printf(", mkfs %s", c->mkfs_opts);
+		printf(", mount %s", *c->mount_opts ? c->mount_opts : "defaults");
+		for (unsigned k = 0; k < c->nknobs; k++)
+			printf(", %s=%s%s", c->knobs[k].path, c->knobs[k].value, c->knobs[k].one_way ? " (one-way)" : "");
+		if (c->bdi_max_set)
+			printf(", bdi max_bytes %llu", (unsigned long long)c->bdi_max_bytes);
+		if (c->bdi_strict_set)
+			printf(", bdi strict_limit %u", c->bdi_strict_limit);
+		printf(", args:");
+		for (unsigned k = 0; k < c->nargs; k++)
+			printf(" %s", c->args[k]);
+		printf(" (%s)\n", c->hash);
+	}
+	if (cell && rep) {
+		mx_schedule(e, p->order, p->repeat, p->seed, cell, rep);
+		printf("order:");
+		if (p->warmup && n)
+			printf(" %s#warmup", e->cells[cell[0]].name);
+		for (unsigned i = 0; i < n; i++)
+			printf(" %s#%u", e->cells[cell[i]].name, rep[i] + 1);
+		printf("\n");
+	}
+	free(cell);
+	free(rep);
+}
+
+static void reset_user(struct mxc_config *c)
+{
+	c->fs.user = c->mkfs.user = c->mount.user = c->knob.user = false;
+}
+
+int cmd_matrix(int argc, char **argv, const char *prog)
+{
+	struct mxc_config cfg, defaults;
+	struct mxc_plan plan = { .prog = prog, .argc = argc, .argv = argv };
+	struct mx_exp *e = calloc(1, sizeof(*e));
+	char **opts = calloc((size_t)argc + 1, sizeof(char *)), err[PATH_MAX + 1024], q[QUOTE_MAX];
+	const char *ini;
+	int nopts, wi, code = EXIT_USAGE;
+
+	if (!e || !opts) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		free(e);
+		free(opts);
+		return EXIT_FAILED;
+	}
+	mx_init(e);
+	mx_defaults(&cfg);
+	defaults = cfg;
+	if (split_args(argc, argv, opts, &nopts, &ini, &wi, err, sizeof(err)) ||
+	    opt_parse(&mx_cmd, nopts, opts, &cfg, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		goto out;
+	}
+	if (cfg.help) {
+		opt_text_help(&mx_cmd, &defaults, "fsbench matrix [EXPERIMENT.ini]", stdout);
+		printf("\nThe experiment file (INI) and the result directory: fsbench(1), MATRIX.\n"
+		       "Exit status: 0; 1 a run or the set-up failed; 2 bad input (nothing set up); 3 not\n"
+		       "root or a tool missing; 130/143 interrupted (everything undone).\n");
+		code = EXIT_OK;
+		goto out;
+	}
+	if (cfg.undo) {
+		struct mxc_config only = defaults;
+
+		only.undo = cfg.undo;
+		if (ini || wi < argc || memcmp(&only, &cfg, sizeof(cfg))) {
+			fprintf(stderr, "%s: --undo DIR takes nothing else\n", prog);
+			goto out;
+		}
+		code = mxc_undo_dir(prog, cfg.undo);
+		goto out;
+	}
+	/* the file first, the command line over it */
+	cfg = defaults;
+	if (ini) {
+		if (mx_ini_load(e, ini, ini_key_valid, err, sizeof(err))) {
+			fprintf(stderr, "%s: %s\n", prog, err);
+			goto out;
+		}
+		for (unsigned i = 0; i < e->nopts; i++) {
+			char *one[2] = { argv[0], e->opts[i] }, msg[1024];
+
+			if (opt_parse(&mx_cmd, 2, one, &cfg, msg, sizeof(msg))) {
+				fprintf(stderr, "%s: %s:%u: %s\n", prog, quote_str(ini, q, sizeof(q)), e->opt_line[i], msg);
+				goto out;
+			}
+		}
+		reset_user(&cfg);
+	}
+	if (opt_parse(&mx_cmd, nopts, opts, &cfg, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		goto out;
+	}
+	if (wi < argc) {
+		free(e->workload);
+		for (unsigned i = 0; i < e->nargs; i++)
+			free(e->args[i]);
+		e->nargs = 0;
+		if (!(e->workload = strdup(argv[wi]))) {
+			fprintf(stderr, "%s: out of memory\n", prog);
+			code = EXIT_FAILED;
+			goto out;
+		}
+		for (int i = wi + 1; i < argc; i++) {
+			if (e->nargs == MX_MAX_ARGS) {
+				fprintf(stderr, "%s: more than %d workload arguments\n", prog, MX_MAX_ARGS);
+				goto out;
+			}
+			if (!(e->args[e->nargs] = strdup(argv[i]))) {
+				fprintf(stderr, "%s: out of memory\n", prog);
+				code = EXIT_FAILED;
+				goto out;
+			}
+			e->nargs++;
+		}
+	}
+	if (!e->workload) {
+		fprintf(stderr, "%s: no workload: give it after '--' (fsbench matrix --fs ext4,xfs -- tiotest "
+			"-t 1 -f 64) or as workload = in [experiment]\n", prog);
+		goto out;
+	}
+	if (!(plan.w = workload_find(e->workload)) || plan.w->hidden) {
+		fprintf(stderr, "%s: unknown workload '%s' (fsbench list workloads)\n", prog,
+			quote_str(e->workload, q, sizeof(q)));
+		goto out;
+	}
+	if (!plan.w->target_opt) {
+		fprintf(stderr, "%s: workload %s has no target directory the runner could supply\n", prog,
+			plan.w->name);
+		goto out;
+	}
+	if (cfg.name) {
+		free(e->name);
+		e->name = strdup(cfg.name);
+	}
+	if (!e->name) {
+		const char *b = ini ? strrchr(ini, '/') : NULL;
+		char n[MX_NAME_MAX + 1];
+		size_t k = 0;
+
+		b = ini ? (b ? b + 1 : ini) : plan.w->name;
+		for (; *b && k < MX_NAME_MAX && strcmp(b, ".ini"); b++)
+			n[k++] = (strchr("._+=,:-", *b) || (*b >= '0' && *b <= '9') || ((*b | 32) >= 'a' && (*b | 32) <= 'z')) ? *b : '_';
+		n[k] = '\0';
+		e->name = strdup(k ? n : "matrix");
+	}
+	if (flag_axes(e, &cfg, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		goto out;
+	}
+	if (mx_order_parse(cfg.order, &plan.order)) {
+		fprintf(stderr, "%s: option --order: '%s' is not interleaved, rotated or sequential\n", prog,
+			quote_str(cfg.order, q, sizeof(q)));
+		goto out;
+	}
+	if (cfg.fresh) {
+		if (mx_fresh_parse(cfg.fresh, &e->fresh)) {
+			fprintf(stderr, "%s: option --fresh: '%s' is not per-run or per-cell\n", prog,
+				quote_str(cfg.fresh, q, sizeof(q)));
+			goto out;
+		}
+	} else {
+		e->fresh = workload_keeps(plan.w, e) ? MX_FRESH_PER_RUN : MX_FRESH_PER_CELL;
+	}
+	if (cfg.destroy && !cfg.device) {
+		fprintf(stderr, "%s: --destroy names the --device to overwrite; there is no --device\n", prog);
+		goto out;
+	}
+	if (cfg.device && cfg.dir) {
+		fprintf(stderr, "%s: --dir is for images; with --device there are none\n", prog);
+		goto out;
+	}
+	e->target_kind = cfg.device ? "device" : "image";
+	e->size_bytes = cfg.device ? 0 : cfg.size;
+	e->drop_caches = cfg.drop_caches;
+	if (mx_finish(e, fsimage_mkfs_argv, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		goto out;
+	}
+	for (unsigned i = 0; i < e->ncells; i++)
+		if ((code = workload_check(plan.w, &e->cells[i], err, sizeof(err)))) {
+			fprintf(stderr, "%s: %s\n", prog, err);
+			goto out;
+		}
+	code = EXIT_USAGE;
+	plan.e = e;
+	if (knobs_check(&plan, false, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		goto out;
+	}
+	plan.cfg = &cfg;
+	plan.seed = cfg.seed;
+	plan.repeat = (unsigned)cfg.repeat;
+	plan.warmup = cfg.warmup;
+	plan.device = cfg.device;
+	if (cfg.dry_run) {
+		/* as root, the knobs' values are checked too (some are readable by root only) */
+		if (geteuid() == 0 && knobs_check(&plan, true, err, sizeof(err))) {
+			fprintf(stderr, "%s: %s\n", prog, err);
+			goto out;
+		}
+		dry_run(&plan);
+		code = EXIT_OK;
+		goto out;
+	}
+	if (geteuid() != 0) {
+		fprintf(stderr, "%s: needs root (it makes filesystems, attaches loop devices, mounts, "
+			"writes kernel knobs)\n", prog);
+		code = EXIT_UNSUPPORTED;
+		goto out;
+	}
+	if (knobs_check(&plan, true, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		goto out;
+	}
+	for (unsigned i = 0; i < e->ncells; i++) {
+		char tool[PATH_MAX];
+
+		if (fsimage_mkfs_find(e->cells[i].fs, tool, sizeof(tool))) {
+			fprintf(stderr, "%s: mkfs.%s not found (Debian: %s)\n", prog, e->cells[i].fs,
+				!strcmp(e->cells[i].fs, "xfs") ? "xfsprogs" :
+				!strcmp(e->cells[i].fs, "btrfs") ? "btrfs-progs" : "e2fsprogs");
+			code = EXIT_UNSUPPORTED;
+			goto out;
+		}
+	}
+	if (cfg.device) {
+		struct stat a, b;
+		bool destroy = false;
+
+		if (cfg.destroy) {
+			if (stat(cfg.device, &a) || stat(cfg.destroy, &b) || !S_ISBLK(a.st_mode) ||
+			    !S_ISBLK(b.st_mode) || a.st_rdev != b.st_rdev) {
+				fprintf(stderr, "%s: --destroy '%s' does not name the --device '%s'\n", prog,
+					quote_str(cfg.destroy, q, sizeof(q)), cfg.device);
+				goto out;
+			}
+			destroy = true;
+		}
+		if (fsimage_device_check(cfg.device, destroy, err, sizeof(err))) {
+			fprintf(stderr, "%s: %s\n", prog, err);
+			goto out;
+		}
+	}
+	snprintf(plan.scratch_parent, sizeof(plan.scratch_parent), "%s",
+		 cfg.dir ? cfg.dir : getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	code = mxc_run(&plan);
+out:
+	mx_free(e);
+	free(e);
+	free(opts);
+	return code;
+}

@@ -1,0 +1,58 @@
+/* fsbench matrix, inside: the parsed command (matrix.c), the runner that sets up, runs and
+ * tears down (matrix_run.c), and the undo of what the manifest records (matrix_undo.c). */
+#ifndef FSB_CMD_MATRIX_INT_H
+#define FSB_CMD_MATRIX_INT_H
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/manifest.h"
+#include "core/matrix.h"
+#include "core/opt.h"
+
+struct workload_ops;
+
+/* The options (fsbench matrix's table; the [experiment] keys of a file land here too). */
+struct mxc_config {
+	const char *output;
+	struct opt_strs fs, mkfs, mount, knob;
+	const char *bdi_max, *bdi_strict;
+	bool drop_caches, warmup, stop_on_error, dry_run;
+	uint64_t repeat, seed, size, max_other_cpu;
+	const char *order, *fresh, *dir, *device, *destroy, *name, *undo;
+	int help;
+};
+
+/* What the command hands the runner: everything checked, nothing set up yet. */
+struct mxc_plan {
+	const char *prog;
+	int argc;
+	char **argv;                 /* the command line, for the manifest */
+	struct mx_exp *e;
+	const struct workload_ops *w;
+	const struct mxc_config *cfg;
+	enum mx_order order;
+	uint64_t seed;
+	unsigned repeat;
+	bool warmup;
+	char out[PATH_MAX];          /* the result directory (absolute, created by the runner) */
+	char scratch_parent[PATH_MAX];
+	const char *device;          /* NULL: images */
+	unsigned nknobs;             /* the distinct knobs and their values at the start */
+	char knob_path[MX_MAX_AXES * 2][PATH_MAX];
+};
+
+/* Runs the plan: the result directory, the manifest, the targets, every run, the teardown, the
+ * report. Returns the exit status. */
+int mxc_run(struct mxc_plan *p);
+
+/* Undoes one entry of the undo list (core/manifest.h) by its kind, checking identities; how
+ * says what happened. 0 when nothing of ours is left, -errno when something is. */
+int mxc_undo_entry(json_t *e, char *how, size_t len);
+/* fsbench matrix --undo DIR */
+int mxc_undo_dir(const char *prog, const char *dir);
+/* The process that wrote the manifest is still running (pid and its start time match). */
+bool mxc_owner_alive(const json_t *root);
+/* This process's start time in clock ticks since boot (/proc/self/stat), 0 when unknown. */
+unsigned long long mxc_start_ticks(long pid);
+#endif

@@ -1,0 +1,848 @@
+/* The experiment runner: the result directory and its manifest first, then the targets (a
+ * sparse image and a loop device per cell, or the --device), then every run in the planned
+ * order (knobs, mkfs when fresh, mount, bdi limits, cache drop, the workload in this process
+ * through the driver, then all of it undone), then the teardown and the report. Every step is
+ * recorded in the manifest before it is taken; a signal stops it between steps (the workload
+ * at its next op) and everything set up is undone. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd/cmd.h"
+#include "cmd/matrix_int.h"
+#include "core/cleanup.h"
+#include "core/clock.h"
+#include "core/driver.h"
+#include "core/outfile.h"
+#include "core/quote.h"
+#include "sys/cpuload.h"
+#include "sys/env.h"
+#include "sys/fsimage.h"
+#include "workload/workload.h"
+
+/* the report side may not be linked in (core/matrix.h) */
+#pragma weak matrix_report
+
+struct target {
+	char dev[PATH_MAX];          /* /dev/loopN or the --device */
+	char image[PATH_MAX + 96];   /* scratch/CELL.img */
+	char mnt[PATH_MAX + 96];     /* scratch/CELL */
+	int fd;                      /* the loop device held open, -1 */
+	int holds;                   /* the cell whose filesystem is on it, -1: none */
+	bool dio;
+};
+
+struct runner {
+	struct mxc_plan *p;
+	struct manifest m;
+	char scratch[PATH_MAX];
+	struct target *t;
+	unsigned nt;
+	int cwd;
+	unsigned done, failed, flagged;
+	bool stop;                   /* a set-up step failed or the manifest cannot be written */
+	bool commit_said;
+};
+
+static struct mx_cell *cell_of(struct runner *r, unsigned i)
+{
+	return &r->p->e->cells[i];
+}
+
+static struct target *target_of(struct runner *r, unsigned cell)
+{
+	return r->p->device ? &r->t[0] : &r->t[cell];
+}
+
+static void say(struct runner *r, const char *f, ...) __attribute__((format(printf, 2, 3)));
+static void say(struct runner *r, const char *f, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fprintf(stderr, "%s: ", r->p->prog);
+	va_start(ap, f);
+	vfprintf(stderr, f, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* The manifest is what --undo repairs from: if it cannot be written, stop. */
+static int commit(struct runner *r)
+{
+	int rc = manifest_commit(&r->m);
+
+	if (rc && !r->commit_said) {
+		say(r, "cannot write '%s': %s; stopping (what is set up is undone now)", r->m.path, strerror(-rc));
+		r->commit_said = true;
+	}
+	if (rc)
+		r->stop = true;
+	return rc;
+}
+
+static void report_cleanup(const char *path, int err)
+{
+	if (err)
+		fprintf(stderr, "fsbench: cannot remove '%s': %s\n", path, strerror(err));
+	else
+		fprintf(stderr, "fsbench: not removing '%s': it was replaced after fsbench created it\n", path);
+}
+
+static bool interrupted(void)
+{
+	return run_signal() != 0;
+}
+
+/* ---- the undo list ---------------------------------------------------------------------- */
+
+/* Undoes the entries from index `from` on, newest first; one-way knobs stay until the end
+ * (final). Returns how many could not be undone. */
+static unsigned undo_from(struct runner *r, size_t from, bool final)
+{
+	json_t *list = json_object_get(r->m.root, "undo");
+	char how[PATH_MAX + 256];
+	unsigned left = 0;
+
+	for (size_t i = json_array_size(list); i-- > from;) {
+		json_t *e = json_array_get(list, i);
+		const char *kind = json_string_value(json_object_get(e, "kind"));
+		int rc;
+
+		if (json_is_true(json_object_get(e, "undone")))
+			continue;
+		if (!final && json_is_true(json_object_get(e, "one_way")))
+			continue;
+		rc = mxc_undo_entry(e, how, sizeof(how));
+		if (!strcmp(kind, "loop"))
+			/* the runner's hold: with autoclear, the device goes with the last close */
+			for (unsigned k = 0; k < r->nt; k++)
+				if (r->t[k].fd >= 0 && !strcmp(r->t[k].dev, json_string_value(json_object_get(e, "device")))) {
+					close(r->t[k].fd);
+					r->t[k].fd = -1;
+				}
+		manifest_undo_mark(e, rc == 0, how);
+		if (rc || !strncmp(how, "left", 4)) {
+			left += rc != 0;
+			say(r, "%s %s %s: %s", rc ? "cannot undo" : "undo:", kind,
+			    json_string_value(json_object_get(e, !strcmp(kind, "mount") ? "target" :
+							       !strcmp(kind, "loop") ? "device" : "path")), how);
+		}
+		commit(r);
+	}
+	return left;
+}
+
+/* ---- set-up steps ----------------------------------------------------------------------- */
+
+static int make_dir(struct runner *r, const char *path, bool temp)
+{
+	json_t *e;
+	struct stat st;
+	char buf[PATH_MAX];
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	if (temp ? !mkdtemp(buf) : mkdir(buf, 0700) < 0) {
+		say(r, "cannot create '%s': %s", path, strerror(errno));
+		return -errno;
+	}
+	if (temp)
+		snprintf(r->scratch, sizeof(r->scratch), "%s", buf);
+	if (stat(buf, &st) < 0)
+		return -errno;
+	e = manifest_undo_add(&r->m, "dir");
+	json_object_set_new(e, "path", json_string(buf));
+	json_object_set_new(e, "dev", json_integer((json_int_t)st.st_dev));
+	json_object_set_new(e, "ino", json_integer((json_int_t)st.st_ino));
+	manifest_undo_done(e);
+	return commit(r);
+}
+
+static int setup_target(struct runner *r, struct target *t, const char *name)
+{
+	const struct mxc_plan *p = r->p;
+	char err[PATH_MAX + 256];
+	dev_t dev;
+	ino_t ino;
+	json_t *e;
+	int rc, n;
+
+	t->fd = -1;
+	t->holds = -1;
+	if (p->device) {
+		snprintf(t->dev, sizeof(t->dev), "%s", p->device);
+		snprintf(t->mnt, sizeof(t->mnt), "%s/mnt", r->scratch);
+		return make_dir(r, t->mnt, false);
+	}
+	snprintf(t->image, sizeof(t->image), "%s/%s.img", r->scratch, name);
+	snprintf(t->mnt, sizeof(t->mnt), "%s/%s", r->scratch, name);
+	if ((rc = fsimage_create(t->image, p->e->size_bytes, &dev, &ino))) {
+		say(r, "cannot create '%s': %s", t->image, strerror(-rc));
+		return rc;
+	}
+	e = manifest_undo_add(&r->m, "image");
+	json_object_set_new(e, "path", json_string(t->image));
+	json_object_set_new(e, "dev", json_integer((json_int_t)dev));
+	json_object_set_new(e, "ino", json_integer((json_int_t)ino));
+	json_object_set_new(e, "size_bytes", json_integer((json_int_t)p->e->size_bytes));
+	manifest_undo_done(e);
+	if (commit(r) || (rc = make_dir(r, t->mnt, false)))
+		return -EIO;
+	e = manifest_undo_add(&r->m, "loop");
+	json_object_set_new(e, "image", json_string(t->image));
+	for (int tries = 0;; tries++) {
+		if ((rc = fsimage_loop_free(&n))) {
+			say(r, "no free loop device (/dev/loop-control): %s", strerror(-rc));
+			manifest_undo_mark(e, true, "never attached");
+			commit(r);
+			return rc;
+		}
+		snprintf(t->dev, sizeof(t->dev), "/dev/loop%d", n);
+		/* recorded before it is attached: a kill in between leaves a record to check */
+		json_object_set_new(e, "device", json_string(t->dev));
+		json_object_set_new(e, "backing_dev", json_integer((json_int_t)dev));
+		json_object_set_new(e, "backing_ino", json_integer((json_int_t)ino));
+		if (commit(r))
+			return -EIO;
+		rc = fsimage_loop_attach(n, t->image, &t->fd, &t->dio, err, sizeof(err));
+		if (rc != -EBUSY || tries == 20)
+			break;
+	}
+	if (rc) {
+		say(r, "%s", rc == -EBUSY ? "no loop device stayed free long enough to attach" : err);
+		manifest_undo_mark(e, true, "never attached");
+		commit(r);
+		return rc;
+	}
+	json_object_set_new(e, "direct_io", json_boolean(t->dio));
+	json_object_set_new(e, "autoclear", json_true());
+	manifest_undo_done(e);
+	return commit(r);
+}
+
+static void cmdline(char *buf, size_t len, char *const *argv)
+{
+	size_t k = 0;
+
+	buf[0] = '\0';
+	for (unsigned i = 0; argv[i] && k < len; i++) {
+		bool plain = argv[i][0] && !strpbrk(argv[i], " \t'\"\\$`;&|<>*?()[]{}!#~");
+
+		k += (size_t)snprintf(buf + k, len - k, plain ? "%s%s" : "%s'%s'", i ? " " : "", argv[i]);
+	}
+}
+
+static int do_mkfs(struct runner *r, struct target *t, unsigned ci, json_t *run)
+{
+	struct mx_cell *c = cell_of(r, ci);
+	char *argv[MX_MAX_ARGS + 2] = { 0 }, tool[PATH_MAX], err[512], out[2048], line[8192];
+	int n = fsimage_mkfs_argv(c->fs, c->mkfs_opts, argv, MX_MAX_ARGS, err, sizeof(err)), rc = -EIO;
+	json_t *a;
+
+	if (n < 0 || fsimage_mkfs_find(c->fs, tool, sizeof(tool))) {
+		say(r, "mkfs.%s: %s", c->fs, n < 0 ? err : "not found");
+		for (int i = 0; i < n; i++)
+			free(argv[i]);
+		return -ENOENT;
+	}
+	argv[n] = t->dev;
+	cmdline(line, sizeof(line), argv);
+	a = manifest_applied(&r->m, line);
+	json_object_set_new(a, "cell", json_string(c->name));
+	json_object_set(a, "run", json_object_get(run, "order"));
+	if (commit(r))
+		goto out;
+	free(argv[0]);
+	argv[0] = strdup(tool);
+	rc = argv[0] ? fsimage_spawn(argv, out, sizeof(out)) : -ENOMEM;
+	json_object_set_new(a, "exit", json_integer(rc));
+	if (rc) {
+		char *first = out + strspn(out, " \t\n");
+
+		json_object_set_new(a, "output", json_string(out));
+		first[strcspn(first, "\n")] = '\0';
+		say(r, "%s failed (%s %d)%s%s", line, rc < 0 ? "error" : "exit", rc < 0 ? -rc : rc,
+		    *first ? ": " : "", first);
+		commit(r);
+		rc = -EIO;
+	} else {
+		t->holds = (int)ci;
+		rc = commit(r);
+	}
+out:
+	argv[n] = NULL;
+	for (int i = 0; i < n; i++)
+		free(argv[i]);
+	return rc;
+}
+
+static int do_mount(struct runner *r, struct target *t, const struct mx_cell *c)
+{
+	char err[PATH_MAX * 2 + 256], line[PATH_MAX * 2 + 512];
+	json_t *e = manifest_undo_add(&r->m, "mount");
+	int rc;
+
+	snprintf(line, sizeof(line), "mount -t %s%s%s %s %s", c->fs, *c->mount_opts ? " -o " : "",
+		 c->mount_opts, t->dev, t->mnt);
+	json_object_set_new(e, "source", json_string(t->dev));
+	json_object_set_new(e, "target", json_string(t->mnt));
+	json_object_set_new(e, "fstype", json_string(c->fs));
+	json_object_set_new(e, "options", json_string(c->mount_opts));
+	json_object_set_new(e, "command", json_string(line));
+	json_object_set_new(e, "cell", json_string(c->name));
+	if (commit(r))
+		return -EIO;
+	if ((rc = fsimage_mount(t->dev, t->mnt, c->fs, c->mount_opts, err, sizeof(err)))) {
+		say(r, "%s", err);
+		manifest_undo_mark(e, true, "not mounted");
+		commit(r);
+		return rc;
+	}
+	manifest_undo_done(e);
+	return commit(r);
+}
+
+/* A knob or a bdi file: its value now, then the new one, recorded first. */
+/* A knob or a bdi setting, written to wpath; path is the file whose value is saved and restored
+ * (the same file, except bdi max_bytes: the kernel keeps it as max_ratio_fine and reads
+ * max_bytes back recomputed from the dirty limit of the moment, so that is what is restored). */
+static int do_value(struct runner *r, const char *kind, const char *path, const char *wpath,
+		    const char *value, bool one_way, const char *cell)
+{
+	char prev[4096], rb[4096], line[PATH_MAX + 4200];
+	json_t *list = json_object_get(r->m.root, "undo"), *e;
+	int rc;
+
+	if (one_way)
+		/* written once, left as it is: the cells that write it run last */
+		for (size_t i = 0; i < json_array_size(list); i++) {
+			json_t *x = json_array_get(list, i);
+
+			if (json_is_true(json_object_get(x, "one_way")) &&
+			    !strcmp(json_string_value(json_object_get(x, "path")), path))
+				return 0;
+		}
+	if ((rc = fsimage_knob_read(path, prev, sizeof(prev)))) {
+		say(r, "cannot read %s '%s': %s", kind, path, strerror(-rc));
+		return rc;
+	}
+	snprintf(line, sizeof(line), "echo %s > %s", value, wpath);
+	e = manifest_undo_add(&r->m, kind);
+	json_object_set_new(e, "path", json_string(path));
+	if (strcmp(path, wpath))
+		json_object_set_new(e, "written_to", json_string(wpath));
+	json_object_set_new(e, "previous", json_string(prev));
+	json_object_set_new(e, "value", json_string(value));
+	json_object_set_new(e, "one_way", json_boolean(one_way));
+	json_object_set_new(e, "command", json_string(line));
+	json_object_set_new(e, "cell", json_string(cell));
+	if (commit(r))
+		return -EIO;
+	if ((rc = fsimage_knob_write(wpath, value))) {
+		say(r, "cannot write '%s' to %s '%s': %s", value, kind, wpath, strerror(-rc));
+		/* a write that failed changed nothing; a value that reads back otherwise is the
+		 * undo's to settle */
+		if (fsimage_knob_read(path, rb, sizeof(rb)) == 0 && !strcmp(rb, prev))
+			manifest_undo_mark(e, true, "not written");
+		commit(r);
+		return rc;
+	}
+	if (fsimage_knob_read(path, rb, sizeof(rb)) == 0)
+		json_object_set_new(e, "readback", json_string(rb));
+	manifest_undo_done(e);
+	return commit(r);
+}
+
+static int do_bdi(struct runner *r, struct target *t, const struct mx_cell *c)
+{
+	char dir[PATH_MAX], file[PATH_MAX + 32], v[32];
+	int rc;
+
+	if (!c->bdi_max_set && !c->bdi_strict_set)
+		return 0;
+	if ((rc = fsimage_bdi_of(t->mnt, t->dev, dir, sizeof(dir)))) {
+		say(r, "cannot find the bdi of %s on %s: %s", t->dev, t->mnt, strerror(-rc));
+		return rc;
+	}
+	if (c->bdi_max_set) {
+		char keep[PATH_MAX + 32];
+
+		snprintf(file, sizeof(file), "%s/max_bytes", dir);
+		snprintf(keep, sizeof(keep), "%s/max_ratio_fine", dir);
+		if (access(keep, F_OK) < 0)
+			snprintf(keep, sizeof(keep), "%s/max_ratio", dir);
+		snprintf(v, sizeof(v), "%llu", (unsigned long long)c->bdi_max_bytes);
+		if ((rc = do_value(r, "bdi", keep, file, v, false, c->name)))
+			return rc;
+	}
+	if (c->bdi_strict_set) {
+		snprintf(file, sizeof(file), "%s/strict_limit", dir);
+		snprintf(v, sizeof(v), "%u", c->bdi_strict_limit);
+		if ((rc = do_value(r, "bdi", file, file, v, false, c->name)))
+			return rc;
+	}
+	return 0;
+}
+
+/* ---- a run ------------------------------------------------------------------------------ */
+
+/* The workload in this process, through the driver: its classic output into run-K.txt, its
+ * JSON into run-K.json, with the working directory runs/CELL (a relative log lands there). */
+static int workload_run(struct runner *r, struct target *t, const struct mx_cell *c, const char *base,
+			json_t *run, char *error, size_t errlen, struct cpuload *load)
+{
+	const struct workload_ops *w = r->p->w;
+	char dirarg[PATH_MAX + 160], jsonarg[PATH_MAX + 160], labelarg[MX_NAME_MAX + 16], text[PATH_MAX + 160],
+		rundir[PATH_MAX + 96], msg[PATH_MAX + 768], why[256];
+	char **argv = calloc(c->nargs + 5, sizeof(char *));
+	void *cfg = calloc(1, w->config_size);
+	struct cmd_run_io io = { .prog = r->p->prog, .error = error, .errorlen = errlen };
+	struct cpuload_snap s0, s1;
+	struct outfile *of = NULL;
+	int argc = 0, code = EXIT_FAILED, rc;
+
+	error[0] = '\0';
+	if (!argv || !cfg) {
+		snprintf(error, errlen, "out of memory");
+		goto out;
+	}
+	snprintf(rundir, sizeof(rundir), "%s/runs/%s", r->p->out, c->name);
+	snprintf(dirarg, sizeof(dirarg), "--%s=%s", w->target_opt, t->mnt);
+	snprintf(jsonarg, sizeof(jsonarg), "--json=%s/%s.json", rundir, base);
+	snprintf(labelarg, sizeof(labelarg), "--label=%s", c->name);
+	snprintf(text, sizeof(text), "%s/%s.txt", rundir, base);
+	argv[argc++] = (char *)w->name;
+	for (unsigned i = 0; i < c->nargs; i++)
+		argv[argc++] = c->args[i];
+	argv[argc++] = dirarg;
+	argv[argc++] = jsonarg;
+	w->defaults(cfg);
+	if (opt_parse(w->cmd, argc, argv, cfg, msg, sizeof(msg)) == 0 && !workload_run_opts(w, cfg)->label) {
+		argv[argc++] = labelarg;
+		w->defaults(cfg);
+	}
+	if (opt_parse(w->cmd, argc, argv, cfg, msg, sizeof(msg)) ||
+	    (rc = w->check(cfg, argc, argv, msg, sizeof(msg)))) {
+		snprintf(error, errlen, "%s", msg);
+		code = EXIT_USAGE;
+		goto out;
+	}
+	if (!(of = outfile_open(text, OUTFILE_REPLACE, &rc, why, sizeof(why)))) {
+		snprintf(error, errlen, "cannot write '%s': %s", text, why);
+		goto out;
+	}
+	json_object_set_new(run, "text", json_sprintf("runs/%s/%s.txt", c->name, base));
+	io.argc = argc;
+	io.argv = argv;
+	io.text = of->f;
+	io.err = of->f;
+	if (chdir(rundir) < 0) {
+		snprintf(error, errlen, "cannot enter '%s': %s", rundir, strerror(errno));
+		goto out;
+	}
+	cpuload_snap(&s0);
+	code = cmd_workload_run(w, cfg, &io);
+	cpuload_snap(&s1);
+	cpuload_window(&s0, &s1, load);
+	if (fchdir(r->cwd) < 0)
+		r->stop = true;
+	if ((rc = outfile_commit(of)) && !code) {
+		snprintf(error, errlen, "cannot write '%s': %s", text, strerror(-rc));
+		code = EXIT_FAILED;
+	}
+	of = NULL;
+out:
+	if (of)
+		outfile_abort(of);
+	free(argv);
+	free(cfg);
+	return code;
+}
+
+static json_t *pct(double v)
+{
+	return isfinite(v) ? json_real(round(v * 10) / 10) : json_null();
+}
+
+/* One run: set up, the workload, undone. slot is its 1-based position (0: warm-up). -1 stops
+ * the experiment (a set-up step failed, a signal, the manifest), 0 goes on. */
+static int one_run(struct runner *r, unsigned slot, unsigned nslots, unsigned ci, unsigned rep)
+{
+	const struct mxc_plan *p = r->p;
+	struct mx_cell *c = cell_of(r, ci);
+	struct target *t = target_of(r, ci);
+	json_t *run = json_object(), *list = json_object_get(r->m.root, "undo");
+	size_t mark = json_array_size(list);
+	char base[32], error[PATH_MAX + 768], a[64];
+	struct cpuload load = { 0 };
+	uint64_t t0;
+	int code = -1, rc = 0;
+	bool fresh;
+
+	if (slot)
+		snprintf(base, sizeof(base), "run-%u", rep + 1);
+	else
+		snprintf(base, sizeof(base), "warmup");
+	json_object_set_new(run, "cell", json_string(c->name));
+	json_object_set_new(run, "repeat", json_integer(slot ? rep + 1 : 0));
+	json_object_set_new(run, "order", json_integer(slot));
+	json_object_set_new(run, "warmup", json_boolean(!slot));
+	json_object_set_new(run, "status", json_string("setting-up"));
+	json_object_set_new(run, "started_at", manifest_now());
+	json_array_append_new(json_object_get(r->m.root, "runs"), run);
+	fresh = p->e->fresh == MX_FRESH_PER_RUN || t->holds != (int)ci;
+	json_object_set_new(run, "mkfs", json_boolean(fresh));
+	if (commit(r))
+		goto undo;
+	for (unsigned k = 0; k < c->nknobs && !rc && !interrupted(); k++)
+		if (strcmp(c->knobs[k].value, "-"))    /* "-": left as it is */
+			rc = do_value(r, "knob", c->knobs[k].path, c->knobs[k].path, c->knobs[k].value, c->knobs[k].one_way, c->name);
+	if (!rc && !interrupted() && fresh)
+		rc = do_mkfs(r, t, ci, run);
+	if (!rc && !interrupted())
+		rc = do_mount(r, t, c);
+	if (!rc && !interrupted())
+		rc = do_bdi(r, t, c);
+	if (!rc && !interrupted() && p->e->drop_caches) {
+		json_t *x = manifest_applied(&r->m, "sync; echo 3 > /proc/sys/vm/drop_caches");
+
+		json_object_set_new(x, "cell", json_string(c->name));
+		if ((rc = fsimage_drop_caches()))
+			say(r, "cannot drop the caches: %s", strerror(-rc));
+		json_object_set_new(x, "exit", json_integer(rc));
+		commit(r);
+	}
+	if (rc || r->stop) {
+		json_object_set_new(run, "status", json_string("setup-failed"));
+		r->stop = true;
+		goto undo;
+	}
+	if (interrupted()) {
+		json_object_set_new(run, "status", json_string("interrupted"));
+		goto undo;
+	}
+	json_object_set_new(run, "status", json_string("running"));
+	json_object_set_new(run, "json", json_sprintf("runs/%s/%s.json", c->name, base));
+	json_object_set_new(run, "run_started_at", manifest_now());
+	if (commit(r))
+		goto undo;
+	t0 = clock_ns();
+	code = workload_run(r, t, c, base, run, error, sizeof(error), &load);
+	json_object_set_new(run, "duration_s", json_real(round((double)(clock_ns() - t0) / 1e6) / 1e3));
+	json_object_set_new(run, "run_ended_at", manifest_now());
+	json_object_set_new(run, "exit", json_integer(code));
+	json_object_set_new(run, "error", error[0] ? json_string(error) : json_null());
+	json_object_set_new(run, "status", json_string(code == 0 ? "ok" : code > 128 ? "interrupted" : "failed"));
+	json_object_set_new(run, "other_cpu_pct", pct(load.other_pct));
+	json_object_set_new(run, "other_cpu_flagged", json_boolean(load.other_pct > (double)p->cfg->max_other_cpu));
+	json_object_set_new(run, "cpu", json_pack("{s:o, s:o, s:o, s:o}", "busy_pct", pct(load.busy_pct),
+						    "own_pct", pct(load.own_pct), "kthread_pct",
+						    pct(load.kthread_pct), "other_pct", pct(load.other_pct)));
+	{
+		char path[PATH_MAX * 2];
+
+		/* a run that could not start wrote no result */
+		snprintf(path, sizeof(path), "%s/runs/%s/%s.json", p->out, c->name, base);
+		if (access(path, F_OK) < 0)
+			json_object_set_new(run, "json", json_null());
+	}
+	snprintf(a, sizeof(a), "%.1f s", (double)(clock_ns() - t0) / 1e9);
+	if (slot && code == 0)
+		r->done++;
+	if (code && code <= 128)
+		r->failed += slot != 0;
+	if (load.other_pct > (double)p->cfg->max_other_cpu)
+		r->flagged += slot != 0;
+	{
+		char where[64], note[160] = "";
+
+		if (slot)
+			snprintf(where, sizeof(where), "run %u/%u", slot, nslots);
+		else
+			snprintf(where, sizeof(where), "warm-up run");
+		if (load.other_pct > (double)p->cfg->max_other_cpu)
+			snprintf(note, sizeof(note), " (over --max-other-cpu %llu%%: flagged)",
+				 (unsigned long long)p->cfg->max_other_cpu);
+		if (code == 0)
+			say(r, "%s %s #%u: ok, %s, other processes %.0f%% CPU%s", where, c->name, rep + 1, a,
+			    load.other_pct, note);
+		else if (code > 128)
+			say(r, "%s %s #%u: interrupted", where, c->name, rep + 1);
+		else
+			say(r, "%s %s #%u: failed (exit %d)%s%s", where, c->name, rep + 1, code,
+			    error[0] ? ": " : "", error);
+	}
+	commit(r);
+undo:
+	json_object_set_new(run, "ended_at", manifest_now());
+	if (undo_from(r, mark, false)) {
+		json_object_set_new(run, "status", json_string("undo-failed"));
+		r->stop = true;
+	}
+	if (json_is_string(json_object_get(run, "status")) &&
+	    !strcmp(json_string_value(json_object_get(run, "status")), "setting-up"))
+		json_object_set_new(run, "status", json_string("stopped"));
+	/* unmounted now: a cell's next run re-mounts what is on the target */
+	commit(r);
+	if (r->stop || interrupted())
+		return -1;
+	if (code && code <= 128 && p->cfg->stop_on_error) {
+		say(r, "stopping at the first failed run (--stop-on-error)");
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- the experiment --------------------------------------------------------------------- */
+
+static void host_json(struct runner *r)
+{
+	struct env_host h;
+	json_t *o = json_object();
+
+	if (env_host_read(&h) == 0) {
+		json_object_set_new(o, "hostname", json_string(h.hostname));
+		json_object_set_new(o, "kernel_release", json_string(h.kernel_release));
+		json_object_set_new(o, "kernel_version", json_string(h.kernel_version));
+		json_object_set_new(o, "machine", json_string(h.machine));
+		json_object_set_new(o, "cpu_model", json_string(h.cpu_model));
+		json_object_set_new(o, "cpus_online", json_integer(h.cpus_online));
+		json_object_set_new(o, "mem_total_bytes", json_integer((json_int_t)h.mem_total_bytes));
+		json_object_set_new(r->m.root, "kernel_release", json_string(h.kernel_release));
+	}
+	json_object_set_new(r->m.root, "host", o);
+}
+
+/* The result directory: created, or an existing empty one. */
+static int out_dir(struct runner *r)
+{
+	struct mxc_plan *p = r->p;
+	char path[PATH_MAX], q[QUOTE_MAX];
+	DIR *d;
+
+	if (p->cfg->output) {
+		snprintf(path, sizeof(path), "%s", p->cfg->output);
+	} else {
+		time_t now = time(NULL);
+		struct tm tm;
+		char ts[32];
+
+		localtime_r(&now, &tm);
+		strftime(ts, sizeof(ts), "%Y%m%d-%H%M%S", &tm);
+		snprintf(path, sizeof(path), "matrix-%s-%s", p->e->name, ts);
+	}
+	quote_str(path, q, sizeof(q));
+	if (mkdir(path, 0755) < 0) {
+		struct dirent *de;
+		int n = 0;
+
+		if (errno != EEXIST || !(d = opendir(path))) {
+			say(r, "cannot create the result directory '%s': %s", q, strerror(errno));
+			return EXIT_USAGE;
+		}
+		while ((de = readdir(d)))
+			n += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
+		closedir(d);
+		if (n) {
+			say(r, "the result directory '%s' is not empty (an earlier experiment's?)", q);
+			return EXIT_USAGE;
+		}
+	}
+	if (!realpath(path, p->out)) {
+		say(r, "'%s': %s", q, strerror(errno));
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+static int runs_dirs(struct runner *r)
+{
+	char path[PATH_MAX + MX_NAME_MAX + 16];
+
+	snprintf(path, sizeof(path), "%s/runs", r->p->out);
+	if (mkdir(path, 0755) < 0 && errno != EEXIST)
+		goto fail;
+	for (unsigned i = 0; i < r->p->e->ncells; i++) {
+		snprintf(path, sizeof(path), "%s/runs/%s", r->p->out, cell_of(r, i)->name);
+		if (mkdir(path, 0755) < 0 && errno != EEXIST)
+			goto fail;
+	}
+	return 0;
+fail:
+	say(r, "cannot create '%s': %s", path, strerror(errno));
+	return -errno;
+}
+
+static void plan_json(struct runner *r, const unsigned *cell, const unsigned *rep, unsigned n)
+{
+	struct mxc_plan *p = r->p;
+	json_t *x = mx_json(p->e), *sched = json_array(), *cl = json_array(), *tg = json_object();
+
+	json_object_set_new(x, "repeat", json_integer(p->repeat));
+	json_object_set_new(x, "order", json_string(mx_order_name(p->order)));
+	json_object_set_new(x, "seed", json_integer((json_int_t)p->seed));
+	json_object_set_new(x, "fresh", json_string(mx_fresh_name(p->e->fresh)));
+	json_object_set_new(x, "warmup", json_boolean(p->warmup));
+	json_object_set_new(x, "drop_caches", json_boolean(p->e->drop_caches));
+	json_object_set_new(x, "max_other_cpu_pct", json_integer((json_int_t)p->cfg->max_other_cpu));
+	json_object_set_new(x, "size_bytes", json_integer((json_int_t)p->e->size_bytes));
+	for (unsigned i = 0; i < n; i++)
+		json_array_append_new(sched, json_pack("{s:s, s:i}", "cell", cell_of(r, cell[i])->name,
+							"repeat", rep[i] + 1));
+	json_object_set_new(x, "schedule", sched);
+	json_object_set_new(r->m.root, "experiment", x);
+	for (int i = 0; i < p->argc; i++)
+		json_array_append_new(cl, json_string(p->argv[i]));
+	json_object_set_new(r->m.root, "command_line", cl);
+	json_object_set_new(tg, "kind", json_string(p->e->target_kind));
+	json_object_set_new(tg, "device", p->device ? json_string(p->device) : json_null());
+	json_object_set_new(tg, "destroy", json_boolean(p->cfg->destroy != NULL));
+	json_object_set_new(tg, "scratch", json_null());
+	json_object_set_new(r->m.root, "target", tg);
+}
+
+int mxc_run(struct mxc_plan *p)
+{
+	struct runner r = { .p = p, .cwd = -1 };
+	unsigned n = p->e->ncells * p->repeat, *cell = calloc(n, sizeof(unsigned)), *rep = calloc(n, sizeof(unsigned));
+	char path[PATH_MAX + 32], err[1024];
+	const char *state = "done";
+	int code, rc;
+
+	if (!cell || !rep) {
+		fprintf(stderr, "%s: out of memory\n", p->prog);
+		free(cell);
+		free(rep);
+		return EXIT_FAILED;
+	}
+	mx_schedule(p->e, p->order, p->repeat, p->seed, cell, rep);
+	cleanup_set_reporter(report_cleanup);
+	if (run_signals_install()) {
+		fprintf(stderr, "%s: cannot install signal handlers: %s\n", p->prog, strerror(errno));
+		code = EXIT_FAILED;
+		goto out_free;
+	}
+	if ((code = out_dir(&r)))
+		goto out_free;
+	if ((r.cwd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
+		say(&r, "cannot open the working directory: %s", strerror(errno));
+		code = EXIT_FAILED;
+		goto out_free;
+	}
+	if (manifest_new(&r.m, p->out)) {
+		say(&r, "out of memory");
+		code = EXIT_FAILED;
+		goto out_free;
+	}
+	json_object_set_new(r.m.root, "fsbench_version", json_string(FSB_VERSION));
+	json_object_set_new(r.m.root, "state", json_string("setting-up"));
+	json_object_set_new(r.m.root, "created_at", manifest_now());
+	json_object_set_new(r.m.root, "pid", json_integer(getpid()));
+	json_object_set_new(r.m.root, "pid_start", json_integer((json_int_t)mxc_start_ticks(getpid())));
+	json_object_set_new(r.m.root, "dir", json_string(p->out));
+	host_json(&r);
+	plan_json(&r, cell, rep, n);
+	json_object_set_new(r.m.root, "report", json_null());
+	/* written first: from here on, what is set up is recorded before it is */
+	if ((rc = manifest_commit(&r.m))) {
+		say(&r, "cannot write '%s': %s", r.m.path, strerror(-rc));
+		code = EXIT_FAILED;
+		goto out_manifest;
+	}
+	say(&r, "experiment %s: %s on %u cells x %u runs, %s order (seed %llu), mkfs %s; results in %s",
+	    p->e->name, p->w->name, p->e->ncells, p->repeat, mx_order_name(p->order),
+	    (unsigned long long)p->seed, p->e->fresh == MX_FRESH_PER_RUN ? "before every run" : "once per cell",
+	    p->out);
+	if (runs_dirs(&r)) {
+		code = EXIT_FAILED;
+		goto out_manifest;
+	}
+	r.nt = p->device ? 1 : p->e->ncells;
+	if (!(r.t = calloc(r.nt, sizeof(*r.t)))) {
+		code = EXIT_FAILED;
+		goto out_manifest;
+	}
+	for (unsigned i = 0; i < r.nt; i++)
+		r.t[i].fd = -1;
+	snprintf(path, sizeof(path), "%s/fsbench-matrix.XXXXXX", p->scratch_parent);
+	if (make_dir(&r, path, true)) {
+		r.stop = true;
+	} else {
+		json_object_set_new(json_object_get(r.m.root, "target"), "scratch", json_string(r.scratch));
+		for (unsigned i = 0; i < r.nt && !r.stop && !interrupted(); i++)
+			if (setup_target(&r, &r.t[i], p->device ? "device" : cell_of(&r, i)->name))
+				r.stop = true;
+	}
+	if (!r.stop && !p->device && r.nt && !r.t[0].dio)
+		say(&r, "direct I/O is off on the loop devices (the filesystem under '%s' refused it): the "
+		    "host's page cache caches the images too", r.scratch);
+	if (!r.stop && !interrupted()) {
+		json_object_set_new(r.m.root, "state", json_string("running"));
+		commit(&r);
+	}
+	if (!r.stop && !interrupted() && p->warmup && n)
+		one_run(&r, 0, n, cell[0], 0);
+	for (unsigned i = 0; i < n && !r.stop && !interrupted(); i++)
+		if (one_run(&r, i + 1, n, cell[i], rep[i]))
+			break;
+	/* the teardown: everything still set up, newest first, whatever happened above */
+	if (undo_from(&r, 0, true))
+		state = "undo-failed";
+	else if (interrupted())
+		state = "interrupted";
+	else if (r.stop)
+		state = "failed";
+	json_object_set_new(r.m.root, "state", json_string(state));
+	json_object_set_new(r.m.root, "undo_complete", json_boolean(strcmp(state, "undo-failed") != 0));
+	json_object_set_new(r.m.root, "ended_at", manifest_now());
+	commit(&r);
+	if (interrupted())
+		say(&r, "interrupted by SIG%s; everything set up is undone", sigabbrev_np(run_signal()));
+	say(&r, "%u of %u runs ok, %u failed, %u flagged (other processes over %llu%% CPU); %s", r.done, n,
+	    r.failed, r.flagged, (unsigned long long)p->cfg->max_other_cpu, r.m.path);
+	if (!strcmp(state, "undo-failed"))
+		say(&r, "some of the set-up could not be undone (above); 'fsbench matrix --undo %s' "
+		    "tries again", p->out);
+	if (r.done && !interrupted() && !r.stop) {
+		json_t *rep_json = json_object();
+
+		if (!matrix_report) {
+			say(&r, "report: not built");
+			json_object_set_new(rep_json, "status", json_string("not built"));
+		} else if ((rc = matrix_report(p->out, stdout, err, sizeof(err)))) {
+			say(&r, "report: %s", err);
+			json_object_set_new(rep_json, "status", json_string("failed"));
+			json_object_set_new(rep_json, "error", json_string(err));
+		} else {
+			json_object_set_new(rep_json, "status", json_string("written"));
+		}
+		json_object_set_new(r.m.root, "report", rep_json);
+		commit(&r);
+	}
+	if (interrupted())
+		code = 128 + run_signal();
+	else if (r.stop || r.failed || strcmp(state, "done"))
+		code = EXIT_FAILED;
+	else
+		code = EXIT_OK;
+	for (unsigned i = 0; i < r.nt; i++)
+		if (r.t[i].fd >= 0)
+			close(r.t[i].fd);
+	free(r.t);
+out_manifest:
+	manifest_free(&r.m);
+out_free:
+	if (r.cwd >= 0)
+		close(r.cwd);
+	free(cell);
+	free(rep);
+	return code;
+}

@@ -1,0 +1,53 @@
+#!/bin/bash
+# t7020: SIGINT (and once SIGTERM) at seeded random points of an experiment, ext4 and btrfs
+# with a knob axis: whatever it was doing (mkfs, mount, a run, the teardown), afterwards there
+# is no mount, no loop device, no image or scratch folder, the knob holds its old value, the
+# exit status is 128 + the signal (or 0 when it finished first) and the manifest says every
+# entry was undone. The experiment is far longer than the delays (200 rounds), so every signal
+# lands in it, wherever that is.
+. "$(dirname "$0")/lib.sh"
+need_root
+need_cmd jq
+need_cmd mkfs.ext4
+need_cmd mkfs.btrfs
+export TMPDIR=$SCRATCH/tmp
+mkdir -p "$TMPDIR"
+K=/proc/sys/fs/lease-break-time
+[ -w $K ] || skip "no $K to write here"
+old=$(cat $K)
+
+check_clean() {
+    local r=$1 what=$2 M=$1/manifest.json
+    [ "$(cat $K)" = "$old" ] || fail "$what: knob left at $(cat $K) (was $old)"
+    ! grep -q "$TMPDIR" /proc/self/mountinfo || fail "$what: a mount left: $(grep "$TMPDIR" /proc/self/mountinfo)"
+    # autoclear may take a moment after the last close
+    for _ in 1 2 3 4 5 6 7 8 9 10; do losetup -a | grep -q "$TMPDIR" || break; sleep 0.2; done
+    ! losetup -a | grep -q "$TMPDIR" || fail "$what: a loop device left: $(losetup -a | grep "$TMPDIR")"
+    [ -z "$(ls -A "$TMPDIR")" ] || fail "$what: left in the scratch parent: $(ls -A "$TMPDIR")"
+    [ -s "$M" ] || fail "$what: no manifest"
+    jq -e '[.undo[].undone] | all' "$M" >/dev/null ||
+        fail "$what: undo entries not undone: $(jq -c '[.undo[] | select(.undone | not)]' "$M")"
+    jq -e '.undo_complete == true' "$M" >/dev/null || fail "$what: undo_complete not set"
+}
+
+n=0
+for seed in 11 23 37 41 59; do
+    # a delay from the seed: 0.05 .. 3 s, over set-up, runs and teardown
+    delay=$(awk -v s=$seed 'BEGIN { srand(s); printf "%.2f", 0.05 + rand() * 2.95 }')
+    sig=INT; want=130
+    [ $seed = 41 ] && { sig=TERM; want=143; }
+    r=$SCRATCH/r$seed
+    "$FSBENCH" matrix --fs ext4,btrfs --knob $K=41 --knob $K=42 --repeat 200 --size 256 --seed $seed \
+        --max-other-cpu 100 -o "$r" -- tiotest -t 2 -f 8 -r 200 > out 2> err &
+    pid=$!
+    sleep "$delay"
+    kill -$sig $pid 2>/dev/null
+    wait $pid; rc=$?
+    [ $rc = $want ] || fail "seed $seed: SIG$sig after ${delay}s: exit $rc, expected $want: $(cat err)"
+    jq -e '.state == "interrupted"' "$r/manifest.json" >/dev/null ||
+        fail "seed $seed: state $(jq -r .state "$r/manifest.json")"
+    grep -q "interrupted by SIG$sig; everything set up is undone" err || fail "seed $seed: $(cat err)"
+    n=$((n + 1))
+    check_clean "$r" "seed $seed (SIG$sig after ${delay}s)"
+done
+echo "ok: $n interrupted experiments left nothing behind"

@@ -1,0 +1,87 @@
+#!/bin/bash
+# t7030: fsbench matrix --undo DIR. A runner SIGKILLed in the middle of a run (filesystem
+# mounted, knob written) leaves a complete manifest; --undo puts everything back (unmount, loop
+# devices, images, folders, the knob), a second --undo finds nothing to do, and --undo refuses
+# the directory of a runner that is still alive. Then identities: entries naming things that
+# are not what fsbench made (another inode, a knob someone changed since) are left alone.
+. "$(dirname "$0")/lib.sh"
+need_root
+need_cmd jq
+need_cmd mkfs.ext4
+export TMPDIR=$SCRATCH/tmp
+mkdir -p "$TMPDIR"
+K=/proc/sys/fs/lease-break-time
+[ -w $K ] || skip "no $K to write here"
+old=$(cat $K)
+
+# wait until the manifest says a filesystem is mounted and the knob written: mid-run
+wait_mounted() {
+    local M=$1/manifest.json
+    for _ in $(seq 1 300); do
+        if [ -s "$M" ] && jq -e '[.undo[] | select(.kind == "mount" and .state == "done" and (.undone | not))]
+                                  | length > 0' "$M" >/dev/null 2>&1; then
+            return 0
+        fi
+        sleep 0.05
+    done
+    return 1
+}
+
+r=$SCRATCH/r
+"$FSBENCH" matrix --fs ext4 --knob $K=43 --repeat 200 --size 64 --max-other-cpu 100 -o "$r" \
+    -- tiotest -t 1 -f 32 -r 500 > out 2> err &
+pid=$!
+wait_mounted "$r" || { kill -INT $pid; wait $pid; fail "never saw a mounted run: $(cat err)"; }
+# alive: --undo refuses, touches nothing
+fsb matrix --undo "$r" 2> uerr; rc=$?
+[ $rc = 2 ] && grep -q "still running (pid $pid)" uerr || fail "--undo of a live runner: exit $rc: $(cat uerr)"
+grep -q "$TMPDIR" /proc/self/mountinfo || fail "--undo of a live runner unmounted something"
+kill -KILL $pid
+wait $pid 2>/dev/null
+[ "$(cat $K)" = 43 ] || fail "the knob is not left written by the killed runner ($(cat $K))"
+grep -q "$TMPDIR" /proc/self/mountinfo || fail "nothing left mounted to repair"
+jq -e '.state == "running"' "$r/manifest.json" >/dev/null || fail "manifest state after the kill"
+
+fsb matrix --undo "$r" > uout 2> uerr || fail "--undo exit $?: $(cat uerr)"
+grep -q "undo: mount .*: unmounted" uerr || fail "--undo did not unmount: $(cat uerr)"
+grep -q "undo: knob $K: restored to $old" uerr || fail "--undo did not restore the knob: $(cat uerr)"
+[ "$(cat $K)" = "$old" ] || fail "knob left at $(cat $K)"
+! grep -q "$TMPDIR" /proc/self/mountinfo || fail "a mount left after --undo"
+for _ in 1 2 3 4 5 6 7 8 9 10; do losetup -a | grep -q "$TMPDIR" || break; sleep 0.2; done
+! losetup -a | grep -q "$TMPDIR" || fail "a loop device left after --undo: $(losetup -a | grep "$TMPDIR")"
+[ -z "$(ls -A "$TMPDIR")" ] || fail "left in the scratch parent: $(ls -A "$TMPDIR")"
+jq -e '([.undo[].undone] | all) and .undo_complete == true and .state == "killed"' "$r/manifest.json" \
+    >/dev/null || fail "manifest after --undo: $(jq -c '{state, undo_complete}' "$r/manifest.json")"
+fsb matrix --undo "$r" 2> uerr2 || fail "second --undo exit $?"
+grep -q "nothing left to undo" uerr2 || fail "second --undo: $(cat uerr2)"
+
+# identities: a manifest whose entries name what fsbench did not make (or no longer holds)
+mkdir -p "$SCRATCH/id"
+echo keep > "$SCRATCH/id/image.img"
+mkdir "$SCRATCH/id/dir"
+ino=$(stat -c %i "$SCRATCH/id/image.img") dev=$(stat -c %d "$SCRATCH/id/image.img")
+truncate -s 64M "$SCRATCH/id/other.img"
+L=$(losetup -f --show "$SCRATCH/id/other.img") || fail "losetup"
+mkfs.ext4 -q -F "$L" && mkdir "$SCRATCH/id/mnt" && mount "$L" "$SCRATCH/id/mnt" || fail "test mount"
+jq -n --arg img "$SCRATCH/id/image.img" --argjson ino $((ino + 1)) --argjson dev "$dev" \
+      --arg d "$SCRATCH/id/dir" --arg loop "$L" --arg mnt "$SCRATCH/id/mnt" --arg k "$K" --arg old "$old" '
+  { schema: "fsbench-matrix", version: 1, state: "running", pid: 1, pid_start: 1, undo: [
+    { id: 0, kind: "dir", path: $d, dev: $dev, ino: 1, undone: false },
+    { id: 1, kind: "image", path: $img, dev: $dev, ino: $ino, undone: false },
+    { id: 2, kind: "loop", device: $loop, backing_dev: $dev, backing_ino: 1, undone: false },
+    { id: 3, kind: "mount", source: "/dev/loop-not-this", target: $mnt, undone: false },
+    { id: 4, kind: "knob", path: $k, previous: "7", value: "44", readback: "44", undone: false } ] }' \
+    > "$SCRATCH/id/manifest.json"
+fsb matrix --undo "$SCRATCH/id" > /dev/null 2> ierr; rc=$?
+[ $rc = 0 ] || fail "--undo of foreign entries: exit $rc: $(cat ierr)"
+[ -e "$SCRATCH/id/image.img" ] && [ "$(cat "$SCRATCH/id/image.img")" = keep ] || fail "removed a file it did not create"
+[ -d "$SCRATCH/id/dir" ] || fail "removed a folder it did not create"
+mountpoint -q "$SCRATCH/id/mnt" || fail "unmounted a mount of another source"
+losetup "$L" >/dev/null 2>&1 || fail "detached a loop device backed by another file"
+[ "$(cat $K)" = "$old" ] || fail "wrote a knob someone else had changed"
+grep -q "image .*: left: it is no longer what fsbench created" ierr || fail "image: $(cat ierr)"
+grep -q "loop $L: left: it is now attached to another file" ierr || fail "loop: $(cat ierr)"
+grep -q "mount .*: not mounted" ierr || fail "mount: $(cat ierr)"
+grep -q "knob $K: left: changed by someone else" ierr || fail "knob: $(cat ierr)"
+umount "$SCRATCH/id/mnt"; losetup -d "$L"
+echo "ok: --undo repairs a killed runner, once, and only what it made"
