@@ -336,3 +336,73 @@ int stats_interaction(const double *const v[4], const unsigned n[4], bool rate,
 	}
 	return 0;
 }
+
+static int dbl_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+struct idx_val {
+	double v;
+	unsigned i;
+};
+
+static int idx_cmp(const void *a, const void *b)
+{
+	const struct idx_val *x = a, *y = b;
+
+	if (x->v != y->v)
+		return x->v < y->v ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+int stats_median_index(const double *v, unsigned n)
+{
+	struct idx_val *s = malloc((n ? n : 1) * sizeof(*s));
+	unsigned m = 0;
+	int r;
+
+	if (!s)
+		return -1;
+	for (unsigned i = 0; i < n; i++)
+		if (!isnan(v[i]))
+			s[m++] = (struct idx_val){ v[i], i };
+	if (!m) {
+		free(s);
+		return -1;
+	}
+	qsort(s, m, sizeof(*s), idx_cmp);
+	r = (int)s[(m - 1) / 2].i;
+	free(s);
+	return r;
+}
+
+int stats_moving_median(const double *v, unsigned n, unsigned w, double *out)
+{
+	double *win;
+
+	if (w <= 1) {
+		for (unsigned k = 0; k < n; k++)
+			out[k] = v[k];
+		return 0;
+	}
+	if (!(win = malloc(w * sizeof(*win))))
+		return -1;
+	for (unsigned k = 0; k < n; k++) {
+		unsigned lo = k >= w / 2 ? k - w / 2 : 0, hi = k + (w - 1) / 2, m = 0;
+
+		for (unsigned j = lo; j <= hi && j < n; j++)
+			if (!isnan(v[j]))
+				win[m++] = v[j];
+		if (!m) {
+			out[k] = NAN;
+			continue;
+		}
+		qsort(win, m, sizeof(*win), dbl_cmp);
+		out[k] = m % 2 ? win[m / 2] : 0.5 * (win[m / 2 - 1] + win[m / 2]);
+	}
+	free(win);
+	return 0;
+}

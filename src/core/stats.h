@@ -75,6 +75,14 @@ int stats_summarize(const double *v, unsigned n, bool harmonic, struct stats_sum
 int stats_welch(const double *a, unsigned na, const double *b, unsigned nb, bool harmonic,
 		struct stats_welch *w);
 
+/* The index of v's median (of the lower middle one for an even n; NaN values left out); -1
+ * when none. The "median run" of a cell: a real run, not an average of two. */
+int stats_median_index(const double *v, unsigned n);
+/* out[k]: the median of v over the window of w points centred on k (shorter at the ends;
+ * the mean of the two middle values for an even count). w <= 1 copies. NaN values left out
+ * (out[k] NaN when the window has none). 0, or -1 out of memory. */
+int stats_moving_median(const double *v, unsigned n, unsigned w, double *out);
+
 /* Holm's adjusted p-values of p[0..n-1] into adj[0..n-1] (adj may be p). A NaN entry is not a
  * test: it stays NaN and does not count in m. Returns m, the number of tests. */
 unsigned stats_holm(const double *p, unsigned n, double *adj);

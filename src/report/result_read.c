@@ -41,6 +41,7 @@ struct rr_wl_def {
 	const char *iter_lats, *run_lats;
 	const char *iter_lat_key_fig;            /* that op's p99 is a key figure ("create") */
 	const char *fill_x, *fill_x2, *fill_y;   /* per iteration: the fill curve */
+	const char *fill_agg, *fill_overhead;    /* ... and its optional columns (NaN when absent) */
 	const char *complete_field;              /* boolean in the run ... */
 	const char *end_field;                   /* ... or a string, complete when one of: */
 	const char *const *end_ok;
@@ -57,7 +58,8 @@ static const struct rr_wl_def wl_defs[] = {
 	/* fs_mark's intervals count files created (ops; bytes are 0) */
 	{ .workload = "fs_mark", .iters = "iterations",
 	  .iter_lats = "latency", .run_lats = "latency", .iter_lat_key_fig = "create", .fill_x = "fs_use_pct", .fill_x2 = "count",
-	  .fill_y = "files_per_sec_sum_of_threads", .end_field = "end.reason", .end_ok = fsm_end_ok,
+	  .fill_y = "files_per_sec_sum_of_threads", .fill_agg = "files_per_sec_aggregate",
+	  .fill_overhead = "app_overhead_ns", .end_field = "end.reason", .end_ok = fsm_end_ok,
 	  .iter_intervals = "intervals", .iter_series = "create", .iter_wall = "wall_ns", .series_y_ops = true,
 	  .series_y = "create rate", .series_unit = "files/s",
 	  .series_x = "time in the create loops, iterations end to end (s)" },
@@ -495,6 +497,9 @@ static int read_iters(struct ctx *c, unsigned run, const json_t *ro, struct opst
 		return fail(c, "more than %d %s", RR_MAX_ELEMS, d->iters);
 	if (d->fill_y && !(fill = series_new(c, &c->r->fill, &c->r->nfill, "fill", run, json_array_size(arr))))
 		return -1;
+	if (fill && (!(fill->agg = calloc(json_array_size(arr) + 1, sizeof(double))) ||
+		     !(fill->overhead_ns = calloc(json_array_size(arr) + 1, sizeof(double)))))
+		return fail(c, "out of memory");
 	json_array_foreach(arr, i, it) {
 		const json_t *lats;
 
@@ -526,9 +531,22 @@ static int read_iters(struct ctx *c, unsigned run, const json_t *ro, struct opst
 				    (ry = num_at(c, it, d->fill_y, false, &y)) < 0)
 					goto out;
 				if (!rx && !rx2 && !ry) {
+					double a, o;
+					int ra, ro;
+
+					/* optional: older results, null when not computed */
+					if ((ra = num_at(c, it, d->fill_agg, true, &a)) < 0 ||
+					    (ro = num_at(c, it, d->fill_overhead, true, &o)) < 0)
+						goto out;
+					if (ra)
+						a = NAN;
+					if (ro)
+						o = NAN;
 					fill->x[fill->n] = x;
 					fill->x2[fill->n] = x2;
 					fill->y[fill->n] = y;
+					fill->agg[fill->n] = a;
+					fill->overhead_ns[fill->n] = o;
 					fill->n++;
 				}
 			}
@@ -961,6 +979,8 @@ static void series_free(struct rr_series *s, unsigned n)
 		free(s[i].x);
 		free(s[i].x2);
 		free(s[i].y);
+		free(s[i].agg);
+		free(s[i].overhead_ns);
 	}
 	free(s);
 }

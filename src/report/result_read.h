@@ -45,6 +45,8 @@ struct rr_series {
 	unsigned run;
 	unsigned n;
 	double *x, *x2, *y;
+	double *agg, *overhead_ns;   /* fill only: fs_mark's aggregate files/s and app overhead (ns)
+				      * per iteration, NaN where the result lacks them; else NULL */
 };
 
 /* latency of one phase or op type, merged over every run (and fs_mark iteration) */

@@ -94,6 +94,23 @@ int main(void)
 		CHECK(stats_welch(a, 3, c, 3, false, &w) == 0 && w.p == 0 && w.t > 0, "constant, different: p 0");
 		CHECK(stats_welch(a, 1, c, 3, false, &w) == -1, "one run on a side: no test");
 	}
+	/* the median run (a real run: the lower middle one for an even count) and moving medians */
+	{
+		static const struct { double v[6]; unsigned n; int want; } med[] = {
+			{ { 5, 1, 3 }, 3, 2 }, { { 4, 1, 3, 2 }, 4, 3 }, { { NAN, 7, NAN }, 3, 1 },
+			{ { NAN }, 1, -1 }, { { 2, 2, 2 }, 3, 1 }, { { 10, 30, 20, 40, 50, 60 }, 6, 1 },
+		};
+		double v[] = { 1, 9, 2, 8, 3, NAN, 4 }, out[7];
+		static const double w3[] = { 5, 2, 8, 3, 5.5, 3.5, 4 };
+
+		for (unsigned i = 0; i < sizeof(med) / sizeof(med[0]); i++)
+			CHECK(stats_median_index(med[i].v, med[i].n) == med[i].want, "median index %u: %d, want %d", i,
+			      stats_median_index(med[i].v, med[i].n), med[i].want);
+		CHECK(stats_moving_median(v, 7, 3, out) == 0, "moving median");
+		for (unsigned k = 0; k < 7; k++)
+			CHECK(out[k] == w3[k], "moving median [%u] = %g, want %g", k, out[k], w3[k]);
+		CHECK(stats_moving_median(v, 7, 1, out) == 0 && out[1] == 9 && isnan(out[5]), "window 1 copies");
+	}
 	/* Holm: R p.adjust(c(.01,.04,.03,.005), "holm") = .03 .06 .06 .02; NaN is no test */
 	{
 		static const struct { double p[5], want[5]; unsigned n, m; } holm[] = {
