@@ -19,6 +19,8 @@ int cmd_workload(const struct workload_ops *w, int argc, char **argv, const char
 int cmd_list(int argc, char **argv, const char *prog);
 int cmd_compare(int argc, char **argv, const char *prog);
 int cmd_plot(int argc, char **argv, const char *prog);
+int cmd_report(int argc, char **argv, const char *prog);
+int cmd_history(int argc, char **argv, const char *prog);
 int cmd_man_options(int argc, char **argv, const char *prog);
 
 /* compare and plot: result files are operands after the options */

@@ -42,7 +42,7 @@ struct axis {
 struct panel {
 	double x, y, w, h;       /* the plotting area inside the axes */
 	struct axis ax, ay;
-	char title[96];
+	char title[160];
 };
 
 static void color(cairo_t *cr, unsigned i, double alpha)
@@ -832,6 +832,111 @@ int plot_render(const struct rr_result *res, unsigned nres, const struct plot_op
 	cairo_debug_reset_static_data();
 	if (rc)
 		return -EINVAL;
+	if (st == CAIRO_STATUS_WRITE_ERROR)
+		return -EIO;
+	if (st != CAIRO_STATUS_SUCCESS) {
+		snprintf(err, errlen, "cairo: %s", cairo_status_to_string(st));
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+int plot_trend_render(const struct plot_trend *t, const struct plot_opts *o, FILE *out, char *err,
+		      size_t errlen)
+{
+	cairo_surface_t *surf;
+	cairo_t *cr;
+	cairo_status_t st;
+	struct panel p;
+	double ymax = 0, ymin = INFINITY;
+	double total = 0, x;
+	cairo_text_extents_t e;
+
+	if (!t->nx || !t->nlines) {
+		snprintf(err, errlen, "nothing to draw");
+		return -EINVAL;
+	}
+	if (o->format == PLOT_SVG)
+		surf = cairo_svg_surface_create_for_stream(write_stream, out, o->width, o->height);
+	else
+		surf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)o->width, (int)o->height);
+	cr = cairo_create(surf);
+	cairo_set_source_rgb(cr, 1, 1, 1);
+	cairo_paint(cr);
+	cairo_set_source_rgb(cr, 0.05, 0.05, 0.05);
+	text(cr, o->width / 2.0, 12, o->title ? o->title : t->title, 17, 0.5, 0, true);
+	/* the legend: one entry per line */
+	cairo_select_font_face(cr, FONT, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+	cairo_set_font_size(cr, 13);
+	for (unsigned l = 0; l < t->nlines; l++) {
+		cairo_text_extents(cr, t->lines[l], &e);
+		total += 30 + e.x_advance + 24;
+	}
+	x = total < o->width ? (o->width - total) / 2 : 10;
+	for (unsigned l = 0; l < t->nlines; l++) {
+		color(cr, l, 1);
+		cairo_rectangle(cr, x, 42, 22, 12);
+		cairo_fill(cr);
+		cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+		text(cr, x + 30, 48, t->lines[l], 13, 0, 0.5, false);
+		cairo_text_extents(cr, t->lines[l], &e);
+		x += 30 + e.x_advance + 24;
+	}
+	layout(&p, 1, o->width, o->height, 66);
+	p.h -= 20;   /* two lines of slot labels */
+	for (unsigned k = 0; k < t->nx * t->nlines; k++) {
+		if (isnan(t->mean[k]))
+			continue;
+		ymax = fmax(ymax, isfinite(t->hi[k]) ? t->hi[k] : t->mean[k]);
+		ymin = fmin(ymin, isfinite(t->lo[k]) ? t->lo[k] : t->mean[k]);
+	}
+	p.ax.lo = -0.5;
+	p.ax.hi = t->nx - 0.5;
+	p.ax.hide = true;
+	p.ay.label = t->ylabel;
+	snprintf(p.title, sizeof(p.title), "mean of each experiment's runs, whiskers: 95%% interval");
+	axis_fit(&p.ay, 0, ymax > 0 ? ymax * 1.05 : 1, true);
+	draw_axes(cr, &p);
+	for (unsigned i = 0; i < t->nx; i++) {
+		char a[96];
+		const char *nl = strchr(t->xlabels[i], '\n');
+
+		snprintf(a, sizeof(a), "%.*s", nl ? (int)(nl - t->xlabels[i]) : 95, t->xlabels[i]);
+		cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+		text(cr, px(&p, i), p.y + p.h + 6, a, 10.5, 0.5, 0, false);
+		if (nl)
+			text(cr, px(&p, i), p.y + p.h + 21, nl + 1, 10, 0.5, 0, false);
+	}
+	for (unsigned l = 0; l < t->nlines; l++) {
+		double xs[256], ys[256];
+		unsigned n = 0;
+
+		for (unsigned i = 0; i < t->nx && n < 256; i++) {
+			xs[n] = i;
+			ys[n++] = t->mean[l * t->nx + i];
+		}
+		polyline(cr, &p, xs, ys, n, l, 1, true, 2);
+		color(cr, l, 1);
+		cairo_set_line_width(cr, 1.5);
+		for (unsigned i = 0; i < t->nx; i++) {
+			unsigned k = l * t->nx + i;
+			double xc = px(&p, i) + (l - (t->nlines - 1) / 2.0) * 4;
+
+			if (isnan(t->mean[k]) || !isfinite(t->lo[k]) || !isfinite(t->hi[k]) || t->lo[k] == t->hi[k])
+				continue;
+			cairo_move_to(cr, xc, py(&p, fmin(t->hi[k], p.ay.hi)));
+			cairo_line_to(cr, xc, py(&p, fmax(t->lo[k], p.ay.lo)));
+			cairo_stroke(cr);
+		}
+	}
+	(void)ymin;
+	cairo_destroy(cr);
+	st = o->format == PLOT_PNG ? cairo_surface_write_to_png_stream(surf, write_stream, out) : CAIRO_STATUS_SUCCESS;
+	cairo_surface_finish(surf);
+	if (st == CAIRO_STATUS_SUCCESS)
+		st = cairo_surface_status(surf);
+	cairo_surface_destroy(surf);
+	cairo_debug_reset_static_data();
 	if (st == CAIRO_STATUS_WRITE_ERROR)
 		return -EIO;
 	if (st != CAIRO_STATUS_SUCCESS) {

@@ -46,4 +46,17 @@ enum plot_type plot_default_type(const struct rr_result *res, unsigned nres);
  * a write to out failed (out's own error says why); -ENOMEM with cairo's reason in err. */
 int plot_render(const struct rr_result *res, unsigned nres, const struct plot_opts *o, FILE *out,
 		char *err, size_t errlen);
+
+/* fsbench history trend: one figure over a sequence of experiments (x: one slot each, labelled
+ * by kernel release and date), one line per cell, the mean with its 95 % interval. Values are
+ * [line * nx + x], NaN where a cell has no runs in that experiment. */
+struct plot_trend {
+	const char *title, *ylabel;
+	unsigned nx, nlines;
+	const char *const *xlabels;      /* [nx], two lines each: "6.18.4\n2026-12-01" */
+	const char *const *lines;        /* [nlines] */
+	const double *mean, *lo, *hi;
+};
+int plot_trend_render(const struct plot_trend *t, const struct plot_opts *o, FILE *out, char *err,
+		      size_t errlen);
 #endif
