@@ -282,7 +282,10 @@ static int do_trend(struct history *h, const char *key, const struct hist_config
 			lo[idx] = k >= 2 ? st.lo : st.mean;
 			hi[idx] = k >= 2 ? st.hi : st.mean;
 			fmt_mean(&st, any->unit, buf, sizeof(buf));
-			printf("%-6lld %-21s %-24s %-20s %4u  %s\n", slot_id[s], any->started, any->kernel, line[l], k, buf);
+			for (unsigned e = 0; e < nx; e++)
+				if (x[e].id == slot_id[s])
+					printf("%-6lld %-21s %-24s %-20s %4u  %s\n", slot_id[s], x[e].started, any->kernel, line[l], k,
+					       buf);
 		}
 	if (c->output) {
 		const char *ext = strrchr(c->output, '.');
@@ -484,6 +487,10 @@ static int do_check(struct history *h, const struct hist_config *c, const char *
 			}
 			continue;
 		}
+		if (!i || strcmp(ck[i - 1].meta->cell, k->meta->cell) || ck[i - 1].meta->exp_id != k->meta->exp_id)
+			printf("%-20.20s %-16.16s (config %s) latest: %u run%s on %s; earlier: %u run%s on %s\n", k->exp,
+			       k->meta->cell, k->meta->config_hash[0] ? k->meta->config_hash : "-", k->nb, k->nb == 1 ? "" : "s",
+			       k->meta->kernel, k->na, k->na == 1 ? "" : "s", k->kernels);
 		if (!c->all && !k->meta->key_fig && !sig)
 			continue;
 		fmt_mean(&k->sa, k->meta->unit, a, sizeof(a));

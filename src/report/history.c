@@ -278,7 +278,7 @@ int history_add_matrix(struct history *h, const struct mx *m, unsigned *added, c
 			continue;
 		for (unsigned f = 0; f < ru->r.nfig; f++) {
 			const struct rr_figure *fg = &ru->r.fig[f];
-			double v = figure_combine(fg->rate ? FIG_HMEAN : FIG_MEAN, fg->v, ru->r.nruns);
+			double v = ru->r.nruns == 1 ? fg->v[0] : figure_combine(fg->rate ? FIG_HMEAN : FIG_MEAN, fg->v, ru->r.nruns);
 
 			/* a run file of several runs goes in as one run: their mean */
 			if (isnan(v))

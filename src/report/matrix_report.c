@@ -1137,15 +1137,16 @@ int matrix_report_opts(const char *dir, const struct matrix_report_opts *o, FILE
 		rc = -EINVAL;
 		goto out;
 	}
-	rc = -EIO;
 	/* every output can be written, before anything is */
 	for (size_t k = 0; k < sizeof(outputs) / sizeof(outputs[0]); k++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, outputs[k]);
 		if (outfile_check(path, OUTFILE_REPLACE, e, sizeof(e))) {
 			fail(err, errlen, "cannot write '%s': %s", path, e);
+			rc = -EINVAL;
 			goto out;
 		}
 	}
+	rc = -EIO;
 	a.m = &m;
 	a.o = o;
 	if (analyse(&a)) {

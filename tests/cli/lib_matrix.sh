@@ -9,7 +9,7 @@
 #       rate = 100 FACTOR (1 + CV z0) MiB/s (IOPS the same x 256), latency mean, p50 and p90 =
 #       40 us / FACTOR x (1 + CV z1), CPU sys = 20 (1 + CV z2) %; per fs_mark run files/sec =
 #       1000 FACTOR (1 + CV z0), aggregate 900 FACTOR (1 + CV z1), and its iterations a falling
-#       fill curve (FSUse% 0..90). z: standard normal deviates from a Park-Miller generator
+#       fill curve (FSUse% 0..90). z: standard normal deviates from one Park-Miller stream
 #       seeded with SEED (the same in every awk). Other figures stay the base's: no spread.
 #       Runs are interleaved (round r, cell c: order r * ncells + c), started one minute apart
 #       from MX_T0 (epoch seconds, default 1790000000).
@@ -28,15 +28,19 @@ mx_base() {
     rm -rf "$d"
 }
 
-# N standard normal deviates as a JSON array (Box-Muller over Park-Miller)
+# _mx_normals SEED N SKIP: standard normal deviates SKIP*N+1 .. SKIP*N+N of one stream (Box-Muller
+# over Park-Miller) as a JSON array. One stream per matrix, each run its own stretch of it:
+# streams from neighbouring seeds would be correlated (Park-Miller is linear in the seed).
 _mx_normals() {
-    awk -v seed="$1" -v n="$2" 'BEGIN {
+    awk -v seed="$1" -v n="$2" -v skip="$3" 'BEGIN {
         x = seed % 2147483646 + 1
+        for (i = 0; i < 20; i++) x = (16807 * x) % 2147483647
         printf "["
-        for (i = 0; i < n; i++) {
+        for (i = 0; i < (skip + 1) * n; i++) {
             x = (16807 * x) % 2147483647; u1 = x / 2147483647
             x = (16807 * x) % 2147483647; u2 = x / 2147483647
-            printf "%s%.8f", (i ? "," : ""), sqrt(-2 * log(u1)) * cos(6.283185307179586 * u2)
+            if (i >= skip * n)
+                printf "%s%.8f", (i > skip * n ? "," : ""), sqrt(-2 * log(u1)) * cos(6.283185307179586 * u2)
         }
         print "]"
     }'
@@ -70,7 +74,7 @@ mx_make() {
     for ((r = 1; r <= rep; r++)); do
         for ((i = 0; i < n; i++)); do
             order=$(((r - 1) * n + i))
-            z=$(_mx_normals $((seed * 7919 + order * 104729 + 1)) 16)
+            z=$(_mx_normals "$seed" 16 "$order")
             local f="$dir/runs/${cname[i]}/run-$r.json" flag=false cpu=1.5 start end
             case " ${MX_FLAG:-} " in *" ${cname[i]}:$r "*) flag=true cpu=42.0 ;; esac
             start=$(date -u -d "@$((t0 + order * 60))" +%Y-%m-%dT%H:%M:%SZ)
