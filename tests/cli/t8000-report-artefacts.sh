@@ -9,7 +9,7 @@
 # --exclude-flagged leaves the flagged run out. An fs_mark 1x2 gets the fill plot and fs_mark's
 # rows. Usage errors are exit 2 with nothing written.
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/lib_matrix.sh"
+. "$TESTS_DIR/cli/lib_matrix.sh"
 need_cmd jq
 check=${BUILD:+$BUILD/tests/test_plot_cairo}
 [ -n "$check" ] && [ -x "$check" ] || skip "needs test_plot_cairo from the build (run through make check)"

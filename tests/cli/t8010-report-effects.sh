@@ -9,7 +9,7 @@
 #   its ratio of ratios is about +100 %; a 2x2 whose effects multiply (no interaction on the
 #   log scale): no interaction, though both effects are significant.
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/lib_matrix.sh"
+. "$TESTS_DIR/cli/lib_matrix.sh"
 need_cmd jq
 mx_base tiotest base.json
 

@@ -7,7 +7,7 @@
 # changed configuration hash has nothing to compare with. The database path: --db, a symbolic
 # link refused, nothing created by reading.
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/lib_matrix.sh"
+. "$TESTS_DIR/cli/lib_matrix.sh"
 need_cmd jq
 check=${BUILD:+$BUILD/tests/test_plot_cairo}
 [ -n "$check" ] && [ -x "$check" ] || skip "needs test_plot_cairo from the build (run through make check)"

@@ -5,7 +5,7 @@
 # the tables (cells, figures, effects, interactions, classic tables, profiles, runs) and the
 # inline plots, and no src or href that names a URL (http...): the file is self-contained.
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/lib_matrix.sh"
+. "$TESTS_DIR/cli/lib_matrix.sh"
 need_cmd jq
 check=${BUILD:+$BUILD/tests/test_plot_cairo}
 [ -n "$check" ] && [ -x "$check" ] || skip "needs test_plot_cairo from the build (run through make check)"

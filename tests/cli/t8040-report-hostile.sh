@@ -6,7 +6,7 @@
 # another workload, incomplete, or whose exit status is not 0: left out with a warning, the
 # report written from the others.
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/lib_matrix.sh"
+. "$TESTS_DIR/cli/lib_matrix.sh"
 need_cmd jq
 export HOME=$SCRATCH
 mx_base tiotest base.json
