@@ -51,6 +51,8 @@ int cmd_list(int argc, char **argv, const char *prog);
 int cmd_compare(int argc, char **argv, const char *prog);
 int cmd_plot(int argc, char **argv, const char *prog);
 int cmd_matrix(int argc, char **argv, const char *prog);
+int cmd_report(int argc, char **argv, const char *prog);
+int cmd_history(int argc, char **argv, const char *prog);
 int cmd_man_options(int argc, char **argv, const char *prog);
 /* fsbench __after fsck|freespace DEVICE FSTYPE [--json FILE] (cmd/after.c, hidden) */
 int cmd_after(int argc, char **argv, const char *prog);

@@ -133,29 +133,40 @@ static int parse_pct(const char *s, double *v)
 	return 0;
 }
 
+/* The delta of result i against the baseline and its test; the verdict waits for the
+ * correction over every test of the comparison (verdict()). */
 static void delta(struct cmp_table *t, struct cmp_row *row, unsigned i, double *va, unsigned na,
 		  double *vb, unsigned nb)
 {
 	struct cmp_delta *d = &row->delta[i];
 	const struct cmp_cell *a = &row->cell[0], *b = &row->cell[i];
-	enum rr_dir dir = row->fig->dir;
-	bool up;
 
 	memset(d, 0, sizeof(*d));
+	d->p_adj = NAN;
 	if (!a->present || !b->present)
 		return;
 	if (a->s.mean != 0) {
 		d->pct_valid = true;
 		d->pct = (b->s.mean - a->s.mean) / fabs(a->s.mean) * 100;
 	}
-	if (stats_welch(va, na, vb, nb, row->fig->rate, &d->w) == 0) {
+	if (stats_welch(va, na, vb, nb, row->fig->rate, &d->w) == 0)
 		d->tested = true;
-		if (d->w.p >= STATS_ALPHA) {
-			d->verdict = CMP_SAME;
-			return;
-		}
-	} else {
+	else
 		t->untested |= b->s.mean != a->s.mean;
+}
+
+static void verdict(struct cmp_table *t, struct cmp_row *row, unsigned i)
+{
+	struct cmp_delta *d = &row->delta[i];
+	const struct cmp_cell *a = &row->cell[0], *b = &row->cell[i];
+	enum rr_dir dir = row->fig->dir;
+	bool up;
+
+	if (!a->present || !b->present)
+		return;
+	if (d->tested && !(d->p_adj < STATS_ALPHA)) {
+		d->verdict = CMP_SAME;
+		return;
 	}
 	if (b->s.mean == a->s.mean) {
 		d->verdict = CMP_SAME;
@@ -170,6 +181,30 @@ static void delta(struct cmp_table *t, struct cmp_row *row, unsigned i, double *
 		d->verdict = (up == (dir == RR_HIGHER_BETTER)) ? CMP_BETTER : CMP_WORSE;
 	if (t->fail_set && d->verdict == CMP_WORSE && fabs(d->pct) > t->fail_pct)
 		d->fails = true;
+}
+
+/* Holm's correction over every delta tested (all figures, all results against the baseline):
+ * the stars and verdicts go by the adjusted p-values. */
+static int correct(struct cmp_table *t)
+{
+	unsigned n = t->nrows * (t->nres ? t->nres - 1 : 0), k = 0;
+	double *p = malloc((n ? n : 1) * sizeof(double));
+
+	if (!p)
+		return -1;
+	for (unsigned r = 0; r < t->nrows; r++)
+		for (unsigned i = 1; i < t->nres; i++)
+			p[k++] = t->rows[r].delta[i].tested ? t->rows[r].delta[i].w.p : NAN;
+	t->ntests = stats_holm(p, n, p);
+	k = 0;
+	for (unsigned r = 0; r < t->nrows; r++)
+		for (unsigned i = 1; i < t->nres; i++) {
+			t->rows[r].delta[i].p_adj = p[k++];
+			verdict(t, &t->rows[r], i);
+			t->nfailing += t->rows[r].delta[i].fails;
+		}
+	free(p);
+	return 0;
 }
 
 static int build_rows(struct cmp_table *t)
@@ -215,13 +250,12 @@ static int build_rows(struct cmp_table *t)
 				unsigned nb = g ? rr_values(&t->res[k], g, vb) : 0;
 
 				delta(t, row, k, va, na, vb, nb);
-				t->nfailing += row->delta[k].fails;
 			}
 		}
 	}
 	free(va);
 	free(vb);
-	return 0;
+	return correct(t);
 oom:
 	free(va);
 	free(vb);

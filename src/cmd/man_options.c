@@ -12,6 +12,8 @@
 void compare_options(bool list, FILE *out);
 void plot_options(bool list, FILE *out);
 void matrix_options(bool list, FILE *out);
+void report_options(bool list, FILE *out);
+void history_options(bool list, FILE *out);
 
 int cmd_man_options(int argc, char **argv, const char *prog)
 {
@@ -41,6 +43,10 @@ int cmd_man_options(int argc, char **argv, const char *prog)
 	}
 	if (!strcmp(argv[1], "compare") || !strcmp(argv[1], "plot")) {
 		(argv[1][0] == 'c' ? compare_options : plot_options)(list, stdout);
+		return EXIT_OK;
+	}
+	if (!strcmp(argv[1], "report") || !strcmp(argv[1], "history")) {
+		(argv[1][0] == 'r' ? report_options : history_options)(list, stdout);
 		return EXIT_OK;
 	}
 	fprintf(stderr, "%s: unknown command '%s'\n", prog, argv[1]);

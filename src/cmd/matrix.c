@@ -59,6 +59,10 @@ static const struct opt mx_opts[] = {
 	  "with --device: the same device again, to allow overwriting what it holds" },
 	{ 0, "max-other-cpu", OPT_UINT, F(max_other_cpu), "PCT", 0, 100, 0, 0,
 	  "flag a run when other processes took more than PCT % of the machine's CPU during it" },
+	{ 0, "db", OPT_STR, F(db), "FILE", 0, 0, 0, 0,
+	  "the history database the report records the runs in (default: "
+	  "$XDG_DATA_HOME/fsbench/history.db)" },
+	{ 0, "no-db", OPT_FLAG, F(no_db), NULL, 0, 0, 0, 0, "record the runs in no history database" },
 	{ 0, "stop-on-error", OPT_FLAG, F(stop_on_error), NULL, 0, 0, 0, 0,
 	  "stop at the first failed run (default: record it and go on)" },
 	{ 0, "name", OPT_STR, F(name), "NAME", 0, 0, 0, 0,

@@ -20,6 +20,8 @@ struct mxc_config {
 	bool drop_caches, warmup, stop_on_error, dry_run;
 	uint64_t repeat, seed, size, max_other_cpu;
 	const char *order, *fresh, *dir, *device, *destroy, *name, *undo;
+	const char *db;              /* --db FILE: the history database */
+	bool no_db;                  /* --no-db */
 	int help;
 };
 

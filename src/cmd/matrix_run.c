@@ -23,13 +23,12 @@
 #include "core/driver.h"
 #include "core/outfile.h"
 #include "core/quote.h"
+#include "report/matrix_report.h"
 #include "sys/cpuload.h"
 #include "sys/env.h"
 #include "sys/fsimage.h"
 #include "workload/workload.h"
 
-/* the report side may not be linked in (core/matrix.h) */
-#pragma weak matrix_report
 
 struct target {
 	char dev[PATH_MAX];          /* /dev/loopN or the --device */
@@ -813,11 +812,9 @@ int mxc_run(struct mxc_plan *p)
 		    "tries again", p->out);
 	if (r.done && !interrupted() && !r.stop) {
 		json_t *rep_json = json_object();
+		struct matrix_report_opts ro = { .db = p->cfg->db, .no_db = p->cfg->no_db };
 
-		if (!matrix_report) {
-			say(&r, "report: not built");
-			json_object_set_new(rep_json, "status", json_string("not built"));
-		} else if ((rc = matrix_report(p->out, stdout, err, sizeof(err)))) {
+		if ((rc = matrix_report_opts(p->out, &ro, stdout, err, sizeof(err)))) {
 			say(&r, "report: %s", err);
 			json_object_set_new(rep_json, "status", json_string("failed"));
 			json_object_set_new(rep_json, "error", json_string(err));

@@ -1,5 +1,6 @@
 /* fsbench plot: results drawn with cairo to PNG or SVG (by the -o extension). */
 #include <errno.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include "core/quote.h"
 #include "report/plot_cairo.h"
 #include "report/result_read.h"
+#include "core/stats.h"
 
 #define PLOT_MAX_RESULTS 10
 
@@ -22,6 +24,8 @@ struct plot_config {
 	const char *type;
 	const char *x;
 	const char *title;
+	const char *y;
+	uint64_t smooth;
 	uint64_t width, height;
 	bool force;
 	int help;
@@ -34,6 +38,8 @@ static const struct opt plot_opts[] = {
 	{ 't', "type", OPT_STR, F(type), "TYPE", 0, 0, 0, 0,
 	  "fill (fs_mark files/sec against FSUse%), timeline (over time: MiB/s per tiotest phase, files/s over fs_mark's create loops), latency (distribution per phase), compare (key figures as bars with 95% intervals); default: fill for fs_mark, compare for several results, else timeline" },
 	{ 0, "x", OPT_STR, F(x), "AXIS", 0, 0, 0, 0, "fill's x axis: fsuse or count (default: fsuse, or count when FSUse% hardly changes)" },
+	{ 0, "y", OPT_STR, F(y), "FIGURE", 0, 0, 0, 0, "fill's y axis: files (fs_mark's files/sec, the threads' rates summed) or aggregate (files over the iteration's wall time)" },
+	{ 0, "smooth", OPT_UINT, F(smooth), "N", 0, 100000, 0, 0, "fill: a moving median over N iterations (0: none)" },
 	{ 0, "title", OPT_STR, F(title), "TEXT", 0, 0, 0, 0, "the title instead of one made from the type" },
 	{ 0, "width", OPT_UINT, F(width), "PIXELS", 200, 10000, 0, 0, "image width" },
 	{ 0, "height", OPT_UINT, F(height), "PIXELS", 200, 10000, 0, 0, "image height" },
@@ -67,6 +73,60 @@ void plot_options(bool list, FILE *out)
 		opt_text_man(&plot_cmd, &d, out);
 }
 
+/* fill: each result's median run by its files/sec figure (the one the y axis shows), drawn
+ * bold; run 0 when the result lacks it */
+static void median_runs(const struct rr_result *res, unsigned nres, bool agg, unsigned *bold)
+{
+	for (unsigned i = 0; i < nres; i++) {
+		const struct rr_figure *f = rr_find(&res[i], agg ? "files_per_sec_aggregate" : "files_per_sec");
+		int m = f ? stats_median_index(f->v, res[i].nruns) : -1;
+
+		bold[i] = m < 0 ? 0 : (unsigned)m;
+	}
+}
+
+/* compare: each result's key figures against the baseline's, Welch's t-test where both have
+ * repeated runs, Holm's correction over all of them; the stars go on the bars */
+static unsigned compare_marks(const struct rr_result *res, unsigned nres, struct plot_mark *marks,
+			      unsigned max, char *note, size_t notelen)
+{
+	double p[PLOT_MAX_RESULTS * 24], *va, *vb;
+	unsigned n = 0, maxruns = 1, m;
+
+	for (unsigned i = 0; i < nres; i++)
+		maxruns = res[i].nruns > maxruns ? res[i].nruns : maxruns;
+	va = malloc(maxruns * sizeof(double));
+	vb = malloc(maxruns * sizeof(double));
+	for (unsigned f = 0, nf = 0; va && vb && f < res[0].nfig && nf < 24; f++) {
+		const struct rr_figure *a = &res[0].fig[f];
+		unsigned na;
+
+		if (!a->key_fig)
+			continue;
+		nf++;
+		na = rr_values(&res[0], a, va);
+		for (unsigned i = 1; i < nres && n < max && n < sizeof(p) / sizeof(p[0]); i++) {
+			const struct rr_figure *b = rr_find(&res[i], a->key);
+			unsigned nb = b ? rr_values(&res[i], b, vb) : 0;
+			struct stats_welch w;
+
+			p[n] = stats_welch(va, na, vb, nb, a->rate, &w) == 0 ? w.p : NAN;
+			marks[n++] = (struct plot_mark){ a->key, i, "" };
+		}
+	}
+	free(va);
+	free(vb);
+	m = stats_holm(p, n, p);
+	for (unsigned k = 0; k < n; k++)
+		marks[k].stars = !(p[k] < 0.05) ? "" : p[k] < 0.001 ? "***" : p[k] < 0.01 ? "**" : "*";
+	if (m)
+		snprintf(note, notelen, "stars: Welch's t-test, Holm-Bonferroni over %u test%s; * p < 0.05, ** < 0.01, *** < 0.001",
+			 m, m == 1 ? "" : "s");
+	else
+		snprintf(note, notelen, "no stars: a result has a single run (--repeat N gives intervals and tests)");
+	return n;
+}
+
 int cmd_plot(int argc, char **argv, const char *prog)
 {
 	struct plot_config c, defaults;
@@ -74,7 +134,9 @@ int cmd_plot(int argc, char **argv, const char *prog)
 	struct rr_result res[PLOT_MAX_RESULTS];
 	const char *files[PLOT_MAX_RESULTS], *ext;
 	char **opts = calloc((size_t)argc + 1, sizeof(char *));
-	char err[1024], q[QUOTE_MAX];
+	char err[1024], q[QUOTE_MAX], note[160];
+	struct plot_mark marks[PLOT_MAX_RESULTS * 24];
+	unsigned bold[PLOT_MAX_RESULTS];
 	int nopts, nfiles, code = EXIT_OK, rc;
 	struct outfile *of;
 
@@ -131,6 +193,12 @@ int cmd_plot(int argc, char **argv, const char *prog)
 		return EXIT_USAGE;
 	}
 	po.fill_x = !c.x ? 0 : !strcmp(c.x, "count") ? 2 : 1;
+	if (c.y && strcmp(c.y, "files") && strcmp(c.y, "aggregate")) {
+		fprintf(stderr, "%s: option --y: '%s' is not files or aggregate\n", prog, quote_str(c.y, q, sizeof(q)));
+		return EXIT_USAGE;
+	}
+	po.fill_y = c.y && !strcmp(c.y, "aggregate");
+	po.smooth = (unsigned)c.smooth;
 	po.width = (unsigned)c.width;
 	po.height = (unsigned)c.height;
 	po.title = c.title;
@@ -146,6 +214,12 @@ int cmd_plot(int argc, char **argv, const char *prog)
 			code = EXIT_USAGE;
 			goto out;
 		}
+	median_runs(res, (unsigned)nfiles, po.fill_y, bold);
+	po.bold_run = bold;
+	po.bold_what = po.fill_y ? "median run by aggregate files/sec" : "median run by files/sec";
+	po.nmarks = compare_marks(res, (unsigned)nfiles, marks, sizeof(marks) / sizeof(marks[0]), note, sizeof(note));
+	po.marks = marks;
+	po.marks_note = note;
 	if (!(of = outputs_open(prog, c.output, OUTFILE_REPLACE))) {
 		code = EXIT_FAILED;
 		goto out;

@@ -28,13 +28,6 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* The report of a finished experiment (written on the report side, src/report/): reads the
- * result directory dir (manifest.json, runs/CELL/run-K.json; layout in fsbench(1), MATRIX),
- * writes its files there (summary.json, report.md, report.html, plots) and a short summary
- * with the report's path on term. 0, or -errno with one line in err. The runner calls it after
- * the teardown through a weak reference: when no object defines it, the runner says "report:
- * not built" and the result directory is complete without it. */
-int matrix_report(const char *dir, FILE *term, char *err, size_t errlen);
 
 #define MX_MAX_AXES 16
 #define MX_MAX_VALUES 64

@@ -1,4 +1,5 @@
-/* Means, confidence intervals and Welch's t-test (design note in stats.h). */
+/* Means, confidence intervals, Welch's t-test, Holm's correction and the interaction of two
+ * factors (design note in stats.h). */
 #include "core/stats.h"
 
 #include <float.h>
@@ -232,5 +233,176 @@ int stats_welch(const double *a, unsigned na, const double *b, unsigned nb, bool
 	w->p = 2 * stats_t_cdf(-fabs(w->t), w->df);
 	if (w->p > 1)
 		w->p = 1;
+	return 0;
+}
+
+struct holm_item {
+	double p;
+	unsigned i;
+};
+
+static int holm_cmp(const void *a, const void *b)
+{
+	const struct holm_item *x = a, *y = b;
+
+	if (x->p != y->p)
+		return x->p < y->p ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+unsigned stats_holm(const double *p, unsigned n, double *adj)
+{
+	struct holm_item *s = malloc((n ? n : 1) * sizeof(*s));
+	unsigned m = 0;
+	double run = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		if (!isnan(p[i]) && s)
+			s[m++] = (struct holm_item){ p[i] < 0 ? 0 : p[i] > 1 ? 1 : p[i], i };
+	if (!s) {
+		/* no memory for the order: Bonferroni, which Holm never exceeds */
+		for (unsigned i = 0; i < n; i++)
+			m += !isnan(p[i]);
+		for (unsigned i = 0; i < n; i++)
+			adj[i] = isnan(p[i]) ? NAN : fmin(1, p[i] * m);
+		return m;
+	}
+	qsort(s, m, sizeof(*s), holm_cmp);
+	for (unsigned i = 0; i < n; i++)
+		if (isnan(p[i]))
+			adj[i] = NAN;
+	for (unsigned k = 0; k < m; k++) {
+		double a = fmin(1, (double)(m - k) * s[k].p);
+
+		run = fmax(run, a);
+		adj[s[k].i] = run;
+	}
+	free(s);
+	return m;
+}
+
+int stats_interaction(const double *const v[4], const unsigned n[4], bool rate,
+		      struct stats_interaction *out)
+{
+	static const double sign[4] = { 1, -1, -1, 1 };
+	double sumv = 0, den = 0, est = 0;
+	unsigned dfmin = 0;
+
+	*out = (struct stats_interaction){ .log = rate, .p = NAN, .t = NAN, .lo = NAN, .hi = NAN };
+	for (int c = 0; c < 4; c++) {
+		double m, var, vi;
+
+		if (n[c] < 2 || (rate && !all_positive(v[c], n[c])))
+			return -1;
+		if (rate) {
+			double *r = recip(v[c], n[c]);
+
+			if (!r)
+				return -1;
+			m = stats_mean(r, n[c]);
+			var = stats_var(r, n[c]);
+			free(r);
+			/* ln H = -ln(mean of 1/x); var by the delta method */
+			est += sign[c] * -log(m);
+			vi = var / (m * m) / n[c];
+		} else {
+			m = stats_mean(v[c], n[c]);
+			var = stats_var(v[c], n[c]);
+			est += sign[c] * m;
+			vi = var / n[c];
+		}
+		sumv += vi;
+		den += vi * vi / (n[c] - 1);
+		dfmin += n[c] - 1;
+	}
+	out->est = est;
+	out->se = sqrt(sumv);
+	if (!(sumv > 0) || sumv < DBL_MIN || !(den > 0)) {
+		out->df = dfmin;
+		out->se = 0;
+		out->t = est == 0 ? 0 : est > 0 ? INFINITY : -INFINITY;
+		out->p = est == 0 ? 1 : 0;
+		out->lo = out->hi = est;
+		return 0;
+	}
+	out->df = sumv * sumv / den;
+	out->t = est / out->se;
+	out->p = fmin(1, 2 * stats_t_cdf(-fabs(out->t), out->df));
+	{
+		double h = stats_t_quantile(1 - STATS_ALPHA / 2, out->df) * out->se;
+
+		out->lo = est - h;
+		out->hi = est + h;
+	}
+	return 0;
+}
+
+static int dbl_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+struct idx_val {
+	double v;
+	unsigned i;
+};
+
+static int idx_cmp(const void *a, const void *b)
+{
+	const struct idx_val *x = a, *y = b;
+
+	if (x->v != y->v)
+		return x->v < y->v ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+int stats_median_index(const double *v, unsigned n)
+{
+	struct idx_val *s = malloc((n ? n : 1) * sizeof(*s));
+	unsigned m = 0;
+	int r;
+
+	if (!s)
+		return -1;
+	for (unsigned i = 0; i < n; i++)
+		if (!isnan(v[i]))
+			s[m++] = (struct idx_val){ v[i], i };
+	if (!m) {
+		free(s);
+		return -1;
+	}
+	qsort(s, m, sizeof(*s), idx_cmp);
+	r = (int)s[(m - 1) / 2].i;
+	free(s);
+	return r;
+}
+
+int stats_moving_median(const double *v, unsigned n, unsigned w, double *out)
+{
+	double *win;
+
+	if (w <= 1) {
+		for (unsigned k = 0; k < n; k++)
+			out[k] = v[k];
+		return 0;
+	}
+	if (!(win = malloc(w * sizeof(*win))))
+		return -1;
+	for (unsigned k = 0; k < n; k++) {
+		unsigned lo = k >= w / 2 ? k - w / 2 : 0, hi = k + (w - 1) / 2, m = 0;
+
+		for (unsigned j = lo; j <= hi && j < n; j++)
+			if (!isnan(v[j]))
+				win[m++] = v[j];
+		if (!m) {
+			out[k] = NAN;
+			continue;
+		}
+		qsort(win, m, sizeof(*win), dbl_cmp);
+		out[k] = m % 2 ? win[m / 2] : 0.5 * (win[m / 2 - 1] + win[m / 2]);
+	}
+	free(win);
 	return 0;
 }

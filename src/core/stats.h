@@ -16,7 +16,23 @@
  * The t distribution. The CDF goes through the regularized incomplete beta function
  * (I_x(df/2, 1/2) with x = df / (df + t^2)), evaluated with the continued fraction of
  * Numerical Recipes (modified Lentz), accurate to ~1e-12 relative; quantiles invert the CDF by
- * bisection. Degrees of freedom may be fractional (Welch-Satterthwaite). */
+ * bisection. Degrees of freedom may be fractional (Welch-Satterthwaite).
+ *
+ * Many tests at once. A report that runs m tests at the 5 % level finds about 0.05 m
+ * "significant" differences where there are none. Holm's step-down correction (Holm 1979)
+ * controls the family-wise error rate: with the p-values sorted, p(1) <= ... <= p(m), the
+ * adjusted p(i) is max over j <= i of min(1, (m - j + 1) p(j)); a test is significant when its
+ * adjusted p-value is below 0.05. It is never less powerful than Bonferroni (m p) and needs no
+ * assumption about how the tests depend on each other.
+ *
+ * Interaction of two factors A, B (two levels each, four cells): whether B's effect depends on
+ * A, the difference of differences (A2B2 - A1B2) - (A2B1 - A1B1). Rates go on the log scale:
+ * the log of a ratio of ratios, ln(H22 H11 / (H12 H21)) of the harmonic means, whose variance
+ * is taken by the delta method, var ln H = var(mean of 1/x) / (mean of 1/x)^2 / n; other
+ * figures on their own scale. The estimate's variance is the sum of the four cells' v_i
+ * (s_i^2 / n_i, or its log-scale equivalent), its degrees of freedom Welch-Satterthwaite's,
+ * (sum v_i)^2 / sum(v_i^2 / (n_i - 1)), its interval est +- t(0.975, df) sqrt(sum v_i), its test
+ * t = est / sqrt(sum v_i) two-sided. */
 #ifndef FSB_STATS_H
 #define FSB_STATS_H
 #include <stdbool.h>
@@ -58,4 +74,29 @@ int stats_summarize(const double *v, unsigned n, bool harmonic, struct stats_sum
  * is 1 for equal means and 0 otherwise. */
 int stats_welch(const double *a, unsigned na, const double *b, unsigned nb, bool harmonic,
 		struct stats_welch *w);
+
+/* The index of v's median (of the lower middle one for an even n; NaN values left out); -1
+ * when none. The "median run" of a cell: a real run, not an average of two. */
+int stats_median_index(const double *v, unsigned n);
+/* out[k]: the median of v over the window of w points centred on k (shorter at the ends;
+ * the mean of the two middle values for an even count). w <= 1 copies. NaN values left out
+ * (out[k] NaN when the window has none). 0, or -1 out of memory. */
+int stats_moving_median(const double *v, unsigned n, unsigned w, double *out);
+
+/* Holm's adjusted p-values of p[0..n-1] into adj[0..n-1] (adj may be p). A NaN entry is not a
+ * test: it stays NaN and does not count in m. Returns m, the number of tests. */
+unsigned stats_holm(const double *p, unsigned n, double *adj);
+
+struct stats_interaction {
+	bool log;         /* on the log scale (rates): est is ln of a ratio of ratios */
+	double est;       /* (A2B2 - A1B2) - (A2B1 - A1B1) */
+	double se, df, t, p;
+	double lo, hi;    /* its 95 % interval (on the same scale as est) */
+};
+
+/* The interaction of the four cells v[0] A1B1, v[1] A2B1, v[2] A1B2, v[3] A2B2 (n[i] values
+ * each). rate: on the log scale of the harmonic means (every value must be > 0). Needs 2 values
+ * in every cell; returns -1 otherwise. With no spread at all, p is 1 when est is 0, else 0. */
+int stats_interaction(const double *const v[4], const unsigned n[4], bool rate,
+		      struct stats_interaction *out);
 #endif

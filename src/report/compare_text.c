@@ -23,7 +23,7 @@ const char *cmp_stars(const struct cmp_delta *d)
 {
 	if (!d->tested || d->verdict == CMP_SAME || d->verdict == CMP_NA)
 		return "";
-	return d->w.p < 0.001 ? "***" : d->w.p < 0.01 ? "**" : "*";
+	return d->p_adj < 0.001 ? "***" : d->p_adj < 0.01 ? "**" : d->p_adj < 0.05 ? "*" : "";
 }
 
 const char *cmp_display(const char *unit, double *v)
@@ -173,7 +173,11 @@ void cmp_print_text(FILE *out, const struct cmp_table *t)
 	}
 	fprintf(out, "\nMeans over runs ± the half-width of their 95%% confidence interval; rates (MiB/s, IOPS,\n"
 		     "files/s) use the harmonic mean. Deltas against [1]; * p < 0.05, ** p < 0.01, *** p < 0.001\n"
-		     "(Welch's t-test); \"no difference\": not significant at the 5%% level.\n");
+		     "(Welch's t-test, p-values adjusted by %s); \"no difference\": not significant at the 5%% level.\n",
+		t->ntests > 1 ? "the Holm-Bonferroni correction" : "no correction: one test");
+	if (t->ntests > 1)
+		fprintf(out, "Correction: Holm-Bonferroni over the %u tests of this comparison (every figure, every\n"
+			     "result against [1]), so a star holds for the whole table, not for one row.\n", t->ntests);
 	if (t->untested)
 		fprintf(out, "Results with a single run cannot be tested: their deltas carry no stars and may be\n"
 			     "noise (--repeat N gives every figure an interval).\n");
@@ -196,6 +200,7 @@ json_t *cmp_json(const struct cmp_table *t)
 	json_object_set_new(root, "schema_version", json_integer(1));
 	json_object_set_new(root, "workload", json_string(t->res[0].workload));
 	json_object_set_new(root, "baseline", json_string(t->res[0].name));
+	json_object_set_new(root, "correction", json_pack("{s:s,s:i}", "method", "holm", "tests", (int)t->ntests));
 	for (unsigned i = 0; i < t->nres; i++)
 		json_array_append_new(res, json_pack("{s:s,s:s,s:o,s:s,s:i,s:i}", "name", t->res[i].name,
 			"path", t->res[i].path, "label", t->res[i].label ? json_string(t->res[i].label) : json_null(),
@@ -237,9 +242,10 @@ json_t *cmp_json(const struct cmp_table *t)
 		for (unsigned i = 1; i < t->nres; i++) {
 			const struct cmp_delta *d = &row->delta[i];
 
-			json_array_append_new(deltas, json_pack("{s:o,s:s,s:b,s:o,s:o,s:o,s:b}",
+			json_array_append_new(deltas, json_pack("{s:o,s:s,s:b,s:o,s:o,s:o,s:o,s:b}",
 				"pct", d->pct_valid ? jnum(d->pct) : json_null(), "verdict", cmp_verdict_name(d->verdict),
 				"tested", d->tested, "p_value", d->tested ? jnum(d->w.p) : json_null(),
+				"p_adjusted", d->tested ? jnum(d->p_adj) : json_null(),
 				"t", d->tested ? jnum(d->w.t) : json_null(), "df", d->tested ? jnum(d->w.df) : json_null(),
 				"fails", d->fails));
 		}

@@ -27,7 +27,8 @@ struct cmp_delta {
 	bool pct_valid;
 	double pct;              /* (mean - baseline mean) / baseline mean * 100 */
 	bool tested;             /* Welch's test ran (>= 2 runs on both sides) */
-	struct stats_welch w;
+	struct stats_welch w;    /* w.p: the test's own p-value */
+	double p_adj;            /* Holm-adjusted over every test of the table; NaN untested */
 	bool fails;              /* worse by more than --fail-if-worse */
 };
 
@@ -53,10 +54,12 @@ struct cmp_table {
 	double fail_pct;
 	unsigned nfailing;
 	bool untested;                 /* some delta could not be tested (single runs) */
+	unsigned ntests;               /* tests in Holm's correction */
 };
 
 const char *cmp_verdict_name(enum cmp_verdict v);
-/* significance stars of a tested delta: "***" p < 0.001, "**" < 0.01, "*" < 0.05, else "" */
+/* significance stars of a tested delta by its adjusted p-value: "***" p < 0.001, "**" < 0.01,
+ * "*" < 0.05, else "" */
 const char *cmp_stars(const struct cmp_delta *d);
 void cmp_print_text(FILE *out, const struct cmp_table *t);
 json_t *cmp_json(const struct cmp_table *t);

@@ -35,14 +35,14 @@ struct axis {
 	double lo, hi;
 	bool log;
 	const char *label;
-	int kind;                /* 0: numbers, 1: durations in ns, 2: "nines" percentiles */
+	int kind;                /* 0: numbers, 1: durations in ns, 2: "nines" percentiles, 3: ratios (log) */
 	bool hide;               /* no ticks (bar charts: the names are the axis) */
 };
 
 struct panel {
 	double x, y, w, h;       /* the plotting area inside the axes */
 	struct axis ax, ay;
-	char title[96];
+	char title[160];
 };
 
 static void color(cairo_t *cr, unsigned i, double alpha)
@@ -93,7 +93,10 @@ static double nice_step(double range, int target)
 	return (f < 1.5 ? 1 : f < 3 ? 2 : f < 7 ? 5 : 10) * mag;
 }
 
-static void fmt_tick(const struct axis *a, double v, char *buf, size_t len)
+/* Tick labels in one style per axis: plain numbers take the axis' largest magnitude's suffix
+ * (k, M) and the step's decimals, so one axis never mixes "5000" with "10k" or "1e+06"; times
+ * take a unit each (1 us, 10 us, 1 ms: log axes span decades); ratios read "0.5x". */
+static void fmt_tick(const struct axis *a, double v, double step, char *buf, size_t len)
 {
 	if (a->kind == 1) {
 		static const char *const u[] = { "ns", "us", "ms", "s" };
@@ -110,13 +113,57 @@ static void fmt_tick(const struct axis *a, double v, char *buf, size_t len)
 		int dec = (int)ceil(v - 1e-9) - 2;
 
 		snprintf(buf, len, "%.*f%%", dec > 0 ? dec : 0, 100 * (1 - pow(10, -v)));
-	} else if (fabs(v) >= 1e6) {
-		snprintf(buf, len, "%gM", v / 1e6);
-	} else if (fabs(v) >= 1e4) {
-		snprintf(buf, len, "%gk", v / 1e3);
+	} else if (a->kind == 3) {
+		/* round ratios share the step's decimals (0.9x, 1.0x, 1.1x); powers of two are exact */
+		int dec = step > 0 ? (int)ceil(-log10(step) - 1e-9) : 0;
+
+		if (step > 0)
+			snprintf(buf, len, "%.*f×", dec < 0 ? 0 : dec > 4 ? 4 : dec, v);
+		else
+			snprintf(buf, len, "%g×", v);
 	} else {
-		snprintf(buf, len, "%g", fabs(v) < 1e-12 ? 0 : v);
+		double m = fmax(fabs(a->lo), fabs(a->hi)), div = 1;
+		const char *suf = "";
+		int dec;
+
+		if (m >= 1e6) {
+			div = 1e6;
+			suf = "M";
+		} else if (m >= 1e4) {
+			div = 1e3;
+			suf = "k";
+		}
+		step = step > 0 ? step / div : 1;
+		dec = (int)ceil(-log10(step) - 1e-9);
+		dec = dec < 0 ? 0 : dec > 6 ? 6 : dec;
+		v /= div;
+		if (fabs(v) < 1e-12 * (m / div + 1))
+			snprintf(buf, len, "0");
+		else
+			snprintf(buf, len, "%.*f%s", dec, v, suf);
 	}
+}
+
+/* A ratio axis' ticks: powers of two over a wide range, else round ratios (0.9, 1, 1.1). */
+static unsigned ratio_ticks(const struct axis *a, double *t, unsigned max)
+{
+	unsigned n = 0;
+
+	if (a->hi / a->lo >= 6) {
+		int k0 = (int)ceil(log2(a->lo) - 1e-9), k1 = (int)floor(log2(a->hi) + 1e-9), by = 1;
+
+		while ((k1 - k0) / by + 1 > 9)
+			by *= 2;
+		for (int k = k0 - (((k0 % by) + by) % by); k <= k1 && n < max; k += by)
+			if (k >= k0)
+				t[n++] = pow(2, k);
+	} else {
+		double step = nice_step(a->hi - a->lo, 6);
+
+		for (double v = ceil(a->lo / step - 1e-9) * step; v <= a->hi * (1 + 1e-9) && n < max; v += step)
+			t[n++] = fabs(v - 1) < 1e-9 ? 1 : v;
+	}
+	return n;
 }
 
 /* extend [lo, hi] to round numbers, never empty */
@@ -159,7 +206,8 @@ static void draw_axes(cairo_t *cr, const struct panel *p)
 	/* grid and ticks */
 	for (int axis = 0; axis < 2; axis++) {
 		const struct axis *a = axis ? &p->ay : &p->ax;
-		double v, step;
+		double v, step, rt[32];
+		unsigned nrt = 0;
 
 		if (a->hide)
 			continue;
@@ -167,13 +215,22 @@ static void draw_axes(cairo_t *cr, const struct panel *p)
 			step = 0;
 		else
 			step = nice_step(a->hi - a->lo, axis ? 6 : 8);
+		if (a->kind == 3) {
+			nrt = ratio_ticks(a, rt, 32);
+			step = nrt >= 2 && a->hi / a->lo < 6 ? rt[1] - rt[0] : 0;
+		}
 		for (int i = 0; i < 200; i++) {
 			double pos;
 
-			if (a->log)
+			if (a->kind == 3) {
+				if ((unsigned)i >= nrt)
+					break;
+				v = rt[i];
+			} else if (a->log) {
 				v = a->lo * pow(10, i);
-			else
+			} else {
 				v = a->lo + i * step;
+			}
 			if (v > a->hi * (1 + 1e-9) + (a->log ? 0 : 1e-9 * step))
 				break;
 			pos = axis ? py(p, v) : px(p, v);
@@ -187,7 +244,7 @@ static void draw_axes(cairo_t *cr, const struct panel *p)
 			}
 			cairo_stroke(cr);
 			cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
-			fmt_tick(a, v, buf, sizeof(buf));
+			fmt_tick(a, v, step, buf, sizeof(buf));
 			if (axis)
 				text(cr, p->x - 6, pos, buf, 11, 1, 0.5, false);
 			else
@@ -249,22 +306,31 @@ static void legend(cairo_t *cr, const struct rr_result *res, unsigned nres, doub
 }
 
 static void polyline(cairo_t *cr, const struct panel *p, const double *x, const double *y, unsigned n,
-		     unsigned ci, double alpha, bool marks)
+		     unsigned ci, double alpha, bool marks, double width)
 {
+	bool pen = false;
+
 	cairo_save(cr);
 	cairo_rectangle(cr, p->x, p->y, p->w, p->h);
 	cairo_clip(cr);
 	color(cr, ci, alpha);
-	cairo_set_line_width(cr, 2);
+	cairo_set_line_width(cr, width);
 	for (unsigned k = 0; k < n; k++) {
-		if (k)
+		if (isnan(y[k]) || isnan(x[k])) {
+			pen = false;
+			continue;
+		}
+		if (pen)
 			cairo_line_to(cr, px(p, x[k]), py(p, y[k]));
 		else
 			cairo_move_to(cr, px(p, x[k]), py(p, y[k]));
+		pen = true;
 	}
 	cairo_stroke(cr);
 	if (marks && n <= 200) {
 		for (unsigned k = 0; k < n; k++) {
+			if (isnan(y[k]) || isnan(x[k]))
+				continue;
 			cairo_arc(cr, px(p, x[k]), py(p, y[k]), 3, 0, 2 * M_PI);
 			cairo_fill(cr);
 		}
@@ -291,7 +357,7 @@ static void draw_fill_y2(cairo_t *cr, const struct panel *p0, const struct rr_re
 
 		if (v > p.ay.hi * (1 + 1e-9) + 1e-9 * step)
 			break;
-		fmt_tick(&p.ay, v, buf, sizeof(buf));
+		fmt_tick(&p.ay, v, step, buf, sizeof(buf));
 		text(cr, p.x + p.w + 6, py(&p, v), buf, 11, 0, 0.5, false);
 	}
 	cairo_save(cr);
@@ -331,8 +397,10 @@ static int draw_fill(cairo_t *cr, const struct rr_result *res, unsigned nres, co
 		     double top, char *err, size_t errlen)
 {
 	struct panel p;
-	double xmax = 0, ymax = 0, umin = INFINITY, umax = -INFINITY, y2max = 1;
-	bool by_count, y2 = false;
+	double xmax = 0, ymax = 0, umin = INFINITY, umax = -INFINITY, *ys = NULL, y2max = 1;
+	unsigned maxn = 1;
+	bool by_count, several = false, y2 = false;
+	char ylabel[128];
 
 	layout(&p, 1, o->width, o->height, top);
 	for (unsigned i = 0; i < nres; i++)
@@ -348,35 +416,74 @@ static int draw_fill(cairo_t *cr, const struct rr_result *res, unsigned nres, co
 			snprintf(err, errlen, "'%s' has no fs_mark iterations to draw (--type fill is for fs_mark)", res[i].path);
 			return -1;
 		}
-		for (unsigned s = 0; s < res[i].nfill; s++)
-			for (unsigned k = 0; k < res[i].fill[s].n; k++) {
-				double x = by_count ? res[i].fill[s].x2[k] : res[i].fill[s].x[k];
+		several |= res[i].nfill > 1;
+		for (unsigned s = 0; s < res[i].nfill; s++) {
+			const struct rr_series *se = &res[i].fill[s];
+			const double *y = o->fill_y ? se->agg : se->y;
+			bool any = false;
 
+			maxn = se->n > maxn ? se->n : maxn;
+			for (unsigned k = 0; y && k < se->n; k++) {
+				double x = by_count ? se->x2[k] : se->x[k];
+
+				if (isnan(y[k]))
+					continue;
+				any = true;
 				xmax = x > xmax ? x : xmax;
-				ymax = res[i].fill[s].y[k] > ymax ? res[i].fill[s].y[k] : ymax;
+				ymax = y[k] > ymax ? y[k] : ymax;
 			}
+			if (!any && se->n && o->fill_y) {
+				snprintf(err, errlen, "'%s' has no aggregate files/sec per iteration (a result of an older "
+					 "fsbench)", res[i].path);
+				return -1;
+			}
+		}
 	}
 	/* fs_mark --layout: extents per file on a second axis, on the right, dashed */
 	for (unsigned i = 0; i < nres; i++)
 		for (unsigned s = 0; s < res[i].nfill; s++)
-			for (unsigned k = 0; k < res[i].fill[s].n; k++)
+			for (unsigned k = 0; res[i].fill[s].y2 && k < res[i].fill[s].n; k++)
 				if (!isnan(res[i].fill[s].y2[k])) {
 					y2max = fmax(y2max, res[i].fill[s].y2[k]);
 					y2 = true;
 				}
+	if (!(ys = malloc(maxn * sizeof(double)))) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
 	p.ax.label = by_count ? "files created (Count)" : "filesystem used (FSUse%)";
-	p.ay.label = "files/sec (fs_mark)";
+	snprintf(ylabel, sizeof(ylabel), "%s%s", o->fill_y ? "files/sec aggregate (files / iteration time)" :
+		 "files/sec (fs_mark: the threads' rates summed)", "");
+	if (o->smooth > 1)
+		snprintf(ylabel + strlen(ylabel), sizeof(ylabel) - strlen(ylabel), ", moving median of %u", o->smooth);
+	p.ay.label = ylabel;
 	if (y2)
 		p.w -= 56;
+	if (several)
+		snprintf(p.title, sizeof(p.title), "bold: each %s's %s; light: its other runs",
+			 nres > 1 ? "line colour" : "result", o->bold_what ? o->bold_what : "first run");
 	axis_fit(&p.ax, 0, by_count ? xmax : (xmax > 0 ? xmax : 100), true);
 	axis_fit(&p.ay, 0, ymax, true);
 	draw_axes(cr, &p);
-	for (unsigned i = 0; i < nres; i++)
-		for (unsigned s = 0; s < res[i].nfill; s++) {
-			const struct rr_series *se = &res[i].fill[s];
+	/* the light runs first, the bold one over them */
+	for (int bold = 0; bold < 2; bold++)
+		for (unsigned i = 0; i < nres; i++)
+			for (unsigned s = 0; s < res[i].nfill; s++) {
+				const struct rr_series *se = &res[i].fill[s];
+				const double *y = o->fill_y ? se->agg : se->y;
+				unsigned want = o->bold_run ? o->bold_run[i] : 0;
 
-			polyline(cr, &p, by_count ? se->x2 : se->x, se->y, se->n, i, s ? 0.45 : 1, true);
-		}
+				if ((se->run == want) != (bool)bold)
+					continue;
+				if (stats_moving_median(y, se->n, o->smooth, ys)) {
+					free(ys);
+					snprintf(err, errlen, "out of memory");
+					return -1;
+				}
+				polyline(cr, &p, by_count ? se->x2 : se->x, ys, se->n, i, bold ? 1 : 0.35,
+					 bold && se->n <= 200, bold ? 2.5 : 1.2);
+			}
+	free(ys);
 	if (y2)
 		draw_fill_y2(cr, &p, res, nres, by_count, y2max);
 	return 0;
@@ -456,7 +563,7 @@ static int draw_timeline(cairo_t *cr, const struct rr_result *res, unsigned nres
 				const struct rr_series *se = &res[i].timeline[s];
 
 				if (!strcmp(se->name, names[g]))
-					polyline(cr, &p[g], se->x, se->y, se->n, i, se->run ? 0.4 : 1, se->n <= 60);
+					polyline(cr, &p[g], se->x, se->y, se->n, i, se->run ? 0.4 : 1, se->n <= 60, 2);
 			}
 	}
 	return 0;
@@ -536,7 +643,7 @@ static int draw_latency(cairo_t *cr, const struct rr_result *res, unsigned nres,
 					x[n] = fmax((double)bhi + 1, 1);
 					y[n++] = f >= 1 ? p[g].ay.hi : nines(f);
 				}
-				polyline(cr, &p[g], x, y, n, i, 1, false);
+				polyline(cr, &p[g], x, y, n, i, 1, false, 2);
 				free(x);
 				free(y);
 				color(cr, i, 1);
@@ -553,13 +660,49 @@ static int draw_latency(cairo_t *cr, const struct rr_result *res, unsigned nres,
 	return 0;
 }
 
+static const char *mark_of(const struct plot_opts *o, const char *key, unsigned res)
+{
+	for (unsigned k = 0; k < o->nmarks; k++)
+		if (o->marks[k].res == res && !strcmp(o->marks[k].key, key))
+			return o->marks[k].stars ? o->marks[k].stars : "";
+	return "";
+}
+
+/* an absolute value as people read it: ns as us or ms, 3 significant digits, k/M */
+static void fmt_abs(double v, const char *unit, char *buf, size_t len)
+{
+	const char *u = unit;
+
+	if (!strcmp(unit, "ns")) {
+		static const char *const tu[] = { "ns", "us", "ms", "s" };
+		int k = 0;
+
+		while (k < 3 && fabs(v) >= 1000) {
+			v /= 1000;
+			k++;
+		}
+		u = tu[k];
+	}
+	{
+		const char *suf = fabs(v) >= 1e6 ? "M" : fabs(v) >= 1e4 ? "k" : "";
+		double x = fabs(v) >= 1e6 ? v / 1e6 : fabs(v) >= 1e4 ? v / 1e3 : v;
+		int dec = fabs(x) >= 100 ? 0 : fabs(x) >= 10 ? 1 : fabs(x) >= 1 ? 2 : 3;
+
+		snprintf(buf, len, "%.*f%s %s", dec, x, suf, u);
+	}
+}
+
+/* The key figures of every result as ratios to the baseline's mean, on a log axis (a 10x tail
+ * does not flatten the rest, 2x and 0.5x are the same distance from 1x), the 95 % interval
+ * of each ratio (the result's interval over the baseline's mean), the stars the caller tested,
+ * and each mean's absolute value at the end of its bar. */
 static int draw_compare(cairo_t *cr, const struct rr_result *res, unsigned nres, const struct plot_opts *o,
 			double top, char *err, size_t errlen)
 {
 	const struct rr_figure *figs[24];
 	unsigned nf = 0;
 	struct panel p;
-	double ymax = 100, ci_max = 0, *v;
+	double rmin = 1, rmax = 1, *v, lr;
 	unsigned maxruns = 1;
 
 	for (unsigned i = 0; i < nres; i++)
@@ -577,7 +720,6 @@ static int draw_compare(cairo_t *cr, const struct rr_result *res, unsigned nres,
 	}
 	layout(&p, 1, o->width, o->height, top);
 	p.h -= 26;   /* three lines of figure names under the bars */
-	/* heights relative to the baseline: figures of different units on one axis */
 	for (int pass = 0; pass < 2; pass++) {
 		double gw = p.w / nf, bw = gw * 0.8 / nres;
 
@@ -585,7 +727,7 @@ static int draw_compare(cairo_t *cr, const struct rr_result *res, unsigned nres,
 			struct stats_summary base;
 			unsigned n0 = rr_values(&res[0], figs[f], v);
 
-			if (!n0 || stats_summarize(v, n0, figs[f]->rate, &base) || base.mean == 0)
+			if (!n0 || stats_summarize(v, n0, figs[f]->rate, &base) || !(base.mean > 0))
 				continue;
 			if (pass == 1) {
 				char a[160], b[96], *sp;
@@ -608,50 +750,73 @@ static int draw_compare(cairo_t *cr, const struct rr_result *res, unsigned nres,
 				const struct rr_figure *g = rr_find(&res[i], figs[f]->key);
 				struct stats_summary s;
 				unsigned n = g ? rr_values(&res[i], g, v) : 0;
-				double x0, hv, lo, hi;
+				double x0, xc, r, lo, hi, end;
+				char lab[96];
+				const char *st;
+				bool up;
 
-				if (!n || stats_summarize(v, n, figs[f]->rate, &s))
+				if (!n || stats_summarize(v, n, figs[f]->rate, &s) || !(s.mean > 0))
 					continue;
-				hv = s.mean / base.mean * 100;
-				lo = s.lo / base.mean * 100;
-				hi = isfinite(s.hi) ? s.hi / base.mean * 100 : hv * 2;
+				r = s.mean / base.mean;
+				/* an interval of 2 runs can reach 0 or infinity: the axis keeps to 3x the ratio */
+				lo = n >= 2 && s.lo > 0 ? fmax(s.lo / base.mean, r / 3) : r;
+				hi = n >= 2 && isfinite(s.hi) ? fmin(s.hi / base.mean, r * 3) : n >= 2 ? r * 3 : r;
 				if (pass == 0) {
-					ymax = fmax(ymax, hv);
-					ci_max = fmax(ci_max, n >= 2 ? hi : hv);
+					rmin = fmin(rmin, lo);
+					rmax = fmax(rmax, hi);
 					continue;
 				}
 				x0 = p.x + gw * f + gw * 0.1 + bw * i;
+				xc = x0 + bw / 2;
 				color(cr, i, 0.85);
-				cairo_rectangle(cr, x0 + 2, py(&p, hv), bw - 4, py(&p, 0) - py(&p, hv));
+				cairo_rectangle(cr, x0 + 2, fmin(py(&p, r), py(&p, 1)), bw - 4,
+						fmax(fabs(py(&p, 1) - py(&p, r)), 1.5));
 				cairo_fill(cr);
+				cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
 				if (n >= 2) {
-					double xc = x0 + bw / 2;
-
-					cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
 					cairo_set_line_width(cr, 1.5);
-					cairo_move_to(cr, xc, py(&p, fmin(hi, p.ay.hi)));
-					cairo_line_to(cr, xc, py(&p, fmax(lo, 0)));
-					cairo_move_to(cr, xc - 5, py(&p, fmin(hi, p.ay.hi)));
-					cairo_line_to(cr, xc + 5, py(&p, fmin(hi, p.ay.hi)));
-					cairo_move_to(cr, xc - 5, py(&p, fmax(lo, 0)));
-					cairo_line_to(cr, xc + 5, py(&p, fmax(lo, 0)));
+					cairo_move_to(cr, xc, py(&p, hi));
+					cairo_line_to(cr, xc, py(&p, lo));
+					cairo_move_to(cr, xc - 4, py(&p, hi));
+					cairo_line_to(cr, xc + 4, py(&p, hi));
+					cairo_move_to(cr, xc - 4, py(&p, lo));
+					cairo_line_to(cr, xc + 4, py(&p, lo));
 					cairo_stroke(cr);
 				}
+				/* the absolute value (and stars) beyond the bar's end and its interval */
+				up = r >= 1;
+				end = up ? py(&p, fmax(hi, r)) - 4 : py(&p, fmin(lo, r)) + 4;
+				fmt_abs(s.mean, figs[f]->unit, lab, sizeof(lab) - 8);
+				st = i ? mark_of(o, figs[f]->key, i) : "";
+				if (*st)
+					snprintf(lab + strlen(lab), sizeof(lab) - strlen(lab), " %s", st);
+				cairo_save(cr);
+				cairo_translate(cr, xc, end);
+				cairo_rotate(cr, -M_PI / 2);
+				text(cr, 0, 0, lab, bw >= 16 ? 10 : 8, up ? 0 : 1, 0.5, *st != '\0');
+				cairo_restore(cr);
 			}
 		}
 		if (pass == 0) {
+			/* room for the labels: a quarter of the range on each side */
+			lr = log(rmax / rmin);
+			lr = lr > 0.05 ? lr : 0.05;
 			p.ax.lo = 0;
 			p.ax.hi = 1;
-			p.ay.label = "% of the baseline's mean (bars: 95% interval)";
-			/* intervals of 2-3 runs can be wide: clipped at the top rather than flattening the bars */
-			axis_fit(&p.ay, 0, fmin(fmax(ymax * 1.05, ci_max), ymax * 2), true);
+			p.ay.log = true;
+			p.ay.kind = 3;
+			p.ay.lo = rmin * exp(-0.3 * lr);
+			p.ay.hi = rmax * exp(0.3 * lr);
+			p.ay.label = "ratio to the baseline's mean (log scale; whiskers: 95% interval)";
 			p.ax.hide = true;
+			if (o->marks_note)
+				snprintf(p.title, sizeof(p.title), "%s", o->marks_note);
 			draw_axes(cr, &p);
 			cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
 			cairo_set_line_width(cr, 1);
 			cairo_set_dash(cr, (const double[]){ 6, 4 }, 2, 0);
-			cairo_move_to(cr, p.x, py(&p, 100));
-			cairo_line_to(cr, p.x + p.w, py(&p, 100));
+			cairo_move_to(cr, p.x, py(&p, 1));
+			cairo_line_to(cr, p.x + p.w, py(&p, 1));
 			cairo_stroke(cr);
 			cairo_set_dash(cr, NULL, 0, 0);
 		}
@@ -734,6 +899,111 @@ int plot_render(const struct rr_result *res, unsigned nres, const struct plot_op
 	cairo_debug_reset_static_data();
 	if (rc)
 		return -EINVAL;
+	if (st == CAIRO_STATUS_WRITE_ERROR)
+		return -EIO;
+	if (st != CAIRO_STATUS_SUCCESS) {
+		snprintf(err, errlen, "cairo: %s", cairo_status_to_string(st));
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+int plot_trend_render(const struct plot_trend *t, const struct plot_opts *o, FILE *out, char *err,
+		      size_t errlen)
+{
+	cairo_surface_t *surf;
+	cairo_t *cr;
+	cairo_status_t st;
+	struct panel p;
+	double ymax = 0, ymin = INFINITY;
+	double total = 0, x;
+	cairo_text_extents_t e;
+
+	if (!t->nx || !t->nlines) {
+		snprintf(err, errlen, "nothing to draw");
+		return -EINVAL;
+	}
+	if (o->format == PLOT_SVG)
+		surf = cairo_svg_surface_create_for_stream(write_stream, out, o->width, o->height);
+	else
+		surf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)o->width, (int)o->height);
+	cr = cairo_create(surf);
+	cairo_set_source_rgb(cr, 1, 1, 1);
+	cairo_paint(cr);
+	cairo_set_source_rgb(cr, 0.05, 0.05, 0.05);
+	text(cr, o->width / 2.0, 12, o->title ? o->title : t->title, 17, 0.5, 0, true);
+	/* the legend: one entry per line */
+	cairo_select_font_face(cr, FONT, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+	cairo_set_font_size(cr, 13);
+	for (unsigned l = 0; l < t->nlines; l++) {
+		cairo_text_extents(cr, t->lines[l], &e);
+		total += 30 + e.x_advance + 24;
+	}
+	x = total < o->width ? (o->width - total) / 2 : 10;
+	for (unsigned l = 0; l < t->nlines; l++) {
+		color(cr, l, 1);
+		cairo_rectangle(cr, x, 42, 22, 12);
+		cairo_fill(cr);
+		cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+		text(cr, x + 30, 48, t->lines[l], 13, 0, 0.5, false);
+		cairo_text_extents(cr, t->lines[l], &e);
+		x += 30 + e.x_advance + 24;
+	}
+	layout(&p, 1, o->width, o->height, 66);
+	p.h -= 20;   /* two lines of slot labels */
+	for (unsigned k = 0; k < t->nx * t->nlines; k++) {
+		if (isnan(t->mean[k]))
+			continue;
+		ymax = fmax(ymax, isfinite(t->hi[k]) ? t->hi[k] : t->mean[k]);
+		ymin = fmin(ymin, isfinite(t->lo[k]) ? t->lo[k] : t->mean[k]);
+	}
+	p.ax.lo = -0.5;
+	p.ax.hi = t->nx - 0.5;
+	p.ax.hide = true;
+	p.ay.label = t->ylabel;
+	snprintf(p.title, sizeof(p.title), "mean of each experiment's runs, whiskers: 95%% interval");
+	axis_fit(&p.ay, 0, ymax > 0 ? ymax * 1.05 : 1, true);
+	draw_axes(cr, &p);
+	for (unsigned i = 0; i < t->nx; i++) {
+		char a[96];
+		const char *nl = strchr(t->xlabels[i], '\n');
+
+		snprintf(a, sizeof(a), "%.*s", nl ? (int)(nl - t->xlabels[i]) : 95, t->xlabels[i]);
+		cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+		text(cr, px(&p, i), p.y + p.h + 6, a, 10.5, 0.5, 0, false);
+		if (nl)
+			text(cr, px(&p, i), p.y + p.h + 21, nl + 1, 10, 0.5, 0, false);
+	}
+	for (unsigned l = 0; l < t->nlines; l++) {
+		double xs[256], ys[256];
+		unsigned n = 0;
+
+		for (unsigned i = 0; i < t->nx && n < 256; i++) {
+			xs[n] = i;
+			ys[n++] = t->mean[l * t->nx + i];
+		}
+		polyline(cr, &p, xs, ys, n, l, 1, true, 2);
+		color(cr, l, 1);
+		cairo_set_line_width(cr, 1.5);
+		for (unsigned i = 0; i < t->nx; i++) {
+			unsigned k = l * t->nx + i;
+			double xc = px(&p, i) + (l - (t->nlines - 1) / 2.0) * 4;
+
+			if (isnan(t->mean[k]) || !isfinite(t->lo[k]) || !isfinite(t->hi[k]) || t->lo[k] == t->hi[k])
+				continue;
+			cairo_move_to(cr, xc, py(&p, fmin(t->hi[k], p.ay.hi)));
+			cairo_line_to(cr, xc, py(&p, fmax(t->lo[k], p.ay.lo)));
+			cairo_stroke(cr);
+		}
+	}
+	(void)ymin;
+	cairo_destroy(cr);
+	st = o->format == PLOT_PNG ? cairo_surface_write_to_png_stream(surf, write_stream, out) : CAIRO_STATUS_SUCCESS;
+	cairo_surface_finish(surf);
+	if (st == CAIRO_STATUS_SUCCESS)
+		st = cairo_surface_status(surf);
+	cairo_surface_destroy(surf);
+	cairo_debug_reset_static_data();
 	if (st == CAIRO_STATUS_WRITE_ERROR)
 		return -EIO;
 	if (st != CAIRO_STATUS_SUCCESS) {

@@ -1,5 +1,6 @@
 /* Plots of results with cairo, to PNG or SVG: fs_mark fill curves, throughput timelines,
- * latency distributions, and bars per figure with 95 % intervals. */
+ * latency distributions, and bars per figure as ratios to the baseline on a log axis with
+ * 95 % intervals, significance stars and the absolute values. */
 #ifndef FSB_REPORT_PLOT_CAIRO_H
 #define FSB_REPORT_PLOT_CAIRO_H
 #include <stdbool.h>
@@ -11,12 +12,28 @@
 enum plot_type { PLOT_AUTO, PLOT_FILL, PLOT_TIMELINE, PLOT_LATENCY, PLOT_COMPARE };
 enum plot_format { PLOT_PNG, PLOT_SVG };
 
+/* compare: the stars of result res's figure key against the baseline (computed by the
+ * caller: Welch's tests with a correction over all of them) */
+struct plot_mark {
+	const char *key;
+	unsigned res;
+	const char *stars;       /* "", "*", "**", "***" */
+};
+
 struct plot_opts {
 	enum plot_type type;
 	enum plot_format format;
 	unsigned width, height;
 	int fill_x;              /* fill's x axis: 0 FSUse% unless it never moves (then Count), 1 FSUse%, 2 Count */
 	const char *title;       /* NULL: one made from the type and workload */
+	int fill_y;              /* fill's y: 0 fs_mark's files/sec (the threads' rates summed), 1 aggregate
+				  * (files over the iteration's wall time) */
+	unsigned smooth;         /* fill: a moving median over this many iterations (0 or 1: none) */
+	const unsigned *bold_run;/* fill: per result, the run drawn bold; NULL: run 0 */
+	const char *bold_what;   /* fill's legend: what the bold run is ("median run by files/sec") */
+	const struct plot_mark *marks;   /* compare: stars; NULL: none drawn */
+	unsigned nmarks;
+	const char *marks_note;  /* compare: how the stars were tested ("Welch, Holm over 12 tests") */
 };
 
 extern const char *const plot_type_name[];   /* indexed by enum plot_type: "auto", "fill", ... */
@@ -29,4 +46,17 @@ enum plot_type plot_default_type(const struct rr_result *res, unsigned nres);
  * a write to out failed (out's own error says why); -ENOMEM with cairo's reason in err. */
 int plot_render(const struct rr_result *res, unsigned nres, const struct plot_opts *o, FILE *out,
 		char *err, size_t errlen);
+
+/* fsbench history trend: one figure over a sequence of experiments (x: one slot each, labelled
+ * by kernel release and date), one line per cell, the mean with its 95 % interval. Values are
+ * [line * nx + x], NaN where a cell has no runs in that experiment. */
+struct plot_trend {
+	const char *title, *ylabel;
+	unsigned nx, nlines;
+	const char *const *xlabels;      /* [nx], two lines each: "6.18.4\n2026-12-01" */
+	const char *const *lines;        /* [nlines] */
+	const double *mean, *lo, *hi;
+};
+int plot_trend_render(const struct plot_trend *t, const struct plot_opts *o, FILE *out, char *err,
+		      size_t errlen);
 #endif

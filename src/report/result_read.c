@@ -42,6 +42,7 @@ struct rr_wl_def {
 	const char *iter_lat_key_fig;            /* that op's p99 is a key figure ("create") */
 	const char *fill_x, *fill_x2, *fill_y;   /* per iteration: the fill curve */
 	const char *fill_y2;                     /* ... and a second y, optional (NAN where absent) */
+	const char *fill_agg, *fill_overhead;    /* ... and its optional columns (NaN when absent) */
 	const char *complete_field;              /* boolean in the run ... */
 	const char *end_field;                   /* ... or a string, complete when one of: */
 	const char *const *end_ok;
@@ -58,7 +59,9 @@ static const struct rr_wl_def wl_defs[] = {
 	/* fs_mark's intervals count files created (ops; bytes are 0) */
 	{ .workload = "fs_mark", .iters = "iterations",
 	  .iter_lats = "latency", .run_lats = "latency", .iter_lat_key_fig = "create", .fill_x = "fs_use_pct", .fill_x2 = "count",
-	  .fill_y = "files_per_sec_sum_of_threads", .fill_y2 = "layout.extents_per_file", .end_field = "end.reason", .end_ok = fsm_end_ok,
+	  .fill_y = "files_per_sec_sum_of_threads", .fill_y2 = "layout.extents_per_file",
+	  .fill_agg = "files_per_sec_aggregate", .fill_overhead = "app_overhead_ns",
+	  .end_field = "end.reason", .end_ok = fsm_end_ok,
 	  .iter_intervals = "intervals", .iter_series = "create", .iter_wall = "wall_ns", .series_y_ops = true,
 	  .series_y = "create rate", .series_unit = "files/s",
 	  .series_x = "time in the create loops, iterations end to end (s)" },
@@ -499,6 +502,9 @@ static int read_iters(struct ctx *c, unsigned run, const json_t *ro, struct opst
 		return fail(c, "more than %d %s", RR_MAX_ELEMS, d->iters);
 	if (d->fill_y && !(fill = series_new(c, &c->r->fill, &c->r->nfill, "fill", run, json_array_size(arr))))
 		return -1;
+	if (fill && (!(fill->agg = calloc(json_array_size(arr) + 1, sizeof(double))) ||
+		     !(fill->overhead_ns = calloc(json_array_size(arr) + 1, sizeof(double)))))
+		return fail(c, "out of memory");
 	json_array_foreach(arr, i, it) {
 		const json_t *lats;
 
@@ -530,14 +536,25 @@ static int read_iters(struct ctx *c, unsigned run, const json_t *ro, struct opst
 				    (ry = num_at(c, it, d->fill_y, false, &y)) < 0)
 					goto out;
 				if (!rx && !rx2 && !ry) {
-					double y2 = NAN;
+					double y2 = NAN, a, o;
+					int ra, ro;
 
 					if (d->fill_y2 && num_at(c, it, d->fill_y2, true, &y2) < 0)
 						goto out;
+					/* optional: older results, null when not computed */
+					if ((ra = num_at(c, it, d->fill_agg, true, &a)) < 0 ||
+					    (ro = num_at(c, it, d->fill_overhead, true, &o)) < 0)
+						goto out;
+					if (ra)
+						a = NAN;
+					if (ro)
+						o = NAN;
 					fill->x[fill->n] = x;
 					fill->x2[fill->n] = x2;
 					fill->y[fill->n] = y;
 					fill->y2[fill->n] = y2;
+					fill->agg[fill->n] = a;
+					fill->overhead_ns[fill->n] = o;
 					fill->n++;
 				}
 			}
@@ -971,6 +988,8 @@ static void series_free(struct rr_series *s, unsigned n)
 		free(s[i].x2);
 		free(s[i].y);
 		free(s[i].y2);
+		free(s[i].agg);
+		free(s[i].overhead_ns);
 	}
 	free(s);
 }
@@ -1022,4 +1041,126 @@ unsigned rr_values(const struct rr_result *r, const struct rr_figure *f, double 
 		if (!isnan(f->v[i]))
 			out[n++] = f->v[i];
 	return n;
+}
+
+static int series_copy(struct rr_series **arr, unsigned *n, const struct rr_series *src, unsigned run)
+{
+	struct rr_series *ns = realloc(*arr, (*n + 1) * sizeof(*ns)), *s;
+	size_t bytes = (src->n ? src->n : 1) * sizeof(double);
+
+	if (!ns)
+		return -1;
+	*arr = ns;
+	s = &ns[(*n)++];
+	*s = *src;
+	s->run = run;
+	s->x = malloc(bytes);
+	s->x2 = malloc(bytes);
+	s->y = malloc(bytes);
+	s->y2 = src->y2 ? malloc(bytes) : NULL;
+	s->agg = src->agg ? malloc(bytes) : NULL;
+	s->overhead_ns = src->overhead_ns ? malloc(bytes) : NULL;
+	if (!s->x || !s->x2 || !s->y || (src->y2 && !s->y2) || (src->agg && !s->agg) ||
+	    (src->overhead_ns && !s->overhead_ns))
+		return -1;
+	memcpy(s->x, src->x, src->n * sizeof(double));
+	memcpy(s->x2, src->x2, src->n * sizeof(double));
+	memcpy(s->y, src->y, src->n * sizeof(double));
+	if (src->y2)
+		memcpy(s->y2, src->y2, src->n * sizeof(double));
+	if (src->agg)
+		memcpy(s->agg, src->agg, src->n * sizeof(double));
+	if (src->overhead_ns)
+		memcpy(s->overhead_ns, src->overhead_ns, src->n * sizeof(double));
+	return 0;
+}
+
+int rr_concat(struct rr_result *dst, const struct rr_result *const *src, unsigned n, const char *name)
+{
+	unsigned total = 0, off = 0;
+
+	memset(dst, 0, sizeof(*dst));
+	for (unsigned k = 0; k < n; k++)
+		total += src[k]->nruns;
+	if (!(dst->name = strdup(name)) || !(dst->path = strdup(name)) ||
+	    !(dst->workload = strdup(n ? src[0]->workload : "")))
+		goto oom;
+	dst->nruns = total;
+	for (unsigned k = 0; k < n; k++) {
+		const struct rr_result *r = src[k];
+
+		dst->ncomplete += r->ncomplete;
+		if (!dst->incomplete_reason && r->incomplete_reason && !(dst->incomplete_reason = strdup(r->incomplete_reason)))
+			goto oom;
+		if (!dst->timeline_y) {
+			dst->timeline_y = r->timeline_y;
+			dst->timeline_unit = r->timeline_unit;
+			dst->timeline_x = r->timeline_x;
+		}
+		for (unsigned f = 0; f < r->nfig; f++) {
+			struct rr_figure *d = NULL;
+
+			for (unsigned j = 0; j < dst->nfig && !d; j++)
+				if (!strcmp(dst->fig[j].key, r->fig[f].key))
+					d = &dst->fig[j];
+			if (!d) {
+				struct rr_figure *nf = realloc(dst->fig, (dst->nfig + 1) * sizeof(*nf));
+
+				if (!nf)
+					goto oom;
+				dst->fig = nf;
+				d = &dst->fig[dst->nfig];
+				*d = r->fig[f];
+				if (!(d->v = malloc((total ? total : 1) * sizeof(double))))
+					goto oom;
+				dst->nfig++;
+				for (unsigned i = 0; i < total; i++)
+					d->v[i] = NAN;
+			}
+			for (unsigned i = 0; i < r->nruns; i++)
+				d->v[off + i] = r->fig[f].v[i];
+		}
+		for (unsigned s = 0; s < r->nfill; s++)
+			if (series_copy(&dst->fill, &dst->nfill, &r->fill[s], off + r->fill[s].run))
+				goto oom;
+		for (unsigned s = 0; s < r->ntimeline; s++)
+			if (series_copy(&dst->timeline, &dst->ntimeline, &r->timeline[s], off + r->timeline[s].run))
+				goto oom;
+		for (unsigned l = 0; l < r->nlat; l++) {
+			struct rr_lat *d = NULL;
+
+			for (unsigned j = 0; j < dst->nlat && !d; j++)
+				if (!strcmp(dst->lat[j].name, r->lat[l].name))
+					d = &dst->lat[j];
+			if (!d) {
+				struct rr_lat *nl = realloc(dst->lat, (dst->nlat + 1) * sizeof(*nl));
+
+				if (!nl)
+					goto oom;
+				dst->lat = nl;
+				d = &dst->lat[dst->nlat];
+				snprintf(d->name, sizeof(d->name), "%s", r->lat[l].name);
+				if (!(d->h = malloc(sizeof(*d->h))))
+					goto oom;
+				dst->nlat++;
+				hist_init(d->h);
+			}
+			hist_merge(d->h, r->lat[l].h);
+		}
+		off += r->nruns;
+	}
+	if (n && src[0]->nfacts) {
+		if (!(dst->facts = calloc(src[0]->nfacts, sizeof(*dst->facts))))
+			goto oom;
+		for (unsigned i = 0; i < src[0]->nfacts; i++) {
+			dst->nfacts = i + 1;
+			if (!(dst->facts[i].key = strdup(src[0]->facts[i].key)) ||
+			    !(dst->facts[i].value = strdup(src[0]->facts[i].value)))
+				goto oom;
+		}
+	}
+	return 0;
+oom:
+	/* a series half copied has its arrays or NULL: rr_free frees both */
+	return -1;
 }

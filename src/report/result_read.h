@@ -46,6 +46,8 @@ struct rr_series {
 	unsigned n;
 	double *x, *x2, *y;
 	double *y2;               /* fill: fs_mark --layout's extents per file, NAN where absent */
+	double *agg, *overhead_ns;   /* fill only: fs_mark's aggregate files/s and app overhead (ns)
+				      * per iteration, NaN where the result lacks them; else NULL */
 };
 
 /* latency of one phase or op type, merged over every run (and fs_mark iteration) */
@@ -88,6 +90,11 @@ int rr_load_file(const char *path, struct rr_result *r, char *err, size_t errlen
 int rr_load_buffer(const char *buf, size_t len, const char *name, struct rr_result *r, char *err,
 		   size_t errlen);
 void rr_free(struct rr_result *r);
+/* Several results of one workload as the runs of one (fsbench matrix: a cell's run files):
+ * runs end to end in src order, each figure by key (NaN in runs without it), fill and timeline
+ * series renumbered, latency histograms merged by name, the first result's facts. dst is
+ * named name (its path too). 0, or -1 out of memory (dst safe to rr_free). */
+int rr_concat(struct rr_result *dst, const struct rr_result *const *src, unsigned n, const char *name);
 const struct rr_figure *rr_find(const struct rr_result *r, const char *key);
 const struct rr_fact *rr_fact_find(const struct rr_result *r, const char *key);
 /* values of f that are present (not NaN), copied into out (r->nruns entries); returns how many */

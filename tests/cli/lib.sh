@@ -18,6 +18,9 @@ _lib_cleanup() {
     rm -rf "$SCRATCH"
 }
 trap _lib_cleanup EXIT
+# fsbench's history database (fsbench matrix, report) goes to the scratch directory, never to
+# the home of whoever runs the tests
+export XDG_DATA_HOME=$SCRATCH/xdg
 # run from the scratch directory: whatever a command writes to its working directory (fs_mark's
 # default log, fs_log.txt) lands there and goes with it, never in the source tree
 cd "$SCRATCH" || exit 1

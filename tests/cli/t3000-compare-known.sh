@@ -25,9 +25,13 @@ jq -c '.config.o_sync = true' b.json > b-sync.json
 out=$(fsb compare a.json b.json) || fail "compare exit $?"
 echo "$out"
 # harmonic means: 3/(1/100+1/102+1/98) = 99.973, 3/(1/50+1/51+1/49) = 49.987: -50.0 %, Welch on
-# the reciprocals p < 0.001
-echo "$out" | grep -E '^write rate +MiB/s +99\.97 ± 4\.97 +49\.99 ± 2\.48 +-50\.0% worse \*\*\*$' ||
+# the reciprocals p = 4.5e-5 < 0.001; Holm over the table's 53 tests (53 figures, one result
+# against the baseline) makes it 53 x 4.5e-5 = 0.0024: two stars, not three (intended: a star
+# holds for the whole table)
+echo "$out" | grep -E '^write rate +MiB/s +99\.97 ± 4\.97 +49\.99 ± 2\.48 +-50\.0% worse \*\*$' ||
     fail "write rate row"
+echo "$out" | grep -Eq '^Correction: Holm-Bonferroni over the [0-9]+ tests' || fail "the correction is not named"
+
 echo "$out" | grep -E '^write latency p99 +us +9\.15 ± 0\.00 +9\.15 ± 0\.00 +no difference$' || fail "p99 row"
 grep -q 'The results do not differ\|What differs' <<<"$out" || fail "no differences section"
 ok "exact deltas and marks"
@@ -54,16 +58,18 @@ echo "$out" | grep -q '^noise (--repeat N gives every figure an interval)\.$' ||
 ok "single runs"
 
 expect_exit 1 fsb compare --fail-if-worse 10 a.json b.json > /dev/null
-fsb compare --fail-if-worse 10 a.json b.json | grep -q 'write rate .* worse \*\*\* FAIL$' || fail "FAIL mark"
+fsb compare --fail-if-worse 10 a.json b.json | grep -q 'write rate .* worse \*\* FAIL$' || fail "FAIL mark"
 expect_exit 0 fsb compare --fail-if-worse 60 a.json b.json > /dev/null
 expect_exit 0 fsb compare --fail-if-worse 10 b.json a.json > /dev/null
 expect_exit 2 fsb compare --fail-if-worse ten a.json b.json
 ok "--fail-if-worse"
 
 fsb compare --json - a.json b.json > cmp.json || fail "--json - exit $?"
-jq -e '.schema == "fsbench-compare" and .baseline == "A" and (.results | length) == 2' cmp.json >/dev/null || fail "json head"
+jq -e '.schema == "fsbench-compare" and .baseline == "A" and (.results | length) == 2 and
+       .correction.method == "holm" and .correction.tests > 20' cmp.json >/dev/null || fail "json head"
 jq -e '.figures[] | select(.key == "write.rate_mib_per_s") | .deltas[0].verdict == "worse" and
        (.deltas[0].pct * 10 | round) == -500 and .deltas[0].p_value < 0.001 and .results[0].mean_kind == "harmonic"
+       and .deltas[0].p_adjusted > .deltas[0].p_value and .deltas[0].p_adjusted < 0.01
        and .results[0].runs == 3' cmp.json >/dev/null || fail "json figure"
 fsb compare --json out.json a.json b.json > text.txt && [ -s out.json ] && grep -q '^write rate' text.txt ||
     fail "--json FILE keeps the text on stdout"

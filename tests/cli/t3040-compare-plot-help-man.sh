@@ -1,5 +1,6 @@
 #!/bin/bash
-# t3040: compare's and plot's --help and man page cover their options tables, both ways.
+# t3040: compare's, plot's, report's and history's --help and man page cover their options
+# tables, both ways.
 . "$(dirname "$0")/lib.sh"
 MAN=
 for m in ${BUILD:+"$BUILD/fsbench.1"} "$(dirname "$FSBENCH")/fsbench.1" "$TESTS_DIR/../build/fsbench.1"; do
@@ -7,7 +8,7 @@ for m in ${BUILD:+"$BUILD/fsbench.1"} "$(dirname "$FSBENCH")/fsbench.1" "$TESTS_
 done
 [ -n "$MAN" ] || skip "no built man page found (run make)"
 sed -e 's/\\-/-/g' -e 's/\\f[BIRP]//g' "$MAN" > "$SCRATCH/man"
-for cmd in compare plot; do
+for cmd in compare plot report history; do
     "$FSBENCH" __man-options $cmd --list > "$SCRATCH/list" || fail "__man-options $cmd --list"
     "$FSBENCH" $cmd --help > "$SCRATCH/help" || fail "$cmd --help"
     sect=$(echo $cmd | tr a-z A-Z)
@@ -23,4 +24,4 @@ for cmd in compare plot; do
     m=$(awk '/^\.SS Options/{o=1;next} o&&/^\.S[SH]/{exit} o&&prev==".TP"&&/^\.B /{print} {prev=$0}' "$SCRATCH/sect" | wc -l)
     [ "$m" = "$n" ] || fail "man $sect lists $m options, the table $n"
 done
-ok "compare and plot options in --help and the man page"
+ok "compare, plot, report and history options in --help and the man page"

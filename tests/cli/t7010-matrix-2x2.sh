@@ -56,7 +56,17 @@ done
 jq -e '[.undo[] | select(.kind == "loop") | .direct_io] | all' "$M" >/dev/null ||
     echo "note: direct I/O was refused under $TMPDIR"
 jq -e '[.undo[].undone] | all' "$M" >/dev/null || fail "undo entries left: $(jq -c '[.undo[] | select(.undone | not)]' "$M")"
-grep -q 'report: not built\|report' err || fail "no report line: $(cat err)"
+# the report of the experiment: every artefact, and the runs in the history database
+jq -e '.report.status == "written"' "$M" >/dev/null || fail "report not written: $(jq -c .report "$M")"
+for f in summary.json report.md report.html; do
+    [ -s "$SCRATCH/r/$f" ] || fail "report artefact $f missing: $(ls "$SCRATCH/r")"
+done
+ls "$SCRATCH/r"/*.svg >/dev/null 2>&1 && ls "$SCRATCH/r"/*.png >/dev/null 2>&1 || fail "no plots: $(ls "$SCRATCH/r")"
+jq -e '.cells | length == 4' "$SCRATCH/r/summary.json" >/dev/null || fail "summary.json: not 4 cells"
+jq -e '[.effects[] | select(.axis == "fs" or .axis == "mount")] | length > 0' "$SCRATCH/r/summary.json" \
+    >/dev/null || fail "summary.json: no effect of either axis"
+jq -e '.interactions | length > 0' "$SCRATCH/r/summary.json" >/dev/null || fail "summary.json: no interaction rows"
+[ "$(fsb history list | grep -c .)" -ge 1 ] || fail "the runs are not in the history database"
 # nothing left behind
 scratch=$(jq -r '.target.scratch' "$M")
 [ ! -e "$scratch" ] || fail "scratch folder left: $scratch"

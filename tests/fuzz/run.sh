@@ -14,6 +14,6 @@ srcs=$(ls src/*/*.c | grep -v '^src/main.c$')
 # shellcheck disable=SC2086
 clang -g -O1 -fsanitize=fuzzer,address,undefined -std=gnu11 -D_GNU_SOURCE -DFSB_LIBFUZZER \
     -DFSB_VERSION='"fuzz"' -iquote src $(pkg-config --cflags cairo 2>/dev/null || echo -I/usr/include/cairo) \
-    tests/fuzz/fuzz_result.c $srcs -ljansson -lz -lm -lcairo -pthread -o "$out/fuzz_result"
+    tests/fuzz/fuzz_result.c $srcs -ljansson -lz -lm -lcairo -lsqlite3 -pthread -o "$out/fuzz_result"
 cp tests/fuzz/corpus/* "$out/corpus/"
 "$out/fuzz_result" -max_total_time="$secs" -max_len=65536 -artifact_prefix="$out/" "$out/corpus"

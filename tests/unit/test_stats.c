@@ -1,6 +1,9 @@
 /* Unit tests for core/stats: the t distribution against independent values (mpmath
  * quadrature of the t density, 30 digits), Welch's test against R's t.test, the harmonic mean
- * and its interval, and the degenerate cases (no spread, too few runs, non-positive rates). */
+ * and its interval, and the degenerate cases (no spread, too few runs, non-positive rates);
+ * Holm's adjusted p-values against R's p.adjust(p, "holm") and by hand; the interaction of two
+ * factors against the same formulas evaluated by mpmath at 30 digits (t CDF by the incomplete
+ * beta, quantile by root finding). */
 #include <math.h>
 #include <stdio.h>
 
@@ -90,6 +93,96 @@ int main(void)
 		CHECK(stats_welch(a, 3, b, 3, false, &w) == 0 && w.p == 1 && w.t == 0, "identical: p 1");
 		CHECK(stats_welch(a, 3, c, 3, false, &w) == 0 && w.p == 0 && w.t > 0, "constant, different: p 0");
 		CHECK(stats_welch(a, 1, c, 3, false, &w) == -1, "one run on a side: no test");
+	}
+	/* the median run (a real run: the lower middle one for an even count) and moving medians */
+	{
+		static const struct { double v[6]; unsigned n; int want; } med[] = {
+			{ { 5, 1, 3 }, 3, 2 }, { { 4, 1, 3, 2 }, 4, 3 }, { { NAN, 7, NAN }, 3, 1 },
+			{ { NAN }, 1, -1 }, { { 2, 2, 2 }, 3, 1 }, { { 10, 30, 20, 40, 50, 60 }, 6, 1 },
+		};
+		double v[] = { 1, 9, 2, 8, 3, NAN, 4 }, out[7];
+		static const double w3[] = { 5, 2, 8, 3, 5.5, 3.5, 4 };
+
+		for (unsigned i = 0; i < sizeof(med) / sizeof(med[0]); i++)
+			CHECK(stats_median_index(med[i].v, med[i].n) == med[i].want, "median index %u: %d, want %d", i,
+			      stats_median_index(med[i].v, med[i].n), med[i].want);
+		CHECK(stats_moving_median(v, 7, 3, out) == 0, "moving median");
+		for (unsigned k = 0; k < 7; k++)
+			CHECK(out[k] == w3[k], "moving median [%u] = %g, want %g", k, out[k], w3[k]);
+		CHECK(stats_moving_median(v, 7, 1, out) == 0 && out[1] == 9 && isnan(out[5]), "window 1 copies");
+	}
+	/* Holm: R p.adjust(c(.01,.04,.03,.005), "holm") = .03 .06 .06 .02; NaN is no test */
+	{
+		static const struct { double p[5], want[5]; unsigned n, m; } holm[] = {
+			{ { 0.01, 0.04, 0.03, 0.005 }, { 0.03, 0.06, 0.06, 0.02 }, 4, 4 },
+			{ { 0.02, NAN, 0.5, 0.001 }, { 0.04, NAN, 0.5, 0.003 }, 4, 3 },
+			{ { 0.3, 0.6, 0.9 }, { 0.9, 1, 1 }, 3, 3 },
+			{ { 0.01, 0.01, 0.5 }, { 0.03, 0.03, 0.5 }, 3, 3 },
+			{ { 0.04 }, { 0.04 }, 1, 1 },
+			{ { 0.0, 1.0, 0.049, 0.2, 0.01 }, { 0.0, 1.0, 0.147, 0.4, 0.04 }, 5, 5 },
+		};
+
+		for (unsigned i = 0; i < sizeof(holm) / sizeof(holm[0]); i++) {
+			double adj[5];
+			unsigned m = stats_holm(holm[i].p, holm[i].n, adj);
+
+			CHECK(m == holm[i].m, "holm %u: m = %u, want %u", i, m, holm[i].m);
+			for (unsigned k = 0; k < holm[i].n; k++)
+				CHECK(isnan(holm[i].want[k]) ? isnan(adj[k]) : close_rel(adj[k], holm[i].want[k], 1e-12),
+				      "holm %u[%u] = %g, want %g", i, k, adj[k], holm[i].want[k]);
+		}
+		CHECK(stats_holm(NULL, 0, NULL) == 0, "no tests");
+	}
+	/* interaction (A2B2 - A1B2) - (A2B1 - A1B1): linear, and on the log scale for rates */
+	{
+		static const struct {
+			double c[4][4];
+			unsigned n;
+			bool rate;
+			double est, se, df, t, p, lo, hi;
+		} ia[] = {
+			{ { { 10, 11, 12 }, { 20, 21, 22 }, { 10, 12, 14 }, { 30, 33, 36 } }, 3, false,
+			  11.0, 2.2360679774997897, 4.5454545454545455, 4.9193495504995373, 0.0056822602831105894,
+			  5.0747386619273906, 16.925261338072609 },
+			{ { { 10, 11, 12 }, { 20, 21, 22 }, { 30, 31, 32 }, { 40, 41, 43 } }, 3, false,
+			  0.33333333333333333, 1.3333333333333333, 6.7368421052631579, 0.25, 0.81003876963474877,
+			  -2.8446378925533351, 3.5113045592200017 },
+			/* the reference post's shape: the toggle halves btrfs' rate, not ext4's */
+			{ { { 40.6, 41.0, 40.2 }, { 23.0, 22.5, 23.6 }, { 41.3, 41.5, 40.9 }, { 46.9, 47.3, 46.5 } }, 3, true,
+			  0.69590026907752458, 0.01627448865602599, 3.6899041099965325, 42.760192580296653,
+			  4.1280586680664197e-6, 0.64917732552684032, 0.74262321262820883 },
+			{ { { 100, 102, 98, 101 }, { 50, 51, 49, 50.5 }, { 100, 101, 99, 100 }, { 50, 50.5, 49.5, 51 } }, 4, true,
+			  0.0049137684847247885, 0.014317165227629304, 9.8537985484605712, 0.34320819845273455,
+			  0.73865138747599114, -0.027051136845828303, 0.03687867381527788 },
+		};
+		struct stats_interaction r;
+
+		for (unsigned i = 0; i < sizeof(ia) / sizeof(ia[0]); i++) {
+			const double *v[4] = { ia[i].c[0], ia[i].c[1], ia[i].c[2], ia[i].c[3] };
+			const unsigned n[4] = { ia[i].n, ia[i].n, ia[i].n, ia[i].n };
+
+			CHECK(stats_interaction(v, n, ia[i].rate, &r) == 0 && r.log == ia[i].rate, "interaction %u", i);
+			CHECK(close_rel(r.est, ia[i].est, 1e-12), "interaction %u est %.17g want %.17g", i, r.est, ia[i].est);
+			CHECK(close_rel(r.se, ia[i].se, 1e-12), "interaction %u se %.17g", i, r.se);
+			CHECK(close_rel(r.df, ia[i].df, 1e-12), "interaction %u df %.17g", i, r.df);
+			CHECK(close_rel(r.t, ia[i].t, 1e-12), "interaction %u t %.17g", i, r.t);
+			CHECK(close_rel(r.p, ia[i].p, 1e-8), "interaction %u p %.17g want %.17g", i, r.p, ia[i].p);
+			CHECK(close_rel(r.lo, ia[i].lo, 1e-9) && close_rel(r.hi, ia[i].hi, 1e-9),
+			      "interaction %u interval [%.17g, %.17g]", i, r.lo, r.hi);
+		}
+		/* degenerate: too few runs, a non-positive rate, no spread */
+		{
+			double a[] = { 1, 1, 1 }, b[] = { 2, 2, 2 }, z[] = { 0, 1, 2 };
+			const double *same[4] = { a, a, a, a }, *diff[4] = { a, b, a, a }, *zero[4] = { z, a, a, a };
+			const unsigned n3[4] = { 3, 3, 3, 3 }, n1[4] = { 3, 1, 3, 3 };
+
+			CHECK(stats_interaction(same, n1, false, &r) == -1, "one run in a cell: no test");
+			CHECK(stats_interaction(zero, n3, true, &r) == -1, "a zero rate has no log");
+			CHECK(stats_interaction(zero, n3, false, &r) == 0, "a zero is fine on the linear scale");
+			CHECK(stats_interaction(same, n3, true, &r) == 0 && r.est == 0 && r.p == 1, "identical: p 1");
+			CHECK(stats_interaction(diff, n3, false, &r) == 0 && r.est == -1 && r.p == 0 && r.lo == -1,
+			      "constant, different: p 0, est %g", r.est);
+		}
 	}
 	return check_done("test_stats");
 }

@@ -1,0 +1,212 @@
+/* Effects, interactions and Holm's correction over the cells of an experiment (effects.h). */
+#include "core/effects.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *eff_verdict_name(enum eff_verdict v)
+{
+	switch (v) {
+	case EFF_SAME: return "no difference";
+	case EFF_BETTER: return "better";
+	case EFF_WORSE: return "worse";
+	case EFF_CHANGED: return "changed";
+	default: return "n/a";
+	}
+}
+
+const char *eff_stars(double p_adj)
+{
+	return !(p_adj < STATS_ALPHA) ? "" : p_adj < 0.001 ? "***" : p_adj < 0.01 ? "**" : "*";
+}
+
+/* the present values of cell c's figure f, packed into out; how many */
+static unsigned values(const struct eff_input *in, unsigned c, unsigned f, double *out)
+{
+	const double *v = in->v[c * in->nfig + f];
+	unsigned m = 0;
+
+	for (unsigned i = 0; v && i < in->n[c]; i++)
+		if (!isnan(v[i]))
+			out[m++] = v[i];
+	return m;
+}
+
+/* the axes on which cells a and b differ: their count, the first in *axis */
+static unsigned differ(const struct eff_input *in, unsigned a, unsigned b, unsigned *axis, unsigned *axis2)
+{
+	unsigned n = 0;
+
+	for (unsigned x = 0; x < in->naxes; x++)
+		if (in->cell_value[a * in->naxes + x] != in->cell_value[b * in->naxes + x]) {
+			if (n == 0)
+				*axis = x;
+			else if (n == 1)
+				*axis2 = x;
+			n++;
+		}
+	return n;
+}
+
+static int push(struct eff_result *r, unsigned *cap, const struct eff_test *t)
+{
+	if (r->nt == *cap) {
+		unsigned nc = *cap ? *cap * 2 : 64;
+		struct eff_test *nt = realloc(r->t, nc * sizeof(*nt));
+
+		if (!nt)
+			return -1;
+		r->t = nt;
+		*cap = nc;
+	}
+	r->t[r->nt++] = *t;
+	return 0;
+}
+
+static enum eff_verdict direction(int dir, bool up)
+{
+	if (dir == 0)
+		return EFF_CHANGED;
+	return up == (dir > 0) ? EFF_BETTER : EFF_WORSE;
+}
+
+int eff_analyze(const struct eff_input *in, struct eff_result *r)
+{
+	unsigned maxn = 1, cap = 0;
+	double *buf[4] = { NULL };
+	double *p = NULL;
+	int rc = -1;
+
+	memset(r, 0, sizeof(*r));
+	for (unsigned c = 0; c < in->ncells; c++)
+		maxn = in->n[c] > maxn ? in->n[c] : maxn;
+	r->cell = calloc((size_t)in->ncells * in->nfig + 1, sizeof(*r->cell));
+	for (int k = 0; k < 4; k++)
+		buf[k] = malloc(maxn * sizeof(double));
+	if (!r->cell || !buf[0] || !buf[1] || !buf[2] || !buf[3])
+		goto out;
+	for (unsigned c = 0; c < in->ncells; c++)
+		for (unsigned f = 0; f < in->nfig; f++) {
+			struct eff_cell *ec = &r->cell[c * in->nfig + f];
+			unsigned m = values(in, c, f, buf[0]);
+
+			ec->present = m > 0 && !stats_summarize(buf[0], m, in->fig[f].rate, &ec->s);
+		}
+
+	/* effects: every pair of cells one axis apart, the earlier value the baseline */
+	for (unsigned a = 0; a < in->ncells; a++)
+		for (unsigned b = 0; b < in->ncells; b++) {
+			unsigned axis = 0, axis2 = 0;
+
+			if (a == b || differ(in, a, b, &axis, &axis2) != 1 ||
+			    in->cell_value[a * in->naxes + axis] > in->cell_value[b * in->naxes + axis])
+				continue;
+			for (unsigned f = 0; f < in->nfig; f++) {
+				const struct eff_cell *ca = &r->cell[a * in->nfig + f], *cb = &r->cell[b * in->nfig + f];
+				struct eff_test t = { .kind = EFF_EFFECT, .fig = f, .axis = axis, .cell = { a, b },
+						      .p = NAN, .p_adj = NAN };
+
+				if (ca->present && cb->present) {
+					unsigned na = values(in, a, f, buf[0]), nb = values(in, b, f, buf[1]);
+
+					if (ca->s.mean != 0) {
+						t.pct_valid = true;
+						t.pct = (cb->s.mean - ca->s.mean) / fabs(ca->s.mean) * 100;
+					}
+					if (stats_welch(buf[0], na, buf[1], nb, in->fig[f].rate, &t.w) == 0) {
+						t.tested = true;
+						t.p = t.w.p;
+					}
+				}
+				if (push(r, &cap, &t))
+					goto out;
+			}
+		}
+
+	/* interactions: every two axes, every 2x2 square of cells equal on the other axes */
+	for (unsigned c11 = 0; c11 < in->ncells; c11++)
+		for (unsigned c21 = 0; c21 < in->ncells; c21++) {
+			unsigned ax = 0, unused = 0;
+
+			if (c21 == c11 || differ(in, c11, c21, &ax, &unused) != 1 ||
+			    in->cell_value[c11 * in->naxes + ax] > in->cell_value[c21 * in->naxes + ax])
+				continue;
+			for (unsigned c12 = 0; c12 < in->ncells; c12++) {
+				unsigned bx = 0;
+
+				if (c12 == c11 || differ(in, c11, c12, &bx, &unused) != 1 || bx <= ax ||
+				    in->cell_value[c11 * in->naxes + bx] > in->cell_value[c12 * in->naxes + bx])
+					continue;
+				for (unsigned c22 = 0; c22 < in->ncells; c22++) {
+					unsigned x1 = 0, x2 = 0;
+
+					/* A2B2: A's value of c21 and B's value of c12, the rest as c11 */
+					if (differ(in, c21, c22, &x1, &x2) != 1 || x1 != bx ||
+					    in->cell_value[c22 * in->naxes + bx] != in->cell_value[c12 * in->naxes + bx] ||
+					    differ(in, c12, c22, &x1, &x2) != 1 || x1 != ax)
+						continue;
+					for (unsigned f = 0; f < in->nfig; f++) {
+						struct eff_test t = { .kind = EFF_INTERACTION, .fig = f, .axis = ax, .axis_b = bx,
+								      .cell = { c11, c21, c12, c22 }, .p = NAN, .p_adj = NAN };
+						const double *vv[4] = { buf[0], buf[1], buf[2], buf[3] };
+						unsigned nn[4];
+
+						for (int k = 0; k < 4; k++)
+							nn[k] = values(in, t.cell[k], f, buf[k]);
+						if (stats_interaction(vv, nn, in->fig[f].rate, &t.ia) == 0) {
+							t.tested = true;
+							t.p = t.ia.p;
+							t.pct_valid = t.ia.log;
+							t.pct = t.ia.log ? (exp(t.ia.est) - 1) * 100 : 0;
+						}
+						if (push(r, &cap, &t))
+							goto out;
+					}
+				}
+			}
+		}
+
+	/* one family: every effect and interaction tested in this analysis */
+	if (!(p = malloc((r->nt ? r->nt : 1) * sizeof(double))))
+		goto out;
+	for (unsigned k = 0; k < r->nt; k++)
+		p[k] = r->t[k].tested ? r->t[k].p : NAN;
+	r->ntests = stats_holm(p, r->nt, p);
+	for (unsigned k = 0; k < r->nt; k++) {
+		struct eff_test *t = &r->t[k];
+
+		t->p_adj = p[k];
+		t->significant = t->tested && t->p_adj < STATS_ALPHA;
+		if (t->kind == EFF_INTERACTION) {
+			t->verdict = !t->tested ? EFF_NA : t->significant ? EFF_CHANGED : EFF_SAME;
+			continue;
+		}
+		{
+			const struct eff_cell *ca = &r->cell[t->cell[0] * in->nfig + t->fig];
+			const struct eff_cell *cb = &r->cell[t->cell[1] * in->nfig + t->fig];
+
+			if (!ca->present || !cb->present)
+				t->verdict = EFF_NA;
+			else if ((t->tested && !t->significant) || cb->s.mean == ca->s.mean)
+				t->verdict = EFF_SAME;
+			else if (!t->pct_valid)
+				t->verdict = EFF_NA;
+			else
+				t->verdict = direction(in->fig[t->fig].dir, cb->s.mean > ca->s.mean);
+		}
+	}
+	rc = 0;
+out:
+	free(p);
+	for (int k = 0; k < 4; k++)
+		free(buf[k]);
+	return rc;
+}
+
+void eff_free(struct eff_result *r)
+{
+	free(r->cell);
+	free(r->t);
+	memset(r, 0, sizeof(*r));
+}

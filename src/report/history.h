@@ -1,0 +1,62 @@
+/* The history database (SQLite): every run of every matrix experiment with its figures, keyed
+ * by experiment, cell, the hash of the cell's full configuration, kernel release, host,
+ * fsbench version and time, so that later runs can be checked against earlier ones of the
+ * same configuration (across kernel versions, in CI).
+ *
+ * Schema (version 1; `meta` holds it):
+ *   experiments(id, name, host, first_started_at, kernel_release, fsbench_version, workload,
+ *               dir, imported_at; UNIQUE(name, host, first_started_at))
+ *   runs(id, experiment_id, cell, config_hash, config, kernel_release, host, fsbench_version,
+ *        started_at, ended_at, repeat, run_order, other_cpu_pct, other_cpu_flag, used;
+ *        UNIQUE(experiment_id, cell, repeat, started_at))
+ *   figures(run_id, key, name, unit, better, rate, key_fig, value; PRIMARY KEY(run_id, key))
+ * An experiment is one matrix directory; adding it again adds nothing (INSERT OR IGNORE on
+ * the unique keys), so `fsbench report DIR` can run any number of times.
+ *
+ * The database file is opened by SQLite, not through core/outfile: a symbolic link at its path
+ * is refused here (lstat and an O_NOFOLLOW open before sqlite3_open_v2, which also gets
+ * SQLITE_OPEN_NOFOLLOW), and so is anything but a regular file. */
+#ifndef FSB_REPORT_HISTORY_H
+#define FSB_REPORT_HISTORY_H
+#include <stdbool.h>
+#include <stddef.h>
+
+struct history;
+struct mx;
+
+/* $XDG_DATA_HOME/fsbench/history.db, else $HOME/.local/share/fsbench/history.db. 0, or -1
+ * with the reason in err (neither variable set). */
+int history_default_path(char *buf, size_t len, char *err, size_t errlen);
+/* Opens (create: and creates, with its directory, mode 0700) the database at path. 0, or -1
+ * with the reason in err. */
+int history_open(const char *path, bool create, struct history **h, char *err, size_t errlen);
+void history_close(struct history *h);
+/* Records the experiment's runs (all of them, used or not: `used` says which the statistics
+ * took) and their figures in one transaction. *added: runs new to the database. */
+int history_add_matrix(struct history *h, const struct mx *m, unsigned *added, char *err, size_t errlen);
+
+/* ---- queries ---- */
+
+struct history_exp {
+	long long id;
+	char name[128], host[128], started[40], kernel[128], version[32], workload[32];
+	unsigned cells, runs;
+};
+
+/* every experiment, oldest first; *out malloc'ed */
+int history_experiments(struct history *h, struct history_exp **out, unsigned *n, char *err, size_t errlen);
+
+/* one run's values of one figure (or every figure: key NULL) */
+struct history_val {
+	long long run_id, exp_id;
+	char cell[128], config_hash[80], kernel[128], started[40], key[96], name[96], unit[16];
+	int better;              /* 1 higher, -1 lower, 0 neither */
+	bool rate, key_fig, used, flagged;
+	double value;
+};
+
+/* values, filtered by experiment id (0: any) or name (NULL: any), cell (NULL: any) and figure
+ * key (NULL: any), ordered by time; *out malloc'ed */
+int history_values(struct history *h, long long exp_id, const char *exp_name, const char *cell,
+		   const char *key, struct history_val **out, unsigned *n, char *err, size_t errlen);
+#endif

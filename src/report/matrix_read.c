@@ -1,0 +1,717 @@
+/* A matrix result directory read back: the manifest, each run's result and profiles, per cell
+ * the runs as one result and the median run (matrix_read.h). */
+#include "report/matrix_read.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "core/stats.h"
+
+#define MX_MAX_MANIFEST_BYTES (64u << 20)
+#define MX_MAX_STR 256
+
+static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static void warn(struct mx *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void warn(struct mx *m, const char *fmt, ...)
+{
+	char line[512], **nw;
+	va_list ap;
+
+	if (m->nwarn >= MX_MAX_WARNINGS)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (!(nw = realloc(m->warn, (m->nwarn + 1) * sizeof(*nw))))
+		return;
+	m->warn = nw;
+	if ((m->warn[m->nwarn] = strdup(line)))
+		m->nwarn++;
+}
+
+/* a printable copy of a JSON string (NULL when j is not a string and !opt; "" when absent and opt) */
+static char *str_of(const json_t *j, bool opt)
+{
+	char buf[MX_MAX_STR + 1];
+
+	if (!j && opt)
+		return strdup("");
+	if (!json_is_string(j))
+		return NULL;
+	return strdup(rr_printable(json_string_value(j), buf, sizeof(buf)));
+}
+
+static int get_str(const json_t *o, const char *key, bool opt, char **out, const char *where, char *err, size_t errlen)
+{
+	const json_t *j = json_object_get(o, key);
+
+	if (j && json_is_null(j) && opt)
+		j = NULL;
+	if (!(*out = str_of(j, opt)))
+		return fail(err, errlen, "%s: field '%s' is %s", where, key, j ? "not a string" : "missing");
+	return 0;
+}
+
+const char *mread_value(const struct mx *m, unsigned cell, unsigned axis)
+{
+	return m->axis[axis].values[m->cell[cell].value[axis]];
+}
+
+const struct mread_run *mread_median_run(const struct mx *m, unsigned cell)
+{
+	const struct mread_cell *c = &m->cell[cell];
+
+	return c->median < 0 ? NULL : &m->run[c->run[c->median]];
+}
+
+/* a run's path: relative, no "..", no empty or "." component, printable, not too long */
+static bool safe_rel(const char *p)
+{
+	const char *s = p;
+
+	if (!*p || *p == '/' || strlen(p) > 1024)
+		return false;
+	for (const char *c = p; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f || *c == '\\')
+			return false;
+	while (*s) {
+		size_t n = strcspn(s, "/");
+
+		if (n == 0 || (n == 1 && s[0] == '.') || (n == 2 && s[0] == '.' && s[1] == '.'))
+			return false;
+		s += n;
+		if (*s == '/')
+			s++;
+	}
+	return true;
+}
+
+/* ---- profiles: a run result's phases[].profile / iterations[].profile ---- */
+
+static struct perf_profile *profile_of(const json_t *j)
+{
+	struct perf_profile *p = calloc(1, sizeof(*p));
+	const json_t *e = json_object_get(j, "entries"), *st = json_object_get(j, "stacks"), *x;
+	size_t i, n = 0;
+
+	if (!p || !json_is_array(e))
+		goto bad;
+	p->hz = json_is_integer(json_object_get(j, "frequency_hz")) ?
+		(unsigned)json_integer_value(json_object_get(j, "frequency_hz")) : 0;
+	p->system_wide = json_is_string(json_object_get(j, "scope")) &&
+			 !strcmp(json_string_value(json_object_get(j, "scope")), "system");
+	x = json_object_get(j, "samples");
+	p->samples = json_is_integer(x) && json_integer_value(x) > 0 ? (uint64_t)json_integer_value(x) : 0;
+	x = json_object_get(j, "lost");
+	p->lost = json_is_integer(x) && json_integer_value(x) > 0 ? (uint64_t)json_integer_value(x) : 0;
+	if (json_array_size(e) > 1000000 || !(p->v = calloc(json_array_size(e) + 1, sizeof(*p->v))))
+		goto bad;
+	json_array_foreach(e, i, x) {
+		const json_t *s = json_object_get(x, "samples"), *im = json_object_get(x, "image"),
+			     *sy = json_object_get(x, "symbol");
+
+		if (!json_is_integer(s) || json_integer_value(s) < 0 || !json_is_string(im) || !json_is_string(sy))
+			goto bad;
+		p->v[n].samples = (uint64_t)json_integer_value(s);
+		rr_printable(json_string_value(im), p->v[n].image, sizeof(p->v[n].image));
+		rr_printable(json_string_value(sy), p->v[n].symbol, sizeof(p->v[n].symbol));
+		p->v[n].pct = p->samples ? 100.0 * (double)p->v[n].samples / (double)p->samples : 0;
+		n++;
+	}
+	p->n = n;
+	if (json_is_array(st) && json_array_size(st) <= 1000000) {
+		if (!(p->stacks = calloc(json_array_size(st) + 1, sizeof(*p->stacks))))
+			goto bad;
+		json_array_foreach(st, i, x) {
+			const json_t *s = json_object_get(x, "stack"), *c = json_object_get(x, "count");
+			size_t len;
+
+			if (!json_is_string(s) || !json_is_integer(c) || json_integer_value(c) < 0)
+				goto bad;
+			len = strlen(json_string_value(s));
+			if (len > 65536 || !(p->stacks[p->nstacks].folded = malloc(len + 1)))
+				goto bad;
+			rr_printable(json_string_value(s), p->stacks[p->nstacks].folded, len + 1);
+			p->stacks[p->nstacks++].count = (uint64_t)json_integer_value(c);
+		}
+	}
+	return p;
+bad:
+	perf_profile_free(p);
+	return NULL;
+}
+
+static int prof_add(struct mread_profile **arr, unsigned *n, const char *name, struct perf_profile *p)
+{
+	for (unsigned k = 0; k < *n; k++)
+		if (!strcmp((*arr)[k].name, name))
+			return perf_profile_merge(&(*arr)[k].p, p);
+	{
+		struct mread_profile *na = realloc(*arr, (*n + 1) * sizeof(*na));
+
+		if (!na) {
+			perf_profile_free(p);
+			return -ENOMEM;
+		}
+		*arr = na;
+		snprintf(na[*n].name, sizeof(na[*n].name), "%s", name);
+		na[*n].p = p;
+		(*n)++;
+	}
+	return 0;
+}
+
+/* the groups' profiles of one run object (tiotest phases, fs_mark iterations merged) */
+static int run_profiles(struct mread_run *r, const json_t *run)
+{
+	const json_t *ph = json_object_get(run, "phases"), *it = json_object_get(run, "iterations"), *x;
+	size_t i;
+
+	json_array_foreach(ph, i, x) {
+		const json_t *pj = json_object_get(x, "profile"), *nm = json_object_get(x, "name");
+		struct perf_profile *p;
+		char name[48];
+
+		if (!pj || !json_is_object(pj) || !json_is_string(nm))
+			continue;
+		if (!(p = profile_of(pj)))
+			return -EINVAL;
+		if (prof_add(&r->prof, &r->nprof, rr_printable(json_string_value(nm), name, sizeof(name)), p))
+			return -ENOMEM;
+	}
+	json_array_foreach(it, i, x) {
+		const json_t *pj = json_object_get(x, "profile");
+		struct perf_profile *p;
+
+		if (!pj || !json_is_object(pj))
+			continue;
+		if (!(p = profile_of(pj)))
+			return -EINVAL;
+		if (prof_add(&r->prof, &r->nprof, "create loops", p))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static void load_profiles(struct mx *m, struct mread_run *r, const char *path)
+{
+	json_error_t je;
+	json_t *root;
+	const json_t *runs, *x;
+	size_t i;
+	struct stat st;
+	int rc = 0;
+
+	/* the result reader has taken the file already: only a size bound here */
+	if (stat(path, &st) || (uint64_t)st.st_size > RR_MAX_FILE_BYTES)
+		return;
+	if (!(root = json_load_file(path, JSON_REJECT_DUPLICATES, &je)))
+		return;
+	runs = json_object_get(root, "runs");
+	if (json_is_array(runs)) {
+		json_array_foreach(runs, i, x)
+			if (!rc)
+				rc = run_profiles(r, x);
+	} else {
+		rc = run_profiles(r, root);
+	}
+	json_decref(root);
+	if (rc)
+		warn(m, "%s: its profile is unreadable (%s): left out", r->json, strerror(-rc));
+}
+
+/* ---- the manifest ---- */
+
+static int read_axes(struct mx *m, const json_t *exp, char *err, size_t errlen)
+{
+	const json_t *axes = json_object_get(exp, "axes"), *a;
+	size_t i;
+
+	if (!json_is_array(axes) || json_array_size(axes) > MX_MAX_AXES)
+		return fail(err, errlen, "experiment.axes is missing, not an array or longer than %d", MX_MAX_AXES);
+	if (!(m->axis = calloc(json_array_size(axes) + 1, sizeof(*m->axis))))
+		return fail(err, errlen, "out of memory");
+	json_array_foreach(axes, i, a) {
+		struct mread_axis *ax = &m->axis[m->naxes];
+		const json_t *vals = json_object_get(a, "values"), *v;
+		char where[64];
+		size_t k;
+
+		snprintf(where, sizeof(where), "experiment.axes[%zu]", i);
+		if (get_str(a, "name", false, &ax->name, where, err, errlen))
+			return -1;
+		m->naxes++;
+		if (!json_is_array(vals) || !json_array_size(vals) || json_array_size(vals) > MX_MAX_VALUES)
+			return fail(err, errlen, "%s.values is missing, empty or longer than %d", where, MX_MAX_VALUES);
+		if (!(ax->values = calloc(json_array_size(vals), sizeof(char *))))
+			return fail(err, errlen, "out of memory");
+		json_array_foreach(vals, k, v) {
+			if (!(ax->values[k] = str_of(v, false)))
+				return fail(err, errlen, "%s.values[%zu] is not a string", where, k);
+			ax->nvalues++;
+		}
+		for (unsigned j = 0; j + 1 < m->naxes; j++)
+			if (!strcmp(m->axis[j].name, ax->name))
+				return fail(err, errlen, "%s: axis '%s' twice", where, ax->name);
+	}
+	return 0;
+}
+
+static int read_cells(struct mx *m, const json_t *exp, char *err, size_t errlen)
+{
+	const json_t *cells = json_object_get(exp, "cells"), *c;
+	size_t i;
+
+	if (!json_is_array(cells) || !json_array_size(cells) || json_array_size(cells) > MX_MAX_CELLS)
+		return fail(err, errlen, "experiment.cells is missing, empty or longer than %d", MX_MAX_CELLS);
+	if (!(m->cell = calloc(json_array_size(cells), sizeof(*m->cell))))
+		return fail(err, errlen, "out of memory");
+	json_array_foreach(cells, i, c) {
+		struct mread_cell *cl = &m->cell[m->ncells];
+		const json_t *ax = json_object_get(c, "axes"), *cfg = json_object_get(c, "config");
+		char where[64];
+
+		snprintf(where, sizeof(where), "experiment.cells[%zu]", i);
+		cl->median = -1;
+		m->ncells++;
+		if (!json_is_object(c))
+			return fail(err, errlen, "%s is not an object", where);
+		if (get_str(c, "name", false, &cl->name, where, err, errlen) ||
+		    get_str(c, "config_hash", true, &cl->config_hash, where, err, errlen))
+			return -1;
+		if (!(cl->config_json = cfg ? json_dumps(cfg, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY) : strdup("{}")))
+			return fail(err, errlen, "out of memory");
+		if (!json_is_object(ax))
+			return fail(err, errlen, "%s.axes is missing or not an object", where);
+		for (unsigned a = 0; a < m->naxes; a++) {
+			const json_t *v = json_object_get(ax, m->axis[a].name);
+			unsigned k;
+
+			if (!json_is_string(v))
+				return fail(err, errlen, "%s.axes: no value for axis '%s'", where, m->axis[a].name);
+			for (k = 0; k < m->axis[a].nvalues; k++) {
+				char buf[MX_MAX_STR + 1];
+
+				if (!strcmp(m->axis[a].values[k], rr_printable(json_string_value(v), buf, sizeof(buf))))
+					break;
+			}
+			if (k == m->axis[a].nvalues)
+				return fail(err, errlen, "%s.axes: '%s' is not a value of axis '%s'", where,
+					    json_string_value(v), m->axis[a].name);
+			cl->value[a] = k;
+		}
+		for (unsigned j = 0; j + 1 < m->ncells; j++) {
+			bool same = true;
+
+			if (!strcmp(m->cell[j].name, cl->name))
+				return fail(err, errlen, "%s: cell '%s' twice", where, cl->name);
+			for (unsigned a = 0; a < m->naxes; a++)
+				same &= m->cell[j].value[a] == cl->value[a];
+			if (same && m->naxes)
+				return fail(err, errlen, "%s: cells '%s' and '%s' have the same axis values", where,
+					    m->cell[j].name, cl->name);
+		}
+	}
+	return 0;
+}
+
+static int read_runs(struct mx *m, const json_t *root, char *err, size_t errlen)
+{
+	const json_t *runs = json_object_get(root, "runs"), *r;
+	size_t i;
+
+	if (!json_is_array(runs) || json_array_size(runs) > MX_MAX_RUNS)
+		return fail(err, errlen, "runs is missing, not an array or longer than %d", MX_MAX_RUNS);
+	if (!(m->run = calloc(json_array_size(runs) + 1, sizeof(*m->run))))
+		return fail(err, errlen, "out of memory");
+	json_array_foreach(runs, i, r) {
+		struct mread_run *ru = &m->run[m->nruns];
+		const json_t *x;
+		char where[64], *cell = NULL;
+		unsigned c;
+
+		/* a warm-up run is discarded by design: not a run of the experiment */
+		if (json_is_true(json_object_get(r, "warmup")))
+			continue;
+		snprintf(where, sizeof(where), "runs[%zu]", i);
+		ru->other_cpu_pct = NAN;
+		m->nruns++;
+		if (!json_is_object(r))
+			return fail(err, errlen, "%s is not an object", where);
+		if (get_str(r, "cell", false, &cell, where, err, errlen))
+			return -1;
+		for (c = 0; c < m->ncells && strcmp(m->cell[c].name, cell); c++)
+			;
+		if (c == m->ncells) {
+			fail(err, errlen, "%s: cell '%s' is not one of experiment.cells", where, cell);
+			free(cell);
+			return -1;
+		}
+		free(cell);
+		ru->cell = c;
+		/* a run whose set-up failed or that was stopped has no result file: it stays in the
+		 * runs table with the reason, out of the statistics */
+		if (!json_is_string(json_object_get(r, "json"))) {
+			const char *st = json_string_value(json_object_get(r, "status"));
+			char e[96];
+
+			snprintf(e, sizeof(e), "no result (%s)", st ? st : "no status");
+			ru->problem = strdup(e);
+			ru->repeat = json_is_integer(json_object_get(r, "repeat")) ?
+				     (unsigned)json_integer_value(json_object_get(r, "repeat")) : (unsigned)i;
+			continue;
+		}
+		if (get_str(r, "json", false, &ru->json, where, err, errlen) ||
+		    get_str(r, "started_at", true, &ru->started_at, where, err, errlen) ||
+		    get_str(r, "ended_at", true, &ru->ended_at, where, err, errlen))
+			return -1;
+		if (!safe_rel(ru->json))
+			return fail(err, errlen, "%s.json: '%s' is not a path inside the directory", where, ru->json);
+		x = json_object_get(r, "repeat");
+		if (x && (!json_is_integer(x) || json_integer_value(x) < 0 || json_integer_value(x) > 1000000))
+			return fail(err, errlen, "%s.repeat is not a count", where);
+		ru->repeat = x ? (unsigned)json_integer_value(x) : (unsigned)i;
+		x = json_object_get(r, "order");
+		if (x && (!json_is_integer(x) || json_integer_value(x) < 0 || json_integer_value(x) > 100000000))
+			return fail(err, errlen, "%s.order is not a count", where);
+		ru->order = x ? (unsigned)json_integer_value(x) : (unsigned)i;
+		/* the runner writes "exit"; "exit_status" is read too */
+		if (!(x = json_object_get(r, "exit_status")))
+			x = json_object_get(r, "exit");
+		if (x && !json_is_null(x) && !json_is_integer(x))
+			return fail(err, errlen, "%s.exit_status is not an integer", where);
+		ru->exit_status = json_is_integer(x) ? (int)json_integer_value(x) : 0;
+		x = json_object_get(r, "other_cpu_pct");
+		if (x && !json_is_null(x) && (!json_is_number(x) || !isfinite(json_number_value(x))))
+			return fail(err, errlen, "%s.other_cpu_pct is not a number", where);
+		if (json_is_number(x))
+			ru->other_cpu_pct = json_number_value(x);
+		/* the runner writes "other_cpu_flagged"; "other_cpu_flag" is read too */
+		if (!(x = json_object_get(r, "other_cpu_flag")))
+			x = json_object_get(r, "other_cpu_flagged");
+		if (x && !json_is_null(x) && !json_is_boolean(x))
+			return fail(err, errlen, "%s.other_cpu_flag is not a boolean", where);
+		ru->other_cpu_flag = json_is_true(x);
+	}
+	return 0;
+}
+
+static void load_run(struct mx *m, struct mread_run *r)
+{
+	char path[4096], e[512];
+	int n;
+
+	if (r->problem || !r->json)
+		return;
+	n = snprintf(path, sizeof(path), "%s/%s", m->dir, r->json);
+	if (n < 0 || (size_t)n >= sizeof(path)) {
+		r->problem = strdup("path too long");
+		return;
+	}
+	if (r->exit_status != 0) {
+		snprintf(e, sizeof(e), "exit status %d", r->exit_status);
+		r->problem = strdup(e);
+		warn(m, "%s: cell %s run %u ended with exit status %d: left out", r->json, m->cell[r->cell].name,
+		     r->repeat, r->exit_status);
+		return;
+	}
+	if (rr_load_file(path, &r->r, e, sizeof(e))) {
+		char msg[700];
+
+		snprintf(msg, sizeof(msg), "unreadable: %s", e);
+		r->problem = strdup(msg);
+		warn(m, "%s: %s: left out", r->json, e);
+		rr_free(&r->r);
+		return;
+	}
+	r->loaded = true;
+	if (strcmp(r->r.workload, m->workload) && m->workload[0]) {
+		snprintf(e, sizeof(e), "a %s result in a %s experiment", r->r.workload, m->workload);
+		r->problem = strdup(e);
+		warn(m, "%s: %s: left out", r->json, e);
+		return;
+	}
+	if (r->r.ncomplete < r->r.nruns) {
+		snprintf(e, sizeof(e), "incomplete (%s)", r->r.incomplete_reason ? r->r.incomplete_reason : "unknown");
+		r->problem = strdup(e);
+		warn(m, "%s: cell %s run %u is incomplete (%s): left out", r->json, m->cell[r->cell].name, r->repeat,
+		     r->r.incomplete_reason ? r->r.incomplete_reason : "unknown");
+		return;
+	}
+	load_profiles(m, r, path);
+	if (r->other_cpu_flag && m->exclude_flagged) {
+		r->problem = strdup("flagged: other processes took CPU (--exclude-flagged)");
+		return;
+	}
+	r->used = true;
+}
+
+/* the cell's used runs as one result, its median run by the first key figure */
+static int build_cell(struct mx *m, unsigned ci)
+{
+	struct mread_cell *c = &m->cell[ci];
+	const struct rr_result **src;
+	const struct rr_figure *f = NULL;
+	unsigned nsrc = 0;
+
+	if (!(c->run = calloc(m->nruns + 1, sizeof(unsigned))) || !(src = calloc(m->nruns + 1, sizeof(*src))))
+		return -1;
+	for (unsigned r = 0; r < m->nruns; r++) {
+		if (m->run[r].cell != ci)
+			continue;
+		c->nflagged += m->run[r].other_cpu_flag;
+		if (!m->run[r].used)
+			continue;
+		c->run[c->nrun++] = r;
+		src[nsrc++] = &m->run[r].r;
+	}
+	if (rr_concat(&c->merged, src, nsrc, c->name)) {
+		free(src);
+		return -1;
+	}
+	free(src);
+	if (!c->nrun) {
+		warn(m, "cell %s has no usable run", c->name);
+		return 0;
+	}
+	for (unsigned k = 0; k < c->merged.nfig && !f; k++)
+		if (c->merged.fig[k].key_fig)
+			f = &c->merged.fig[k];
+	if (!f && c->merged.nfig)
+		f = &c->merged.fig[0];
+	c->median = 0;
+	if (f && c->merged.nruns == c->nrun) {
+		int k = stats_median_index(f->v, c->nrun);
+
+		c->median = k < 0 ? 0 : k;
+		snprintf(c->median_fig, sizeof(c->median_fig), "%s", f->name);
+	}
+	/* profiles merged over the used runs */
+	for (unsigned k = 0; k < c->nrun; k++) {
+		struct mread_run *r = &m->run[c->run[k]];
+
+		for (unsigned g = 0; g < r->nprof; g++) {
+			struct mread_profile *mine = NULL;
+			struct perf_profile *cp = NULL;
+
+			for (unsigned j = 0; j < c->nprof && !mine; j++)
+				if (!strcmp(c->prof[j].name, r->prof[g].name))
+					mine = &c->prof[j];
+			/* a copy: the run keeps its own */
+			if (!(cp = calloc(1, sizeof(*cp))))
+				return -1;
+			*cp = *r->prof[g].p;
+			cp->v = malloc((cp->n + 1) * sizeof(*cp->v));
+			cp->stacks = calloc(cp->nstacks + 1, sizeof(*cp->stacks));
+			if (!cp->v || !cp->stacks) {
+				cp->nstacks = 0;
+				perf_profile_free(cp);
+				return -1;
+			}
+			memcpy(cp->v, r->prof[g].p->v, cp->n * sizeof(*cp->v));
+			for (size_t s = 0; s < cp->nstacks; s++) {
+				cp->stacks[s].count = r->prof[g].p->stacks[s].count;
+				if (!(cp->stacks[s].folded = strdup(r->prof[g].p->stacks[s].folded))) {
+					cp->nstacks = s;
+					perf_profile_free(cp);
+					return -1;
+				}
+			}
+			if (mine) {
+				if (perf_profile_merge(&mine->p, cp))
+					return -1;
+			} else if (prof_add(&c->prof, &c->nprof, r->prof[g].name, cp)) {
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+int mread_load(const char *dir, bool exclude_flagged, struct mx *m, char *err, size_t errlen)
+{
+	char path[4096];
+	json_error_t je;
+	json_t *root = NULL;
+	const json_t *exp, *x, *t;
+	struct stat st;
+	int rc = -1;
+	size_t i;
+
+	memset(m, 0, sizeof(*m));
+	m->exclude_flagged = exclude_flagged;
+	if (!(m->dir = strdup(dir)))
+		return fail(err, errlen, "out of memory");
+	if (snprintf(path, sizeof(path), "%s/manifest.json", dir) >= (int)sizeof(path))
+		return fail(err, errlen, "the directory name is too long");
+	if (stat(path, &st))
+		return fail(err, errlen, "manifest.json: %s", strerror(errno));
+	if (!S_ISREG(st.st_mode) || st.st_size > MX_MAX_MANIFEST_BYTES)
+		return fail(err, errlen, "manifest.json: not a regular file of at most %u MiB", MX_MAX_MANIFEST_BYTES >> 20);
+	if (!(root = json_load_file(path, JSON_REJECT_DUPLICATES, &je)))
+		return fail(err, errlen, "manifest.json: line %d: %s", je.line, je.text);
+	x = json_object_get(root, "schema");
+	if (!json_is_string(x) || strcmp(json_string_value(x), "fsbench-matrix")) {
+		fail(err, errlen, "manifest.json: not an fsbench matrix manifest (schema is not \"fsbench-matrix\")");
+		goto out;
+	}
+	x = json_object_get(root, "version");
+	if (!x)
+		x = json_object_get(root, "schema_version");
+	if (!json_is_integer(x) || json_integer_value(x) != 1) {
+		fail(err, errlen, "manifest.json: version %s is not 1 (a newer fsbench wrote it?)",
+		     json_is_integer(x) ? "other" : "missing");
+		goto out;
+	}
+	exp = json_object_get(root, "experiment");
+	if (!json_is_object(exp)) {
+		fail(err, errlen, "manifest.json: experiment is missing or not an object");
+		goto out;
+	}
+	t = json_object_get(root, "target");
+	if (get_str(exp, "name", true, &m->name, "manifest.json: experiment", err, errlen) ||
+	    get_str(exp, "workload", true, &m->workload, "manifest.json: experiment", err, errlen) ||
+	    get_str(root, "kernel_release", true, &m->kernel_release, "manifest.json", err, errlen) ||
+	    /* the runner writes the host as an object (env_host); a bare name is read too */
+	    get_str(json_is_object(json_object_get(root, "host")) ? json_object_get(root, "host") : root,
+		    json_is_object(json_object_get(root, "host")) ? "hostname" : "host", true, &m->host,
+		    "manifest.json", err, errlen) ||
+	    get_str(root, "fsbench_version", true, &m->fsbench_version, "manifest.json", err, errlen) ||
+	    get_str(json_is_object(t) ? t : root, json_is_object(t) ? "kind" : "target_kind", true, &m->target_kind,
+		    "manifest.json: target", err, errlen))
+		goto out;
+	if (!m->name[0]) {
+		free(m->name);
+		m->name = strdup("matrix");
+	}
+	x = json_object_get(exp, "workload_args");
+	if (x && !json_is_array(x)) {
+		fail(err, errlen, "manifest.json: experiment.workload_args is not an array");
+		goto out;
+	}
+	if (x && json_array_size(x) > 1000) {
+		fail(err, errlen, "manifest.json: experiment.workload_args is longer than 1000");
+		goto out;
+	}
+	if (!(m->wargs = calloc(json_array_size(x) + 1, sizeof(char *))))
+		goto oom;
+	{
+		const json_t *a;
+
+		json_array_foreach(x, i, a) {
+			if (!(m->wargs[i] = str_of(a, false))) {
+				fail(err, errlen, "manifest.json: experiment.workload_args[%zu] is not a string", i);
+				goto out;
+			}
+			m->nwargs++;
+		}
+	}
+	{
+		char e2[512];
+
+		if (read_axes(m, exp, e2, sizeof(e2)) || read_cells(m, exp, e2, sizeof(e2)) ||
+		    read_runs(m, root, e2, sizeof(e2))) {
+			fail(err, errlen, "manifest.json: %s", e2);
+			goto out;
+		}
+	}
+	for (unsigned r = 0; r < m->nruns; r++)
+		load_run(m, &m->run[r]);
+	/* a manifest without a workload takes the runs' */
+	if (!m->workload[0])
+		for (unsigned r = 0; r < m->nruns && !m->workload[0]; r++)
+			if (m->run[r].loaded) {
+				free(m->workload);
+				if (!(m->workload = strdup(m->run[r].r.workload)))
+					goto oom;
+			}
+	for (unsigned c = 0; c < m->ncells; c++)
+		if (build_cell(m, c))
+			goto oom;
+	{
+		unsigned flagged = 0, used = 0;
+
+		for (unsigned r = 0; r < m->nruns; r++) {
+			flagged += m->run[r].other_cpu_flag;
+			used += m->run[r].used;
+		}
+		if (flagged)
+			warn(m, "%u of %u runs flagged: other processes took CPU beyond the runner's threshold (%s)", flagged,
+			     m->nruns, exclude_flagged ? "left out: --exclude-flagged" : "counted; marked in the runs table");
+		if (!used)
+			warn(m, "no usable run: nothing to analyse");
+	}
+	rc = 0;
+	goto out;
+oom:
+	fail(err, errlen, "out of memory");
+out:
+	json_decref(root);
+	return rc;
+}
+
+static void prof_free(struct mread_profile *p, unsigned n)
+{
+	for (unsigned k = 0; k < n; k++)
+		perf_profile_free(p[k].p);
+	free(p);
+}
+
+void mread_free(struct mx *m)
+{
+	for (unsigned a = 0; a < m->naxes; a++) {
+		for (unsigned k = 0; k < m->axis[a].nvalues; k++)
+			free(m->axis[a].values[k]);
+		free(m->axis[a].values);
+		free(m->axis[a].name);
+	}
+	free(m->axis);
+	for (unsigned c = 0; c < m->ncells; c++) {
+		free(m->cell[c].name);
+		free(m->cell[c].config_json);
+		free(m->cell[c].config_hash);
+		free(m->cell[c].run);
+		rr_free(&m->cell[c].merged);
+		prof_free(m->cell[c].prof, m->cell[c].nprof);
+	}
+	free(m->cell);
+	for (unsigned r = 0; r < m->nruns; r++) {
+		free(m->run[r].started_at);
+		free(m->run[r].ended_at);
+		free(m->run[r].json);
+		free(m->run[r].problem);
+		rr_free(&m->run[r].r);
+		prof_free(m->run[r].prof, m->run[r].nprof);
+	}
+	free(m->run);
+	for (unsigned k = 0; k < m->nwargs; k++)
+		free(m->wargs[k]);
+	free(m->wargs);
+	for (unsigned k = 0; k < m->nwarn; k++)
+		free(m->warn[k]);
+	free(m->warn);
+	free(m->dir);
+	free(m->name);
+	free(m->workload);
+	free(m->kernel_release);
+	free(m->host);
+	free(m->fsbench_version);
+	free(m->target_kind);
+	memset(m, 0, sizeof(*m));
+}

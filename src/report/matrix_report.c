@@ -1,0 +1,1280 @@
+/* A matrix directory's analysis written out: summary.json, plots, report.md, report.html, the
+ * history, the terminal summary (matrix_report.h). The numbers come from core/effects; this
+ * file lays them out. */
+#include "report/matrix_report.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/effects.h"
+#include "core/outfile.h"
+#include "report/doc.h"
+#include "report/history.h"
+#include "report/matrix_read.h"
+#include "report/plot_cairo.h"
+
+#define MAX_SHOWN 8              /* significant effects on the terminal */
+
+/* the analysis' inputs and results, shared by the writers below */
+struct an {
+	const struct mx *m;
+	const struct matrix_report_opts *o;
+	unsigned nfig;
+	const struct rr_figure **fig;    /* [nfig]: each figure's declaration, from the first cell having it */
+	struct eff_figure *ef;
+	unsigned *cell_value;
+	const double **v;
+	unsigned *n;
+	struct eff_result r;
+	unsigned nsig, nsig_eff, nsig_ia, ntested_ia;
+};
+
+static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* ---- numbers as people read them ---- */
+
+/* v in the figure's display unit (ns as us or ms, chosen by ref so one row shares it) */
+static const char *disp_unit(const char *unit, double ref, double *scale)
+{
+	*scale = 1;
+	if (!strcmp(unit, "ns")) {
+		if (fabs(ref) >= 1e6) {
+			*scale = 1e-6;
+			return "ms";
+		}
+		*scale = 1e-3;
+		return "us";
+	}
+	return unit;
+}
+
+static void fmt_num(double v, double ref, char *buf, size_t len)
+{
+	double a = fabs(ref);
+
+	if (!isfinite(v))
+		snprintf(buf, len, "inf");
+	else if (a >= 1e5)
+		snprintf(buf, len, "%.0f", v);
+	else if (a >= 100)
+		snprintf(buf, len, "%.1f", v);
+	else if (a >= 1)
+		snprintf(buf, len, "%.2f", v);
+	else
+		snprintf(buf, len, "%.3g", v);
+}
+
+static void fmt_val(const struct rr_figure *f, double v, char *buf, size_t len, bool unit)
+{
+	double sc;
+	const char *u = disp_unit(f->unit, v, &sc);
+
+	fmt_num(v * sc, v * sc, buf, len);
+	if (unit)
+		snprintf(buf + strlen(buf), len - strlen(buf), " %s", u);
+}
+
+static void fmt_cell(const struct an *a, unsigned c, unsigned f, char *buf, size_t len)
+{
+	const struct eff_cell *ec = &a->r.cell[c * a->nfig + f];
+	double sc;
+	char m[40], h[40];
+
+	if (!ec->present) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	disp_unit(a->fig[f]->unit, ec->s.mean, &sc);
+	fmt_num(ec->s.mean * sc, ec->s.mean * sc, m, sizeof(m));
+	if (ec->s.n < 2) {
+		snprintf(buf, len, "%s", m);
+		return;
+	}
+	fmt_num(ec->s.ci * sc, ec->s.mean * sc, h, sizeof(h));
+	snprintf(buf, len, "%s ± %s", m, h);
+}
+
+static void fmt_p(double p, char *buf, size_t len)
+{
+	if (isnan(p))
+		snprintf(buf, len, "-");
+	else if (p < 1e-4)
+		snprintf(buf, len, "%.1e", p);
+	else
+		snprintf(buf, len, "%.4f", p);
+}
+
+static const char *better_name(enum rr_dir d)
+{
+	return d == RR_HIGHER_BETTER ? "higher" : d == RR_LOWER_BETTER ? "lower" : "neither";
+}
+
+/* "btrfs-on" or, for cells named otherwise, their axis values */
+static const char *cell_name(const struct an *a, unsigned c)
+{
+	return a->m->cell[c].name;
+}
+
+/* what the effect test changes: "fs: ext4 -> btrfs (toggle=off)" */
+static void effect_label(const struct an *a, const struct eff_test *t, char *buf, size_t len)
+{
+	const struct mx *m = a->m;
+	size_t at;
+
+	at = (size_t)snprintf(buf, len, "%s: %s -> %s", m->axis[t->axis].name, mread_value(m, t->cell[0], t->axis),
+			      mread_value(m, t->cell[1], t->axis));
+	for (unsigned x = 0, first = 1; x < m->naxes && at < len; x++) {
+		if (x == t->axis)
+			continue;
+		at += (size_t)snprintf(buf + at, len - at, "%s%s=%s", first ? " (" : ", ", m->axis[x].name,
+				       mread_value(m, t->cell[0], x));
+		first = 0;
+		if (x + 1 == m->naxes || (x + 2 == m->naxes && t->axis == x + 1))
+			at += (size_t)snprintf(buf + at, len - at, ")");
+	}
+}
+
+/* the effect of B at each level of A, in words: "toggle off -> on: -51.0% at fs=btrfs,
+ * +1.7% at fs=ext4" */
+static void interaction_words(const struct an *a, const struct eff_test *t, char *buf, size_t len)
+{
+	const struct mx *m = a->m;
+	const struct eff_cell *c[4];
+	double e1, e2;
+
+	for (int k = 0; k < 4; k++)
+		c[k] = &a->r.cell[t->cell[k] * a->nfig + t->fig];
+	if (!c[0]->present || !c[1]->present || !c[2]->present || !c[3]->present || c[0]->s.mean == 0 ||
+	    c[1]->s.mean == 0) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	e1 = (c[2]->s.mean / c[0]->s.mean - 1) * 100;
+	e2 = (c[3]->s.mean / c[1]->s.mean - 1) * 100;
+	snprintf(buf, len, "%s %s -> %s: %+.1f%% at %s=%s, %+.1f%% at %s=%s", m->axis[t->axis_b].name,
+		 mread_value(m, t->cell[0], t->axis_b), mread_value(m, t->cell[2], t->axis_b), e1, m->axis[t->axis].name,
+		 mread_value(m, t->cell[0], t->axis), e2, m->axis[t->axis].name, mread_value(m, t->cell[1], t->axis));
+}
+
+static void fmt_interaction(const struct an *a, const struct eff_test *t, char *est, size_t elen, char *ci,
+			    size_t clen)
+{
+	if (!t->tested) {
+		snprintf(est, elen, "-");
+		snprintf(ci, clen, "-");
+		return;
+	}
+	if (t->ia.log) {
+		snprintf(est, elen, "%+.1f%%", (exp(t->ia.est) - 1) * 100);
+		snprintf(ci, clen, "[%+.1f%%, %+.1f%%]", (exp(t->ia.lo) - 1) * 100, (exp(t->ia.hi) - 1) * 100);
+	} else {
+		char x[40], y[40], z[40];
+
+		fmt_val(a->fig[t->fig], t->ia.est, x, sizeof(x), true);
+		fmt_val(a->fig[t->fig], t->ia.lo, y, sizeof(y), false);
+		fmt_val(a->fig[t->fig], t->ia.hi, z, sizeof(z), false);
+		snprintf(est, elen, "%s%s", t->ia.est > 0 ? "+" : "", x);
+		snprintf(ci, clen, "[%s, %s]", y, z);
+	}
+}
+
+/* ---- the analysis ---- */
+
+static int analyse(struct an *a)
+{
+	const struct mx *m = a->m;
+	unsigned cap = 0;
+	struct eff_input in;
+
+	for (unsigned c = 0; c < m->ncells; c++)
+		cap += m->cell[c].merged.nfig;
+	a->fig = calloc(cap + 1, sizeof(*a->fig));
+	a->ef = calloc(cap + 1, sizeof(*a->ef));
+	a->cell_value = calloc((size_t)m->ncells * (m->naxes ? m->naxes : 1) + 1, sizeof(unsigned));
+	a->n = calloc(m->ncells + 1, sizeof(unsigned));
+	if (!a->fig || !a->ef || !a->cell_value || !a->n)
+		return -1;
+	/* rows in the first cell's order, then what only later cells have */
+	for (unsigned c = 0; c < m->ncells; c++)
+		for (unsigned f = 0; f < m->cell[c].merged.nfig; f++) {
+			const struct rr_figure *fg = &m->cell[c].merged.fig[f];
+			unsigned k;
+
+			for (k = 0; k < a->nfig && strcmp(a->fig[k]->key, fg->key); k++)
+				;
+			if (k < a->nfig)
+				continue;
+			a->fig[a->nfig] = fg;
+			a->ef[a->nfig].rate = fg->rate;
+			a->ef[a->nfig].dir = fg->dir == RR_HIGHER_BETTER ? 1 : fg->dir == RR_LOWER_BETTER ? -1 : 0;
+			a->nfig++;
+		}
+	if (!(a->v = calloc((size_t)m->ncells * a->nfig + 1, sizeof(*a->v))))
+		return -1;
+	for (unsigned c = 0; c < m->ncells; c++) {
+		a->n[c] = m->cell[c].merged.nruns;
+		for (unsigned x = 0; x < m->naxes; x++)
+			a->cell_value[c * m->naxes + x] = m->cell[c].value[x];
+		for (unsigned f = 0; f < a->nfig; f++) {
+			const struct rr_figure *g = rr_find(&m->cell[c].merged, a->fig[f]->key);
+
+			a->v[c * a->nfig + f] = g ? g->v : NULL;
+		}
+	}
+	in = (struct eff_input){ .naxes = m->naxes, .ncells = m->ncells, .nfig = a->nfig, .cell_value = a->cell_value,
+				 .fig = a->ef, .v = a->v, .n = a->n };
+	if (eff_analyze(&in, &a->r))
+		return -1;
+	for (unsigned k = 0; k < a->r.nt; k++) {
+		const struct eff_test *t = &a->r.t[k];
+
+		a->nsig += t->significant;
+		a->nsig_eff += t->significant && t->kind == EFF_EFFECT;
+		a->nsig_ia += t->significant && t->kind == EFF_INTERACTION;
+		a->ntested_ia += t->tested && t->kind == EFF_INTERACTION;
+	}
+	return 0;
+}
+
+static void an_free(struct an *a)
+{
+	eff_free(&a->r);
+	free(a->fig);
+	free(a->ef);
+	free(a->cell_value);
+	free((void *)a->v);
+	free(a->n);
+}
+
+/* the effect test between cell 0 and cell c for figure f, either way round; NULL */
+static const struct eff_test *test_vs_first(const struct an *a, unsigned c, unsigned f)
+{
+	for (unsigned k = 0; k < a->r.nt; k++) {
+		const struct eff_test *t = &a->r.t[k];
+
+		if (t->kind == EFF_EFFECT && t->fig == f &&
+		    ((t->cell[0] == 0 && t->cell[1] == c) || (t->cell[1] == 0 && t->cell[0] == c)))
+			return t;
+	}
+	return NULL;
+}
+
+/* ---- summary.json ---- */
+
+static json_t *jnum(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *summary_json(const struct an *a)
+{
+	const struct mx *m = a->m;
+	json_t *root = json_object(), *cells = json_array(), *eff = json_array(), *ia = json_array();
+	json_t *runs = json_array(), *warn = json_array(), *axes = json_array();
+
+	json_object_set_new(root, "schema", json_string("fsbench-matrix-summary"));
+	json_object_set_new(root, "schema_version", json_integer(1));
+	json_object_set_new(root, "experiment", json_string(m->name));
+	json_object_set_new(root, "workload", json_string(m->workload));
+	json_object_set_new(root, "kernel_release", json_string(m->kernel_release));
+	json_object_set_new(root, "host", json_string(m->host));
+	json_object_set_new(root, "fsbench_version", json_string(m->fsbench_version));
+	json_object_set_new(root, "correction", json_pack("{s:s,s:s,s:i,s:f,s:s}", "method", "holm",
+		"name", "Holm-Bonferroni", "tests", (int)a->r.ntests, "alpha", 0.05,
+		"family", "every effect and interaction test of this report"));
+	json_object_set_new(root, "flagged_runs", json_string(m->exclude_flagged ? "excluded" : "included"));
+	for (unsigned x = 0; x < m->naxes; x++) {
+		json_t *vals = json_array();
+
+		for (unsigned k = 0; k < m->axis[x].nvalues; k++)
+			json_array_append_new(vals, json_string(m->axis[x].values[k]));
+		json_array_append_new(axes, json_pack("{s:s,s:o}", "name", m->axis[x].name, "values", vals));
+	}
+	json_object_set_new(root, "axes", axes);
+	for (unsigned c = 0; c < m->ncells; c++) {
+		const struct mread_cell *cl = &m->cell[c];
+		const struct mread_run *med = mread_median_run(m, c);
+		json_t *o = json_object(), *av = json_object(), *figs = json_object();
+
+		for (unsigned x = 0; x < m->naxes; x++)
+			json_object_set_new(av, m->axis[x].name, json_string(mread_value(m, c, x)));
+		for (unsigned f = 0; f < a->nfig; f++) {
+			const struct eff_cell *ec = &a->r.cell[c * a->nfig + f];
+			bool two = ec->present && ec->s.n >= 2;
+
+			if (!ec->present)
+				continue;
+			json_object_set_new(figs, a->fig[f]->key, json_pack("{s:i,s:o,s:s,s:o,s:o,s:o,s:o}",
+				"n", (int)ec->s.n, "mean", jnum(ec->s.mean), "mean_kind", ec->s.harmonic ? "harmonic" : "arithmetic",
+				"ci95_half_width", two ? jnum(ec->s.ci) : json_null(), "ci95_low", two ? jnum(ec->s.lo) : json_null(),
+				"ci95_high", two ? jnum(ec->s.hi) : json_null(), "cv_pct", two ? jnum(ec->s.cv_pct) : json_null()));
+		}
+		json_object_set_new(o, "name", json_string(cl->name));
+		json_object_set_new(o, "axes", av);
+		json_object_set_new(o, "config_hash", json_string(cl->config_hash));
+		json_object_set_new(o, "runs_used", json_integer(cl->nrun));
+		json_object_set_new(o, "runs_flagged", json_integer(cl->nflagged));
+		json_object_set_new(o, "median_run", med ? json_string(med->json) : json_null());
+		json_object_set_new(o, "median_by", cl->median_fig[0] ? json_string(cl->median_fig) : json_null());
+		json_object_set_new(o, "figures", figs);
+		json_array_append_new(cells, o);
+	}
+	json_object_set_new(root, "cells", cells);
+	for (unsigned k = 0; k < a->r.nt; k++) {
+		const struct eff_test *t = &a->r.t[k];
+		const struct rr_figure *f = a->fig[t->fig];
+		json_t *o;
+
+		if (t->kind == EFF_EFFECT) {
+			const struct eff_cell *c0 = &a->r.cell[t->cell[0] * a->nfig + t->fig];
+			const struct eff_cell *c1 = &a->r.cell[t->cell[1] * a->nfig + t->fig];
+
+			o = json_pack("{s:s,s:s,s:s,s:s,s:s,s:[s,s],s:s,s:s}", "figure", f->key, "name", f->name, "unit", f->unit,
+				"better", better_name(f->dir), "axis", m->axis[t->axis].name, "cells", cell_name(a, t->cell[0]),
+				cell_name(a, t->cell[1]), "from", mread_value(m, t->cell[0], t->axis), "to",
+				mread_value(m, t->cell[1], t->axis));
+			json_object_set_new(o, "mean_from", c0->present ? jnum(c0->s.mean) : json_null());
+			json_object_set_new(o, "mean_to", c1->present ? jnum(c1->s.mean) : json_null());
+			json_object_set_new(o, "delta_pct", t->pct_valid ? jnum(t->pct) : json_null());
+			json_object_set_new(o, "tested", json_boolean(t->tested));
+			json_object_set_new(o, "t", t->tested ? jnum(t->w.t) : json_null());
+			json_object_set_new(o, "df", t->tested ? jnum(t->w.df) : json_null());
+			json_object_set_new(o, "p_value", t->tested ? jnum(t->p) : json_null());
+			json_object_set_new(o, "p_adjusted", t->tested ? jnum(t->p_adj) : json_null());
+			json_object_set_new(o, "significant", json_boolean(t->significant));
+			json_object_set_new(o, "verdict", json_string(eff_verdict_name(t->verdict)));
+			json_array_append_new(eff, o);
+		} else {
+			o = json_pack("{s:s,s:s,s:s,s:[s,s],s:[s,s,s,s],s:s}", "figure", f->key, "name", f->name, "unit", f->unit,
+				"axes", m->axis[t->axis].name, m->axis[t->axis_b].name, "cells", cell_name(a, t->cell[0]),
+				cell_name(a, t->cell[1]), cell_name(a, t->cell[2]), cell_name(a, t->cell[3]),
+				"scale", t->ia.log ? "log" : "linear");
+			json_object_set_new(o, "tested", json_boolean(t->tested));
+			json_object_set_new(o, "estimate", t->tested ? jnum(t->ia.est) : json_null());
+			json_object_set_new(o, "ci95_low", t->tested ? jnum(t->ia.lo) : json_null());
+			json_object_set_new(o, "ci95_high", t->tested ? jnum(t->ia.hi) : json_null());
+			json_object_set_new(o, "ratio_of_ratios_pct", t->tested && t->ia.log ? jnum(t->pct) : json_null());
+			json_object_set_new(o, "df", t->tested ? jnum(t->ia.df) : json_null());
+			json_object_set_new(o, "p_value", t->tested ? jnum(t->p) : json_null());
+			json_object_set_new(o, "p_adjusted", t->tested ? jnum(t->p_adj) : json_null());
+			json_object_set_new(o, "significant", json_boolean(t->significant));
+			json_array_append_new(ia, o);
+		}
+	}
+	json_object_set_new(root, "effects", eff);
+	json_object_set_new(root, "interactions", ia);
+	for (unsigned r = 0; r < m->nruns; r++) {
+		const struct mread_run *ru = &m->run[r];
+
+		json_array_append_new(runs, json_pack("{s:s,s:i,s:i,s:s?,s:s?,s:s?,s:i,s:o,s:b,s:b,s:o}", "cell",
+			m->cell[ru->cell].name, "repeat", (int)ru->repeat, "order", (int)ru->order, "json", ru->json,
+			"started_at", ru->started_at, "ended_at", ru->ended_at, "exit_status", ru->exit_status,
+			"other_cpu_pct", jnum(ru->other_cpu_pct), "other_cpu_flag", ru->other_cpu_flag, "used", ru->used,
+			"problem", ru->problem ? json_string(ru->problem) : json_null()));
+	}
+	json_object_set_new(root, "runs", runs);
+	for (unsigned w = 0; w < m->nwarn; w++)
+		json_array_append_new(warn, json_string(m->warn[w]));
+	json_object_set_new(root, "warnings", warn);
+	return root;
+}
+
+/* ---- the classic tables of a cell's median run, rebuilt from its figures ---- */
+
+static double run_fig(const struct mread_run *r, const char *key)
+{
+	const struct rr_figure *f = rr_find(&r->r, key);
+
+	return f && r->r.nruns ? f->v[0] : NAN;
+}
+
+static double fact_num(const struct mread_run *r, const char *key)
+{
+	const struct rr_fact *f = rr_fact_find(&r->r, key);
+	char *end;
+	double v;
+
+	if (!f)
+		return NAN;
+	v = strtod(f->value, &end);
+	return end != f->value && !*end ? v : NAN;
+}
+
+/* tiotest 0.4.2's two tables (tiotest.md §4), MBs and Time from the config and the rate */
+static void classic_tiotest(FILE *o, const struct mread_run *r)
+{
+	static const char *const ph[4] = { "write", "random_write", "read", "random_read" };
+	static const char *const row[4] = { "| Write %11.0f MBs |", "| Random Write %4.0f MBs |",
+					    "| Read %12.0f MBs |", "| Random Read %5.0f MBs |" };
+	static const char *const lat[4] = { "Write       ", "Random Write", "Read        ", "Random Read " };
+	double thr = fact_num(r, "config.threads"), fs = fact_num(r, "config.file_size_used_bytes"),
+	       bs = fact_num(r, "config.block_size_bytes"), rops = fact_num(r, "config.random_ops_per_thread");
+	char key[96];
+
+	if (isnan(fs))
+		fs = fact_num(r, "config.file_size_bytes");
+	fprintf(o, "Tiotest results for %.0f concurrent io threads:\n", isnan(thr) ? 0.0 : thr);
+	fputs(",----------------------------------------------------------------------.\n"
+	      "| Item                  | Time     | Rate         | Usr CPU  | Sys CPU |\n"
+	      "+-----------------------+----------+--------------+----------+---------+\n", o);
+	for (int p = 0; p < 4; p++) {
+		double rate, mb;
+
+		snprintf(key, sizeof(key), "%s.rate_mib_per_s", ph[p]);
+		if (isnan(rate = run_fig(r, key)))
+			continue;
+		mb = (p % 2 ? rops * bs : fs) * thr / 1048576.0;
+		fprintf(o, row[p], isnan(mb) ? 0.0 : mb);
+		snprintf(key, sizeof(key), "%s.cpu_usr_pct", ph[p]);
+		fprintf(o, " %6.1f s | %7.3f MB/s | %5.1f %%  |", rate > 0 && !isnan(mb) ? mb / rate : 0.0, rate,
+			run_fig(r, key));
+		snprintf(key, sizeof(key), "%s.cpu_sys_pct", ph[p]);
+		fprintf(o, " %5.1f %% |\n", run_fig(r, key));
+	}
+	fputs("`----------------------------------------------------------------------'\n", o);
+	if (isnan(run_fig(r, "total.latency_mean_ns")))
+		return;
+	fputs("Tiotest latency results:\n"
+	      ",-------------------------------------------------------------------------.\n"
+	      "| Item         | Average latency | Maximum latency | % >2 sec | % >10 sec |\n"
+	      "+--------------+-----------------+-----------------+----------+-----------+\n", o);
+	for (int p = 0; p < 5; p++) {
+		const char *g = p < 4 ? ph[p] : "total";
+		double v[4];
+		static const char *const k[4] = { "latency_mean_ns", "latency_max_ns", "latency_over_2s_pct",
+						  "latency_over_10s_pct" };
+
+		for (int i = 0; i < 4; i++) {
+			snprintf(key, sizeof(key), "%s.%s", g, k[i]);
+			v[i] = run_fig(r, key);
+		}
+		if (isnan(v[0]))
+			continue;
+		if (p == 4)
+			fputs("|--------------+-----------------+-----------------+----------+-----------|\n", o);
+		fprintf(o, "| %s | %12.3f ms | %12.3f ms | %8.5f | %9.5f |\n", p < 4 ? lat[p] : "Total       ",
+			v[0] / 1e6, v[1] / 1e6, v[2], v[3]);
+	}
+	fputs("`--------------+-----------------+-----------------+----------+-----------'\n", o);
+}
+
+/* fs_mark 3.3's rows (fs_mark.md §8); a long fill shows every k-th row */
+static void classic_fs_mark(FILE *o, const struct mread_run *r)
+{
+	const struct rr_series *s = r->r.nfill ? &r->r.fill[0] : NULL;
+	double size = fact_num(r, "config.file_bytes");
+	unsigned step = 1;
+
+	fputs("FSUse%        Count         Size    Files/sec     App Overhead\n", o);
+	if (!s)
+		return;
+	while (s->n / step > 60)
+		step++;
+	for (unsigned k = 0; k < s->n; k++) {
+		if (k % step && k + 1 != s->n)
+			continue;
+		fprintf(o, "%6.0f %12.0f %12.0f %12.1f %16.0f\n", s->x[k], s->x2[k], isnan(size) ? 0.0 : size, s->y[k],
+			s->overhead_ns && !isnan(s->overhead_ns[k]) ? s->overhead_ns[k] / 1000 : 0.0);
+	}
+	if (step > 1)
+		fprintf(o, "(every %u%s iteration of %u shown, and the last)\n", step, step == 2 ? "nd" : step == 3 ? "rd" : "th", s->n);
+}
+
+static char *classic_text(const struct mx *m, const struct mread_run *r)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *o = open_memstream(&buf, &len);
+
+	if (!o)
+		return NULL;
+	if (!strcmp(m->workload, "tiotest"))
+		classic_tiotest(o, r);
+	else if (!strcmp(m->workload, "fs_mark"))
+		classic_fs_mark(o, r);
+	else
+		for (unsigned f = 0; f < r->r.nfig; f++)
+			fprintf(o, "%-40s %14.4g %s\n", r->r.fig[f].name, r->r.fig[f].v[0], r->r.fig[f].unit);
+	if (fclose(o)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/* ---- plots ---- */
+
+struct plot_buf {
+	char *svg;
+	size_t svg_len;
+	bool ok;
+};
+
+/* one plot to SVG (kept in memory for the HTML, written to DIR/NAME.svg) and PNG; 0 or -1 */
+static int plot_both(const char *dir, const char *name, const struct rr_result *res, unsigned nres,
+		     struct plot_opts *po, struct plot_buf *pb, char *err, size_t errlen)
+{
+	char path[4096], e[512];
+	FILE *mem;
+	struct outfile *of;
+	int rc;
+
+	memset(pb, 0, sizeof(*pb));
+	if (!(mem = open_memstream(&pb->svg, &pb->svg_len)))
+		return fail(err, errlen, "out of memory");
+	po->format = PLOT_SVG;
+	rc = plot_render(res, nres, po, mem, e, sizeof(e));
+	if (fclose(mem) || rc)
+		return fail(err, errlen, "%s: %s", name, rc == -EINVAL ? e : "cannot draw");
+	for (int fmt = 0; fmt < 2; fmt++) {
+		snprintf(path, sizeof(path), "%s/%s.%s", dir, name, fmt ? "png" : "svg");
+		if (!(of = outfile_open(path, OUTFILE_REPLACE, &rc, e, sizeof(e))))
+			return fail(err, errlen, "cannot write '%s': %s", path, e);
+		if (fmt) {
+			po->format = PLOT_PNG;
+			rc = plot_render(res, nres, po, of->f, e, sizeof(e));
+		} else {
+			rc = fwrite(pb->svg, 1, pb->svg_len, of->f) == pb->svg_len ? 0 : -EIO;
+		}
+		if (rc) {
+			outfile_abort(of);
+			return fail(err, errlen, "cannot write '%s': %s", path, rc == -EINVAL ? e : strerror(EIO));
+		}
+		if ((rc = outfile_commit(of)))
+			return fail(err, errlen, "cannot write '%s': %s", path, strerror(-rc));
+	}
+	pb->ok = true;
+	return 0;
+}
+
+/* ---- report.md and report.html ---- */
+
+static bool shown_fig(const struct an *a, unsigned f)
+{
+	return a->fig[f]->key_fig;
+}
+
+static void section_cells(struct doc *d, const struct an *a)
+{
+	const struct mx *m = a->m;
+	const char *head[MX_MAX_AXES + 6];
+	char buf[MX_MAX_AXES + 6][160];
+	const char *cells[MX_MAX_AXES + 6];
+	unsigned nc = 0;
+
+	head[nc++] = "cell";
+	for (unsigned x = 0; x < m->naxes; x++)
+		head[nc++] = m->axis[x].name;
+	head[nc++] = "runs used";
+	head[nc++] = "flagged (other CPU)";
+	head[nc++] = "median run";
+	head[nc++] = "config hash";
+	doc_h(d, 2, "Cells");
+	doc_table(d, nc, head, NULL);
+	for (unsigned c = 0; c < m->ncells; c++) {
+		const struct mread_run *med = mread_median_run(m, c);
+		unsigned k = 0;
+
+		cells[k++] = m->cell[c].name;
+		for (unsigned x = 0; x < m->naxes; x++)
+			cells[k++] = mread_value(m, c, x);
+		snprintf(buf[0], sizeof(buf[0]), "%u", m->cell[c].nrun);
+		cells[k++] = buf[0];
+		snprintf(buf[1], sizeof(buf[1]), "%u", m->cell[c].nflagged);
+		cells[k++] = buf[1];
+		snprintf(buf[2], sizeof(buf[2]), "%s", med ? med->json : "-");
+		cells[k++] = buf[2];
+		cells[k++] = m->cell[c].config_hash[0] ? m->cell[c].config_hash : "-";
+		doc_row(d, cells);
+	}
+	doc_table_end(d);
+}
+
+static void section_figures(struct doc *d, const struct an *a)
+{
+	const struct mx *m = a->m;
+	unsigned nc = m->ncells + 2;
+	const char **head = calloc(nc, sizeof(char *)), **cells = calloc(nc, sizeof(char *));
+	char (*buf)[96] = calloc(nc, sizeof(*buf));
+
+	if (!head || !cells || !buf)
+		goto out;
+	doc_h(d, 2, "Figures by cell");
+	doc_p(d, "Mean over the runs ± the half-width of its 95%% confidence interval (Student's t); rates (MiB/s, "
+		 "IOPS, files/s) are harmonic means, each run doing the same work. Stars: the cell against %s, the "
+		 "first cell, where the two differ in one axis (Welch's t-test, Holm-Bonferroni over all %u tests of "
+		 "this report): * p < 0.05, ** p < 0.01, *** p < 0.001 after the correction. CV per cell and figure "
+		 "is in summary.json.", m->cell[0].name, a->r.ntests);
+	head[0] = "figure";
+	head[1] = "unit";
+	for (unsigned c = 0; c < m->ncells; c++)
+		head[c + 2] = m->cell[c].name;
+	doc_table(d, nc, head, NULL);
+	for (unsigned f = 0; f < a->nfig; f++) {
+		double sc, ref = NAN;
+
+		for (unsigned c = 0; c < m->ncells && isnan(ref); c++)
+			if (a->r.cell[c * a->nfig + f].present)
+				ref = a->r.cell[c * a->nfig + f].s.mean;
+		cells[0] = a->fig[f]->name;
+		cells[1] = disp_unit(a->fig[f]->unit, ref, &sc);
+		for (unsigned c = 0; c < m->ncells; c++) {
+			const struct eff_test *t = c ? test_vs_first(a, c, f) : NULL;
+			const char *st = t ? eff_stars(t->p_adj) : "";
+
+			fmt_cell(a, c, f, buf[c], sizeof(buf[c]) - 8);
+			if (*st)
+				snprintf(buf[c] + strlen(buf[c]), sizeof(buf[c]) - strlen(buf[c]), " %s", st);
+			cells[c + 2] = buf[c];
+		}
+		doc_row(d, cells);
+	}
+	doc_table_end(d);
+out:
+	free(head);
+	free(cells);
+	free(buf);
+}
+
+static void section_effects(struct doc *d, const struct an *a)
+{
+	const struct mx *m = a->m;
+	static const char *const head[] = { "figure", "from -> to", "from", "to", "delta", "p", "p (Holm)", "verdict" };
+
+	doc_h(d, 2, "Effects");
+	doc_p(d, "Each axis' effect: every pair of cells that differ in that axis alone, the earlier value as the "
+		 "baseline; Welch's t-test (rates on their reciprocals), p-values adjusted by the Holm-Bonferroni "
+		 "correction over all %u tests of this report (effects and interactions). Shown: the key figures and "
+		 "every significant one; summary.json has every test.", a->r.ntests);
+	for (unsigned x = 0; x < m->naxes; x++) {
+		unsigned hidden = 0;
+		bool any = false;
+
+		for (unsigned k = 0; k < a->r.nt; k++) {
+			const struct eff_test *t = &a->r.t[k];
+			char lab[256], from[48], to[48], dl[64], p[24], pa[24], v[64];
+			const char *cells[8] = { a->fig[t->fig]->name, lab, from, to, dl, p, pa, v };
+			const struct eff_cell *c0, *c1;
+
+			if (t->kind != EFF_EFFECT || t->axis != x)
+				continue;
+			if (!shown_fig(a, t->fig) && !t->significant) {
+				hidden++;
+				continue;
+			}
+			if (!any) {
+				doc_h(d, 3, "%s", m->axis[x].name);
+				doc_table(d, 8, head, NULL);
+				any = true;
+			}
+			c0 = &a->r.cell[t->cell[0] * a->nfig + t->fig];
+			c1 = &a->r.cell[t->cell[1] * a->nfig + t->fig];
+			effect_label(a, t, lab, sizeof(lab));
+			if (c0->present)
+				fmt_val(a->fig[t->fig], c0->s.mean, from, sizeof(from), true);
+			else
+				snprintf(from, sizeof(from), "-");
+			if (c1->present)
+				fmt_val(a->fig[t->fig], c1->s.mean, to, sizeof(to), true);
+			else
+				snprintf(to, sizeof(to), "-");
+			if (t->pct_valid)
+				snprintf(dl, sizeof(dl), "%+.1f%%", t->pct);
+			else
+				snprintf(dl, sizeof(dl), "-");
+			fmt_p(t->p, p, sizeof(p));
+			fmt_p(t->p_adj, pa, sizeof(pa));
+			snprintf(v, sizeof(v), "%s%s%s%s", eff_verdict_name(t->verdict), *eff_stars(t->p_adj) ? " " : "",
+				 eff_stars(t->p_adj), t->tested ? "" : " (untested: single runs)");
+			doc_row(d, cells);
+		}
+		if (any)
+			doc_table_end(d);
+		if (hidden)
+			doc_p(d, "%s: %u more tests of other figures, none significant (summary.json).", m->axis[x].name,
+			      hidden);
+	}
+}
+
+static void section_interactions(struct doc *d, const struct an *a)
+{
+	static const char *const head[] = { "figure", "axes", "B's effect at each A", "interaction", "95% interval",
+					     "p", "p (Holm)", "verdict" };
+	unsigned nia = 0, hidden = 0;
+	bool any = false;
+
+	for (unsigned k = 0; k < a->r.nt; k++)
+		nia += a->r.t[k].kind == EFF_INTERACTION;
+	doc_h(d, 2, "Interactions");
+	if (!nia) {
+		doc_p(d, "No interaction to test: it needs two axes and the four cells of a 2x2 square.");
+		return;
+	}
+	doc_p(d, "Does one axis' effect depend on another's value? The difference of differences "
+		 "(A2B2 - A1B2) - (A2B1 - A1B1): for rates on the log scale, shown as the ratio of the two ratios "
+		 "minus 1 (0%%: the same relative effect at both A values); for other figures in their unit. Its "
+		 "interval and test use the four cells' variances (Welch-Satterthwaite degrees of freedom); p-values in "
+		 "the same Holm-Bonferroni family as the effects. Shown: the key figures and every significant one.");
+	for (unsigned k = 0; k < a->r.nt; k++) {
+		const struct eff_test *t = &a->r.t[k];
+		char axes[160], words[320], est[64], ci[96], p[24], pa[24], v[48];
+		const char *cells[8] = { a->fig[t->fig]->name, axes, words, est, ci, p, pa, v };
+
+		if (t->kind != EFF_INTERACTION)
+			continue;
+		if (!shown_fig(a, t->fig) && !t->significant) {
+			hidden++;
+			continue;
+		}
+		if (!any) {
+			doc_table(d, 8, head, NULL);
+			any = true;
+		}
+		snprintf(axes, sizeof(axes), "A=%s x B=%s", a->m->axis[t->axis].name, a->m->axis[t->axis_b].name);
+		interaction_words(a, t, words, sizeof(words));
+		fmt_interaction(a, t, est, sizeof(est), ci, sizeof(ci));
+		fmt_p(t->p, p, sizeof(p));
+		fmt_p(t->p_adj, pa, sizeof(pa));
+		snprintf(v, sizeof(v), "%s%s%s", !t->tested ? "untested" : t->significant ? "interaction" : "none",
+			 *eff_stars(t->p_adj) ? " " : "", eff_stars(t->p_adj));
+		doc_row(d, cells);
+	}
+	if (any)
+		doc_table_end(d);
+	if (hidden)
+		doc_p(d, "%u more interaction tests of other figures, none significant (summary.json).", hidden);
+}
+
+static void section_classic(struct doc *d, const struct an *a)
+{
+	const struct mx *m = a->m;
+
+	doc_h(d, 2, "Each cell's median run");
+	doc_p(d, "The classic %s output of each cell's median run (the run with the median %s), rebuilt from its "
+		 "result file's figures.", m->workload, m->cell[0].median_fig[0] ? m->cell[0].median_fig : "first figure");
+	for (unsigned c = 0; c < m->ncells; c++) {
+		const struct mread_run *r = mread_median_run(m, c);
+		char *txt;
+
+		if (!r)
+			continue;
+		doc_h(d, 3, "%s (%s)", m->cell[c].name, r->json);
+		if ((txt = classic_text(m, r))) {
+			doc_pre(d, txt);
+			free(txt);
+		}
+	}
+}
+
+/* ---- profiles ---- */
+
+static const struct perf_entry *entry_of(const struct perf_profile *p, const char *image, const char *sym)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (!strcmp(p->v[i].symbol, sym) && !strcmp(p->v[i].image, image))
+			return &p->v[i];
+	return NULL;
+}
+
+/* the share of the stacks a symbol appears in (once per stack), %; NaN without stacks */
+static double inclusive(const struct perf_profile *p, const char *sym)
+{
+	uint64_t in = 0, all = 0;
+	size_t n = strlen(sym);
+
+	if (!p->nstacks)
+		return NAN;
+	for (size_t i = 0; i < p->nstacks; i++) {
+		const char *s = strchr(p->stacks[i].folded, ';');   /* past the comm */
+		bool hit = false;
+
+		all += p->stacks[i].count;
+		while (s && !hit) {
+			s++;
+			hit = !strncmp(s, sym, n) && (s[n] == ';' || s[n] == '\0');
+			s = strchr(s, ';');
+		}
+		in += hit ? p->stacks[i].count : 0;
+	}
+	return all ? 100.0 * (double)in / (double)all : NAN;
+}
+
+struct moved {
+	char image[64], symbol[128];
+	double a, b;
+};
+
+static int by_moved(const void *x, const void *y)
+{
+	double dx = fabs(((const struct moved *)x)->b - ((const struct moved *)x)->a);
+	double dy = fabs(((const struct moved *)y)->b - ((const struct moved *)y)->a);
+
+	return dx < dy ? 1 : dx > dy ? -1 : strcmp(((const struct moved *)x)->symbol, ((const struct moved *)y)->symbol);
+}
+
+static void profile_pair(struct doc *d, const struct an *a, unsigned c0, unsigned c1, const char *group,
+			 const struct perf_profile *p0, const struct perf_profile *p1, unsigned top)
+{
+	const struct mx *m = a->m;
+	static const char *const h2[] = { "symbol", "image", "self A %", "self B %", "moved (points)", "incl. A %",
+					  "incl. B %" };
+	char hA[160], hB[160];
+	const char *h1[8] = { "samples A", "% A", "image A", "symbol A", "samples B", "% B", "image B", "symbol B" };
+	struct moved *mv;
+	size_t nm = 0;
+	bool stacks = p0->nstacks && p1->nstacks;
+
+	snprintf(hA, sizeof(hA), "A = %s", m->cell[c0].name);
+	snprintf(hB, sizeof(hB), "B = %s", m->cell[c1].name);
+	doc_h(d, 3, "%s: %s against %s", group, m->cell[c0].name, m->cell[c1].name);
+	doc_p(d, "%s: %llu samples; %s: %llu samples (cpu-clock, merged over each cell's runs). Top %u symbols "
+		 "side by side:", hA, (unsigned long long)p0->samples, hB, (unsigned long long)p1->samples, top);
+	doc_table(d, 8, h1, NULL);
+	for (unsigned i = 0; i < top && (i < p0->n || i < p1->n); i++) {
+		char s0[24], q0[24], s1[24], q1[24];
+		const char *row[8] = { "", "", "", "", "", "", "", "" };
+
+		if (i < p0->n) {
+			snprintf(s0, sizeof(s0), "%llu", (unsigned long long)p0->v[i].samples);
+			snprintf(q0, sizeof(q0), "%.4f", p0->v[i].pct);
+			row[0] = s0;
+			row[1] = q0;
+			row[2] = p0->v[i].image;
+			row[3] = p0->v[i].symbol;
+		}
+		if (i < p1->n) {
+			snprintf(s1, sizeof(s1), "%llu", (unsigned long long)p1->v[i].samples);
+			snprintf(q1, sizeof(q1), "%.4f", p1->v[i].pct);
+			row[4] = s1;
+			row[5] = q1;
+			row[6] = p1->v[i].image;
+			row[7] = p1->v[i].symbol;
+		}
+		doc_row(d, row);
+	}
+	doc_table_end(d);
+	if (!(mv = calloc(p0->n + p1->n + 1, sizeof(*mv))))
+		return;
+	for (int side = 0; side < 2; side++) {
+		const struct perf_profile *p = side ? p1 : p0, *q = side ? p0 : p1;
+
+		for (size_t i = 0; i < p->n; i++) {
+			const struct perf_entry *o = entry_of(q, p->v[i].image, p->v[i].symbol);
+
+			if (side && o)
+				continue;   /* already taken from A's side */
+			snprintf(mv[nm].image, sizeof(mv[nm].image), "%s", p->v[i].image);
+			snprintf(mv[nm].symbol, sizeof(mv[nm].symbol), "%s", p->v[i].symbol);
+			mv[nm].a = side ? 0 : p->v[i].pct;
+			mv[nm].b = side ? p->v[i].pct : o ? o->pct : 0;
+			nm++;
+		}
+	}
+	qsort(mv, nm, sizeof(*mv), by_moved);
+	doc_p(d, "The symbols whose share of the samples moved most from A to B (self%s):",
+	      stacks ? "; inclusive: the share of call chains the symbol is on" : "; no call chains, so no inclusive share");
+	doc_table(d, stacks ? 7 : 5, h2, NULL);
+	for (size_t i = 0; i < nm && i < top; i++) {
+		char sa[24], sb[24], dm[24], ia[24], ib[24];
+		const char *row[7] = { mv[i].symbol, mv[i].image, sa, sb, dm, ia, ib };
+
+		snprintf(sa, sizeof(sa), "%.2f", mv[i].a);
+		snprintf(sb, sizeof(sb), "%.2f", mv[i].b);
+		snprintf(dm, sizeof(dm), "%+.2f", mv[i].b - mv[i].a);
+		if (stacks) {
+			snprintf(ia, sizeof(ia), "%.2f", inclusive(p0, mv[i].symbol));
+			snprintf(ib, sizeof(ib), "%.2f", inclusive(p1, mv[i].symbol));
+		}
+		doc_row(d, row);
+	}
+	doc_table_end(d);
+	free(mv);
+}
+
+static void section_profiles(struct doc *d, const struct an *a)
+{
+	const struct mx *m = a->m;
+	unsigned top = a->o->profile_top ? a->o->profile_top : 10;
+	bool any = false;
+
+	for (unsigned c = 0; c < m->ncells; c++)
+		any |= m->cell[c].nprof > 0;
+	if (!any)
+		return;
+	doc_h(d, 2, "Profiles");
+	doc_p(d, "Kernel profiles (perf, cpu-clock) per cell, merged over its runs, for each pair of cells one axis "
+		 "apart: the two cells' top symbols side by side, then the symbols whose share moved most.");
+	for (unsigned k = 0; k < a->r.nt; k++) {
+		const struct eff_test *t = &a->r.t[k];
+		const struct mread_cell *c0 = &m->cell[t->cell[0]], *c1 = &m->cell[t->cell[1]];
+
+		/* one per pair of cells: the pair's first figure */
+		if (t->kind != EFF_EFFECT || t->fig != 0)
+			continue;
+		for (unsigned g = 0; g < c0->nprof; g++)
+			for (unsigned h = 0; h < c1->nprof; h++)
+				if (!strcmp(c0->prof[g].name, c1->prof[h].name))
+					profile_pair(d, a, t->cell[0], t->cell[1], c0->prof[g].name, c0->prof[g].p, c1->prof[h].p,
+						     top);
+	}
+}
+
+static void section_runs(struct doc *d, const struct an *a)
+{
+	const struct mx *m = a->m;
+	static const char *const head[] = { "order", "cell", "repeat", "started", "exit", "other CPU %", "flagged",
+					    "used", "file" };
+	unsigned *idx;
+
+	doc_h(d, 2, "Runs");
+	doc_p(d, "In the order they ran. Flagged: other processes took more CPU than the runner's threshold during "
+		 "the run (%s).", m->exclude_flagged ? "left out of the statistics: --exclude-flagged" :
+		 "counted in the statistics; fsbench report --exclude-flagged leaves them out");
+	doc_table(d, 9, head, NULL);
+	idx = calloc(m->nruns + 1, sizeof(*idx));
+	for (unsigned k = 0; idx && k < m->nruns; k++)
+		idx[k] = k;
+	/* insertion sort by order: the manifest may list them by cell */
+	for (unsigned k = 1; idx && k < m->nruns; k++)
+		for (unsigned j = k; j > 0 && m->run[idx[j - 1]].order > m->run[idx[j]].order; j--) {
+			unsigned tmp = idx[j];
+
+			idx[j] = idx[j - 1];
+			idx[j - 1] = tmp;
+		}
+	for (unsigned k = 0; k < m->nruns; k++) {
+		const struct mread_run *r = &m->run[idx ? idx[k] : k];
+		char o[16], rp[16], ex[16], cpu[24], used[300];
+
+		snprintf(o, sizeof(o), "%u", r->order);
+		snprintf(rp, sizeof(rp), "%u", r->repeat);
+		snprintf(ex, sizeof(ex), "%d", r->exit_status);
+		if (isnan(r->other_cpu_pct))
+			snprintf(cpu, sizeof(cpu), "-");
+		else
+			snprintf(cpu, sizeof(cpu), "%.1f", r->other_cpu_pct);
+		snprintf(used, sizeof(used), "%s%s%s", r->used ? "yes" : "no", r->problem ? ": " : "", r->problem ? r->problem : "");
+		{
+			const char *row[9] = { o, m->cell[r->cell].name, rp, r->started_at, ex, cpu,
+					       r->other_cpu_flag ? "FLAGGED" : "", used, r->json ? r->json : "-" };
+
+			doc_row(d, row);
+		}
+	}
+	doc_table_end(d);
+	free(idx);
+}
+
+static void write_doc(struct doc *d, const struct an *a, const struct plot_buf *cmp, const struct plot_buf *fill)
+{
+	const struct mx *m = a->m;
+	char args[1024] = "";
+	size_t at = 0;
+	unsigned used = 0;
+
+	for (unsigned k = 0; k < m->nwargs && at < sizeof(args); k++)
+		at += (size_t)snprintf(args + at, sizeof(args) - at, "%s%s", k ? " " : "", m->wargs[k]);
+	for (unsigned r = 0; r < m->nruns; r++)
+		used += m->run[r].used;
+	doc_begin(d, m->name);
+	doc_p(d, "fsbench matrix: %s %s; %u cells, %u runs (%u used in the statistics). Kernel %s on %s, fsbench %s, "
+		 "targets: %s.", m->workload, args, m->ncells, m->nruns, used, m->kernel_release[0] ? m->kernel_release : "?",
+	      m->host[0] ? m->host : "?", m->fsbench_version[0] ? m->fsbench_version : "?",
+	      m->target_kind[0] ? m->target_kind : "?");
+	doc_p(d, "Statistics: %u tests (each axis' effect and every interaction, all figures); p-values corrected "
+		 "for multiple comparisons with the Holm-Bonferroni method over all of them, so a star holds for the "
+		 "whole report, not one row. %u significant: %u effects, %u interactions.", a->r.ntests, a->nsig,
+	      a->nsig_eff, a->nsig_ia);
+	doc_h(d, 2, "Summary");
+	{
+		unsigned shown = 0;
+
+		for (unsigned k = 0; k < a->r.nt && shown < 20; k++) {
+			const struct eff_test *t = &a->r.t[k];
+			char lab[256], words[320];
+
+			if (!t->significant || !a->fig[t->fig]->key_fig)
+				continue;
+			shown++;
+			if (t->kind == EFF_EFFECT) {
+				effect_label(a, t, lab, sizeof(lab));
+				doc_li(d, "%s, %s: %+.1f%% %s %s (p = %.2g after correction)", a->fig[t->fig]->name, lab, t->pct,
+				       eff_verdict_name(t->verdict), eff_stars(t->p_adj), t->p_adj);
+			} else {
+				interaction_words(a, t, words, sizeof(words));
+				doc_li(d, "interaction on %s (%s x %s): %s %s (p = %.2g after correction)", a->fig[t->fig]->name,
+				       m->axis[t->axis].name, m->axis[t->axis_b].name, words, eff_stars(t->p_adj), t->p_adj);
+			}
+		}
+		if (!a->nsig)
+			doc_li(d, "no significant difference between the cells after the correction");
+		else if (shown < a->nsig)
+			doc_li(d, "and %u more significant test%s (%sother figures: Effects and Interactions below, "
+			       "summary.json)", a->nsig - shown, a->nsig - shown == 1 ? "" : "s", shown ? "" : "none of a key figure; ");
+		doc_list_end(d);
+	}
+	section_cells(d, a);
+	section_figures(d, a);
+	section_effects(d, a);
+	section_interactions(d, a);
+	if (cmp->ok || fill->ok) {
+		doc_h(d, 2, "Plots");
+		if (cmp->ok)
+			doc_figure(d, cmp->svg, cmp->svg_len, "plot-compare.svg", "plot-compare.png",
+				   "Key figures of each cell as ratios to the first cell's mean (log scale), 95% intervals, "
+				   "stars from the report's corrected tests, absolute means at the bars");
+		if (fill->ok)
+			doc_figure(d, fill->svg, fill->svg_len, "plot-fill.svg", "plot-fill.png",
+				   "Files/sec as the filesystem fills, every cell on one chart: bold its median run, light "
+				   "its other runs");
+	}
+	section_classic(d, a);
+	section_profiles(d, a);
+	section_runs(d, a);
+	doc_h(d, 2, "Warnings");
+	if (!m->nwarn)
+		doc_p(d, "None.");
+	for (unsigned w = 0; w < m->nwarn; w++)
+		doc_li(d, "%s", m->warn[w]);
+	doc_end(d);
+}
+
+/* ---- the terminal ---- */
+
+static void terminal(FILE *term, const struct an *a, const char *dir, unsigned added, bool db)
+{
+	const struct mx *m = a->m;
+	unsigned used = 0, shown = 0;
+
+	if (!term)
+		return;
+	for (unsigned r = 0; r < m->nruns; r++)
+		used += m->run[r].used;
+	fprintf(term, "%s: %s, %u cells, %u of %u runs used; %u tests, Holm-Bonferroni: %u significant (%u effects, %u "
+		"interactions)\n", m->name, m->workload, m->ncells, used, m->nruns, a->r.ntests, a->nsig, a->nsig_eff,
+		a->nsig_ia);
+	for (unsigned k = 0; k < a->r.nt; k++) {
+		const struct eff_test *t = &a->r.t[k];
+		char lab[256];
+
+		if (!t->significant || t->kind != EFF_EFFECT || !a->fig[t->fig]->key_fig)
+			continue;
+		if (shown++ >= MAX_SHOWN)
+			continue;
+		effect_label(a, t, lab, sizeof(lab));
+		fprintf(term, "  %s, %s: %+.1f%% %s %s\n", a->fig[t->fig]->name, lab, t->pct, eff_verdict_name(t->verdict),
+			eff_stars(t->p_adj));
+	}
+	if (shown > MAX_SHOWN)
+		fprintf(term, "  ... and %u more key-figure effects\n", shown - MAX_SHOWN);
+	for (unsigned k = 0, n = 0; k < a->r.nt; k++) {
+		const struct eff_test *t = &a->r.t[k];
+		char words[320];
+
+		if (!t->significant || t->kind != EFF_INTERACTION || !a->fig[t->fig]->key_fig || n++ >= 4)
+			continue;
+		interaction_words(a, t, words, sizeof(words));
+		fprintf(term, "  interaction, %s: %s %s\n", a->fig[t->fig]->name, words, eff_stars(t->p_adj));
+	}
+	if (m->nwarn)
+		fprintf(term, "  %u warning%s (see the report), the first: %s\n", m->nwarn, m->nwarn == 1 ? "" : "s", m->warn[0]);
+	if (db)
+		fprintf(term, "  history: %u run%s added\n", added, added == 1 ? "" : "s");
+	fprintf(term, "report: %s/report.html (report.md, summary.json, plots beside it)\n", dir);
+}
+
+/* ---- putting it together ---- */
+
+static int write_json(const char *path, const json_t *root, char *err, size_t errlen)
+{
+	char e[256];
+	int rc;
+	struct outfile *of = outfile_open(path, OUTFILE_REPLACE, &rc, e, sizeof(e));
+
+	if (!of)
+		return fail(err, errlen, "cannot write '%s': %s", path, e);
+	if (json_dumpf(root, of->f, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) < 0 || fputc('\n', of->f) == EOF) {
+		rc = outfile_error(of) ? outfile_error(of) : -EIO;
+		outfile_abort(of);
+		return fail(err, errlen, "cannot write '%s': %s", path, strerror(-rc));
+	}
+	if ((rc = outfile_commit(of)))
+		return fail(err, errlen, "cannot write '%s': %s", path, strerror(-rc));
+	return 0;
+}
+
+static const char *const outputs[] = { "summary.json", "report.md", "report.html", "plot-compare.svg",
+				       "plot-compare.png", "plot-fill.svg", "plot-fill.png" };
+
+int matrix_report_opts(const char *dir, const struct matrix_report_opts *o, FILE *term, char *err, size_t errlen)
+{
+	struct mx m;
+	struct an a = { 0 };
+	struct plot_buf cmp = { 0 }, fill = { 0 };
+	struct rr_result *res = NULL;
+	struct plot_mark *marks = NULL;
+	char path[4096], e[512], note[200];
+	unsigned added = 0, nres = 0, *bold = NULL, nmarks = 0;
+	int rc;
+	bool has_fill = false;
+	json_t *sum = NULL;
+
+	if (mread_load(dir, o->exclude_flagged, &m, e, sizeof(e))) {
+		fail(err, errlen, "'%s': %s", dir, e);
+		rc = -EINVAL;
+		goto out;
+	}
+	/* every output can be written, before anything is */
+	for (size_t k = 0; k < sizeof(outputs) / sizeof(outputs[0]); k++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, outputs[k]);
+		if (outfile_check(path, OUTFILE_REPLACE, e, sizeof(e))) {
+			fail(err, errlen, "cannot write '%s': %s", path, e);
+			rc = -EINVAL;
+			goto out;
+		}
+	}
+	rc = -EIO;
+	a.m = &m;
+	a.o = o;
+	if (analyse(&a)) {
+		fail(err, errlen, "out of memory");
+		goto out;
+	}
+	if (!(sum = summary_json(&a))) {
+		fail(err, errlen, "out of memory");
+		goto out;
+	}
+	snprintf(path, sizeof(path), "%s/summary.json", dir);
+	if (write_json(path, sum, err, errlen))
+		goto out;
+
+	/* plots of the cells that have runs */
+	res = calloc(m.ncells + 1, sizeof(*res));
+	bold = calloc(m.ncells + 1, sizeof(*bold));
+	marks = calloc((size_t)m.ncells * a.nfig + 1, sizeof(*marks));
+	if (!res || !bold || !marks) {
+		fail(err, errlen, "out of memory");
+		goto out;
+	}
+	for (unsigned c = 0; c < m.ncells; c++) {
+		if (!m.cell[c].nrun)
+			continue;
+		/* a shallow copy: plot only reads */
+		res[nres] = m.cell[c].merged;
+		bold[nres] = m.cell[c].median > 0 ? (unsigned)m.cell[c].median : 0;
+		has_fill |= m.cell[c].merged.nfill > 0;
+		for (unsigned f = 0; f < a.nfig; f++) {
+			const struct eff_test *t = c ? test_vs_first(&a, c, f) : NULL;
+
+			if (t && nres)
+				marks[nmarks++] = (struct plot_mark){ a.fig[f]->key, nres, eff_stars(t->p_adj) };
+		}
+		nres++;
+	}
+	if (nres && m.cell[0].nrun) {
+		struct plot_opts po = { .type = PLOT_COMPARE, .width = 1200, .height = 800, .marks = marks,
+					.nmarks = nmarks, .marks_note = note };
+
+		snprintf(note, sizeof(note), "stars against %s: Welch, Holm-Bonferroni over the report's %u tests "
+			 "(none for cells two axes apart)", m.cell[0].name, a.r.ntests);
+		if (plot_both(dir, "plot-compare", res, nres, &po, &cmp, e, sizeof(e))) {
+			/* results without key figures: no compare plot, said */
+			if (!strstr(e, "cannot write"))
+				fprintf(term ? term : stderr, "fsbench report: no compare plot: %s\n", e);
+			else {
+				fail(err, errlen, "%s", e);
+				goto out;
+			}
+		}
+	}
+	if (has_fill) {
+		struct plot_opts po = { .type = PLOT_FILL, .width = 1200, .height = 800, .bold_run = bold,
+					.bold_what = o->fill_y ? "median run by aggregate files/sec" : "median run",
+					.fill_y = o->fill_y, .smooth = o->smooth };
+
+		if (plot_both(dir, "plot-fill", res, nres, &po, &fill, e, sizeof(e))) {
+			fail(err, errlen, "%s", e);
+			goto out;
+		}
+	}
+	{
+		struct outfile *md, *html;
+		struct doc d = { 0 };
+		int r1, r2;
+
+		snprintf(path, sizeof(path), "%s/report.md", dir);
+		if (!(md = outfile_open(path, OUTFILE_REPLACE, &r1, e, sizeof(e)))) {
+			fail(err, errlen, "cannot write '%s': %s", path, e);
+			goto out;
+		}
+		snprintf(path, sizeof(path), "%s/report.html", dir);
+		if (!(html = outfile_open(path, OUTFILE_REPLACE, &r2, e, sizeof(e)))) {
+			outfile_abort(md);
+			fail(err, errlen, "cannot write '%s': %s", path, e);
+			goto out;
+		}
+		d.md = md->f;
+		d.html = html->f;
+		write_doc(&d, &a, &cmp, &fill);
+		r1 = outfile_commit(md);
+		r2 = outfile_commit(html);
+		if (r1 || r2) {
+			fail(err, errlen, "cannot write '%s/%s': %s", dir, r1 ? "report.md" : "report.html",
+			     strerror(-(r1 ? r1 : r2)));
+			goto out;
+		}
+	}
+	if (!o->no_db) {
+		char dbp[4096];
+		struct history *h;
+
+		if (o->db)
+			snprintf(dbp, sizeof(dbp), "%s", o->db);
+		else if (history_default_path(dbp, sizeof(dbp), e, sizeof(e))) {
+			fail(err, errlen, "history: %s (--no-db records nothing)", e);
+			goto out;
+		}
+		if (history_open(dbp, true, &h, e, sizeof(e))) {
+			fail(err, errlen, "history: %s", e);
+			goto out;
+		}
+		if (history_add_matrix(h, &m, &added, e, sizeof(e))) {
+			history_close(h);
+			fail(err, errlen, "history '%s': %s", dbp, e);
+			goto out;
+		}
+		history_close(h);
+	}
+	terminal(term, &a, dir, added, !o->no_db);
+	rc = 0;
+out:
+	json_decref(sum);
+	free(cmp.svg);
+	free(fill.svg);
+	free(res);
+	free(bold);
+	free(marks);
+	an_free(&a);
+	mread_free(&m);
+	return rc;
+}
+
+int matrix_report(const char *dir, FILE *term, char *err, size_t errlen)
+{
+	const struct matrix_report_opts o = { 0 };
+
+	return matrix_report_opts(dir, &o, term, err, errlen);
+}

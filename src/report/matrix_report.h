@@ -1,0 +1,33 @@
+/* The analysis, report and history of a matrix result directory (what `fsbench matrix -o DIR`
+ * writes, read by report/matrix_read.h): per cell and figure mean, 95 % interval and CV; each
+ * axis' effect and every two axes' interaction, all tests corrected together (Holm-Bonferroni,
+ * core/effects.h); written into DIR as summary.json, plot-compare.{svg,png} (and
+ * plot-fill.{svg,png} for fs_mark), report.md and report.html (one self-contained file); the
+ * runs recorded in the history database (report/history.h), idempotently; a short summary and
+ * the report's path on term.
+ *
+ * The runner (`fsbench matrix`) calls matrix_report() after its runs; `fsbench report DIR`
+ * calls matrix_report_opts() on an existing directory. */
+#ifndef FSB_REPORT_MATRIX_REPORT_H
+#define FSB_REPORT_MATRIX_REPORT_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+struct matrix_report_opts {
+	const char *db;          /* the history database; NULL: history_default_path() */
+	bool no_db;              /* record nothing */
+	bool exclude_flagged;    /* runs flagged for other processes' CPU left out of the statistics */
+	int fill_y;              /* fill plot's y: 0 files/sec, 1 aggregate */
+	unsigned smooth;         /* fill plot: moving median over this many iterations (0: none) */
+	unsigned profile_top;    /* rows of the side-by-side profile tables (0: 10) */
+};
+
+/* With the defaults (all zero: the default database, flagged runs counted). 0; or, with a
+ * one-line reason in err, -EINVAL when DIR is not a readable matrix result or an output cannot
+ * be written there (checked first: nothing written),
+ * -EIO when an output or the database could not be written (what was written is complete). */
+int matrix_report(const char *dir, FILE *term, char *err, size_t errlen);
+int matrix_report_opts(const char *dir, const struct matrix_report_opts *o, FILE *term, char *err,
+		       size_t errlen);
+#endif

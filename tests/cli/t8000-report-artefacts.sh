@@ -1,0 +1,127 @@
+#!/bin/bash
+# t8000: fsbench report on a synthetic 2x2 matrix directory (tests/cli/lib_matrix.sh: real
+# tiotest results of this build, figures set to known values; a kernel profile in the write
+# phase; one run flagged for other CPU) writes every artefact: summary.json with the correction,
+# 4 cells, 4 x 53 effects and 53 interactions; plot-compare.svg and .png (not blank);
+# report.md and report.html with each section (classic tables of the median runs, profiles
+# side by side and the moved-most table, runs with the flagged one, warnings); the terminal
+# summary ends with the report's path. Again: the same files, nothing added to the history.
+# --exclude-flagged leaves the flagged run out. An fs_mark 1x2 gets the fill plot and fs_mark's
+# rows. Usage errors are exit 2 with nothing written.
+. "$(dirname "$0")/lib.sh"
+. "$TESTS_DIR/cli/lib_matrix.sh"
+need_cmd jq
+check=${BUILD:+$BUILD/tests/test_plot_cairo}
+[ -n "$check" ] && [ -x "$check" ] || skip "needs test_plot_cairo from the build (run through make check)"
+export XDG_DATA_HOME=$SCRATCH/xdg HOME=$SCRATCH
+
+mx_base tiotest base.json
+MX_PROFILE=1 MX_FLAG="btrfs-off:2" mx_make m base.json 1 4 kmemleak <<'C'
+ext4-on fs=ext4,kmemleak=on 1.0 0.03
+ext4-off fs=ext4,kmemleak=off 1.02 0.03
+btrfs-on fs=btrfs,kmemleak=on 0.5 0.03
+btrfs-off fs=btrfs,kmemleak=off 1.0 0.03
+C
+fsb report m > out.txt 2> err.txt || fail "report: exit $?: $(cat err.txt)"
+cat out.txt
+# nothing of fsbench's on stderr (under make asan, LeakSanitizer's note on its suppressions may be)
+grep -q 'fsbench' err.txt && fail "stderr: $(cat err.txt)"
+for f in summary.json report.md report.html plot-compare.svg plot-compare.png; do
+    [ -s "m/$f" ] || fail "m/$f missing"
+done
+[ ! -e m/plot-fill.svg ] || fail "a fill plot of tiotest results"
+ls m | grep -q '\.tmp\.' && fail "temporary files left: $(ls m)"
+tail -n 1 out.txt | grep -qx 'report: m/report.html (report.md, summary.json, plots beside it)' || fail "no report path"
+grep -Eq '^kmemleak: tiotest, 4 cells, 16 of 16 runs used; [0-9]+ tests, Holm-Bonferroni: ' out.txt || fail "summary line"
+[ -f "$XDG_DATA_HOME/fsbench/history.db" ] || fail "no history database at \$XDG_DATA_HOME/fsbench/history.db"
+grep -q 'history: 16 runs added' out.txt || fail "history: not 16 runs added"
+ok "every artefact, the summary and its path; 16 runs into the default database"
+
+S=m/summary.json
+# one interaction per figure the results compare (nf), four effects per figure (each axis at
+# each level of the other), one Holm family of all of them
+jq -e '(.interactions | length) as $nf | $nf > 20
+       and .schema == "fsbench-matrix-summary" and .schema_version == 1 and .correction.method == "holm"
+       and .correction.tests == 5 * $nf and (.cells | length) == 4 and (.effects | length) == 4 * $nf
+       and (.runs | length) == 16 and .flagged_runs == "included"' $S > /dev/null ||
+    fail "summary.json head: $(jq -c '{correction, n: (.effects | length)}' $S)"
+jq -e '[.effects[] | has("figure", "axis", "cells", "from", "to", "mean_from", "mean_to", "delta_pct", "p_value",
+        "p_adjusted", "significant", "verdict")] | all' $S > /dev/null || fail "an effect lacks a field"
+jq -e '[.interactions[] | has("figure", "axes", "cells", "scale", "estimate", "ci95_low", "ci95_high", "p_value",
+        "p_adjusted", "significant")] | all' $S > /dev/null || fail "an interaction lacks a field"
+jq -e '.cells[0] | .name == "ext4-on" and .axes == {"fs": "ext4", "kmemleak": "on"} and .runs_used == 4
+       and .config_hash == "h-ext4-on" and (.median_run | startswith("runs/ext4-on/"))
+       and .figures["write.rate_mib_per_s"].mean_kind == "harmonic"' $S > /dev/null || fail "cells[0]"
+jq -e '[.runs[] | select(.other_cpu_flag)] | length == 1 and .[0].cell == "btrfs-off" and .[0].used' $S > /dev/null ||
+    fail "the flagged run"
+# p_adjusted >= p_value, and Holm's largest is at most 1
+jq -e '[(.effects + .interactions)[] | select(.p_value != null) | .p_adjusted >= .p_value - 1e-12 and .p_adjusted <= 1]
+       | all' $S > /dev/null || fail "adjusted p-values"
+ok "summary.json: 4 effects and 1 interaction per figure, one Holm family"
+
+M=m/report.md
+for s in '## Summary' '## Cells' '## Figures by cell' '## Effects' '### fs' '### kmemleak' '## Interactions' \
+         '## Plots' "## Each cell's median run" '## Profiles' '## Runs' '## Warnings'; do
+    grep -qxF "$s" $M || fail "report.md lacks '$s'"
+done
+grep -q 'Holm-Bonferroni' $M || fail "the correction is not named"
+[ "$(grep -c '^Tiotest results for 1 concurrent io threads:$' $M)" = 4 ] || fail "not 4 classic tables"
+grep -qE '^\| Write +1 MBs \| +0\.0 s \| +[0-9]+\.[0-9]{3} MB/s \|' $M || fail "classic throughput row"
+grep -qE '^\| Total +\| +[0-9.]+ ms \|' $M || fail "classic latency total row"
+grep -q '^### write: ext4-on against btrfs-on$' $M || fail "profile pair"
+grep -qE '^\| do_get_write_access \| jbd2 \| 30\.00 \| 50\.00 \| \+20\.00 \| 30\.00 \| 50\.00 \|$' $M ||
+    fail "the moved-most row (self and inclusive)"
+grep -q '| FLAGGED |' $M || fail "the flagged run is not marked"
+grep -q '1 of 16 runs flagged' $M || fail "no warning about the flagged run"
+grep -q '(plot-compare.svg, plot-compare.png)' $M || fail "the plot is not linked"
+ok "report.md: every section, classic tables, profiles, flagged run"
+
+H=m/report.html
+grep -q '^<!DOCTYPE html>' $H && grep -q '<svg style="max-width:100%;height:auto"' $H || fail "report.html: no inline svg"
+[ "$(grep -c '<table>' $H)" -ge 10 ] || fail "report.html: tables"
+grep -qi 'http' $H && fail "report.html names a URL: $(grep -oi '.\{20\}http.\{20\}' $H | head -3)"
+"$check" m/plot-compare.png 1200 800 20000 || fail "plot-compare.png blank"
+grep -q 'width="1200pt" height="800pt"' m/plot-compare.svg || fail "plot-compare.svg size"
+ok "report.html self-contained, plots drawn"
+
+cp $S first.json
+fsb report m > again.txt || fail "again: exit $?"
+grep -q 'history: 0 runs added' again.txt || fail "again: runs added twice: $(grep history again.txt)"
+cmp -s first.json $S || fail "summary.json changed on a second report"
+fsb report --no-db --exclude-flagged m > ex.txt || fail "--exclude-flagged"
+grep -q '15 of 16 runs used' ex.txt || fail "--exclude-flagged: $(head -1 ex.txt)"
+jq -e '.flagged_runs == "excluded" and ([.runs[] | select(.other_cpu_flag)][0].used | not)
+       and ([.cells[] | select(.name == "btrfs-off")][0].runs_used == 3)' $S > /dev/null || fail "excluded in summary"
+grep -q 'history' ex.txt && fail "--no-db recorded: $(cat ex.txt)"
+ok "idempotent; --exclude-flagged; --no-db"
+
+mx_base fs_mark fbase.json
+mx_make f fbase.json 2 3 delalloc <<'C'
+delalloc mount=delalloc 1.0 0.05
+nodelalloc mount=nodelalloc 1.5 0.05
+C
+fsb report --no-db --smooth 3 f > fout.txt || fail "fs_mark report: exit $?"
+for x in svg png; do [ -s f/plot-fill.$x ] && [ -s f/plot-compare.$x ] || fail "f: plot-*.$x"; done
+"$check" f/plot-fill.png 1200 800 20000 || fail "plot-fill.png blank"
+grep -q '^FSUse%        Count         Size    Files/sec     App Overhead$' f/report.md || fail "fs_mark rows"
+[ "$(grep -c '^<figure>' f/report.html)" = 2 ] || fail "report.html: not two inline plots"
+# two plots inline: their ids apart (a glyph of one must not resolve to the other's)
+[ "$(grep -o 'id="s1-' f/report.html | wc -l)" -gt 0 ] && [ "$(grep -o 'id="s2-' f/report.html | wc -l)" -gt 0 ] ||
+    fail "inline SVG ids not prefixed"
+jq -e '.effects[] | select(.figure == "files_per_sec") | .significant and .verdict == "better"' f/summary.json > /dev/null ||
+    fail "fs_mark: files/sec x1.5 not significant"
+ok "fs_mark: fill and compare plots, fs_mark's rows, two inline SVGs apart"
+
+expect_exit 2 fsb report
+expect_exit 2 fsb report m f
+expect_exit 2 fsb report --bogus m
+expect_exit 2 fsb report --y pie m
+expect_exit 2 fsb report --db x.db --no-db m
+mkdir empty
+expect_exit 2 fsb report --no-db empty 2> e.txt
+grep -q "manifest.json" e.txt || fail "no manifest: $(cat e.txt)"
+[ -z "$(ls empty)" ] || fail "something written into a directory without a manifest"
+cp -r m sym && rm sym/report.html && ln -s /dev/null sym/report.html
+expect_exit 2 fsb report --no-db sym 2> e.txt
+grep -q 'symbolic link' e.txt || fail "symlink: $(cat e.txt)"
+ok "usage errors: exit 2, nothing written"
