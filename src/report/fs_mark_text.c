@@ -315,7 +315,10 @@ static void fsm_rep_run_end(void *st, unsigned run, const void *result)
 		x->krows_len = 0;
 	}
 	if (out && r->profile) {
-		if (r->niters > 1)
+		if (c->profile_window)
+			snprintf(label, sizeof(label), "create loop, the %u iterations at FSUse%% %u-%u together",
+				 r->profiled_iters, c->profile_win_lo, c->profile_win_hi);
+		else if (r->niters > 1)
 			snprintf(label, sizeof(label), "create loop, iterations 1-%u together", r->niters);
 		else
 			snprintf(label, sizeof(label), "create loop");

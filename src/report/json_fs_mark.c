@@ -229,6 +229,10 @@ static json_t *fsm_json_run(const struct fsm_config *c, const struct driver_resu
 		json_object_set_new(end, "error", json_string(buf));
 	}
 	json_object_set_new(o, "end", end);
+	if (c->profile_window)
+		json_object_set_new(o, "profile_window", json_pack("{s:i,s:i,s:i}", "from_pct",
+			(int)c->profile_win_lo, "to_pct", (int)c->profile_win_hi, "iterations",
+			(int)r->profiled_iters));
 	/* out of memory at the end of the run: no merged latency, the iterations' percentiles stay */
 	if (r->op_total) {
 		json_t *lat = run_latency(r);

@@ -196,8 +196,15 @@ static int run_profiles(struct mread_run *r, const json_t *run)
 			return -ENOMEM;
 	}
 	json_array_foreach(it, i, x) {
-		const json_t *pj = json_object_get(x, "profile");
+		const json_t *pj = json_object_get(x, "profile"), *w = json_object_get(run, "profile_window");
+		const json_t *use = json_object_get(x, "fs_use_pct");
 		struct perf_profile *p;
+
+		/* fs_mark --profile-window: only the iterations of that FSUse% range */
+		if (json_is_object(w) && json_is_integer(use) &&
+		    (json_integer_value(use) < json_integer_value(json_object_get(w, "from_pct")) ||
+		     json_integer_value(use) > json_integer_value(json_object_get(w, "to_pct"))))
+			continue;
 
 		if (!pj || !json_is_object(pj))
 			continue;

@@ -3,6 +3,7 @@
  * Compatibility notes say which fs_mark 3.3 behaviour (doc/reference/fs_mark.md) each choice keeps or fixes. */
 #include "workload/fs_mark.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -1096,9 +1097,13 @@ static void account(struct fsm_state *s, struct fsm_result *r, struct fsm_iter *
 		opstat_merge(&s->run_op[o], &it->op[o]);
 	/* the text table of a run is the create loop of all its iterations together: one iteration
 	 * of a few milliseconds holds too few samples to read. Out of memory loses that iteration's
-	 * samples only (the merge frees it). */
-	perf_profile_merge(&r->profile, it->obs.profile);
-	it->obs.profile = NULL;
+	 * samples only (the merge frees it). --profile-window: only the iterations whose FSUse% is
+	 * in the window (the reference profiled "the first 15 % of the fill") */
+	if (it->fsuse_pct >= (int)s->c->profile_win_lo && it->fsuse_pct <= (int)s->c->profile_win_hi) {
+		perf_profile_merge(&r->profile, it->obs.profile);
+		it->obs.profile = NULL;
+		r->profiled_iters++;
+	}
 }
 
 /* what the iteration callback saw and nothing keeps */
@@ -1474,6 +1479,8 @@ static int check_dir(const char *dir, char *err, size_t len)
 
 int fsm_config_check(struct fsm_config *c, char *err, size_t len)
 {
+	char *end;
+
 	uint64_t capacity, r_min = 0, cap;
 	size_t sub_len = 0;
 	struct rlimit rl;
@@ -1503,6 +1510,25 @@ int fsm_config_check(struct fsm_config *c, char *err, size_t len)
 		return bad(err, len, "--spread needs subdirectories (-D 2 or more)");
 	if (c->spread && c->files_per_subdir)
 		return bad(err, len, "--spread and -N are two different directory policies; give one");
+	c->profile_win_lo = 0;
+	c->profile_win_hi = 100;
+	if (c->profile_window) {
+		unsigned long lo, hi;
+
+		errno = 0;
+		lo = strtoul(c->profile_window, &end, 10);
+		if (end == c->profile_window || *end != '-' || !isdigit((unsigned char)end[1]))
+			return bad(err, len, "--profile-window: '%s' is not A-B (two percentages)",
+				   c->profile_window);
+		hi = strtoul(end + 1, &end, 10);
+		if (*end == '%')
+			end++;
+		if (*end || errno || lo > hi || hi > 100)
+			return bad(err, len, "--profile-window: '%s' is not A-B with 0 <= A <= B <= 100",
+				   c->profile_window);
+		c->profile_win_lo = (unsigned)lo;
+		c->profile_win_hi = (unsigned)hi;
+	}
 	c->nsubdirs = c->subdirs ? (unsigned)c->subdirs : 1;
 	c->policy = !c->subdirs ? FSM_DIR_NONE : c->spread ? FSM_DIR_SPREAD :
 		    c->files_per_subdir ? FSM_DIR_ROUND_ROBIN : FSM_DIR_TIME_HASH;
@@ -1614,6 +1640,9 @@ static const struct opt fsm_opts[] = {
 	  "files (1000 when N is not given): extents per file and, on ext4, whether each file's "
 	  "data lies in its inode's and its directory's block group (two more columns, and the JSON)" },
 	ENGINE_OPTS(F),
+	{ 0, "profile-window", OPT_STR, F(profile_window), "A-B", 0, 0, 0, 0,
+	  "with --profile: the run's profile merges only the iterations whose FSUse% is from A to B "
+	  "(e.g. 0-15: the start of a fill)" },
 	RUN_OPTS(F, "create loop"),
 	{ 0 },
 };

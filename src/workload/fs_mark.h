@@ -63,10 +63,12 @@ struct fsm_config {
 	bool dirsync, fdatasync, stat, read, spread;
 	uint64_t xattr_bytes;
 	uint64_t layout_files;       /* --layout[=N]: files sampled per iteration, 0: none */
+	const char *profile_window;  /* --profile-window A-B (FSUse%) */
 	struct run_opts run;         /* the options every workload shares */
 	struct engine_opts eng;      /* --engine, --iodepth */
 	/* derived by fsm_config_check() */
 	bool keep_files;             /* -k, -L or -F */
+	unsigned profile_win_lo, profile_win_hi;   /* --profile-window, 0-100 without it */
 	bool iterations_given;
 	enum fsm_dir_policy policy;
 	unsigned nthreads, ndirs, nsubdirs;   /* nsubdirs: 1 without -D */
@@ -151,7 +153,9 @@ struct fsm_result {
 	struct hist create_lat;      /* create latency of the reported iterations, merged */
 	struct fsm_op_total op[FSM_NOPS];  /* every op type, merged like create_lat */
 	bool op_total;               /* op[] is filled (not when memory ran out) */
-	struct perf_profile *profile; /* --profile: every iteration's create loop, merged */
+	struct perf_profile *profile; /* --profile: every iteration's create loop, merged (those in
+				       * --profile-window's FSUse% range) */
+	unsigned profiled_iters;     /* how many iterations the profile holds */
 	time_t started;
 	bool created;                /* at least one file was created (one cut short counts) */
 	struct fsm_state *state;     /* directories and names, alive until fsm_result_drop_state() */
