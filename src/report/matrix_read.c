@@ -521,25 +521,8 @@ static int build_cell(struct mx *m, unsigned ci)
 				if (!strcmp(c->prof[j].name, r->prof[g].name))
 					mine = &c->prof[j];
 			/* a copy: the run keeps its own */
-			if (!(cp = calloc(1, sizeof(*cp))))
+			if (!(cp = perf_profile_dup(r->prof[g].p)))
 				return -1;
-			*cp = *r->prof[g].p;
-			cp->v = malloc((cp->n + 1) * sizeof(*cp->v));
-			cp->stacks = calloc(cp->nstacks + 1, sizeof(*cp->stacks));
-			if (!cp->v || !cp->stacks) {
-				cp->nstacks = 0;
-				perf_profile_free(cp);
-				return -1;
-			}
-			memcpy(cp->v, r->prof[g].p->v, cp->n * sizeof(*cp->v));
-			for (size_t s = 0; s < cp->nstacks; s++) {
-				cp->stacks[s].count = r->prof[g].p->stacks[s].count;
-				if (!(cp->stacks[s].folded = strdup(r->prof[g].p->stacks[s].folded))) {
-					cp->nstacks = s;
-					perf_profile_free(cp);
-					return -1;
-				}
-			}
 			if (mine) {
 				if (perf_profile_merge(&mine->p, cp))
 					return -1;

@@ -1382,6 +1382,38 @@ void perf_close(struct perf_session *s)
 	free(s);
 }
 
+struct perf_profile *perf_profile_dup(const struct perf_profile *p)
+{
+	struct perf_profile *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return NULL;
+	*c = *p;
+	c->v = malloc((p->n + 1) * sizeof(*c->v));
+	c->inc = malloc((p->ninc + 1) * sizeof(*c->inc));
+	c->other = malloc((p->nother + 1) * sizeof(*c->other));
+	c->stacks = calloc(p->nstacks + 1, sizeof(*c->stacks));
+	c->nstacks = 0;
+	if (!c->v || !c->inc || !c->other || !c->stacks)
+		goto fail;
+	if (p->n)
+		memcpy(c->v, p->v, p->n * sizeof(*c->v));
+	if (p->ninc)
+		memcpy(c->inc, p->inc, p->ninc * sizeof(*c->inc));
+	if (p->nother)
+		memcpy(c->other, p->other, p->nother * sizeof(*c->other));
+	for (size_t i = 0; i < p->nstacks; i++) {
+		c->stacks[i].count = p->stacks[i].count;
+		if (!(c->stacks[i].folded = strdup(p->stacks[i].folded)))
+			goto fail;
+		c->nstacks = i + 1;
+	}
+	return c;
+fail:
+	perf_profile_free(c);
+	return NULL;
+}
+
 void perf_profile_free(struct perf_profile *p)
 {
 	if (!p)

@@ -104,6 +104,8 @@ void perf_stop(struct perf_session *ps);
 int perf_end(struct perf_session *ps, struct perf_profile **out);
 void perf_close(struct perf_session *ps);
 void perf_profile_free(struct perf_profile *p);
+/* A deep copy (every array its own); NULL when out of memory. */
+struct perf_profile *perf_profile_dup(const struct perf_profile *p);
 /* Merges src into *dst (takes src over when *dst is NULL) and always consumes src: entries
  * with the same app, image and symbol, other processes with the same pid and comm, and folded
  * stacks with the same text add up (self and inclusive samples); every total adds up, ncpus is

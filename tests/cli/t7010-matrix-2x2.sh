@@ -12,7 +12,7 @@ export TMPDIR=$SCRATCH/tmp
 mkdir -p "$TMPDIR"
 
 fsb matrix --fs ext4,xfs --mount-opts defaults --mount-opts noatime --repeat 2 --size 320 \
-    --max-other-cpu 100 -o "$SCRATCH/r" -- tiotest -t 1 -f 2 -r 50 > out 2> err ||
+    --max-other-cpu 100 -o "$SCRATCH/r" -- tiotest -t 1 -f 2 -r 50 --profile > out 2> err ||
     fail "matrix exit $?: $(cat err)"
 M=$SCRATCH/r/manifest.json
 [ -s "$M" ] || fail "no manifest"
@@ -67,6 +67,10 @@ jq -e '[.effects[] | select(.axis == "fs" or .axis == "mount")] | length > 0' "$
     >/dev/null || fail "summary.json: no effect of either axis"
 jq -e '.interactions | length > 0' "$SCRATCH/r/summary.json" >/dev/null || fail "summary.json: no interaction rows"
 [ "$(fsb history list | grep -c .)" -ge 1 ] || fail "the runs are not in the history database"
+# with --profile (when perf is permitted), the cells' profiles merged over their runs, side by side
+if ! grep -q 'running without a profile' "$SCRATCH/r"/runs/*/run-1.txt err 2>/dev/null; then
+    grep -qi 'profile' "$SCRATCH/r/report.md" || fail "report.md has no profile tables"
+fi
 # nothing left behind
 scratch=$(jq -r '.target.scratch' "$M")
 [ ! -e "$scratch" ] || fail "scratch folder left: $scratch"
