@@ -77,14 +77,21 @@ static void fmt_num(double v, double ref, char *buf, size_t len)
 		snprintf(buf, len, "%.3g", v);
 }
 
-static void fmt_val(const struct rr_figure *f, double v, char *buf, size_t len, bool unit)
+/* v in the display unit that ref chooses (an interval's bounds in its estimate's unit) */
+static void fmt_val_as(const struct rr_figure *f, double v, double ref, char *buf, size_t len,
+		       bool unit)
 {
 	double sc;
-	const char *u = disp_unit(f->unit, v, &sc);
+	const char *u = disp_unit(f->unit, ref, &sc);
 
-	fmt_num(v * sc, v * sc, buf, len);
+	fmt_num(v * sc, ref * sc, buf, len);
 	if (unit)
 		snprintf(buf + strlen(buf), len - strlen(buf), " %s", u);
+}
+
+static void fmt_val(const struct rr_figure *f, double v, char *buf, size_t len, bool unit)
+{
+	fmt_val_as(f, v, v, buf, len, unit);
 }
 
 static void fmt_cell(const struct an *a, unsigned c, unsigned f, char *buf, size_t len)
@@ -184,8 +191,8 @@ static void fmt_interaction(const struct an *a, const struct eff_test *t, char *
 		char x[40], y[40], z[40];
 
 		fmt_val(a->fig[t->fig], t->ia.est, x, sizeof(x), true);
-		fmt_val(a->fig[t->fig], t->ia.lo, y, sizeof(y), false);
-		fmt_val(a->fig[t->fig], t->ia.hi, z, sizeof(z), false);
+		fmt_val_as(a->fig[t->fig], t->ia.lo, t->ia.est, y, sizeof(y), false);
+		fmt_val_as(a->fig[t->fig], t->ia.hi, t->ia.est, z, sizeof(z), false);
 		snprintf(est, elen, "%s%s", t->ia.est > 0 ? "+" : "", x);
 		snprintf(ci, clen, "[%s, %s]", y, z);
 	}
