@@ -94,17 +94,16 @@ static void fmt_val(const struct rr_figure *f, double v, char *buf, size_t len, 
 	fmt_val_as(f, v, v, buf, len, unit);
 }
 
-static void fmt_cell(const struct an *a, unsigned c, unsigned f, char *buf, size_t len)
+/* a cell in the row's display unit: sc is the scale the row's unit column chose */
+static void fmt_cell(const struct an *a, unsigned c, unsigned f, double sc, char *buf, size_t len)
 {
 	const struct eff_cell *ec = &a->r.cell[c * a->nfig + f];
-	double sc;
 	char m[40], h[40];
 
 	if (!ec->present) {
 		snprintf(buf, len, "-");
 		return;
 	}
-	disp_unit(a->fig[f]->unit, ec->s.mean, &sc);
 	fmt_num(ec->s.mean * sc, ec->s.mean * sc, m, sizeof(m));
 	if (ec->s.n < 2) {
 		snprintf(buf, len, "%s", m);
@@ -642,7 +641,7 @@ static void section_figures(struct doc *d, const struct an *a)
 			const struct eff_test *t = c ? test_vs_first(a, c, f) : NULL;
 			const char *st = t ? eff_stars(t->p_adj) : "";
 
-			fmt_cell(a, c, f, buf[c], sizeof(buf[c]) - 8);
+			fmt_cell(a, c, f, sc, buf[c], sizeof(buf[c]) - 8);
 			if (*st)
 				snprintf(buf[c] + strlen(buf[c]), sizeof(buf[c]) - strlen(buf[c]), " %s", st);
 			cells[c + 2] = buf[c];
