@@ -36,7 +36,7 @@ const char *cmp_display(const char *unit, double *v)
 }
 
 /* enough digits to see a few % differences, no more */
-static void fmt_num(double v, double ref, char *buf, size_t len)
+void cmp_fmt_num(double v, double ref, char *buf, size_t len)
 {
 	double a = fabs(ref);
 
@@ -65,12 +65,12 @@ static void fmt_cell(const struct cmp_cell *c, const char *unit, char *buf, size
 	ci = c->s.ci;
 	cmp_display(unit, &m);
 	cmp_display(unit, &ci);
-	fmt_num(m, m, a, sizeof(a));
+	cmp_fmt_num(m, m, a, sizeof(a));
 	if (c->s.n < 2) {
 		snprintf(buf, len, "%s", a);
 		return;
 	}
-	fmt_num(ci, m, b, sizeof(b));
+	cmp_fmt_num(ci, m, b, sizeof(b));
 	snprintf(buf, len, "%s ± %s", a, b);
 }
 

@@ -58,6 +58,8 @@ struct cmp_table {
 };
 
 const char *cmp_verdict_name(enum cmp_verdict v);
+/* v with enough digits to see a few % differences at ref's magnitude ("inf" when not finite) */
+void cmp_fmt_num(double v, double ref, char *buf, size_t len);
 /* significance stars of a tested delta by its adjusted p-value: "***" p < 0.001, "**" < 0.01,
  * "*" < 0.05, else "" */
 const char *cmp_stars(const struct cmp_delta *d);

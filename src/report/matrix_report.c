@@ -12,6 +12,7 @@
 
 #include "core/effects.h"
 #include "core/outfile.h"
+#include "report/compare_text.h"
 #include "report/doc.h"
 #include "report/history.h"
 #include "report/matrix_read.h"
@@ -61,21 +62,6 @@ static const char *disp_unit(const char *unit, double ref, double *scale)
 	return unit;
 }
 
-static void fmt_num(double v, double ref, char *buf, size_t len)
-{
-	double a = fabs(ref);
-
-	if (!isfinite(v))
-		snprintf(buf, len, "inf");
-	else if (a >= 1e5)
-		snprintf(buf, len, "%.0f", v);
-	else if (a >= 100)
-		snprintf(buf, len, "%.1f", v);
-	else if (a >= 1)
-		snprintf(buf, len, "%.2f", v);
-	else
-		snprintf(buf, len, "%.3g", v);
-}
 
 /* v in the display unit that ref chooses (an interval's bounds in its estimate's unit) */
 static void fmt_val_as(const struct rr_figure *f, double v, double ref, char *buf, size_t len,
@@ -84,7 +70,7 @@ static void fmt_val_as(const struct rr_figure *f, double v, double ref, char *bu
 	double sc;
 	const char *u = disp_unit(f->unit, ref, &sc);
 
-	fmt_num(v * sc, ref * sc, buf, len);
+	cmp_fmt_num(v * sc, ref * sc, buf, len);
 	if (unit)
 		snprintf(buf + strlen(buf), len - strlen(buf), " %s", u);
 }
@@ -104,12 +90,12 @@ static void fmt_cell(const struct an *a, unsigned c, unsigned f, double sc, char
 		snprintf(buf, len, "-");
 		return;
 	}
-	fmt_num(ec->s.mean * sc, ec->s.mean * sc, m, sizeof(m));
+	cmp_fmt_num(ec->s.mean * sc, ec->s.mean * sc, m, sizeof(m));
 	if (ec->s.n < 2) {
 		snprintf(buf, len, "%s", m);
 		return;
 	}
-	fmt_num(ec->s.ci * sc, ec->s.mean * sc, h, sizeof(h));
+	cmp_fmt_num(ec->s.ci * sc, ec->s.mean * sc, h, sizeof(h));
 	snprintf(buf, len, "%s ± %s", m, h);
 }
 
