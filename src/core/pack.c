@@ -81,6 +81,19 @@ void pack_opstat(struct pack *p, const struct opstat *s)
 	pack_hist(p, &s->lat);
 }
 
+void pack_hist_packed(struct pack *p, const struct hist_packed *h)
+{
+	pack_u64(p, h->count);
+	pack_u64(p, h->sum);
+	pack_u64(p, h->min);
+	pack_u64(p, h->max);
+	pack_u64(p, h->n);
+	for (unsigned i = 0; i < h->n; i++) {
+		pack_bytes(p, &h->idx[i], sizeof(h->idx[i]));
+		pack_u64(p, h->cnt[i]);
+	}
+}
+
 void pack_free(struct pack *p)
 {
 	free(p->buf);
@@ -198,6 +211,41 @@ void unpack_opstat(struct unpack *u, struct opstat *s)
 	s->over_2s = unpack_u64(u);
 	s->over_10s = unpack_u64(u);
 	unpack_hist(u, &s->lat);
+}
+
+void unpack_hist_packed(struct unpack *u, struct hist_packed *h)
+{
+	uint64_t n;
+
+	memset(h, 0, sizeof(*h));
+	h->count = unpack_u64(u);
+	h->sum = unpack_u64(u);
+	h->min = unpack_u64(u);
+	h->max = unpack_u64(u);
+	n = unpack_u64(u);
+	if (u->err || n > HIST_NBUCKETS) {
+		u->err = u->err ? u->err : -EPROTO;
+		memset(h, 0, sizeof(*h));
+		return;
+	}
+	if (n) {
+		h->idx = malloc(n * sizeof(*h->idx));
+		h->cnt = malloc(n * sizeof(*h->cnt));
+		if (!h->idx || !h->cnt) {
+			hist_packed_free(h);
+			u->err = -ENOMEM;
+			return;
+		}
+	}
+	for (uint64_t i = 0; i < n && !u->err; i++) {
+		unpack_bytes(u, &h->idx[i], sizeof(h->idx[i]));
+		h->cnt[i] = unpack_u64(u);
+		if (h->idx[i] >= HIST_NBUCKETS || (i && h->idx[i] <= h->idx[i - 1]))
+			u->err = -EPROTO;
+	}
+	h->n = (unsigned)n;
+	if (u->err)
+		hist_packed_free(h);
 }
 
 int unpack_done(const struct unpack *u)

@@ -34,6 +34,8 @@ void pack_f64(struct pack *p, double v);
 void pack_str(struct pack *p, const char *s);          /* NULL travels as NULL */
 void pack_hist(struct pack *p, const struct hist *h);
 void pack_opstat(struct pack *p, const struct opstat *s);
+/* a packed histogram (hist.h) travels in the same form as a histogram */
+void pack_hist_packed(struct pack *p, const struct hist_packed *h);
 void pack_free(struct pack *p);
 
 static inline void unpack_init(struct unpack *u, const void *buf, size_t len)
@@ -53,6 +55,8 @@ char *unpack_str(struct unpack *u);
 void unpack_str_to(struct unpack *u, char *buf, size_t len);
 void unpack_hist(struct unpack *u, struct hist *h);
 void unpack_opstat(struct unpack *u, struct opstat *s);
+/* into an empty h; left empty on error (or -ENOMEM in u->err) */
+void unpack_hist_packed(struct unpack *u, struct hist_packed *h);
 /* 0 when everything was read and nothing was left over, else -EPROTO */
 int unpack_done(const struct unpack *u);
 #endif
