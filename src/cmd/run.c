@@ -26,6 +26,7 @@
 struct cmd_ctx {
 	const struct workload_ops *w;
 	struct outfile *log;         /* the workload's own log (fs_mark -l), appended to */
+	const struct cmd_job *job;   /* a job of several processes (cmd.h), NULL for one */
 	const struct workload_report *rep;
 	void *st;                    /* the report's state */
 	struct report_out out;
@@ -122,6 +123,8 @@ static int write_json(struct cmd_ctx *x, const struct driver_result *res)
 		fprintf(stderr, "%s: out of memory\n", x->out.prog);
 		return -ENOMEM;
 	}
+	if (x->job && x->job->json)
+		x->job->json(x->job->arg, root);
 	rc = outputs_json(x->out.prog, x->opts->json, root);
 	json_decref(root);
 	return rc;
@@ -176,11 +179,23 @@ static int run_workload(struct cmd_ctx *x, void *cfg)
 	int code = EXIT_OK;
 	bool keep = w->keep && w->keep(cfg);
 
+	if (x->job)
+		x->job->prepare(x->job->arg, &d, cfg);
 	if (driver_run(&d, &res)) {
 		fprintf(stderr, "%s: out of memory\n", x->out.prog);
 		driver_finish(w, &res, keep);
 		driver_result_free(w, &res);
-		return EXIT_FAILED;
+		return x->job ? x->job->finish(x->job->arg, EXIT_FAILED) : EXIT_FAILED;
+	}
+	if (x->job) {
+		/* every process removes its files before the results travel */
+		driver_finish(w, &res, keep);
+		if (x->job->gather(x->job->arg, &d, &res) && x->job->leader)
+			fprintf(stderr, "%s: out of memory\n", x->out.prog);
+		if (!x->job->leader) {
+			driver_result_free(w, &res);
+			return x->job->finish(x->job->arg, EXIT_OK);
+		}
 	}
 	if (res.perf_why[0])
 		fprintf(stderr, "%s: --profile: %s; running without a profile\n", x->out.prog,
@@ -209,7 +224,7 @@ static int run_workload(struct cmd_ctx *x, void *cfg)
 		code = EXIT_FAILED;
 	if (res.failed) {
 		run_error_format(&res.error, msg, sizeof(msg));
-		fprintf(stderr, "%s: %s\n", x->out.prog, msg);
+		fprintf(stderr, "%s: %s%s\n", x->out.prog, res.origin, msg);
 		code = exit_for_error(&res);
 	} else if (res.signal) {
 		if (!any_run_ended(w, &res, RUN_END_SIGNAL) && !res.stopped_between)
@@ -217,15 +232,21 @@ static int run_workload(struct cmd_ctx *x, void *cfg)
 				x->out.prog, sigabbrev_np(res.signal));
 		code = 128 + res.signal;
 	}
-	if (driver_finish(w, &res, keep) || res.cleanup_failed)
+	if ((!x->job && driver_finish(w, &res, keep)) || res.cleanup_failed)
 		code = code ? code : EXIT_FAILED;
 	driver_result_free(w, &res);
-	return code;
+	return x->job ? x->job->finish(x->job->arg, code) : code;
 }
 
 int cmd_workload(const struct workload_ops *w, int argc, char **argv, const char *prog)
 {
-	struct cmd_ctx x = { .w = w, .rep = w->report ? w->report : &generic_report };
+	return cmd_workload_job(w, argc, argv, prog, NULL);
+}
+
+int cmd_workload_job(const struct workload_ops *w, int argc, char **argv, const char *prog,
+		     const struct cmd_job *job)
+{
+	struct cmd_ctx x = { .w = w, .rep = w->report ? w->report : &generic_report, .job = job };
 	char err[PATH_MAX + 768];
 	void *cfg = calloc(1, w->config_size), *defaults = calloc(1, w->config_size);
 	int code, help;
@@ -238,51 +259,79 @@ int cmd_workload(const struct workload_ops *w, int argc, char **argv, const char
 	w->defaults(cfg);
 	memcpy(defaults, cfg, w->config_size);
 	x.opts = workload_run_opts(w, cfg);
+	if (job) {
+		/* the checks see the whole job (fs_mark sizes its names for every process's files) */
+		struct run_opts *ro = (struct run_opts *)((char *)cfg + w->run_opts_off);
+
+		ro->proc = job->proc;
+		ro->nprocs = job->nprocs;
+		ro->job_salt = job->job_salt;
+	}
 	x.out = (struct report_out){ .w = w, .err = stderr, .prog = prog, .argc = argc, .argv = argv };
+	if (job && !job->leader) {
+		/* the leader decides and says nothing here: its verdict, then its config */
+		if ((code = job->agree(job->arg, w, cfg, CMD_RUN)) != CMD_RUN)
+			goto out;
+		cleanup_set_reporter(report_cleanup);
+		if (run_signals_install())
+			fprintf(stderr, "%s: cannot install signal handlers: %s\n", prog, strerror(errno));
+		code = run_workload(&x, cfg);
+		goto out;
+	}
 	if (opt_parse(w->cmd, argc, argv, cfg, err, sizeof(err))) {
 		fprintf(stderr, "%s: %s\n", prog, err);
 		code = EXIT_USAGE;
-		goto out;
+		goto decided;
 	}
 	if ((help = help_asked(w->cmd, cfg))) {
+		FILE *out = help == 1 && w->short_help_stderr ? stderr : stdout;
+
 		/* -h as the original tool does it (exit 1; fs_mark on stderr), --help as fsbench */
-		opt_text_help(w->cmd, defaults, prog, help == 1 && w->short_help_stderr ? stderr : stdout);
+		opt_text_help(w->cmd, defaults, prog, out);
+		if (job && job->opts)
+			opt_text_options(job->opts, job->opts_defaults, job->opts->summary, out);
 		code = help == 1 ? 1 : EXIT_OK;
-		goto out;
+		goto decided;
 	}
 	if ((code = w->check(cfg, argc, argv, err, sizeof(err)))) {
 		fprintf(stderr, "%s: %s\n", prog, err);
 		code = code == -EPERM || code == -EACCES || code == -EOPNOTSUPP ? EXIT_UNSUPPORTED : EXIT_USAGE;
-		goto out;
+		goto decided;
 	}
 	x.out.log_path = x.rep->log_path ? x.rep->log_path(cfg) : NULL;
 	if ((code = outputs_check_run(prog, x.opts->json, x.opts->profile_callgraph,
 				      x.opts->profile_folded, x.out.log_path)))
-		goto out;
+		goto decided;
 	cleanup_set_reporter(report_cleanup);
 	if (run_signals_install()) {
 		fprintf(stderr, "%s: cannot install signal handlers: %s\n", prog, strerror(errno));
 		code = EXIT_FAILED;
-		goto out;
+		goto decided;
 	}
 	x.out.text = outfile_is_stdout(x.opts->json) ? NULL : stdout;
 	if (x.out.log_path) {
 		if (!(x.log = outputs_open(prog, x.out.log_path, OUTFILE_APPEND))) {
 			code = EXIT_FAILED;
-			goto out;
+			goto decided;
 		}
 		x.out.log = x.log->f;
 	}
 	if (x.rep && x.rep->state_size && !(x.st = calloc(1, x.rep->state_size))) {
 		fprintf(stderr, "%s: out of memory\n", prog);
 		code = EXIT_FAILED;
-		goto out;
+		goto decided;
 	}
 	if (x.rep && x.rep->begin && (code = x.rep->begin(x.st, cfg, &x.out))) {
 		code = code == -ENOMEM || code == -EIO ? EXIT_FAILED : EXIT_USAGE;
-		goto out;
+		goto decided;
 	}
-	code = run_workload(&x, cfg);
+	code = CMD_RUN;
+decided:
+	/* a job runs on the leader's word: one message from it, the same status everywhere */
+	if (job)
+		code = job->agree(job->arg, w, cfg, code);
+	if (code == CMD_RUN)
+		code = run_workload(&x, cfg);
 out:
 	if (x.rep && x.rep->end && x.st)
 		x.rep->end(x.st);
