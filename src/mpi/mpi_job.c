@@ -239,6 +239,8 @@ int mpi_job_same_build(struct mpi_job *j, const char *id)
 
 void mpi_job_sync_clocks(struct mpi_job *j, unsigned rounds)
 {
+	uint64_t worst = 0;
+
 	j->clock_rounds = rounds;
 	if (j->size == 1)
 		return;
@@ -282,6 +284,12 @@ void mpi_job_sync_clocks(struct mpi_job *j, unsigned rounds)
 	}
 	j->me.clock_offset_ns = j->clock_offset_ns;
 	j->me.clock_error_ns = j->clock_error_ns;
+	/* the release margin (rank 0): GO must reach every rank first; a round trip is twice
+	 * the error bound, and rank 0 sends one GO after the other */
+	for (int r = 1; j->rank == 0 && r < j->size; r++)
+		if (j->errors[r] > worst)
+			worst = j->errors[r];
+	j->release_margin_ns = 300000 + 4 * worst + (uint64_t)j->size * 2000;
 }
 
 int mpi_job_bcast_int(struct mpi_job *j, int *v)
@@ -601,28 +609,39 @@ static void stop_left(struct mpi_job *j, int r, const char *phase)
 	stop_job(j, r, STOP_LEFT, text);
 }
 
+/* sleeps until CLOCK_MONOTONIC reaches t (timer slack 1 us: mpi_job_init) */
+static void release_at(uint64_t t)
+{
+	struct timespec ts = { .tv_sec = (time_t)(t / 1000000000u), .tv_nsec = (long)(t % 1000000000u) };
+
+	while (clock_ns() < t && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+}
+
 int mpi_job_release(struct mpi_job *j, const struct phase *p, unsigned run, unsigned index)
 {
-	uint64_t seq = ++j->bseq, t0 = clock_ns();
+	uint64_t seq = ++j->bseq, t0 = clock_ns(), at;
 	struct job_phase *rec;
 
 	if (j->size > 1 && run_stopping())
 		return -ECANCELED;
 	if (j->size > 1 && j->rank != 0) {
-		uint64_t go = 0;
+		uint64_t go[2] = { 0, 0 };
 		MPI_Request rq;
 
 		send_u64(j, 0, TAG_ARRIVE, seq);
-		MPI_Irecv(&go, 1, MPI_UINT64_T, 0, TAG_GO, j->comm, &rq);
+		MPI_Irecv(go, 2, MPI_UINT64_T, 0, TAG_GO, j->comm, &rq);
 		for (;;) {
 			int flag = 0;
 
 			MPI_Test(&rq, &flag, MPI_STATUS_IGNORE);
-			if (flag && go == seq)
+			if (flag && go[0] == seq) {
+				release_at(go[1] + (uint64_t)j->clock_offset_ns);
 				break;
+			}
 			if (flag) {
 				/* a GO of a barrier this rank gave up on: not this one */
-				MPI_Irecv(&go, 1, MPI_UINT64_T, 0, TAG_GO, j->comm, &rq);
+				MPI_Irecv(go, 2, MPI_UINT64_T, 0, TAG_GO, j->comm, &rq);
 				continue;
 			}
 			if (run_stopping() || atomic_load(&j->rank0_dead)) {
@@ -656,8 +675,21 @@ int mpi_job_release(struct mpi_job *j, const struct phase *p, unsigned run, unsi
 			}
 			poll_pause(t0);
 		}
-		for (int r = 1; r < j->size; r++)
-			send_u64(j, r, TAG_GO, seq);
+		/* every rank, this one too, releases at one instant of the common timeline, a
+		 * little ahead: the GO messages have reached everyone by then, and no rank's workers
+		 * run before the others have even been told (on a busy host they would take the
+		 * CPU the late ones need to start) */
+		at = common_ns(j) + j->release_margin_ns;
+		for (int r = 1; r < j->size; r++) {
+			uint64_t *b = malloc(2 * sizeof(*b));
+
+			if (!b)
+				continue;
+			b[0] = seq;
+			b[1] = at;
+			post_send(j, j->comm, r, TAG_GO, b, 2 * sizeof(*b));
+		}
+		release_at(at);
 	}
 	pthread_mutex_lock(&j->mu);
 	rec = job_rank_phase(&j->me, run, index, p->name, common_ns(j));

@@ -10,10 +10,13 @@
  * there by construction (MPI_Init succeeded everywhere).
  *
  *   main thread   the barrier in every phase (hooks.release): each rank tells rank 0 it has
- *                 parked its workers (ARRIVE), rank 0 answers every rank once all have
- *                 (GO), and knows who is missing; then the results (RESULT) and the exit
- *                 status (EXIT). Waits poll with a yield for 1 ms, then every 20 us, so that
- *                 a rank waiting for slower ones does not take their CPU.
+ *                 parked its workers (ARRIVE); once all have, rank 0 sends every rank the
+ *                 instant to release at, a little ahead on the common timeline (GO), and
+ *                 every rank, rank 0 too, sleeps until then: the release skew is the clocks'
+ *                 error plus a wake-up, not a fan-out of messages. Rank 0 knows who is
+ *                 missing. Then the results (RESULT) and the exit status (EXIT). Waits poll
+ *                 with a yield for 1 ms, then every 20 us, so that a rank waiting for slower
+ *                 ones does not take their CPU.
  *   watch thread  every millisecond: the local first error or signal goes to every rank
  *                 (STOP), a STOP received stops this rank at its workers' next op (the
  *                 workers' loops only look at run_stopping(), as always); when this rank's
@@ -58,6 +61,7 @@ struct mpi_job {
 	int64_t *offsets;            /* per rank (rank 0) */
 	uint64_t *errors;
 	unsigned clock_rounds;
+	uint64_t release_margin_ns;  /* rank 0: how far ahead of its GO the release is */
 	uint64_t timeout_ns;
 
 	/* this rank's record (core/job.h), filled by the hooks and the watch thread */
