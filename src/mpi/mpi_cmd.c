@@ -731,8 +731,10 @@ static int finish(void *arg, int code)
 
 	if (x->ended)
 		return x->code;
-	remove_parents(x);
 	x->ended = true;
+	code = mpi_job_exit_code(x->j, code);
+	/* every rank's directories are gone by now: the -d made for the job can go */
+	remove_parents(x);
 	x->code = mpi_job_end(x->j, code);
 	return x->code;
 }

@@ -872,10 +872,9 @@ static void watch_end(struct mpi_job *j)
 	j->watching = false;
 }
 
-int mpi_job_end(struct mpi_job *j, int code)
+int mpi_job_exit_code(struct mpi_job *j, int code)
 {
 	bool abort_job = false;
-	uint64_t t0 = clock_ns();
 
 	if (j->size > 1 && j->rank == 0) {
 		for (int r = 1; r < j->size; r++) {
@@ -917,6 +916,19 @@ int mpi_job_end(struct mpi_job *j, int code)
 			nanosleep(&ts, NULL);
 		}
 	}
+	j->abort_job = abort_job;
+	j->exit_agreed = true;
+	return code;
+}
+
+int mpi_job_end(struct mpi_job *j, int code)
+{
+	uint64_t t0 = clock_ns();
+	bool abort_job;
+
+	if (!j->exit_agreed)
+		code = mpi_job_exit_code(j, code);
+	abort_job = j->abort_job;
 	/* what is in flight goes out (a bounded wait: a peer gone takes nothing) */
 	while (reap_sends(j) && clock_ns() - t0 < UINT64_C(5000000000)) {
 		struct timespec ts = { 0, 1000000 };

@@ -100,6 +100,7 @@ struct mpi_job {
 	struct mpi_send *sends;      /* messages in flight: buffers freed when sent */
 	unsigned nsends, capsends;
 	atomic_bool rank0_dead;
+	bool exit_agreed, abort_job;
 };
 
 /* MPI_Init_thread (MPI_THREAD_MULTIPLE), the communicators, the hosts (MPI_Comm_split_type
@@ -131,9 +132,12 @@ void mpi_job_note_end(struct mpi_job *j);
 /* The results: every rank sends msg to rank 0, which gets them all (msgs[r], lens[r]; NULL
  * for a rank that died or, after a signal, did not answer within a second). 0 or -ENOMEM. */
 int mpi_job_gather(struct mpi_job *j, const void *msg, size_t len, void ***msgs, size_t **lens);
-/* Rank 0's exit status to every rank (the others wait for it); stops the watch thread and
- * ends MPI: MPI_Finalize, or MPI_Abort when a rank died (a dead rank would hang it).
- * Returns the status each process exits with. */
+/* Rank 0's exit status to every rank (the others wait for it: when it comes, every rank has
+ * delivered its result, so every rank has removed its files). Returns the status. */
+int mpi_job_exit_code(struct mpi_job *j, int code);
+/* The status agreed (mpi_job_exit_code, if not done yet), the watch thread stopped, MPI ended:
+ * MPI_Finalize, or MPI_Abort when a rank died (a dead rank would hang it). Returns the status
+ * each process exits with. */
 int mpi_job_end(struct mpi_job *j, int code);
 /* The earliest stop rank 0 knows of (NULL for none). */
 const struct mpi_stop *mpi_job_first_stop(struct mpi_job *j);

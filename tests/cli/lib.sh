@@ -93,6 +93,12 @@ need_mpi() {
     [ -x "$FSBENCH_MPI" ] || skip "fsbench-mpi not built ($FSBENCH_MPI): no Open MPI (deps.txt mpi stage)"
     need_cmd mpirun
     need_cmd jq
+    # make asan: Open MPI keeps its allocations to the end (mpi-lsan.supp); full stacks so
+    # that the suppressions see the MPI libraries in them, and only them
+    if [ -n "${FSBENCH_SANITIZED:-}" ]; then
+        export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0
+        export LSAN_OPTIONS=${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$TESTS_DIR/cli/mpi-lsan.supp:print_suppressions=0
+    fi
 }
 mpi() {
     local np=$1; shift
