@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "core/driver.h"
+#include <stdint.h>
 
 enum {
 	EXIT_OK = 0,
@@ -46,6 +47,40 @@ struct cmd_run_io {
 	size_t errorlen;
 };
 int cmd_workload_run(const struct workload_ops *w, void *cfg, struct cmd_run_io *io);
+
+/* A workload run by several processes as one job (fsbench-mpi: src/mpi/). The leader parses,
+ * checks, prints and writes every output; the others run and hand it their results.
+ * cmd_workload_job() calls these where a job differs from one process:
+ *   agree    after the leader's parse, checks and output checks, on every process: code is
+ *            the leader's verdict (an exit status, or CMD_RUN); every process gets it, and
+ *            the leader's config into cfg. Returns the verdict.
+ *   prepare  before the run: the job's driver hooks, sink and placement (d->cfg is cfg).
+ *   gather   after the run and its cleanup (the files go first: a job's teardown can be
+ *            short): the leader's res becomes the job's result, and the leader's sink sees
+ *            the job's runs and units, which prints the classic output. 0 or -errno.
+ *   json     adds the job's part to the leader's JSON document.
+ *   finish   the job's exit status: the leader's code, agreed by every process. */
+struct driver;
+struct driver_result;
+struct json_t;
+struct opt_cmd;
+#define CMD_RUN (-1)
+struct cmd_job {
+	bool leader;
+	const struct opt_cmd *opts;  /* the job's own options: --help lists them too */
+	const void *opts_defaults;
+	/* this process's place, into the config's run options before the leader's checks */
+	unsigned proc, nprocs;
+	uint64_t job_salt;
+	int (*agree)(void *arg, const struct workload_ops *w, void *cfg, int code);
+	void (*prepare)(void *arg, struct driver *d, void *cfg);
+	int (*gather)(void *arg, struct driver *d, struct driver_result *res);
+	void (*json)(void *arg, struct json_t *root);
+	int (*finish)(void *arg, int code);
+	void *arg;
+};
+int cmd_workload_job(const struct workload_ops *w, int argc, char **argv, const char *prog,
+		     const struct cmd_job *job);
 /* fsbench list [workloads|engines]: what this fsbench has, one per line. */
 int cmd_list(int argc, char **argv, const char *prog);
 int cmd_compare(int argc, char **argv, const char *prog);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "cmd/job_opts.h"
 #include "core/opt.h"
 #include "report/opt_text.h"
 #include "workload/workload.h"
@@ -39,6 +40,17 @@ int cmd_man_options(int argc, char **argv, const char *prog)
 	}
 	if (!strcmp(argv[1], "matrix")) {
 		matrix_options(list, stdout);
+		return EXIT_OK;
+	}
+	if (!strcmp(argv[1], "mpi")) {
+		/* fsbench-mpi's own options, for the man page's MPI section */
+		struct job_opts o;
+
+		job_opts_defaults(&o);
+		if (list)
+			opt_text_list(&job_opt_cmd, stdout);
+		else
+			opt_text_man(&job_opt_cmd, &o, stdout);
 		return EXIT_OK;
 	}
 	if (!strcmp(argv[1], "compare") || !strcmp(argv[1], "plot")) {

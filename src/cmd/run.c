@@ -26,6 +26,7 @@
 
 struct cmd_ctx {
 	const struct workload_ops *w;
+	const struct cmd_job *job;   /* a job of several processes (fsbench-mpi); NULL: one */
 	const void *cfg;
 	struct outfile *log;         /* the workload's own log (fs_mark -l), appended to */
 	const struct workload_report *rep;
@@ -173,16 +174,28 @@ static int run_workload(struct cmd_ctx *x, void *cfg)
 	const void *last;
 	bool keep = false;
 
+	if (x->job)
+		x->job->prepare(x->job->arg, &d, cfg);
 	if (driver_run(&d, &res)) {
 		fprintf(x->out.err, "%s: out of memory\n", x->out.prog);
 		driver_finish(w, &res, keep);
 		driver_result_free(w, &res);
-		return EXIT_FAILED;
+		return x->job ? x->job->finish(x->job->arg, EXIT_FAILED) : EXIT_FAILED;
 	}
 	/* the last run attempted decides whether its files stay (fs_mark keeps nothing when it
 	 * created nothing) */
 	last = res.nruns ? driver_result_run(w, &res, res.nruns - 1) : NULL;
 	keep = w->keep && w->keep(cfg, res.nostart ? driver_result_run(w, &res, res.nruns) : last);
+	if (x->job) {
+		/* every process removes its files before the results travel */
+		driver_finish(w, &res, keep);
+		if (x->job->gather(x->job->arg, &d, &res) && x->job->leader)
+			fprintf(x->out.err, "%s: out of memory\n", x->out.prog);
+		if (!x->job->leader) {
+			driver_result_free(w, &res);
+			return x->job->finish(x->job->arg, EXIT_OK);
+		}
+	}
 	if (res.perf_why[0])
 		fprintf(x->out.err, "%s: --profile: %s; running without a profile\n", x->out.prog,
 			res.perf_why);
@@ -217,7 +230,7 @@ static int run_workload(struct cmd_ctx *x, void *cfg)
 	}
 	if (res.failed) {
 		run_error_format(&res.error, msg, sizeof(msg));
-		fprintf(x->out.err, "%s: %s\n", x->out.prog, msg);
+		fprintf(x->out.err, "%s: %s%s\n", x->out.prog, res.origin, msg);
 		if (x->error)
 			snprintf(x->error, x->errorlen, "%s", msg);
 		code = cmd_exit_for_errno(res.error.err);
@@ -233,16 +246,51 @@ static int run_workload(struct cmd_ctx *x, void *cfg)
 			snprintf(x->error, x->errorlen, "interrupted by %s", sig);
 		code = cmd_exit_for_signal(res.signal);
 	}
-	if (driver_finish(w, &res, keep) || res.cleanup_failed)
+	if ((!x->job && driver_finish(w, &res, keep)) || res.cleanup_failed)
 		code = code ? code : EXIT_FAILED;
 	driver_result_free(w, &res);
-	return code;
+	return x->job ? x->job->finish(x->job->arg, code) : code;
+}
+
+/* What a run needs before it starts: every output destination checked, the log open, the
+ * presentation's state. CMD_RUN, or the exit status (said). */
+static int run_prepare(struct cmd_ctx *x, void *cfg)
+{
+	const char *prog = x->out.prog;
+	int code;
+
+	x->out.log_path = x->rep->log_path ? x->rep->log_path(cfg) : NULL;
+	if ((code = outputs_check_run(prog, x->opts->json, x->opts->profile_callgraph,
+				      x->opts->profile_folded, x->out.log_path)))
+		return code;
+	if (x->out.log_path) {
+		if (!(x->log = outputs_open(prog, x->out.log_path, OUTFILE_APPEND)))
+			return EXIT_FAILED;
+		x->out.log = x->log->f;
+	}
+	if (x->rep && x->rep->state_size && !(x->st = calloc(1, x->rep->state_size))) {
+		fprintf(x->out.err, "%s: out of memory\n", prog);
+		return EXIT_FAILED;
+	}
+	if (x->rep && x->rep->begin && (code = x->rep->begin(x->st, cfg, &x->out)))
+		return code == -ENOMEM || code == -EIO ? EXIT_FAILED : EXIT_USAGE;
+	return CMD_RUN;
+}
+
+static void run_end(struct cmd_ctx *x)
+{
+	if (x->rep && x->rep->end && x->st)
+		x->rep->end(x->st);
+	if (x->log)
+		outfile_abort(x->log);
+	free(x->st);
+	x->st = NULL;
+	x->log = NULL;
 }
 
 int cmd_workload_run(const struct workload_ops *w, void *cfg, struct cmd_run_io *io)
 {
 	struct cmd_ctx x = { .w = w, .rep = w->report ? w->report : &generic_report, .hooks = io->hooks };
-	const char *prog = io->prog;
 	int code;
 
 	if (io->error && io->errorlen)
@@ -251,41 +299,23 @@ int cmd_workload_run(const struct workload_ops *w, void *cfg, struct cmd_run_io 
 	x.errorlen = io->errorlen;
 	x.cfg = cfg;
 	x.opts = workload_run_opts(w, cfg);
-	x.out = (struct report_out){ .w = w, .err = io->err, .prog = prog, .argc = io->argc,
+	x.out = (struct report_out){ .w = w, .err = io->err, .prog = io->prog, .argc = io->argc,
 				     .argv = io->argv, .text = io->text };
-	x.out.log_path = x.rep->log_path ? x.rep->log_path(cfg) : NULL;
-	if ((code = outputs_check_run(prog, x.opts->json, x.opts->profile_callgraph,
-				      x.opts->profile_folded, x.out.log_path)))
-		goto out;
-	if (x.out.log_path) {
-		if (!(x.log = outputs_open(prog, x.out.log_path, OUTFILE_APPEND))) {
-			code = EXIT_FAILED;
-			goto out;
-		}
-		x.out.log = x.log->f;
-	}
-	if (x.rep && x.rep->state_size && !(x.st = calloc(1, x.rep->state_size))) {
-		fprintf(io->err, "%s: out of memory\n", prog);
-		code = EXIT_FAILED;
-		goto out;
-	}
-	if (x.rep && x.rep->begin && (code = x.rep->begin(x.st, cfg, &x.out))) {
-		code = code == -ENOMEM || code == -EIO ? EXIT_FAILED : EXIT_USAGE;
-		goto out;
-	}
-	code = run_workload(&x, cfg);
-out:
-	if (x.rep && x.rep->end && x.st)
-		x.rep->end(x.st);
-	if (x.log)
-		outfile_abort(x.log);
-	free(x.st);
+	if ((code = run_prepare(&x, cfg)) == CMD_RUN)
+		code = run_workload(&x, cfg);
+	run_end(&x);
 	return code;
 }
 
 int cmd_workload(const struct workload_ops *w, int argc, char **argv, const char *prog)
 {
-	struct cmd_run_io io = { .prog = prog, .argc = argc, .argv = argv, .err = stderr };
+	return cmd_workload_job(w, argc, argv, prog, NULL);
+}
+
+int cmd_workload_job(const struct workload_ops *w, int argc, char **argv, const char *prog,
+		     const struct cmd_job *job)
+{
+	struct cmd_ctx x = { .w = w, .rep = w->report ? w->report : &generic_report, .job = job };
 	char err[PATH_MAX + 768];
 	void *cfg = calloc(1, w->config_size), *defaults = calloc(1, w->config_size);
 	int code, help;
@@ -297,31 +327,63 @@ int cmd_workload(const struct workload_ops *w, int argc, char **argv, const char
 	}
 	w->defaults(cfg);
 	memcpy(defaults, cfg, w->config_size);
+	x.cfg = cfg;
+	x.opts = workload_run_opts(w, cfg);
+	if (job) {
+		/* the checks see the whole job (fs_mark sizes its names for every process's files) */
+		struct run_opts *ro = (struct run_opts *)((char *)cfg + w->run_opts_off);
+
+		ro->proc = job->proc;
+		ro->nprocs = job->nprocs;
+		ro->job_salt = job->job_salt;
+	}
+	x.out = (struct report_out){ .w = w, .err = stderr, .prog = prog, .argc = argc, .argv = argv };
+	if (job && !job->leader) {
+		/* the leader decides and says nothing here: its verdict, then its config */
+		if ((code = job->agree(job->arg, w, cfg, CMD_RUN)) != CMD_RUN)
+			goto out;
+		cleanup_set_reporter(report_cleanup);
+		if (run_signals_install())
+			fprintf(stderr, "%s: cannot install signal handlers: %s\n", prog, strerror(errno));
+		code = run_workload(&x, cfg);
+		goto out;
+	}
 	if (opt_parse(w->cmd, argc, argv, cfg, err, sizeof(err))) {
 		fprintf(stderr, "%s: %s\n", prog, err);
 		code = EXIT_USAGE;
-		goto out;
+		goto decided;
 	}
 	if ((help = help_asked(w->cmd, cfg))) {
+		FILE *out = help == 1 && w->short_help_stderr ? stderr : stdout;
+
 		/* -h as the original tool does it (exit 1; fs_mark on stderr), --help as fsbench */
-		opt_text_help(w->cmd, defaults, prog, help == 1 && w->short_help_stderr ? stderr : stdout);
+		opt_text_help(w->cmd, defaults, prog, out);
+		if (job && job->opts)
+			opt_text_options(job->opts, job->opts_defaults, job->opts->summary, out);
 		code = help == 1 ? 1 : EXIT_OK;
-		goto out;
+		goto decided;
 	}
 	if ((code = w->check(cfg, argc, argv, err, sizeof(err)))) {
 		fprintf(stderr, "%s: %s\n", prog, err);
 		code = code == -EPERM || code == -EACCES || code == -EOPNOTSUPP ? EXIT_UNSUPPORTED : EXIT_USAGE;
-		goto out;
+		goto decided;
 	}
 	cleanup_set_reporter(report_cleanup);
 	if (run_signals_install()) {
 		fprintf(stderr, "%s: cannot install signal handlers: %s\n", prog, strerror(errno));
 		code = EXIT_FAILED;
-		goto out;
+		goto decided;
 	}
-	io.text = outfile_is_stdout(workload_run_opts(w, cfg)->json) ? NULL : stdout;
-	code = cmd_workload_run(w, cfg, &io);
+	x.out.text = outfile_is_stdout(x.opts->json) ? NULL : stdout;
+	code = run_prepare(&x, cfg);
+decided:
+	/* a job runs on the leader's word: one message from it, the same status everywhere */
+	if (job)
+		code = job->agree(job->arg, w, cfg, code);
+	if (code == CMD_RUN)
+		code = run_workload(&x, cfg);
 out:
+	run_end(&x);
 	free(cfg);
 	free(defaults);
 	return code;

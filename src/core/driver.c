@@ -3,6 +3,7 @@
 #include "core/driver.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include <time.h>
 
 #include "core/cleanup.h"
+#include "core/clock.h"
 
 static void env_capture(struct driver_env *e, const char *const *targets, unsigned n)
 {
@@ -23,13 +25,99 @@ static void env_capture(struct driver_env *e, const char *const *targets, unsign
 	}
 }
 
+/* The stonewall: a timer thread armed at the release (after the release hook), which ends the
+ * phase at its deadline with RUN_STOP_PHASE; the workers see it as any stop, at their next op. */
+struct stonewall {
+	const struct driver *d;
+	uint64_t deadline_ns;
+	pthread_t tid;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	bool armed, cancel, fired;
+};
+
+static void *stonewall_main(void *arg)
+{
+	struct stonewall *s = arg;
+	struct timespec ts = { .tv_sec = (time_t)(s->deadline_ns / 1000000000u),
+			       .tv_nsec = (long)(s->deadline_ns % 1000000000u) };
+
+	pthread_mutex_lock(&s->mu);
+	while (!s->cancel && clock_ns() < s->deadline_ns)
+		if (pthread_cond_timedwait(&s->cv, &s->mu, &ts) == ETIMEDOUT)
+			break;
+	if (!s->cancel) {
+		int go = RUN_GO;
+
+		/* an error or a signal that came first stays the reason */
+		s->fired = atomic_compare_exchange_strong(&run_stop, &go, RUN_STOP_PHASE);
+	}
+	pthread_mutex_unlock(&s->mu);
+	return NULL;
+}
+
+static int stonewall_release(void *arg, const struct phase *p)
+{
+	struct stonewall *s = arg;
+	const struct driver *d = s->d;
+	pthread_condattr_t ca;
+	int rc = d->hooks.release ? d->hooks.release(d->hooks.arg, p) : 0;
+
+	if (rc || !d->stonewall_ns)
+		return rc;
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&s->cv, &ca);
+	pthread_condattr_destroy(&ca);
+	pthread_mutex_init(&s->mu, NULL);
+	s->deadline_ns = clock_ns() + d->stonewall_ns;
+	if ((rc = pthread_create(&s->tid, NULL, stonewall_main, s))) {
+		pthread_cond_destroy(&s->cv);
+		pthread_mutex_destroy(&s->mu);
+		return -rc;
+	}
+	s->armed = true;
+	return 0;
+}
+
+/* after the join: the timer goes, and a phase it ended lets the next one run */
+static void stonewall_disarm(struct stonewall *s, struct phase *p)
+{
+	if (!s->armed)
+		return;
+	pthread_mutex_lock(&s->mu);
+	s->cancel = true;
+	pthread_cond_signal(&s->cv);
+	pthread_mutex_unlock(&s->mu);
+	pthread_join(s->tid, NULL);
+	pthread_cond_destroy(&s->cv);
+	pthread_mutex_destroy(&s->mu);
+	if (s->fired) {
+		int phase = RUN_STOP_PHASE;
+
+		p->stonewalled = true;
+		/* a signal that came while the phase was stopping could not raise its own stop */
+		if (atomic_compare_exchange_strong(&run_stop, &phase, RUN_GO) && run_signal()) {
+			int go = RUN_GO;
+
+			atomic_compare_exchange_strong(&run_stop, &go, RUN_STOP_SIGNAL);
+		}
+	}
+}
+
 int driver_phase(struct driver *d, struct phase *p, struct observe_phase *obs, struct procio *io)
 {
+	struct stonewall sw = { .d = d };
 	struct procio io0, io1;
 	int rc;
 
+	p->stonewalled = false;
 	p->release = d->hooks.release;
 	p->release_arg = d->hooks.arg;
+	if (d->stonewall_ns) {
+		p->release = stonewall_release;
+		p->release_arg = &sw;
+	}
 	p->progress = d->progress && d->sink.progress;
 	p->draw = d->sink.progress;
 	if (obs && d->obs_open)
@@ -39,6 +127,7 @@ int driver_phase(struct driver *d, struct phase *p, struct observe_phase *obs, s
 	if (io)
 		procio_read(&io0);
 	rc = phase_run(p);
+	stonewall_disarm(&sw, p);
 	if (io) {
 		procio_read(&io1);
 		procio_delta(&io0, &io1, io);
@@ -47,6 +136,8 @@ int driver_phase(struct driver *d, struct phase *p, struct observe_phase *obs, s
 		observe_end(&d->obs, obs);
 	else if (obs)
 		memset(obs, 0, sizeof(*obs));
+	if (d->hooks.phase_end)
+		d->hooks.phase_end(d->hooks.arg, p, obs && obs->taken ? obs : NULL);
 	return rc;
 }
 
@@ -109,11 +200,13 @@ int driver_run(struct driver *d, struct driver_result *res)
 	if (!res->runs || !res->env.mounts)
 		return -ENOMEM;
 	/* the kernel-side view: devices resolved once, perf opened once for every run */
-	if (observe_open(&d->obs, &oc, targets, ntargets))
-		return -ENOMEM;
-	d->obs_open = true;
-	res->profiled = d->obs.perf != NULL;
-	snprintf(res->perf_why, sizeof(res->perf_why), "%s", d->obs.perf_why);
+	if (!d->no_kernel_view) {
+		if (observe_open(&d->obs, &oc, targets, ntargets))
+			return -ENOMEM;
+		d->obs_open = true;
+		res->profiled = d->obs.perf != NULL;
+		snprintf(res->perf_why, sizeof(res->perf_why), "%s", d->obs.perf_why);
+	}
 	while (res->nruns < repeat && !run_stopping()) {
 		struct run_head *h = driver_result_run(w, res, res->nruns);
 		bool last = res->nruns + 1 == repeat;
@@ -166,12 +259,14 @@ int driver_run(struct driver *d, struct driver_result *res)
 	}
 	res->warns_short = d->warns_short;
 	/* the devices stay for the warning text; perf goes */
-	res->targets = d->obs.targets;
-	res->ntargets = d->obs.ntargets;
-	d->obs.targets = NULL;
-	d->obs.ntargets = 0;
-	observe_close(&d->obs);
-	d->obs_open = false;
+	if (d->obs_open) {
+		res->targets = d->obs.targets;
+		res->ntargets = d->obs.ntargets;
+		d->obs.targets = NULL;
+		d->obs.ntargets = 0;
+		observe_close(&d->obs);
+		d->obs_open = false;
+	}
 	return 0;
 }
 

@@ -14,6 +14,14 @@
  *                       released: several processes can be released together (an MPI barrier).
  *   hooks.prepare_run   before each run of a repeat: prepare the target (re-mkfs, remount,
  *                       drop caches). A failure stops the repeats as a first error would.
+ *   hooks.phase_end     after each phase's workers are joined and its kernel view closed:
+ *                       what the phase did, for a record beside the workload's (fsbench-mpi's
+ *                       per-rank phases, skew and stonewall figures).
+ *   stonewall_ns        every phase ends that long after its release (IOR -D, mdtest -W): the
+ *                       workers stop at their next op (RUN_STOP_PHASE), the phase counts what
+ *                       was done, the next phase runs; phase.stonewalled says it happened.
+ *   no_kernel_view      another process on this host takes the kernel view (fsbench-mpi: one
+ *                       rank per host reads diskstats, /proc/stat, vmstat).
  *   driver_result_merge()  results of several processes merged (counters summed, histograms
  *                       merged exactly), through the workload's merge hook.
  *
@@ -47,7 +55,18 @@ struct run_opts {
 	bool profile_inclusive;      /* call chains and the inclusive table, no folded file */
 	uint64_t profile_hz, profile_top;
 	const char *profile_folded;  /* --profile-folded FILE */
+	/* this process's place in a job of several (fsbench-mpi), set by the job, not by options:
+	 * process proc of nprocs (0 of 1 alone); job_salt, when not 0, is the job's seed for
+	 * names that must be unique across its processes (the same on every process) */
+	unsigned proc, nprocs;
+	uint64_t job_salt;
 };
+
+/* the job's processes: 1 alone (a zeroed run_opts counts as alone too) */
+static inline unsigned run_opts_nprocs(const struct run_opts *o)
+{
+	return o->nprocs ? o->nprocs : 1;
+}
 
 /* How a run ended. */
 enum run_end {
@@ -92,6 +111,8 @@ struct driver_sink {
 struct driver_hooks {
 	int (*release)(void *arg, const struct phase *p);       /* 0 or -errno */
 	int (*prepare_run)(void *arg, unsigned run);             /* 0 or -errno */
+	/* obs: the phase's kernel view, NULL when none was taken */
+	void (*phase_end)(void *arg, const struct phase *p, const struct observe_phase *obs);
 	void *arg;
 };
 
@@ -103,6 +124,8 @@ struct driver {
 	struct driver_hooks hooks;
 	bool progress;               /* a live status line on stderr */
 	const char *prog;            /* how messages name the command: only for perf's one line */
+	uint64_t stonewall_ns;       /* 0: phases run to their end */
+	bool no_kernel_view;         /* another process takes this host's kernel view */
 	/* the session: valid during driver_run() */
 	struct observe obs;
 	bool obs_open;
@@ -119,6 +142,9 @@ struct driver_result {
 	int signal;                  /* the signal that stopped the command, 0 for none */
 	bool nostart;                /* a run could not start (its error is the first error) */
 	bool cleanup_failed;         /* something fsbench created could not be removed */
+	/* where the first error happened, for a job of several processes ("rank 2 on host n1:
+	 * "), printed before the error; "" for one process */
+	char origin[192];
 	bool stopped_between;        /* the signal came between two runs */
 	struct driver_env env;
 	struct warn_tally warns;     /* every run's warnings, for one stderr line per kind */

@@ -11,8 +11,10 @@
 
 #include "core/hist.h"
 
-/* Why the run stopped early: nonzero stops every worker at its next op. */
-enum run_stop_reason { RUN_GO = 0, RUN_STOP_ERROR = 1, RUN_STOP_SIGNAL = 2 };
+/* Why the run stopped early: nonzero stops every worker at its next op. RUN_STOP_PHASE ends
+ * only the phase in progress (the driver's stonewall, core/driver.h), which the driver lifts
+ * once the phase's workers are joined. */
+enum run_stop_reason { RUN_GO = 0, RUN_STOP_ERROR = 1, RUN_STOP_SIGNAL = 2, RUN_STOP_PHASE = 3 };
 extern atomic_int run_stop;
 
 static inline bool run_stopping(void)
@@ -115,6 +117,7 @@ struct phase {
 	uint64_t first_done_ns;  /* first worker done */
 	uint64_t first_done_ops; /* all workers' progress when the first one finished */
 	uint64_t first_done_bytes;
+	bool stonewalled;        /* the driver's stonewall ended it (core/driver.h) */
 	double usr_s, sys_s;     /* process CPU from release to after the last join: exact total
 				  * (CLOCK_PROCESS_CPUTIME_ID), split as RUSAGE_SELF splits it */
 	double cpu0_s;

@@ -41,7 +41,9 @@ void fsm_print_header(FILE *out, bool log, const struct fsm_config *c, int argc,
 	for (int i = 0; i < argc; i++)
 		fprintf(out, " %s ", argv[i]);
 	/* ctime() ends with its own newline, as in fs_mark */
-	fprintf(out, "\n#\tVersion 3.3, %u thread(s) starting at %s", c->nthreads, ctime(&started));
+	/* a job's processes together (fsbench-mpi): every process's threads */
+	fprintf(out, "\n#\tVersion 3.3, %u thread(s) starting at %s",
+		c->nthreads * run_opts_nprocs(&c->run), ctime(&started));
 	fprintf(out, "#\tSync method: %s\n", sync_text[c->sync_method]);
 	switch (c->policy) {
 	case FSM_DIR_NONE:

@@ -19,6 +19,9 @@ static json_t *config(const struct fsm_config *c)
 		json_array_append_new(d, json_string(c->dirs.v[i]));
 	json_object_set_new(o, "dirs", d);
 	json_object_set_new(o, "threads", json_u64(c->nthreads));
+	/* a job of several processes (fsbench-mpi): threads is per process */
+	if (run_opts_nprocs(&c->run) > 1)
+		json_object_set_new(o, "processes", json_u64(run_opts_nprocs(&c->run)));
 	json_object_set_new(o, "files_per_thread", json_u64(c->nfiles));
 	json_object_set_new(o, "file_bytes", json_u64(c->file_bytes));
 	json_object_set_new(o, "io_bytes", json_u64(c->io_bytes));

@@ -14,6 +14,9 @@ static json_t *tio_json_config(const struct tio_config *c)
 	json_t *o = json_object(), *dirs = json_array(), *phases = json_array();
 
 	json_object_set_new(o, "threads", json_u64(c->threads));
+	/* a job of several processes (fsbench-mpi): threads is per process */
+	if (run_opts_nprocs(&c->run) > 1)
+		json_object_set_new(o, "processes", json_u64(run_opts_nprocs(&c->run)));
 	json_object_set_new(o, "file_size_bytes", json_u64(c->file_bytes));
 	json_object_set_new(o, "file_size_used_bytes", json_u64(c->blocks * c->block_bytes));
 	json_object_set_new(o, "block_size_bytes", json_u64(c->block_bytes));
@@ -95,7 +98,7 @@ static void tio_json_layout(json_t *o, const struct tio_layout *l)
 	json_object_set_new(lo, "per_file", files);
 }
 
-static json_t *tio_json_phase(const struct tio_config *c, const struct tio_result *r, int p)
+static json_t *tio_json_phase(const struct tio_result *r, int p)
 {
 	const struct tio_phase_result *pr = &r->phase[p];
 	json_t *o = json_object(), *threads = json_array();
@@ -125,7 +128,7 @@ static json_t *tio_json_phase(const struct tio_config *c, const struct tio_resul
 	}
 	if (pr->obs.profile)
 		json_object_set_new(o, "profile", perf_json(pr->obs.profile));
-	for (unsigned i = 0; i < c->threads; i++) {
+	for (unsigned i = 0; i < pr->nthreads; i++) {
 		const struct tio_thread_result *t = &pr->threads[i];
 
 		json_array_append_new(threads, json_pack("{s:i,s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o}",
@@ -143,9 +146,7 @@ static json_t *tio_json_phase(const struct tio_config *c, const struct tio_resul
 }
 
 /* One run: what --repeat repeats. */
-/* One run: what --repeat repeats. */
-static json_t *tio_json_run(const struct tio_config *c, const struct driver_result *res,
-			    const struct tio_result *r, bool last)
+static json_t *tio_json_run(const struct driver_result *res, const struct tio_result *r, bool last)
 {
 	json_t *o = json_object(), *phases = json_array();
 
@@ -153,7 +154,7 @@ static json_t *tio_json_run(const struct tio_config *c, const struct driver_resu
 	json_object_set_new(o, "seed", json_u64(r->seed));
 	for (int p = 0; p < TIO_NPHASES; p++)
 		if (r->phase[p].ran)
-			json_array_append_new(phases, tio_json_phase(c, r, p));
+			json_array_append_new(phases, tio_json_phase(r, p));
 	json_object_set_new(o, "phases", phases);
 	json_object_set_new(o, "total_latency", json_latency(&r->total));
 	json_figures(o, tio_run_figs, TIO_NRFIGS, r->fig);
@@ -171,7 +172,7 @@ json_t *tio_json(const struct tio_config *c, const struct driver_result *res,
 	json_object_set_new(root, "config", tio_json_config(c));
 	if (nruns == 1) {
 		/* a single run is the top level itself; readers: runs = root.runs or [root] */
-		json_t *run = tio_json_run(c, res, &runs[0], true);
+		json_t *run = tio_json_run(res, &runs[0], true);
 
 		json_object_update(root, run);
 		json_decref(run);
@@ -179,7 +180,7 @@ json_t *tio_json(const struct tio_config *c, const struct driver_result *res,
 		json_t *arr = json_array();
 
 		for (unsigned i = 0; i < nruns; i++)
-			json_array_append_new(arr, tio_json_run(c, res, &runs[i], i + 1 == nruns));
+			json_array_append_new(arr, tio_json_run(res, &runs[i], i + 1 == nruns));
 		json_object_set_new(root, "runs", arr);
 		json_object_set_new(root, "complete", json_boolean(runs[nruns - 1].head.complete));
 	}

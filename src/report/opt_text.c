@@ -2,19 +2,27 @@
  * compare them with (core/opt.h declares the table). */
 #include "report/opt_text.h"
 
-void opt_text_help(const struct opt_cmd *c, const void *defaults, const char *prog, FILE *out)
+void opt_text_options(const struct opt_cmd *c, const void *defaults, const char *heading, FILE *out)
 {
-	fprintf(out, "usage: %s [OPTION]...\n%s\n\n", prog, c->summary);
+	if (heading)
+		fprintf(out, "\n%s\n", heading);
 	for (const struct opt *o = c->opts; !opt_is_end(o); o++) {
-		char names[96], def[256];
+		char names[96], def[256] = "";
 
 		opt_format_names(o, names, sizeof(names));
-		opt_format_default(o, defaults, def, sizeof(def));
+		if (defaults)
+			opt_format_default(o, defaults, def, sizeof(def));
 		fprintf(out, "  %-26s %s", names, o->help);
 		if (def[0])
 			fprintf(out, " (default: %s)", def);
 		fputc('\n', out);
 	}
+}
+
+void opt_text_help(const struct opt_cmd *c, const void *defaults, const char *prog, FILE *out)
+{
+	fprintf(out, "usage: %s [OPTION]...\n%s\n\n", prog, c->summary);
+	opt_text_options(c, defaults, NULL, out);
 }
 
 /* roff needs '-' escaped and a leading '.' or '\'' protected */

@@ -6,6 +6,8 @@
 #include "core/opt.h"
 
 void opt_text_help(const struct opt_cmd *c, const void *defaults, const char *prog, FILE *out);
+/* The option lines of --help alone, under a heading line (NULL: none); defaults may be NULL. */
+void opt_text_options(const struct opt_cmd *c, const void *defaults, const char *heading, FILE *out);
 void opt_text_man(const struct opt_cmd *c, const void *defaults, FILE *out);
 /* One line per option: "-f --size" (for tests that check help and man page cover the table). */
 void opt_text_list(const struct opt_cmd *c, FILE *out);

@@ -46,7 +46,9 @@ static void lat_row(FILE *out, const char *label, double mean, double max, doubl
 
 void tio_print_tables(FILE *out, const struct tio_config *c, const struct tio_result *r)
 {
-	fprintf(out, "Tiotest results for %llu concurrent io threads:\n", (unsigned long long)c->threads);
+	/* a job's processes together (fsbench-mpi): 4 ranks x 4 threads are 16 threads */
+	fprintf(out, "Tiotest results for %llu concurrent io threads:\n",
+		(unsigned long long)c->threads * run_opts_nprocs(&c->run));
 	fputs(",----------------------------------------------------------------------.\n"
 	      "| Item                  | Time     | Rate         | Usr CPU  | Sys CPU |\n"
 	      "+-----------------------+----------+--------------+----------+---------+\n", out);

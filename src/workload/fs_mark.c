@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "core/cleanup.h"
+#include "core/pack.h"
 #include "workload/run_opts.h"
 #include "workload/workload.h"
 #include "core/clock.h"
@@ -71,6 +72,9 @@ struct fsm_state {
 	char *xbuf;
 	uint64_t salt, bits_mask;
 	unsigned bits;           /* unique bits encoded in the random part */
+	/* the job's threads (fsbench-mpi: every process's; run_opts.proc): this process's first
+	 * thread number and how many there are, so that names are unique across the job */
+	unsigned thread_base, job_threads;
 	atomic_int full;         /* errno that filled the filesystem (fill mode), 0 otherwise */
 	char full_path[PATH_MAX + 512];
 	const char *full_what;
@@ -110,14 +114,14 @@ static inline uint64_t mix64(uint64_t z)
 }
 
 static void name_tail(const struct fsm_config *c, unsigned bits, uint64_t mask, uint64_t salt,
-		      unsigned th, uint64_t k, char *name)
+		      unsigned jt, unsigned th, uint64_t k, char *name)
 {
 	unsigned r = c->rand_chars, i, lim = r < 13 ? r : 13;
 	char *end = name + c->name_chars - 1;
 	uint64_t x = 0, y;
 
 	if (bits)
-		x = mix_bits(((k * c->nthreads + th) ^ salt) & mask, bits, mask);
+		x = mix_bits(((k * jt + th) ^ salt) & mask, bits, mask);
 	for (i = 0; i < lim; i++)
 		end[-(int)i] = fsm_alpha[(x >> (5 * i)) & 31];
 	/* beyond 13 characters (64 bits) the rest is filler, derived from x to stay regenerable */
@@ -162,7 +166,7 @@ static unsigned subdir_of(const struct fsm_config *c, const struct fsm_thread *t
 	case FSM_DIR_ROUND_ROBIN:
 		return (unsigned)((g->sub0 + (k - g->k0) / c->files_per_subdir) % c->nsubdirs);
 	case FSM_DIR_SPREAD:
-		return (unsigned)((k * c->nthreads + t->id) % c->nsubdirs);
+		return (unsigned)((k * t->s->job_threads + t->s->thread_base + t->id) % c->nsubdirs);
 	default:
 		return 0;
 	}
@@ -189,7 +193,7 @@ static int locate(struct fsm_thread *t, uint64_t k, unsigned *hint)
 	const struct fsm_seg *g = seg_of(t, k, hint);
 
 	memcpy(t->name, g->seq, c->name_chars - c->rand_chars);
-	name_tail(c, s->bits, s->bits_mask, s->salt, t->id, k, t->name);
+	name_tail(c, s->bits, s->bits_mask, s->salt, s->job_threads, s->thread_base + t->id, k, t->name);
 	return s->dirfd[t->dir * c->nsubdirs + subdir_of(c, t, g, k)];
 }
 
@@ -481,7 +485,8 @@ static int create_work(struct worker *w)
 				memcpy(sl->name, g->seq, seq_len);
 				sl->seg = t->nsegs;
 			}
-			name_tail(c, s->bits, s->bits_mask, s->salt, t->id, k, sl->name);
+			name_tail(c, s->bits, s->bits_mask, s->salt, s->job_threads, s->thread_base + t->id, k,
+				  sl->name);
 			t->sub[nsub++] = build_chain(s, sl, true);
 			i++;
 		}
@@ -843,8 +848,14 @@ static int setup(struct fsm_state *s)
 		}
 		close(top);
 	}
-	/* a different name stream every run, from the clock: runs kept with -k do not collide */
-	salt = mix64(clock_ns() ^ ((uint64_t)getpid() << 32));
+	/* a different name stream every run, from the clock: runs kept with -k do not collide; a
+	 * job's processes share the job's stream (each its own thread numbers) */
+	if (c->run.job_salt)
+		salt = mix64(c->run.job_salt + s->d->run);
+	else
+		salt = mix64(clock_ns() ^ ((uint64_t)getpid() << 32));
+	s->thread_base = c->run.proc * c->nthreads;
+	s->job_threads = c->nthreads * run_opts_nprocs(&c->run);
 	name_bits(c, &s->bits, &s->bits_mask);
 	s->salt = salt & s->bits_mask;
 	if (cleanup_add_fn(cleanup_files, s))
@@ -1059,31 +1070,45 @@ static int extra_phase(struct fsm_state *s, const char *name, int (*work)(struct
 	return rc;
 }
 
+/* room for n iterations in the per-iteration arrays */
+static int reserve(struct fsm_result *r, unsigned n)
+{
+	unsigned ncap = r->cap ? r->cap : 16;
+	double *a, *b;
+	uint64_t *f, *w, *t;
+
+	if (n <= r->cap)
+		return 0;
+	while (ncap < n)
+		ncap *= 2;
+	if ((a = realloc(r->rates, ncap * sizeof(double))))
+		r->rates = a;
+	if (a && (b = realloc(r->agg_rates, ncap * sizeof(double))))
+		r->agg_rates = b;
+	else
+		return -ENOMEM;
+	if ((f = realloc(r->iter_files, ncap * sizeof(uint64_t))))
+		r->iter_files = f;
+	if (f && (w = realloc(r->iter_wall_ns, ncap * sizeof(uint64_t))))
+		r->iter_wall_ns = w;
+	else
+		return -ENOMEM;
+	if (!(t = realloc(r->iter_start_ns, ncap * sizeof(uint64_t))))
+		return -ENOMEM;
+	r->iter_start_ns = t;
+	r->cap = ncap;
+	return 0;
+}
+
 static int push_rate(struct fsm_result *r, const struct fsm_iter *it)
 {
-	if (r->niters == r->cap) {
-		unsigned ncap = r->cap ? r->cap * 2 : 16;
-		double *a = realloc(r->rates, ncap * sizeof(double));
-		double *b = a ? realloc(r->agg_rates, ncap * sizeof(double)) : NULL;
-		uint64_t *f, *w;
-
-		if (a)
-			r->rates = a;
-		if (b)
-			r->agg_rates = b;
-		f = b ? realloc(r->iter_files, ncap * sizeof(uint64_t)) : NULL;
-		if (f)
-			r->iter_files = f;
-		w = f ? realloc(r->iter_wall_ns, ncap * sizeof(uint64_t)) : NULL;
-		if (!w)
-			return -ENOMEM;
-		r->iter_wall_ns = w;
-		r->cap = ncap;
-	}
+	if (reserve(r, r->niters + 1))
+		return -ENOMEM;
 	r->rates[r->niters] = it->files_per_sec;
 	r->agg_rates[r->niters] = it->files_per_sec_aggregate;
 	r->iter_files[r->niters] = it->files;
 	r->iter_wall_ns[r->niters] = it->wall_ns;
+	r->iter_start_ns[r->niters] = it->release_ns;
 	r->niters++;
 	return 0;
 }
@@ -1179,6 +1204,7 @@ static int one_iteration(struct fsm_state *s, struct fsm_iter *it, uint64_t *cou
 	if (rc)
 		return rc;
 	release = ph.start_ns;
+	it->release_ns = release;
 	for (unsigned i = 0; i < c->nthreads; i++) {
 		struct fsm_thread *t = &s->th[i];
 		uint64_t op_ns = 0;
@@ -1403,6 +1429,7 @@ static void fsm_result_free(void *result)
 	free(r->agg_rates);
 	free(r->iter_files);
 	free(r->iter_wall_ns);
+	free(r->iter_start_ns);
 	perf_profile_free(r->profile);
 	for (int o = 0; o < FSM_NOPS; o++)
 		hist_packed_free(&r->op[o].lat);
@@ -1543,7 +1570,7 @@ int fsm_config_check(struct fsm_config *c, char *err, size_t len)
 	if (c->fill) {
 		r_min = 13;
 	} else {
-		capacity = c->threads * c->nfiles;
+		capacity = c->threads * run_opts_nprocs(&c->run) * c->nfiles;
 		if (c->iterations > UINT64_MAX / capacity)
 			return bad(err, len, "-L %llu: too many iterations",
 				   (unsigned long long)c->iterations);
@@ -1742,29 +1769,277 @@ static bool fsm_keep(const void *cfg, const void *result)
 }
 
 /* Runs of the same configuration from processes side by side: files, latency and overhead add
- * up; fs_mark's files/sec is a sum over threads and so adds up too; the aggregate is
- * recomputed over the widest iteration window. */
+ * up; fs_mark's files/sec is a sum over threads and so adds up too; an iteration's window runs
+ * from the first release to the last create loop end (absolute release times) and the
+ * aggregate is recomputed over it. A process with fewer iterations (stopped early) adds to
+ * the ones it has. */
+static void window(uint64_t *start, uint64_t *wall, uint64_t start2, uint64_t wall2)
+{
+	uint64_t s = *start < start2 ? *start : start2;
+	uint64_t e1 = *start + *wall, e2 = start2 + wall2;
+
+	*wall = (e1 > e2 ? e1 : e2) - s;
+	*start = s;
+}
+
+static int merge_op_total(struct fsm_op_total *a, const struct fsm_op_total *b)
+{
+	struct hist *x = malloc(sizeof(*x)), *y = malloc(sizeof(*y));
+	struct hist_packed np;
+	int rc = -ENOMEM;
+
+	if (x && y) {
+		hist_unpack(&a->lat, x);
+		hist_unpack(&b->lat, y);
+		hist_merge(x, y);
+		if (!(rc = hist_pack(&np, x))) {
+			hist_packed_free(&a->lat);
+			a->lat = np;
+			a->ops += b->ops;
+			a->bytes += b->bytes;
+			a->over_2s += b->over_2s;
+			a->over_10s += b->over_10s;
+		}
+	}
+	free(x);
+	free(y);
+	return rc;
+}
+
+static int end_rank(enum run_end e)
+{
+	switch (e) {
+	case RUN_END_ERROR: return 4;
+	case RUN_END_SIGNAL: return 3;
+	case RUN_END_NOSPACE: return 2;
+	case RUN_END_FULL: return 1;
+	default: return 0;
+	}
+}
+
 static int fsm_merge(void *dst, const void *src)
 {
 	struct fsm_result *a = dst;
 	const struct fsm_result *b = src;
 
-	if (a->niters != b->niters)
-		return -EINVAL;
-	for (unsigned i = 0; i < a->niters; i++) {
-		a->rates[i] += b->rates[i];
-		a->iter_files[i] += b->iter_files[i];
-		if (b->iter_wall_ns[i] > a->iter_wall_ns[i])
+	if (reserve(a, b->niters))
+		return -ENOMEM;
+	for (unsigned i = 0; i < b->niters; i++) {
+		if (i >= a->niters) {
+			a->rates[i] = b->rates[i];
+			a->iter_files[i] = b->iter_files[i];
 			a->iter_wall_ns[i] = b->iter_wall_ns[i];
+			a->iter_start_ns[i] = b->iter_start_ns[i];
+		} else {
+			a->rates[i] += b->rates[i];
+			a->iter_files[i] += b->iter_files[i];
+			window(&a->iter_start_ns[i], &a->iter_wall_ns[i], b->iter_start_ns[i],
+			       b->iter_wall_ns[i]);
+		}
 		a->agg_rates[i] = a->iter_wall_ns[i] ?
 			(double)a->iter_files[i] / ((double)a->iter_wall_ns[i] / NS_PER_S) : 0;
 	}
-	run_figures(a);
+	if (b->niters > a->niters)
+		a->niters = b->niters;
 	a->total_files += b->total_files;
 	a->app_overhead_ns += b->app_overhead_ns;
 	hist_merge(&a->create_lat, &b->create_lat);
+	if (a->op_total && b->op_total) {
+		for (int o = 0; o < FSM_NOPS; o++)
+			if (merge_op_total(&a->op[o], &b->op[o]))
+				return -ENOMEM;
+	} else if (a->op_total) {
+		/* out of memory in one process: no merged totals rather than wrong ones */
+		for (int o = 0; o < FSM_NOPS; o++)
+			hist_packed_free(&a->op[o].lat);
+		memset(a->op, 0, sizeof(a->op));
+		a->op_total = false;
+	}
+	run_figures(a);
 	a->head.complete = a->head.complete && b->head.complete;
+	if (end_rank(b->head.end) > end_rank(a->head.end)) {
+		a->head.end = b->head.end;
+		a->head.end_err = b->head.end_err;
+		memcpy(a->head.end_detail, b->head.end_detail, sizeof(a->head.end_detail));
+	}
 	return 0;
+}
+
+/* what merge and the report need, for the first process of a job (workload.h) */
+static int fsm_pack(const void *result, int64_t off, struct pack *o)
+{
+	const struct fsm_result *r = result;
+
+	pack_u64(o, r->head.end);
+	pack_u64(o, r->head.complete);
+	pack_i64(o, r->head.end_err);
+	pack_str(o, r->head.end_detail);
+	pack_i64(o, r->head.started_unix_s);
+	pack_u64(o, r->head.index);
+	pack_i64(o, (int64_t)r->started);
+	pack_u64(o, r->niters);
+	for (unsigned i = 0; i < r->niters; i++) {
+		pack_f64(o, r->rates[i]);
+		pack_u64(o, r->iter_files[i]);
+		pack_u64(o, r->iter_wall_ns[i]);
+		pack_u64(o, r->iter_start_ns[i] - (uint64_t)off);
+	}
+	pack_u64(o, r->total_files);
+	pack_u64(o, r->app_overhead_ns);
+	pack_hist(o, &r->create_lat);
+	pack_u64(o, r->op_total);
+	for (int i = 0; r->op_total && i < FSM_NOPS; i++) {
+		pack_u64(o, r->op[i].ops);
+		pack_u64(o, r->op[i].bytes);
+		pack_u64(o, r->op[i].over_2s);
+		pack_u64(o, r->op[i].over_10s);
+		pack_hist_packed(o, &r->op[i].lat);
+	}
+	return o->err;
+}
+
+static int fsm_unpack(void *result, struct unpack *u)
+{
+	struct fsm_result *r = result;
+	uint64_t n;
+
+	r->head.end = (enum run_end)unpack_u64(u);
+	r->head.complete = unpack_u64(u);
+	r->head.end_err = (int)unpack_i64(u);
+	unpack_str_to(u, r->head.end_detail, sizeof(r->head.end_detail));
+	r->head.started_unix_s = unpack_i64(u);
+	r->head.index = (unsigned)unpack_u64(u);
+	r->started = (time_t)unpack_i64(u);
+	n = unpack_u64(u);
+	if (u->err || n > u->len)
+		return -EPROTO;
+	if (reserve(r, (unsigned)n))
+		return -ENOMEM;
+	for (unsigned i = 0; i < n; i++) {
+		r->rates[i] = unpack_f64(u);
+		r->iter_files[i] = unpack_u64(u);
+		r->iter_wall_ns[i] = unpack_u64(u);
+		r->iter_start_ns[i] = unpack_u64(u);
+		r->agg_rates[i] = r->iter_wall_ns[i] ?
+			(double)r->iter_files[i] / ((double)r->iter_wall_ns[i] / NS_PER_S) : 0;
+	}
+	r->niters = (unsigned)n;
+	r->total_files = unpack_u64(u);
+	r->app_overhead_ns = unpack_u64(u);
+	unpack_hist(u, &r->create_lat);
+	r->op_total = unpack_u64(u);
+	for (int i = 0; r->op_total && i < FSM_NOPS && !u->err; i++) {
+		r->op[i].ops = unpack_u64(u);
+		r->op[i].bytes = unpack_u64(u);
+		r->op[i].over_2s = unpack_u64(u);
+		r->op[i].over_10s = unpack_u64(u);
+		unpack_hist_packed(u, &r->op[i].lat);
+	}
+	if (unpack_done(u))
+		return u->err == -ENOMEM ? -ENOMEM : -EPROTO;
+	run_figures(r);
+	return 0;
+}
+
+/* an iteration (struct fsm_iter), the reporting unit */
+static int fsm_pack_unit(const void *unit, int64_t off, struct pack *o)
+{
+	const struct fsm_iter *it = unit;
+
+	pack_u64(o, it->index);
+	pack_u64(o, it->files);
+	pack_u64(o, it->count);
+	pack_u64(o, it->partial);
+	pack_i64(o, it->fsuse_pct);
+	pack_i64(o, it->iuse_pct);
+	pack_f64(o, it->files_per_sec);
+	pack_u64(o, it->wall_ns);
+	pack_u64(o, it->release_ns - (uint64_t)off);
+	pack_u64(o, it->app_overhead_ns);
+	pack_u64(o, it->stat_wall_ns);
+	pack_u64(o, it->read_wall_ns);
+	pack_u64(o, it->unlink_wall_ns);
+	pack_u64(o, it->start_unix_s);
+	pack_u64(o, it->obs.taken);
+	if (it->obs.taken)
+		pack_bytes(o, &it->obs.k, sizeof(it->obs.k));
+	for (int i = 0; i < FSM_NOPS; i++)
+		pack_opstat(o, &it->op[i]);
+	return o->err;
+}
+
+static int fsm_unpack_unit(void *unit, struct unpack *u)
+{
+	struct fsm_iter *it = unit;
+
+	it->index = (unsigned)unpack_u64(u);
+	it->files = unpack_u64(u);
+	it->count = unpack_u64(u);
+	it->partial = unpack_u64(u);
+	it->fsuse_pct = (int)unpack_i64(u);
+	it->iuse_pct = (int)unpack_i64(u);
+	it->files_per_sec = unpack_f64(u);
+	it->wall_ns = unpack_u64(u);
+	it->release_ns = unpack_u64(u);
+	it->app_overhead_ns = unpack_u64(u);
+	it->stat_wall_ns = unpack_u64(u);
+	it->read_wall_ns = unpack_u64(u);
+	it->unlink_wall_ns = unpack_u64(u);
+	it->start_unix_s = unpack_u64(u);
+	it->obs.taken = unpack_u64(u);
+	if (it->obs.taken)
+		unpack_bytes(u, &it->obs.k, sizeof(it->obs.k));
+	for (int i = 0; i < FSM_NOPS; i++)
+		unpack_opstat(u, &it->op[i]);
+	it->files_per_sec_aggregate = it->wall_ns ?
+		(double)it->files / ((double)it->wall_ns / NS_PER_S) : 0;
+	return unpack_done(u);
+}
+
+static int fsm_merge_unit(void *dst, const void *src)
+{
+	struct fsm_iter *a = dst;
+	const struct fsm_iter *b = src;
+
+	if (a->index != b->index)
+		return -EINVAL;
+	a->files += b->files;
+	a->count += b->count;
+	a->partial = a->partial || b->partial;
+	/* FSUse% of the fullest filesystem */
+	a->fsuse_pct = a->fsuse_pct > b->fsuse_pct ? a->fsuse_pct : b->fsuse_pct;
+	a->iuse_pct = a->iuse_pct > b->iuse_pct ? a->iuse_pct : b->iuse_pct;
+	a->files_per_sec += b->files_per_sec;
+	a->app_overhead_ns += b->app_overhead_ns;
+	window(&a->release_ns, &a->wall_ns, b->release_ns, b->wall_ns);
+	a->files_per_sec_aggregate = a->wall_ns ?
+		(double)a->files / ((double)a->wall_ns / NS_PER_S) : 0;
+	/* the extra phases have no release time of their own here: the longest process's */
+	if (b->stat_wall_ns > a->stat_wall_ns)
+		a->stat_wall_ns = b->stat_wall_ns;
+	if (b->read_wall_ns > a->read_wall_ns)
+		a->read_wall_ns = b->read_wall_ns;
+	if (b->unlink_wall_ns > a->unlink_wall_ns)
+		a->unlink_wall_ns = b->unlink_wall_ns;
+	if (b->start_unix_s < a->start_unix_s)
+		a->start_unix_s = b->start_unix_s;
+	if (!a->obs.taken && b->obs.taken) {
+		a->obs.taken = true;
+		a->obs.k = b->obs.k;
+	}
+	for (int i = 0; i < FSM_NOPS; i++)
+		opstat_merge(&a->op[i], &b->op[i]);
+	return 0;
+}
+
+static void fsm_unit_free(void *unit)
+{
+	iter_release(unit);
+}
+
+static struct opt_strs *fsm_dirs(void *cfg)
+{
+	return &((struct fsm_config *)cfg)->dirs;
 }
 
 /* The figures every reader shares (core/figure.h). Per run: fs_mark's own files/sec (the sum
@@ -1814,6 +2089,14 @@ const struct workload_ops workload_fs_mark = {
 	.merge = fsm_merge,
 	.keep = fsm_keep,
 	.target_opt = "dir",
+	.dirs = fsm_dirs,
+	.pack = fsm_pack,
+	.unpack = fsm_unpack,
+	.unit_size = sizeof(struct fsm_iter),
+	.pack_unit = fsm_pack_unit,
+	.unpack_unit = fsm_unpack_unit,
+	.merge_unit = fsm_merge_unit,
+	.unit_free = fsm_unit_free,
 	.figs = &fsm_figs,
 	.report = &fsm_report,
 	.short_help_stderr = true,

@@ -111,6 +111,8 @@ struct fsm_iter {
 	double files_per_sec;        /* fs_mark's: sum of the per-thread rates */
 	double files_per_sec_aggregate; /* files / (last loop end - release) */
 	uint64_t wall_ns;            /* release .. last create loop end */
+	uint64_t release_ns;         /* the create loop's release, absolute CLOCK_MONOTONIC (after
+				      * a job's merge: the first, on the job's common timeline) */
 	uint64_t app_overhead_ns;    /* summed over threads */
 	uint64_t stat_wall_ns, read_wall_ns, unlink_wall_ns;
 	uint64_t start_unix_s;
@@ -147,6 +149,7 @@ struct fsm_result {
 	double *agg_rates;           /* per iteration: aggregate files/sec */
 	uint64_t *iter_files;        /* per iteration: files created */
 	uint64_t *iter_wall_ns;
+	uint64_t *iter_start_ns;     /* per iteration: the create loop's release (release_ns) */
 	unsigned cap;
 	uint64_t total_files;
 	uint64_t app_overhead_ns;    /* summed over the reported iterations */

@@ -64,5 +64,6 @@
 		(c)->run.repeat = 1;                                                                   \
 		(c)->run.profile_hz = PERF_DEFAULT_HZ;                                                 \
 		(c)->run.profile_top = 15;                                                             \
+		(c)->run.nprocs = 1;                                                                   \
 	} while (0)
 #endif

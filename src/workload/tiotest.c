@@ -23,6 +23,7 @@
 #include "core/clock.h"
 #include "core/driver.h"
 #include "core/outfile.h"
+#include "core/pack.h"
 #include "workload/run_opts.h"
 #include "workload/workload.h"
 #include "engine/engine.h"
@@ -811,8 +812,10 @@ static int setup_threads(struct driver *d, const struct tio_config *c, struct ti
 			}
 			continue;
 		}
-		/* keep the original name so scripts that look for the files still find them */
-		snprintf(t->path, sizeof(t->path), "%s/_tiotest_pid%d.thr%u", dir, pid, i);
+		/* keep the original name so scripts that look for the files still find them; the
+		 * thread's number is the job's (a job's processes may share a directory and a pid) */
+		snprintf(t->path, sizeof(t->path), "%s/_tiotest_pid%d.thr%u", dir, pid,
+			 c->run.proc * (unsigned)c->threads + i);
 		fd = cleanup_create_file(t->path, O_RDWR, 0600);
 		if (fd < 0) {
 			run_fail_msg(-fd, "cannot create '%s': %s", t->path, strerror(-fd));
@@ -941,6 +944,8 @@ void tio_result_figures(struct tio_result *r)
 static void collect(const struct tio_config *c, struct phase *ph, struct tio_worker *tw,
 		    struct tio_phase_result *pr, struct tio_thread *th)
 {
+	pr->start_ns = ph->start_ns;
+	pr->nthreads = (unsigned)c->threads;
 	pr->wall_ns = ph->end_ns - ph->start_ns;
 	pr->first_done_ns = ph->first_done_ns - ph->start_ns;
 	pr->first_done_ops = ph->first_done_ops;
@@ -1153,8 +1158,10 @@ static int tio_run(struct driver *d, const void *cfg, void *result)
 		if (c->debug >= 40)
 			driver_note(d, "tiotest: starting phase %s", tio_phase_name[p]);
 		for (unsigned i = 0; i < c->threads; i++) {
+			/* the job's thread number: every process of a job draws its own offsets */
 			tw[i] = (struct tio_worker){ .c = c, .t = &th[i], .phase = (enum tio_phase)p,
-						     .seed = phase_seed(c->seed, i, (unsigned)p) };
+						     .seed = phase_seed(c->seed, c->run.proc * (unsigned)c->threads + i,
+									(unsigned)p) };
 			opstat_init(&tw[i].st);
 			workers[i].ctx = &tw[i];
 			workers[i].live = &tw[i].st;
@@ -1211,39 +1218,214 @@ static void tio_result_free(void *result)
 }
 
 /* Results of the same configuration from processes side by side: ops and histograms add up,
- * the window is the widest, CPU adds up; the figures are recomputed from the merged counters. */
+ * CPU adds up, the window runs from the first release to the last completion (the phases'
+ * absolute release times), the threads are listed one process after the other; the figures
+ * are recomputed from the merged counters. "First done" stays each process's own snapshot,
+ * summed (a job's figure at its first rank's end is fsbench-mpi's, src/mpi/). */
+static int merge_phase(struct tio_phase_result *x, const struct tio_phase_result *y)
+{
+	uint64_t start = x->start_ns < y->start_ns ? x->start_ns : y->start_ns;
+	uint64_t dx = x->start_ns - start, dy = y->start_ns - start;
+	uint64_t xfirst = x->first_done_ns + dx, yfirst = y->first_done_ns + dy;
+	uint64_t xlast = x->last_done_ns + dx, ylast = y->last_done_ns + dy;
+	struct tio_thread_result *t;
+
+	if (!x->ran || !y->ran)
+		return x->ran == y->ran ? 0 : -EINVAL;
+	t = realloc(x->threads, (x->nthreads + y->nthreads + 1) * sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	x->threads = t;
+	for (unsigned i = 0; i < x->nthreads; i++) {
+		t[i].start_ns += dx;
+		t[i].end_ns += dx;
+	}
+	for (unsigned i = 0; i < y->nthreads; i++) {
+		t[x->nthreads + i] = y->threads[i];
+		t[x->nthreads + i].start_ns += dy;
+		t[x->nthreads + i].end_ns += dy;
+	}
+	x->nthreads += y->nthreads;
+	opstat_merge(&x->st, &y->st);
+	/* each process mapped its own files: the sums add up, the figures are recomputed */
+	x->layout.measured = x->layout.measured && y->layout.measured;
+	x->layout.absent |= y->layout.absent;
+	if (x->layout.measured && !x->layout.absent)
+		layout_sum_merge(&x->layout.sum, &y->layout.sum);
+	if (y->layout.absent)
+		snprintf(x->layout.why, sizeof(x->layout.why), "%s", y->layout.why);
+	free(x->layout.files);   /* this process's files alone no longer match the sums */
+	x->layout.files = NULL;
+	x->start_ns = start;
+	x->first_done_ns = xfirst < yfirst ? xfirst : yfirst;
+	x->last_done_ns = xlast > ylast ? xlast : ylast;
+	x->wall_ns = x->last_done_ns;
+	x->first_done_ops += y->first_done_ops;
+	x->first_done_bytes += y->first_done_bytes;
+	x->usr_s += y->usr_s;
+	x->sys_s += y->sys_s;
+	x->complete = x->complete && y->complete;
+	/* one kernel view per host: the first one that was taken stands for the job */
+	if (!x->obs.taken && y->obs.taken) {
+		x->obs.taken = true;
+		x->obs.k = y->obs.k;
+	}
+	return 0;
+}
+
+/* how a run ended, the worst first */
+static int end_rank(enum run_end e)
+{
+	switch (e) {
+	case RUN_END_ERROR: return 4;
+	case RUN_END_SIGNAL: return 3;
+	case RUN_END_NOSPACE: return 2;
+	case RUN_END_FULL: return 1;
+	default: return 0;
+	}
+}
+
 static int tio_merge(void *dst, const void *src)
 {
 	struct tio_result *a = dst;
 	const struct tio_result *b = src;
+	int rc;
 
-	for (int p = 0; p < TIO_NPHASES; p++) {
-		struct tio_phase_result *x = &a->phase[p];
-		const struct tio_phase_result *y = &b->phase[p];
-
-		if (x->ran != y->ran)
+	for (int p = 0; p < TIO_NPHASES; p++)
+		if (a->phase[p].ran != b->phase[p].ran)
 			return -EINVAL;
-		opstat_merge(&x->st, &y->st);
-		x->wall_ns = x->wall_ns > y->wall_ns ? x->wall_ns : y->wall_ns;
-		x->last_done_ns = x->last_done_ns > y->last_done_ns ? x->last_done_ns : y->last_done_ns;
-		x->first_done_ns = x->first_done_ns < y->first_done_ns ? x->first_done_ns : y->first_done_ns;
-		x->usr_s += y->usr_s;
-		x->sys_s += y->sys_s;
-		x->complete = x->complete && y->complete;
-		/* each process mapped its own files: the sums add up, the figures are recomputed */
-		x->layout.measured = x->layout.measured && y->layout.measured;
-		x->layout.absent |= y->layout.absent;
-		if (x->layout.measured && !x->layout.absent)
-			layout_sum_merge(&x->layout.sum, &y->layout.sum);
-		if (y->layout.absent)
-			snprintf(x->layout.why, sizeof(x->layout.why), "%s", y->layout.why);
-		free(x->layout.files);   /* this process's files alone no longer match the sums */
-		x->layout.files = NULL;
-	}
+	for (int p = 0; p < TIO_NPHASES; p++)
+		if ((rc = merge_phase(&a->phase[p], &b->phase[p])))
+			return rc;
 	opstat_merge(&a->total, &b->total);
+	if (b->stopped_in >= 0 && (a->stopped_in < 0 || b->stopped_in < a->stopped_in))
+		a->stopped_in = b->stopped_in;
 	tio_result_figures(a);
 	a->head.complete = a->head.complete && b->head.complete;
+	if (end_rank(b->head.end) > end_rank(a->head.end))
+		a->head.end = b->head.end;
 	return 0;
+}
+
+/* what merge and the report need, for the first process of a job (workload.h) */
+static int tio_pack(const void *result, int64_t off, struct pack *o)
+{
+	const struct tio_result *r = result;
+
+	pack_u64(o, r->head.end);
+	pack_u64(o, r->head.complete);
+	pack_i64(o, r->head.end_err);
+	pack_str(o, r->head.end_detail);
+	pack_i64(o, r->head.started_unix_s);
+	pack_u64(o, r->head.index);
+	pack_i64(o, r->stopped_in);
+	pack_u64(o, r->seed);
+	pack_i64(o, r->pid);
+	pack_opstat(o, &r->total);
+	for (int p = 0; p < TIO_NPHASES; p++) {
+		const struct tio_phase_result *pr = &r->phase[p];
+
+		pack_u64(o, pr->ran);
+		if (!pr->ran)
+			continue;
+		pack_u64(o, pr->complete);
+		pack_opstat(o, &pr->st);
+		pack_u64(o, pr->start_ns - (uint64_t)off);
+		pack_u64(o, pr->wall_ns);
+		pack_u64(o, pr->first_done_ns);
+		pack_u64(o, pr->last_done_ns);
+		pack_u64(o, pr->first_done_ops);
+		pack_u64(o, pr->first_done_bytes);
+		pack_f64(o, pr->usr_s);
+		pack_f64(o, pr->sys_s);
+		pack_bytes(o, &pr->io, sizeof(pr->io));
+		pack_u64(o, pr->obs.taken);
+		if (pr->obs.taken)
+			pack_bytes(o, &pr->obs.k, sizeof(pr->obs.k));
+		pack_u64(o, pr->nthreads);
+		for (unsigned i = 0; i < pr->nthreads; i++) {
+			const struct tio_thread_result *t = &pr->threads[i];
+
+			pack_str(o, t->path);
+			pack_u64(o, t->ops);
+			pack_u64(o, t->bytes);
+			pack_u64(o, t->start_ns);
+			pack_u64(o, t->end_ns);
+			pack_u64(o, t->flush_ns);
+			pack_f64(o, t->usr_s);
+			pack_f64(o, t->sys_s);
+		}
+	}
+	return o->err;
+}
+
+static int tio_unpack(void *result, struct unpack *u)
+{
+	struct tio_result *r = result;
+
+	r->head.end = (enum run_end)unpack_u64(u);
+	r->head.complete = unpack_u64(u);
+	r->head.end_err = (int)unpack_i64(u);
+	unpack_str_to(u, r->head.end_detail, sizeof(r->head.end_detail));
+	r->head.started_unix_s = unpack_i64(u);
+	r->head.index = (unsigned)unpack_u64(u);
+	r->stopped_in = (int)unpack_i64(u);
+	r->seed = unpack_u64(u);
+	r->pid = (int)unpack_i64(u);
+	unpack_opstat(u, &r->total);
+	for (int p = 0; p < TIO_NPHASES && !u->err; p++) {
+		struct tio_phase_result *pr = &r->phase[p];
+		uint64_t n;
+
+		opstat_init(&pr->st);
+		pr->ran = unpack_u64(u);
+		if (!pr->ran)
+			continue;
+		pr->complete = unpack_u64(u);
+		unpack_opstat(u, &pr->st);
+		pr->start_ns = unpack_u64(u);
+		pr->wall_ns = unpack_u64(u);
+		pr->first_done_ns = unpack_u64(u);
+		pr->last_done_ns = unpack_u64(u);
+		pr->first_done_ops = unpack_u64(u);
+		pr->first_done_bytes = unpack_u64(u);
+		pr->usr_s = unpack_f64(u);
+		pr->sys_s = unpack_f64(u);
+		unpack_bytes(u, &pr->io, sizeof(pr->io));
+		pr->obs.taken = unpack_u64(u);
+		if (pr->obs.taken)
+			unpack_bytes(u, &pr->obs.k, sizeof(pr->obs.k));
+		n = unpack_u64(u);
+		if (u->err || n > 4096)
+			return -EPROTO;
+		if (!(pr->threads = calloc(n + 1, sizeof(*pr->threads))))
+			return -ENOMEM;
+		pr->nthreads = (unsigned)n;
+		for (unsigned i = 0; i < pr->nthreads; i++) {
+			struct tio_thread_result *t = &pr->threads[i];
+
+			unpack_str_to(u, t->path, sizeof(t->path));
+			t->ops = unpack_u64(u);
+			t->bytes = unpack_u64(u);
+			t->start_ns = unpack_u64(u);
+			t->end_ns = unpack_u64(u);
+			t->flush_ns = unpack_u64(u);
+			t->usr_s = unpack_f64(u);
+			t->sys_s = unpack_f64(u);
+		}
+	}
+	if (unpack_done(u))
+		return -EPROTO;
+	tio_result_figures(r);
+	return 0;
+}
+
+/* per-rank subdirectories need directories: -R names devices */
+static struct opt_strs *tio_dirs(void *cfg)
+{
+	struct tio_config *c = cfg;
+
+	return c->raw ? NULL : &c->dirs;
 }
 
 /* ---- the options and the ops ----------------------------------------------------------------- */
@@ -1364,6 +1546,9 @@ const struct workload_ops workload_tiotest = {
 	.merge = tio_merge,
 	.keep = tio_keep,
 	.target_opt = "dir",
+	.dirs = tio_dirs,
+	.pack = tio_pack,
+	.unpack = tio_unpack,
 	.figs = &tio_figs,
 	.report = &tio_report,
 };

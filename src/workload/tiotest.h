@@ -94,7 +94,9 @@ struct tio_phase_result {
 	bool ran;                    /* the phase was started */
 	bool complete;               /* ... and every worker finished its ops */
 	struct opstat st;            /* all workers merged */
-	uint64_t wall_ns, first_done_ns, last_done_ns;
+	uint64_t start_ns;           /* the release, absolute CLOCK_MONOTONIC (after a job's merge:
+				      * the first release on the job's common timeline) */
+	uint64_t wall_ns, first_done_ns, last_done_ns;   /* from start_ns */
 	uint64_t first_done_ops;     /* every thread's progress when the first finished */
 	uint64_t first_done_bytes;
 	double usr_s, sys_s;         /* process CPU over the phase window */
@@ -103,7 +105,8 @@ struct tio_phase_result {
 	struct sample *samples;      /* time series, malloc'd */
 	unsigned nsamples;
 	uint64_t sample_interval_ns;
-	struct tio_thread_result *threads;
+	struct tio_thread_result *threads;   /* nthreads: c->threads, or every process's */
+	unsigned nthreads;
 	double fig[TIO_NFIGS];       /* computed once the phase ended */
 	struct tio_layout layout;
 };

@@ -20,8 +20,31 @@
  *                needed (fs_mark's directory handles). May be NULL.
  *   result_free  frees what a result holds (not the result itself).
  *   merge        adds a result of the same configuration from another process: counters
- *                summed, histograms merged exactly; -EINVAL when the shapes differ. May be NULL
- *                (then results cannot be merged).
+ *                summed, histograms merged exactly, windows joined (each result keeps its
+ *                phases' absolute CLOCK_MONOTONIC release times, so the merged window runs
+ *                from the first release to the last completion); -EINVAL when the shapes
+ *                differ. May be NULL (then results cannot be merged).
+ *
+ * Across processes (fsbench-mpi, src/mpi/; all NULL: the workload runs in one process only).
+ * Every process of a job runs the same config (the first one's, shipped as bytes: a config
+ * holds no pointers but its options table's strings, which travel as strings); run.proc,
+ * run.nprocs and run.job_salt (core/driver.h) say which process this is, and the workload
+ * numbers its threads proc * threads + i, so names, seeds and thread numbers are the job's.
+ *   dirs         the list of directories the run works in (-d), writable: fsbench-mpi points
+ *                each entry DIR at DIR/rank.R, created and removed by the job through the
+ *                cleanup registry (--shared-dir leaves them alone). A hook rather than a
+ *                rewrite of "the -d option" found in the table: only the workload knows that
+ *                its list names directories (tiotest -R names devices: NULL then, and the job
+ *                refuses per-rank directories).
+ *   pack         a result as bytes (core/pack.h) for the first process: only what merge and
+ *                the report need (counters, histograms, windows, CPU, the kernel view), with
+ *                absolute times minus clock_offset_ns, i.e. on the job's common timeline.
+ *   unpack       the bytes back into a zeroed result (result_free frees it); -EPROTO for a
+ *                malformed stream.
+ *   pack_unit, unpack_unit, merge_unit, unit_free, unit_size
+ *                the same for the reporting units handed to driver_unit() (fs_mark's
+ *                iterations): the first process merges unit i of every process and reports
+ *                the merged unit as one row. NULL: the workload has no units.
  *
  * Target (for the experiment runner, `fsbench matrix`, which supplies the directory itself):
  *   target_opt   the long name of the option that names the run's target directory ("dir").
@@ -37,6 +60,7 @@
 #define FSB_WORKLOAD_WORKLOAD_H
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "core/figure.h"
@@ -45,6 +69,9 @@
 struct driver;
 struct driver_result;
 struct workload_report;
+struct pack;
+struct unpack;
+struct opt_strs;
 
 struct workload_ops {
 	const char *name;            /* the subcommand and the JSON's "workload" */
@@ -67,6 +94,15 @@ struct workload_ops {
 	const char *target_opt;      /* the option naming the target directory; see above */
 	const struct figure_set *figs;
 	const struct workload_report *report;
+	/* across processes (see above) */
+	struct opt_strs *(*dirs)(void *cfg);
+	int (*pack)(const void *result, int64_t clock_offset_ns, struct pack *out);
+	int (*unpack)(void *result, struct unpack *in);
+	size_t unit_size;
+	int (*pack_unit)(const void *unit, int64_t clock_offset_ns, struct pack *out);
+	int (*unpack_unit)(void *unit, struct unpack *in);
+	int (*merge_unit)(void *dst, const void *src);
+	void (*unit_free)(void *unit);
 	bool short_help_stderr;      /* -h prints on stderr (fs_mark does; both exit 1) */
 	bool hidden;                 /* not listed (test workloads) */
 };

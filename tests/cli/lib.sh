@@ -84,5 +84,36 @@ expect_exit() {
 # CPU ("fsbench tiotest: warning: ...", "tiotest: warning: ..." through the link), depending on
 # the machine. not_warnings FILE prints FILE's other lines, which a test can expect empty:
 #   [ -z "$(not_warnings err)" ] || fail "stderr: $(cat err)"
-WARNING_RE='^(fsbench )?(tiotest|fs_mark): warning: '
+WARNING_RE='^(fsbench(-mpi)? )?(tiotest|fs_mark): warning: '
 not_warnings() { grep -Ev "$WARNING_RE" "$1"; }
+
+# fsbench-mpi (make builds it beside fsbench when Open MPI is there: deps.txt's mpi stage, which
+# make check installs). need_mpi skips when it is missing; mpi NP ARGS runs NP ranks on this
+# host (MPIRUN_OPTS: more mpirun options, e.g. --mca settings).
+FSBENCH_MPI=${FSBENCH_MPI:-$(dirname "$FSBENCH")/fsbench-mpi}
+MPIRUN_OPTS=()
+need_mpi() {
+    [ -x "$FSBENCH_MPI" ] || skip "fsbench-mpi not built ($FSBENCH_MPI): no Open MPI (deps.txt mpi stage)"
+    need_cmd mpirun
+    need_cmd jq
+    # make asan: Open MPI keeps its allocations to the end (mpi-lsan.supp); full stacks so
+    # that the suppressions see the MPI libraries in them, and only them
+    if [ -n "${FSBENCH_SANITIZED:-}" ]; then
+        export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0
+        export LSAN_OPTIONS=${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$TESTS_DIR/cli/mpi-lsan.supp:print_suppressions=0
+    fi
+}
+mpi() {
+    local np=$1; shift
+    mpirun --oversubscribe --allow-run-as-root "${MPIRUN_OPTS[@]}" -np "$np" "$FSBENCH_MPI" "$@" < /dev/null
+}
+# fsbench's own lines on stderr (mpirun adds banners of its own around a non-zero exit)
+fsb_lines() { grep -c '^fsbench-mpi' "$1"; }
+# the pid of rank R of the mpirun whose pid is P (its children: ranks on this host)
+rank_pid() {
+    local p
+    for p in $(pgrep -P "$1"); do
+        tr '\0' '\n' < "/proc/$p/environ" 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=$2" && { echo "$p"; return 0; }
+    done
+    return 1
+}

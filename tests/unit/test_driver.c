@@ -1,8 +1,8 @@
 /* core/driver end to end through a test-only workload registered from this binary (no I/O in
  * its phases, one marker file per run through the cleanup registry): repeats, the first error
  * stopping the repeats, cleanup between and after runs, --keep, the generic JSON read back by
- * the result reader, compare on two results, the release and prepare-run hooks, and merging
- * results of several processes. The whole workload is this file's first half: a workload is
+ * the result reader, compare on two results, the release, prepare-run and phase-end hooks, the
+ * stonewall, and merging results of several processes. The whole workload is this file's first half: a workload is
  * one file plus its registration. */
 #include <dirent.h>
 #include <errno.h>
@@ -218,6 +218,16 @@ static int count_release(void *arg, const struct phase *p)
 	return 0;
 }
 
+static unsigned phase_ends, stonewalled;
+
+static void count_phase_end(void *arg, const struct phase *p, const struct observe_phase *obs)
+{
+	(void)arg;
+	(void)obs;
+	phase_ends++;
+	stonewalled += p->stonewalled;
+}
+
 static int count_prepare(void *arg, unsigned run)
 {
 	(void)arg;
@@ -287,7 +297,7 @@ int main(void)
 	{
 		struct nullio_config c;
 		struct driver d = { .w = &workload_nullio, .cfg = &c, .opts = &c.run,
-				    .hooks = { count_release, count_prepare, NULL } };
+				    .hooks = { .release = count_release, .prepare_run = count_prepare } };
 		struct driver_result r1, r2;
 		const struct nullio_result *x;
 
@@ -312,6 +322,30 @@ int main(void)
 		driver_result_free(&workload_nullio, &r1);
 		driver_result_free(&workload_nullio, &r2);
 		CHECK(files_in(dir, "nullio.") == 0, "driver_finish removed the markers");
+	}
+	/* the stonewall: phases of "endless" workers end at the deadline, each run completes, the
+	 * next one runs; a stop it raised does not outlive its phase */
+	{
+		struct nullio_config c;
+		struct driver d = { .w = &workload_nullio, .cfg = &c, .opts = &c.run,
+				    .stonewall_ns = 50000000, .hooks = { .phase_end = count_phase_end } };
+		struct driver_result r;
+		const struct nullio_result *x;
+
+		nullio_defaults(&c);
+		c.dir = dir;
+		c.ops = UINT64_C(1) << 50;
+		c.run.repeat = 2;
+		CHECK(driver_run(&d, &r) == 0, "driver_run");
+		CHECK(r.nruns == 2 && !r.failed && !r.signal, "two complete runs: %u", r.nruns);
+		CHECK(phase_ends == 2 && stonewalled == 2, "phase_end saw %u phases, %u stonewalled",
+		      phase_ends, stonewalled);
+		x = driver_result_run(&workload_nullio, &r, 1);
+		CHECK(x->head.complete && x->st.ops > 0 && x->st.ops < c.ops, "the second run did work "
+		      "and stopped: %llu ops", (unsigned long long)x->st.ops);
+		CHECK(!run_stopping(), "no stop left after the stonewall");
+		driver_finish(&workload_nullio, &r, false);
+		driver_result_free(&workload_nullio, &r);
 	}
 	unlink(a);
 	unlink(b);

@@ -1,0 +1,12 @@
+/* A job of several processes (core/job.h) as JSON: the result's "mpi" object beside the
+ * job's merged figures: the clocks, every phase's skew, window, aggregate and stonewall
+ * figures, per host and per rank their phases, latency (buckets) and kernel view, the job's
+ * first error. */
+#ifndef FSB_REPORT_JSON_JOB_H
+#define FSB_REPORT_JSON_JOB_H
+#include <jansson.h>
+
+#include "core/job.h"
+
+json_t *json_job(const struct job *j);
+#endif
