@@ -10,7 +10,7 @@ CFLAGS ?= -O2 -g
 # cairo (plot): pkg-config's flags; before deps.sh has installed libcairo2-dev, its usual place
 CAIRO_CFLAGS := $(shell pkg-config --cflags cairo 2>/dev/null || echo -I/usr/include/cairo)
 FSB_CFLAGS := -std=gnu11 -Wall -Wextra -pthread -D_GNU_SOURCE -DFSB_VERSION='"$(VERSION)"' -iquote src $(CAIRO_CFLAGS)
-LDLIBS := -ljansson -lz -lm -pthread -lcairo
+LDLIBS := -ljansson -lz -lm -pthread -lcairo -luring
 
 ifeq ($(V),1)
 Q :=

@@ -10,6 +10,7 @@
 #define ENGINES(X) \
 	X(psync)   \
 	X(mmap)    \
+	X(io_uring) \
 	X(testq)
 
 #define DECLARE(n) extern const struct engine_ops engine_##n;
@@ -150,11 +151,24 @@ int engine_select(struct engine_opts *e, const char *workload, unsigned caps, bo
 				 ops->max_depth);
 		return -EINVAL;
 	}
+	if (ops->check) {
+		int rc = ops->check(caps, (unsigned)depth, err, errlen);
+
+		if (rc)
+			return rc;
+	}
 	e->name = ops->name;
 	e->iodepth = depth;
 	e->ops = ops;
 	return 0;
 }
+
+const char *const engine_op_key[ENGINE_NOPS] = {
+	[ENGINE_OP_READ] = "read", [ENGINE_OP_WRITE] = "write", [ENGINE_OP_FSYNC] = "fsync",
+	[ENGINE_OP_FDATASYNC] = "fdatasync", [ENGINE_OP_OPENAT] = "openat", [ENGINE_OP_CLOSE] = "close",
+	[ENGINE_OP_FSETXATTR] = "fsetxattr", [ENGINE_OP_STATX] = "statx",
+	[ENGINE_OP_UNLINKAT] = "unlinkat", [ENGINE_OP_MKDIRAT] = "mkdirat",
+};
 
 const char *engine_op_name(const struct engine_req *r)
 {

@@ -121,6 +121,9 @@ struct engine_ops {
 	int (*rw)(struct engine_file *f, bool write, void *buf, size_t len, uint64_t off);
 	int (*flush)(struct engine_file *f);
 	int (*close)(struct engine_file *f);
+	/* whether this system can run what a workload needs (caps) at depth, before anything is
+	 * created: 0, or -EOPNOTSUPP/-EPERM with one line in err (exit 3); may be NULL */
+	int (*check)(unsigned caps, unsigned depth, char *err, size_t errlen);
 	/* requests */
 	int (*init)(struct engine_ctx *ctx);
 	void (*exit)(struct engine_ctx *ctx);
@@ -139,6 +142,9 @@ struct engine_ctx {
 	 * submit), and those engine_exec() reaped while waiting for its own */
 	struct engine_req **ready;
 	unsigned nready, ready_head;
+	/* requests the engine handed to the kernel, by op (io_uring: ring operations, cancelled
+	 * links included); counted by engines that keep it (0 otherwise), reset by the caller */
+	uint64_t nops[ENGINE_NOPS];
 };
 
 /* The options every I/O workload shares (--engine, --iodepth: workload/run_opts.h declares
@@ -151,6 +157,7 @@ struct engine_opts {
 
 extern const struct engine_ops engine_psync;
 extern const struct engine_ops engine_mmap;
+extern const struct engine_ops engine_io_uring;
 
 /* ---- the registry ----------------------------------------------------------------------- */
 /* The i-th engine (built-in, then registered), hidden ones included; NULL past the end. */
@@ -171,6 +178,8 @@ void engine_names(char *buf, size_t len);
 int engine_select(struct engine_opts *e, const char *workload, unsigned caps, bool data_path,
 		  bool mmap_flag, char *err, size_t errlen);
 /* A request's operation, as error messages name it ("openat", "pwrite", ...). */
+/* An op's name as the JSON's engine op counts name it ("openat", "write", ...). */
+extern const char *const engine_op_key[ENGINE_NOPS];
 const char *engine_op_name(const struct engine_req *r);
 
 /* ---- requests --------------------------------------------------------------------------- */
