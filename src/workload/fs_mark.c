@@ -1047,12 +1047,28 @@ static int run_phase(struct fsm_state *s, struct phase *ph, enum fsm_op live, ui
 }
 
 /* a phase after the create loop: no time series, its wall time */
-static int extra_phase(struct fsm_state *s, const char *name, int (*work)(struct worker *),
-		       enum fsm_op live, uint64_t expected, uint64_t *wall_ns)
+const char *const fsm_phase_name[FSM_NPH] = { "create", "stat", "read", "unlink" };
+
+/* the engine's request counts of the phase that just ended, from every thread's context */
+static void take_engine_ops(struct fsm_state *s, struct fsm_iter *it, enum fsm_phase_id p)
 {
-	struct phase ph = { .name = name, .work = work };
+	for (unsigned i = 0; i < s->c->nthreads; i++) {
+		struct engine_ctx *ctx = &s->th[i].ctx;
+
+		for (int o = 0; o < ENGINE_NOPS; o++)
+			it->engine_ops[p][o] += ctx->nops[o];
+		memset(ctx->nops, 0, sizeof(ctx->nops));
+	}
+}
+
+static int extra_phase(struct fsm_state *s, struct fsm_iter *it, enum fsm_phase_id p,
+		       int (*work)(struct worker *), enum fsm_op live, uint64_t expected,
+		       uint64_t *wall_ns)
+{
+	struct phase ph = { .name = fsm_phase_name[p], .work = work };
 	int rc = run_phase(s, &ph, live, expected, 0, NULL);
 
+	take_engine_ops(s, it, p);
 	free(ph.samples);
 	*wall_ns = ph.end_ns - ph.start_ns;
 	return rc;
@@ -1166,8 +1182,12 @@ static int one_iteration(struct fsm_state *s, struct fsm_iter *it, uint64_t *cou
 		if (c->fill || c->iterations > 1)
 			snprintf(s->label + n, sizeof(s->label) - (size_t)n, " iteration %u", it->index + 1);
 	}
+	/* the directories made before are not the create phase's */
+	for (unsigned i = 0; i < c->nthreads; i++)
+		memset(s->th[i].ctx.nops, 0, sizeof(s->th[i].ctx.nops));
 	/* the kernel view is the create loop's window, as the rate is */
 	rc = run_phase(s, &ph, FSM_CREATE, c->nthreads * c->nfiles, c->run.interval_ns, &it->obs);
+	take_engine_ops(s, it, FSM_PH_CREATE);
 	it->samples = ph.samples;
 	it->nsamples = ph.nsamples;
 	it->sample_interval_ns = ph.sample_interval_ns;
@@ -1194,16 +1214,16 @@ static int one_iteration(struct fsm_state *s, struct fsm_iter *it, uint64_t *cou
 	*count += it->files;
 	it->count = *count;
 	if (c->stat && !stop_now(s) &&
-	    (rc = extra_phase(s, "stat", stat_work, FSM_STAT, it->files, &it->stat_wall_ns)))
+	    (rc = extra_phase(s, it, FSM_PH_STAT, stat_work, FSM_STAT, it->files, &it->stat_wall_ns)))
 		return rc;
 	if (c->read && !stop_now(s) &&
-	    (rc = extra_phase(s, "read", read_work, FSM_READ_OPEN, it->files, &it->read_wall_ns)))
+	    (rc = extra_phase(s, it, FSM_PH_READ, read_work, FSM_READ_OPEN, it->files, &it->read_wall_ns)))
 		return rc;
 	/* after the timed phases, before the files go: a fill's last, partial iteration too */
 	if (c->layout_files && !run_stopping())
 		layout_sample(s, it);
 	if (!c->keep_files && !run_stopping() &&
-	    (rc = extra_phase(s, "unlink", unlink_work, FSM_UNLINK, it->files, &it->unlink_wall_ns)))
+	    (rc = extra_phase(s, it, FSM_PH_UNLINK, unlink_work, FSM_UNLINK, it->files, &it->unlink_wall_ns)))
 		return rc;
 	for (unsigned i = 0; i < c->nthreads; i++)
 		for (int o = 0; o < FSM_NOPS; o++)
