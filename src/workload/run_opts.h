@@ -49,7 +49,8 @@
  * no I/O must not accept an engine it would ignore. */
 #define ENGINE_OPTS(F)                                                                             \
 	{ 0, "engine", OPT_STR, F(eng.name), "NAME", 0, 0, 0, 0,                                    \
-	  "I/O engine: psync (default: one system call per operation), mmap (tiotest only, as -M); " \
+	  "I/O engine: psync (default: one system call per operation), mmap (tiotest only, as -M), " \
+	  "io_uring (requests through a ring, --iodepth in flight); " \
 	  "'fsbench list engines' lists them" },                                                   \
 	{ 0, "iodepth", OPT_UINT, F(eng.iodepth), "N", 1, 4096, 0, 0,                               \
 	  "requests each thread keeps in flight, for engines that queue them (psync and mmap: 1)" }
