@@ -66,6 +66,8 @@ struct engine_file {
 	uint64_t map_len;
 	bool sync_each;          /* msync(MS_SYNC) after every op (tiotest -S with -M) */
 	bool random;             /* access pattern hint for madvise */
+	struct engine_ctx *ctx;  /* the context whose requests will use fd, or NULL: an engine
+				  * may register the file there (io_uring: --io_uring-fixed, SQPOLL) */
 };
 
 enum engine_op {
@@ -108,6 +110,7 @@ enum engine_cap {
 };
 
 struct engine_ctx;
+struct engine_opts;
 
 struct engine_ops {
 	const char *name;
@@ -123,13 +126,16 @@ struct engine_ops {
 	int (*close)(struct engine_file *f);
 	/* whether this system can run what a workload needs (caps) at depth, before anything is
 	 * created: 0, or -EOPNOTSUPP/-EPERM with one line in err (exit 3); may be NULL */
-	int (*check)(unsigned caps, unsigned depth, char *err, size_t errlen);
+	int (*check)(const struct engine_opts *e, unsigned caps, char *err, size_t errlen);
 	/* requests */
 	int (*init)(struct engine_ctx *ctx);
 	void (*exit)(struct engine_ctx *ctx);
 	void (*exec)(struct engine_ctx *ctx, struct engine_req *head);
 	int (*submit)(struct engine_ctx *ctx, struct engine_req *const *heads, unsigned n);
 	int (*reap)(struct engine_ctx *ctx, struct engine_req **out, unsigned min, unsigned max);
+	/* the buffers the context's transfers will use lie in [base, base+len): an engine may
+	 * register them (io_uring --io_uring-fixed); 0 or -errno; may be NULL */
+	int (*buffers)(struct engine_ctx *ctx, void *base, size_t len);
 };
 
 /* A worker's context: used by one thread at a time. */
@@ -145,6 +151,7 @@ struct engine_ctx {
 	/* requests the engine handed to the kernel, by op (io_uring: ring operations, cancelled
 	 * links included); counted by engines that keep it (0 otherwise), reset by the caller */
 	uint64_t nops[ENGINE_NOPS];
+	bool sqpoll, hipri, fixed;   /* from struct engine_opts (engine_ctx_init_opts) */
 };
 
 /* The options every I/O workload shares (--engine, --iodepth: workload/run_opts.h declares
@@ -152,6 +159,9 @@ struct engine_ctx {
 struct engine_opts {
 	const char *name;        /* --engine, NULL: not given */
 	uint64_t iodepth;        /* --iodepth */
+	bool uring_sqpoll;       /* --io_uring-sqpoll: a kernel thread polls the submission queue */
+	bool uring_fixed;        /* --io_uring-fixed: registered files and buffers */
+	bool hipri;              /* --hipri: polled completion (IORING_SETUP_IOPOLL), O_DIRECT only */
 	const struct engine_ops *ops;    /* chosen by engine_select() */
 };
 
@@ -184,6 +194,8 @@ const char *engine_op_name(const struct engine_req *r);
 
 /* ---- requests --------------------------------------------------------------------------- */
 int engine_ctx_init(struct engine_ctx *ctx, const struct engine_ops *ops, unsigned depth);
+/* The same for the engine and options a workload's check chose (--io_uring-sqpoll, --hipri). */
+int engine_ctx_init_opts(struct engine_ctx *ctx, const struct engine_opts *e, unsigned depth);
 void engine_ctx_exit(struct engine_ctx *ctx);
 int engine_submit(struct engine_ctx *ctx, struct engine_req *const *heads, unsigned n);
 int engine_reap(struct engine_ctx *ctx, struct engine_req **out, unsigned min, unsigned max);

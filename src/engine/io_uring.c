@@ -34,6 +34,11 @@ struct uring {
 	unsigned *free_file, nfree_file, nfiles;  /* the registered table's free slots */
 	struct engine_req **done;  /* completed chain heads not yet handed out */
 	unsigned ndone, done_head;
+	/* ordinary descriptors registered in the table (--io_uring-fixed, SQPOLL): tiotest's file */
+	struct { int fd; unsigned slot; } reg[4];
+	unsigned nreg;
+	char *buf_base;          /* registered buffer (--io_uring-fixed), index 0 */
+	size_t buf_len;
 };
 
 /* What each operation is in a ring, and the kernel that brings it (IORING_OP_*). */
@@ -73,7 +78,7 @@ static void kernel_release(char *buf, size_t len)
  * io_uring itself, each opcode (the probe), and for metadata the sparse file table that the
  * direct descriptors live in. FSBENCH_URING_MISSING=OP (tests only) makes the probe say OP is
  * absent, so the refusal can be tested on a kernel that has everything. */
-static int uring_check(unsigned caps, unsigned depth, char *err, size_t errlen)
+static int uring_check(const struct engine_opts *e, unsigned caps, char *err, size_t errlen)
 {
 	struct io_uring ring;
 	struct io_uring_probe *probe;
@@ -81,7 +86,6 @@ static int uring_check(unsigned caps, unsigned depth, char *err, size_t errlen)
 	char rel[128];
 	int rc;
 
-	(void)depth;
 	kernel_release(rel, sizeof(rel));
 	rc = io_uring_queue_init(4, &ring, 0);
 	if (rc == -ENOSYS) {
@@ -128,6 +132,22 @@ static int uring_check(unsigned caps, unsigned depth, char *err, size_t errlen)
 		snprintf(err, errlen, "the io_uring engine needs sparse registered file tables for "
 			 "direct descriptors (Linux 5.19); this kernel (%s) does not have them", rel);
 		rc = -EOPNOTSUPP;
+		goto out;
+	}
+	if (e->uring_sqpoll) {
+		/* unprivileged since 5.11; before, it needs CAP_SYS_ADMIN */
+		struct io_uring sq;
+		struct io_uring_params p = { .flags = IORING_SETUP_SQPOLL, .sq_thread_idle = 50 };
+
+		rc = (hide && !strcasecmp(hide, "SQPOLL")) ? -EPERM : io_uring_queue_init_params(4, &sq, &p);
+		if (rc) {
+			snprintf(err, errlen, "option --io_uring-sqpoll: this kernel (%s) refuses a "
+				 "submission queue polling thread (IORING_SETUP_SQPOLL: %s; unprivileged "
+				 "since Linux 5.11)", rel, strerror(-rc));
+			rc = -EOPNOTSUPP;
+			goto out;
+		}
+		io_uring_queue_exit(&sq);
 	}
 out:
 	if (probe)
@@ -187,6 +207,12 @@ static int uring_init(struct engine_ctx *ctx)
 		sq = 4096;
 	p.flags = IORING_SETUP_CQSIZE;
 	p.cq_entries = sq * 4;
+	if (ctx->sqpoll) {
+		p.flags |= IORING_SETUP_SQPOLL;
+		p.sq_thread_idle = 50;   /* ms the thread spins before it sleeps */
+	}
+	if (ctx->hipri)
+		p.flags |= IORING_SETUP_IOPOLL;
 	rc = io_uring_queue_init_params(sq, &u->ring, &p);
 	if (rc) {
 		uring_exit(ctx);
@@ -210,8 +236,15 @@ static inline void fd_of(const struct engine_req *r, int chain_slot, int *fd, bo
 	*fd = *fixed ? v - ENGINE_URING_DIRECT : v;
 }
 
+static inline bool in_bufs(const struct uring *u, const struct engine_req *r)
+{
+	return u->buf_len && (char *)r->buf >= u->buf_base &&
+	       (char *)r->buf + r->len <= u->buf_base + u->buf_len;
+}
+
 /* one request into sqe; file_slot: the slot its openat installs into */
-static void prep(struct io_uring_sqe *sqe, struct engine_req *r, int chain_slot, int file_slot)
+static void prep(struct uring *u, struct io_uring_sqe *sqe, struct engine_req *r, int chain_slot,
+		 int file_slot)
 {
 	int fd;
 	bool fixed;
@@ -219,12 +252,24 @@ static void prep(struct io_uring_sqe *sqe, struct engine_req *r, int chain_slot,
 	const uint64_t off = r->off;
 
 	fd_of(r, chain_slot, &fd, &fixed);
+	/* a registered ordinary descriptor: its slot */
+	for (unsigned i = 0; !fixed && i < u->nreg && r->op <= ENGINE_OP_FDATASYNC; i++)
+		if (u->reg[i].fd == fd) {
+			fd = (int)u->reg[i].slot;
+			fixed = true;
+		}
 	switch (r->op) {
 	case ENGINE_OP_READ:
-		io_uring_prep_read(sqe, fd, r->buf, (unsigned)r->len, off);
+		if (in_bufs(u, r))
+			io_uring_prep_read_fixed(sqe, fd, r->buf, (unsigned)r->len, off, 0);
+		else
+			io_uring_prep_read(sqe, fd, r->buf, (unsigned)r->len, off);
 		break;
 	case ENGINE_OP_WRITE:
-		io_uring_prep_write(sqe, fd, r->buf, (unsigned)r->len, off);
+		if (in_bufs(u, r))
+			io_uring_prep_write_fixed(sqe, fd, r->buf, (unsigned)r->len, off, 0);
+		else
+			io_uring_prep_write(sqe, fd, r->buf, (unsigned)r->len, off);
 		break;
 	case ENGINE_OP_FSYNC:
 		io_uring_prep_fsync(sqe, fd, 0);
@@ -266,6 +311,14 @@ static void prep(struct io_uring_sqe *sqe, struct engine_req *r, int chain_slot,
 		sqe->flags |= IOSQE_FIXED_FILE;
 }
 
+static void done_push(struct uring *u, unsigned depth, struct engine_req *r)
+{
+	unsigned i = u->done_head + u->ndone;
+
+	u->done[i >= depth ? i - depth : i] = r;
+	u->ndone++;
+}
+
 static int uring_submit(struct engine_ctx *ctx, struct engine_req *const *heads, unsigned n)
 {
 	struct uring *u = ctx->priv;
@@ -289,9 +342,19 @@ static int uring_submit(struct engine_ctx *ctx, struct engine_req *const *heads,
 		return -ENFILE;
 	now = lat_now();
 	for (unsigned i = 0; i < n; i++) {
-		unsigned ci = u->free_chain[--u->nfree_chain], pos = 0;
-		struct uchain *c = &u->chains[ci];
+		unsigned ci, pos = 0;
+		struct uchain *c;
 		int chain_slot = -1;
+
+		/* an IOPOLL ring takes only O_DIRECT reads and writes: any other chain (tiotest's
+		 * end-of-phase fsync) runs as system calls, completed at once */
+		if (ctx->hipri && !(engine_req_rw(heads[i]) && !heads[i]->next)) {
+			engine_psync_chain(heads[i], true);
+			done_push(u, ctx->depth, heads[i]);
+			continue;
+		}
+		ci = u->free_chain[--u->nfree_chain];
+		c = &u->chains[ci];
 
 		c->head = heads[i];
 		c->left = 0;
@@ -312,7 +375,7 @@ static int uring_submit(struct engine_ctx *ctx, struct engine_req *const *heads,
 			/* an openat's slot rides in the request's result until it completes */
 			r->result = file_slot;
 			r->submit_lat = now;
-			prep(sqe, r, chain_slot, file_slot);
+			prep(u, sqe, r, chain_slot, file_slot);
 			io_uring_sqe_set_data64(sqe, (uint64_t)ci << 32 | pos);
 			if (r->next)
 				sqe->flags |= IOSQE_IO_LINK;
@@ -325,14 +388,6 @@ static int uring_submit(struct engine_ctx *ctx, struct engine_req *const *heads,
 		rc = io_uring_submit(&u->ring);
 	while (rc == -EINTR);
 	return 0;
-}
-
-static void done_push(struct uring *u, unsigned depth, struct engine_req *r)
-{
-	unsigned i = u->done_head + u->ndone;
-
-	u->done[i >= depth ? i - depth : i] = r;
-	u->ndone++;
 }
 
 /* one completion: its request's result, and its chain's when it was the last */
@@ -410,6 +465,70 @@ static int uring_reap(struct engine_ctx *ctx, struct engine_req **out, unsigned 
 	}
 }
 
+/* The data path's open and close (tiotest): ordinary descriptors, registered in the ring's
+ * table with --io_uring-fixed, and always with SQPOLL: the polling thread resolves descriptors
+ * in the table of the thread that made the ring, not in the worker's private one (core/run.c
+ * unshares it), so an unregistered descriptor there is another file or none. */
+static int uring_open(struct engine_file *f, const char *path, int flags, uint64_t base, uint64_t len,
+		      const char **what)
+{
+	struct engine_ctx *ctx = f->ctx;
+	struct uring *u = ctx ? ctx->priv : NULL;
+	unsigned slot;
+	int rc = engine_fd_open(f, path, flags, base, len, what);
+
+	if (rc || !u || !(ctx->fixed || ctx->sqpoll))
+		return rc;
+	if (u->nreg == sizeof(u->reg) / sizeof(u->reg[0]) || !u->nfree_file) {
+		rc = -EMFILE;
+	} else {
+		slot = u->free_file[--u->nfree_file];
+		rc = io_uring_register_files_update(&u->ring, slot, &f->fd, 1);
+		if (rc == 1) {
+			u->reg[u->nreg].fd = f->fd;
+			u->reg[u->nreg++].slot = slot;
+			return 0;
+		}
+		u->free_file[u->nfree_file++] = slot;
+		rc = rc < 0 ? rc : -EIO;
+	}
+	*what = "io_uring_register_files_update";
+	engine_fd_close(f);
+	return rc;
+}
+
+static int uring_close(struct engine_file *f)
+{
+	struct uring *u = f->ctx ? f->ctx->priv : NULL;
+
+	for (unsigned i = 0; u && i < u->nreg; i++)
+		if (u->reg[i].fd == f->fd) {
+			int none = -1;
+
+			io_uring_register_files_update(&u->ring, u->reg[i].slot, &none, 1);
+			u->free_file[u->nfree_file++] = u->reg[i].slot;
+			u->reg[i] = u->reg[--u->nreg];
+			break;
+		}
+	return engine_fd_close(f);
+}
+
+static int uring_buffers(struct engine_ctx *ctx, void *base, size_t len)
+{
+	struct uring *u = ctx->priv;
+	struct iovec iov = { .iov_base = base, .iov_len = len };
+	int rc;
+
+	if (!ctx->fixed || !u)
+		return 0;
+	rc = io_uring_register_buffers(&u->ring, &iov, 1);
+	if (rc)
+		return rc;
+	u->buf_base = base;
+	u->buf_len = len;
+	return 0;
+}
+
 const struct engine_ops engine_io_uring = {
 	.name = "io_uring",
 	.summary = "every operation as an io_uring request (liburing): read/write, fsync, and openat, "
@@ -417,12 +536,13 @@ const struct engine_ops engine_io_uring = {
 		   "descriptors; --iodepth chains in flight",
 	.caps = ENGINE_DATA | ENGINE_META,
 	.max_depth = 4096,
-	.open = engine_fd_open,
+	.open = uring_open,
 	.flush = engine_fd_flush,
-	.close = engine_fd_close,
+	.close = uring_close,
 	.check = uring_check,
 	.init = uring_init,
 	.exit = uring_exit,
 	.submit = uring_submit,
 	.reap = uring_reap,
+	.buffers = uring_buffers,
 };

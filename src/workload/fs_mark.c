@@ -796,7 +796,7 @@ static int setup(struct fsm_state *s)
 		t->rbuf = c->read ? malloc(c->io_bytes) : NULL;
 		if (!t->name || (c->read && !t->rbuf))
 			goto nomem;
-		if ((rc = engine_ctx_init(&t->ctx, c->eng.ops, depth))) {
+		if ((rc = engine_ctx_init_opts(&t->ctx, &c->eng, depth))) {
 			if (rc == -ENOMEM)
 				goto nomem;
 			run_fail_msg(-rc, "cannot set up the %s engine: %s", c->eng.ops->name, strerror(-rc));

@@ -26,6 +26,7 @@
 #include "workload/run_opts.h"
 #include "workload/workload.h"
 #include "engine/engine.h"
+#include "sys/blockdev.h"
 
 extern char **environ;
 
@@ -350,7 +351,8 @@ static int tio_work(struct worker *w)
 	const uint64_t n = random ? c->random_ops : blocks;
 	const uint32_t gen_now = tw->phase == TIO_RWRITE;
 	const bool psync = eng == &engine_psync, queued = tio_queued(c);
-	struct engine_file f = { .fd = -1, .sync_each = c->mmap && c->sync, .random = random };
+	struct engine_file f = { .fd = -1, .sync_each = c->mmap && c->sync, .random = random,
+				 .ctx = queued ? &t->ctx : NULL };
 	unsigned char *buf = t->buf;
 	uint64_t rng = tw->seed;
 	const char *what = "open";
@@ -442,6 +444,43 @@ out:
 	return rc;
 }
 
+/* --hipri: polled completion needs O_DIRECT and, under every -d, a device that polls
+ * (queue/io_poll 1: NVMe with poll queues); anything else is refused before the run */
+static int hipri_check(const struct tio_config *c, char *err, size_t errlen)
+{
+	if (!c->direct) {
+		snprintf(err, errlen, "option --hipri: polled completion is for O_DIRECT transfers (add -X)");
+		return -EINVAL;
+	}
+	for (unsigned i = 0; i < c->dirs.n; i++) {
+		struct blockdev b;
+		char p[PATH_MAX], v[8] = "";
+		FILE *f;
+
+		if (blockdev_resolve(c->dirs.v[i], &b))
+			continue;            /* the -d checks say why */
+		if (b.kind == BLOCKDEV_NONE) {
+			snprintf(err, errlen, "option --hipri: '%s' is on %s, not on a block device: polled "
+				 "completion needs a device with poll queues (NVMe: nvme.poll_queues)",
+				 c->dirs.v[i], b.mount_known ? b.mount.fstype : "a filesystem without a device");
+			return -EOPNOTSUPP;
+		}
+		snprintf(p, sizeof(p), "/sys/block/%s/queue/io_poll", b.disk);
+		if ((f = fopen(p, "r"))) {
+			if (!fgets(v, sizeof(v), f))
+				v[0] = '\0';
+			fclose(f);
+		}
+		if (v[0] != '1') {
+			snprintf(err, errlen, "option --hipri: device %s does not support polled I/O (%s is %s; "
+				 "Linux polls NVMe devices with poll queues, nvme.poll_queues)", b.disk, p,
+				 v[0] ? (v[strcspn(v, "\n")] = '\0', v) : "missing");
+			return -EOPNOTSUPP;
+		}
+	}
+	return 0;
+}
+
 int tio_config_check(struct tio_config *c, char *err, size_t errlen)
 {
 	int rc;
@@ -515,6 +554,8 @@ int tio_config_check(struct tio_config *c, char *err, size_t errlen)
 			return -EINVAL;
 		}
 	}
+	if (c->eng.hipri && (rc = hipri_check(c, err, errlen)))
+		return rc;
 	if (c->drop_caches && geteuid() != 0) {
 		/* tiotest prints a warning per thread and reports empty tables with exit 0 */
 		snprintf(err, errlen, "option -F: dropping the page cache needs root");
@@ -694,7 +735,7 @@ static int queue_setup(const struct tio_config *c, struct tio_thread *t)
 	const unsigned depth = tio_depth(c);
 	const size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	const size_t stride = (c->block_bytes + page - 1) / page * page;
-	int rc = engine_ctx_init(&t->ctx, c->eng.ops, depth);
+	int rc = engine_ctx_init_opts(&t->ctx, &c->eng, depth);
 
 	if (rc) {
 		run_fail_msg(-rc, "cannot set up the %s engine: %s", c->eng.ops->name, strerror(-rc));
@@ -710,6 +751,11 @@ static int queue_setup(const struct tio_config *c, struct tio_thread *t)
 	memset(t->qbuf, 0, stride * depth);
 	for (unsigned k = 0; k < depth; k++)
 		t->slots[k].buf = (unsigned char *)t->qbuf + k * stride;
+	if (c->eng.ops->buffers && (rc = c->eng.ops->buffers(&t->ctx, t->qbuf, stride * depth))) {
+		run_fail_msg(-rc, "cannot register the buffers with the %s engine: %s", c->eng.ops->name,
+			     strerror(-rc));
+		return rc;
+	}
 	return 0;
 }
 

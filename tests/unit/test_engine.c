@@ -375,7 +375,7 @@ int main(void)
 			continue;
 		}
 		/* io_uring disabled or too old here: its contract is not checked, visibly */
-		if (e->check && e->check(ENGINE_DATA | ENGINE_META, 8, why, sizeof(why))) {
+		if (e->check && e->check(&(struct engine_opts){ .iodepth = 8 }, ENGINE_DATA | ENGINE_META, why, sizeof(why))) {
 			CHECK_SKIP(e->name, "%s", why);
 			continue;
 		}
