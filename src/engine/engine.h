@@ -111,6 +111,10 @@ enum engine_cap {
 
 struct engine_ctx;
 struct engine_opts;
+struct engine_workers {
+	uint64_t threads;
+	double cpu_s;            /* user + system */
+};
 
 struct engine_ops {
 	const char *name;
@@ -136,6 +140,10 @@ struct engine_ops {
 	/* the buffers the context's transfers will use lie in [base, base+len): an engine may
 	 * register them (io_uring --io_uring-fixed); 0 or -errno; may be NULL */
 	int (*buffers)(struct engine_ctx *ctx, void *base, size_t len);
+	/* the kernel worker threads serving the calling thread's requests, live now (io_uring:
+	 * io-wq's iou-wrk-TID): count and CPU seconds; called by the worker at the end of its
+	 * phase; may be NULL (an engine without kernel workers) */
+	void (*workers)(struct engine_ctx *ctx, struct engine_workers *out);
 };
 
 /* A worker's context: used by one thread at a time. */

@@ -11,7 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/resource.h>
+#include <unistd.h>
 #include <sys/utsname.h>
 
 #include "core/clock.h"
@@ -529,6 +531,50 @@ static int uring_buffers(struct engine_ctx *ctx, void *base, size_t len)
 	return 0;
 }
 
+/* io-wq: the kernel names the workers it starts for a task iou-wrk-TID, and they are threads
+ * of this process, so /proc/self/task lists them with their CPU (utime, stime: fields 14, 15
+ * of stat). A worker that went idle and exited before this call is not counted (io-wq lets an
+ * idle worker go after a few seconds; the phase's own worker threads go at its end). */
+static void uring_workers(struct engine_ctx *ctx, struct engine_workers *out)
+{
+	char want[32], path[300], buf[512];
+	const double hz = (double)sysconf(_SC_CLK_TCK);
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *de;
+
+	(void)ctx;
+	memset(out, 0, sizeof(*out));
+	if (!d)
+		return;
+	snprintf(want, sizeof(want), "iou-wrk-%ld", (long)gettid());
+	while ((de = readdir(d))) {
+		FILE *f;
+		char *p;
+		unsigned long ut = 0, st = 0;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%s/stat", de->d_name);
+		if (!(f = fopen(path, "r")))
+			continue;
+		p = fgets(buf, sizeof(buf), f);
+		fclose(f);
+		/* pid (comm) state ...: comm may hold spaces and parentheses, so up to the last ')' */
+		{
+			char *open = p ? strchr(buf, '(') : NULL;
+
+			if (!open || !(p = strrchr(buf, ')')) || (size_t)(p - open - 1) != strlen(want) ||
+			    strncmp(open + 1, want, strlen(want)))
+				continue;
+		}
+		if (sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ut, &st) == 2) {
+			out->threads++;
+			out->cpu_s += (double)(ut + st) / hz;
+		}
+	}
+	closedir(d);
+}
+
 const struct engine_ops engine_io_uring = {
 	.name = "io_uring",
 	.summary = "every operation as an io_uring request (liburing): read/write, fsync, and openat, "
@@ -545,4 +591,5 @@ const struct engine_ops engine_io_uring = {
 	.submit = uring_submit,
 	.reap = uring_reap,
 	.buffers = uring_buffers,
+	.workers = uring_workers,
 };

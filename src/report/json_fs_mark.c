@@ -202,6 +202,19 @@ json_t *fsm_json_iter(const struct fsm_config *c, const struct fsm_iter *it)
 		else
 			json_decref(ro);
 	}
+	/* io_uring: the io-wq workers live at each phase's end, and their CPU */
+	if (it->has_workers) {
+		json_t *wq = json_object();
+
+		json_object_set_new(wq, "create", json_pack("{s:o,s:o}", "threads", json_u64(it->wq[0].threads),
+							     "cpu_s", json_num(it->wq[0].cpu_s)));
+		for (int p = 1; p < FSM_NPH; p++)
+			if ((p == FSM_PH_STAT && c->stat) || (p == FSM_PH_READ && c->read) ||
+			    (p == FSM_PH_UNLINK && !c->keep_files))
+				json_object_set_new(wq, fsm_phase_name[p], json_pack("{s:o,s:o}", "threads",
+					json_u64(it->wq[p].threads), "cpu_s", json_num(it->wq[p].cpu_s)));
+		json_object_set_new(o, "io_wq", wq);
+	}
 	return o;
 }
 

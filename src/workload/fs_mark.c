@@ -54,6 +54,7 @@ struct fsm_thread {
 	struct fsm_slot **free_slots;
 	struct engine_req **sub, **done_reqs;
 	uint64_t last_lat;       /* the latest completion seen (lat_now) */
+	struct engine_workers wq;  /* the engine's kernel workers at the end of the last phase */
 	uint64_t *foreign;       /* files whose O_EXCL create found a file there: never removed */
 	unsigned nforeign;
 };
@@ -634,6 +635,24 @@ static int unlink_work(struct worker *w)
 	return 0;
 }
 
+/* Each phase's work, then (in the worker, before it exits and its io-wq with it) the engine's
+ * kernel workers. */
+#define WITH_WORKERS(fn)                                                                   \
+	static int fn##_wq(struct worker *w)                                               \
+	{                                                                                  \
+		struct fsm_thread *t = w->ctx;                                             \
+		int rc = fn(w);                                                            \
+                                                                                           \
+		if (t->ctx.ops && t->ctx.ops->workers)                                     \
+			t->ctx.ops->workers(&t->ctx, &t->wq);                              \
+		return rc;                                                                 \
+	}
+WITH_WORKERS(create_work)
+WITH_WORKERS(stat_work)
+WITH_WORKERS(read_work)
+WITH_WORKERS(unlink_work)
+#undef WITH_WORKERS
+
 /* The cleanup callback: every name this run created and has not unlinked, regenerated. */
 static int cleanup_files(void *arg)
 {
@@ -1058,6 +1077,10 @@ static void take_engine_ops(struct fsm_state *s, struct fsm_iter *it, enum fsm_p
 		for (int o = 0; o < ENGINE_NOPS; o++)
 			it->engine_ops[p][o] += ctx->nops[o];
 		memset(ctx->nops, 0, sizeof(ctx->nops));
+		it->wq[p].threads += s->th[i].wq.threads;
+		it->wq[p].cpu_s += s->th[i].wq.cpu_s;
+		memset(&s->th[i].wq, 0, sizeof(s->th[i].wq));
+		it->has_workers = s->c->eng.ops->workers != NULL;
 	}
 }
 
@@ -1149,7 +1172,7 @@ static int one_iteration(struct fsm_state *s, struct fsm_iter *it, uint64_t *cou
 {
 	const struct fsm_config *c = s->c;
 	time_t now = time(NULL);
-	struct phase ph = { .name = "create", .work = create_work };
+	struct phase ph = { .name = "create", .work = create_work_wq };
 	unsigned index = it->index;
 	uint64_t release;
 	int rc;
@@ -1214,16 +1237,16 @@ static int one_iteration(struct fsm_state *s, struct fsm_iter *it, uint64_t *cou
 	*count += it->files;
 	it->count = *count;
 	if (c->stat && !stop_now(s) &&
-	    (rc = extra_phase(s, it, FSM_PH_STAT, stat_work, FSM_STAT, it->files, &it->stat_wall_ns)))
+	    (rc = extra_phase(s, it, FSM_PH_STAT, stat_work_wq, FSM_STAT, it->files, &it->stat_wall_ns)))
 		return rc;
 	if (c->read && !stop_now(s) &&
-	    (rc = extra_phase(s, it, FSM_PH_READ, read_work, FSM_READ_OPEN, it->files, &it->read_wall_ns)))
+	    (rc = extra_phase(s, it, FSM_PH_READ, read_work_wq, FSM_READ_OPEN, it->files, &it->read_wall_ns)))
 		return rc;
 	/* after the timed phases, before the files go: a fill's last, partial iteration too */
 	if (c->layout_files && !run_stopping())
 		layout_sample(s, it);
 	if (!c->keep_files && !run_stopping() &&
-	    (rc = extra_phase(s, it, FSM_PH_UNLINK, unlink_work, FSM_UNLINK, it->files, &it->unlink_wall_ns)))
+	    (rc = extra_phase(s, it, FSM_PH_UNLINK, unlink_work_wq, FSM_UNLINK, it->files, &it->unlink_wall_ns)))
 		return rc;
 	for (unsigned i = 0; i < c->nthreads; i++)
 		for (int o = 0; o < FSM_NOPS; o++)

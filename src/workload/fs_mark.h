@@ -126,6 +126,8 @@ struct fsm_iter {
 	/* requests the engine handed to the kernel per phase and op, all threads (io_uring: ring
 	 * operations; 0 for an engine that does not count them) */
 	uint64_t engine_ops[FSM_NPH][ENGINE_NOPS];
+	bool has_workers;            /* the engine reports kernel workers (io_uring's io-wq) */
+	struct engine_workers wq[FSM_NPH];   /* ... live at each phase's end, all threads */
 	struct opstat op[FSM_NOPS];  /* all threads merged; must stay the last member */
 };
 

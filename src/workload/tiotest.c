@@ -72,6 +72,7 @@ struct tio_worker {
 	enum tio_phase phase;
 	uint64_t seed;           /* this thread's seed for this phase */
 	uint64_t flush_ns;
+	struct engine_workers wq;  /* the engine's kernel workers at the end of the phase */
 	struct opstat st;
 };
 
@@ -433,6 +434,8 @@ static int tio_work(struct worker *w)
 	if (rc && !run_stopping())
 		fail_io(c, rc, "fsync", t->path, -1);
 out:
+	if (queued && eng->workers)
+		eng->workers(&t->ctx, &tw->wq);
 	{
 		int crc = eng->close(&f);
 
@@ -998,6 +1001,7 @@ static void collect(const struct tio_config *c, struct phase *ph, struct tio_wor
 	pr->nsamples = ph->nsamples;
 	pr->sample_interval_ns = ph->sample_interval_ns;
 	pr->complete = !run_stopping();
+	pr->has_workers = tio_queued(c) && c->eng.ops->workers;
 	for (unsigned i = 0; i < c->threads; i++) {
 		struct tio_thread_result *t = &pr->threads[i];
 		struct worker *w = &ph->workers[i];
@@ -1009,6 +1013,8 @@ static void collect(const struct tio_config *c, struct phase *ph, struct tio_wor
 		t->start_ns = w->started ? w->start_ns - ph->start_ns : 0;
 		t->end_ns = w->started ? w->end_ns - ph->start_ns : 0;
 		t->flush_ns = tw[i].flush_ns;
+		pr->wq.threads += tw[i].wq.threads;
+		pr->wq.cpu_s += tw[i].wq.cpu_s;
 		t->usr_s = w->usr_s;
 		t->sys_s = w->sys_s;
 	}

@@ -64,7 +64,11 @@ ok "tmpfs -S 0..6 at depths 1, 8, 32: psync's files and op counts, each method's
 fsb fs_mark -d "$T/b" -l log -S 1 $EXTRA --dirsync --fdatasync --engine io_uring --iodepth 8 --json b.json \
     > out 2> err || fail "--dirsync --fdatasync: $(cat err)"
 [ "$(ring b.json)" = "$(want 1 fdatasync 1)" ] || fail "--dirsync --fdatasync: $(ring b.json), want $(want 1 fdatasync 1)"
-ok "--dirsync --fdatasync: fdatasync of each file and of its directory in the chain"
+# fdatasync always runs in an io-wq worker (no non-blocking attempt): at least one was there
+jq -e '.iterations[0].io_wq | .create.threads >= 1 and (.create.cpu_s | type) == "number" and
+    ([.stat, .read, .unlink] | all(.threads >= 0))' b.json > /dev/null ||
+    fail "io_wq: $(jq -c '.iterations[0].io_wq' b.json)"
+ok "--dirsync --fdatasync: fdatasync of each file and of its directory in the chain; io_wq per phase"
 
 # user xattrs on tmpfs since 6.6; elsewhere the run says the filesystem refuses them
 if fsb fs_mark -d "$T/x" -l log -n $N -s 0 -t 1 -S 0 --xattr 32 > out 2> err; then
