@@ -364,8 +364,12 @@ static int uring_submit(struct engine_ctx *ctx, struct engine_req *const *heads,
 			c->left++;
 		/* a chain goes to the kernel whole: a link cut at the end of a submission would
 		 * run its second half unlinked */
-		if (io_uring_sq_space_left(&u->ring) < c->left)
+		if (io_uring_sq_space_left(&u->ring) < c->left) {
 			io_uring_submit(&u->ring);
+			/* SQPOLL: the polling thread frees the room as it takes the entries */
+			while (ctx->sqpoll && io_uring_sq_space_left(&u->ring) < c->left)
+				io_uring_sqring_wait(&u->ring);
+		}
 		for (struct engine_req *r = heads[i]; r; r = r->next, pos++) {
 			struct io_uring_sqe *sqe = io_uring_get_sqe(&u->ring);
 			int file_slot = -1;
