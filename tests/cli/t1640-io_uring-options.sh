@@ -5,7 +5,8 @@
 #   bytes, no read/write system call counted; fs_mark with --io_uring-sqpoll: the ring ops of -S 1;
 # - --hipri where nothing polls (tmpfs, a loop device): one line, exit 3, nothing created;
 #   --hipri without -X, with another engine, or for fs_mark: exit 2. The polled path itself needs
-#   a device with poll queues (NVMe, nvme.poll_queues): not checked where there is none.
+#   a device with poll queues (NVMe, nvme.poll_queues) that neither this machine nor CI has: no
+#   test here claims it (issue 12 lists it as not tested).
 [ -d /dev/shm ] && export TMPDIR=/dev/shm
 . "$(dirname "$0")/lib.sh"
 need_cmd jq
@@ -83,7 +84,4 @@ if [ "$(id -u)" = 0 ]; then
 else
     SKIPPED="loop ext4 (needs root)"
 fi
-have_poll=
-for q in /sys/block/*/queue/io_poll; do [ "$(cat "$q" 2>/dev/null)" = 1 ] && have_poll=1; done
-[ -n "$have_poll" ] || SKIPPED="${SKIPPED:+$SKIPPED; }--hipri's polled path (no device with poll queues here)"
 [ -z "$SKIPPED" ] || skip "$SKIPPED"
