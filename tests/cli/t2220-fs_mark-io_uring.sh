@@ -116,6 +116,18 @@ if [ "$(id -u)" = 0 ]; then
     EXTRA="-n 10 -s 8192 -w 4096 -t $TH --stat --read" F=$((10 * TH))
     check_methods "$M" 1 32
     ok "loop ext4 -S 0..6 at depths 1, 32: psync's files and op counts, each method's ring ops"
+    # fill mode: ENOSPC in the middle of chains in flight ends the run as at depth 1
+    mkdir "$SCRATCH/small"
+    mount -t tmpfs -o size=2m tmpfs "$SCRATCH/small" || fail "mount a small tmpfs"
+    echo "$SCRATCH/small" >> "$_MOUNTS_FILE"
+    fsb fs_mark -d "$SCRATCH/small/f" -l log -n 100 -s 40960 -w 16384 -t 2 -S 0 -F --engine io_uring --iodepth 8 \
+        > out 2> err; rc=$?
+    [ "$rc" = 0 ] || fail "fill at depth 8: exit $rc: $(cat err)"
+    tail -1 out | grep -q ' partial$' || fail "fill at depth 8: last row: $(tail -2 out)"
+    grep -q 'fill ended, the filesystem is full: .*No space left on device' err || fail "fill at depth 8: $(cat err)"
+    count=$(tail -1 out | awk '{ print $2 }') files=$(find "$SCRATCH/small/f" -type f | wc -l)
+    [ "$files" -ge "$count" ] && [ "$files" -le $((count + 16)) ] || fail "fill at depth 8: Count $count, $files files"
+    ok "fill mode at depth 8 ends cleanly (complete files counted, at most depth per thread cut short)"
 else
     SKIPPED="$SKIPPED; loop ext4 (needs root)"
 fi
