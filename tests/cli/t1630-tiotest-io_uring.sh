@@ -55,6 +55,15 @@ jq -e '.phases | all((.io_wq.threads | type) == "number" and (.io_wq.cpu_s | typ
     "$SCRATCH/tmpfs-uring32.json" > /dev/null || fail "io_wq: $(jq -c '[.phases[].io_wq]' "$SCRATCH/tmpfs-uring32.json")"
 ok "tmpfs: psync depth 1, io_uring depths 1, 8, 32 with -c; no read/write syscalls through the ring; io_wq per phase"
 
+# --sysstats: the io-wq table under the kernel view, for io_uring only
+"$FSBENCH" tiotest --engine io_uring --iodepth 8 -t 1 -f 1 -r 100 -d "$DIR" --sysstats --quiet > "$SCRATCH/out" 2>&1 ||
+    fail "--sysstats: $(cat "$SCRATCH/out")"
+grep -q '^io-wq workers per phase' "$SCRATCH/out" && grep -Eq '^Random Read +[0-9]+ +[0-9]+\.[0-9]{2}$' "$SCRATCH/out" ||
+    fail "--sysstats io-wq table: $(cat "$SCRATCH/out")"
+"$FSBENCH" tiotest -t 1 -f 1 -r 100 -d "$DIR" --sysstats --quiet > "$SCRATCH/out" 2>&1 || fail "psync --sysstats"
+! grep -q 'io-wq' "$SCRATCH/out" || fail "psync prints an io-wq table"
+ok "--sysstats: io-wq workers per phase with io_uring, none with psync"
+
 # the same blocks written at depth 1 and 32 (the seed's offsets, -c's contents)
 for depth in 1 32; do
     "$FSBENCH" tiotest --engine io_uring --iodepth $depth -t 2 -f 1 -r 100 -c -k 2 -k 3 --keep -d "$DIR" -T \

@@ -81,6 +81,13 @@ else
     SKIPPED="$SKIPPED; --xattr (this tmpfs has no user xattrs: $(head -1 err))"
 fi
 
+fsb fs_mark -d "$T/w" -l log -n 10 -s 0 -t 2 -S 1 --stat --engine io_uring --iodepth 4 --sysstats --quiet > out 2>&1 ||
+    fail "--sysstats: $(cat out)"
+grep -q '^io-wq workers per iteration and phase' out &&
+    grep -Eq '^1 +create [0-9]+ threads [0-9.]+ s stat [0-9]+ threads [0-9.]+ s unlink [0-9]+ threads [0-9.]+ s$' out ||
+    fail "--sysstats io-wq rows: $(cat out)"
+ok "--sysstats: io-wq workers per iteration and phase"
+
 fsb fs_mark -d "$T/d" -l log -n 5 -s 0 -t 2 --engine io_uring --iodepth 1000 --json d.json \
     > out 2> err || fail "depth 1000 for 5 files: $(cat err)"
 jq -e '.iterations[0].files == 10 and .iterations[0].ring_ops.create.openat == 10' d.json > /dev/null ||
