@@ -9,7 +9,8 @@
  * Each phase is timed as a whole (CLOCK_MONOTONIC, open to close) with its CPU time over the
  * same span (CLOCK_PROCESS_CPUTIME_ID: user + system, io-wq workers included).
  *
- * usage: bare_uring DIR FILE_MIB BLOCK_BYTES RANDOM_OPS DEPTH
+ * usage: bare_uring DIR FILE_MIB BLOCK_BYTES RANDOM_OPS DEPTH [direct]
+ * (direct: the phases open with O_DIRECT, as tiotest -X; the file is written and fsynced first)
  * output: one line per phase: "<name> <ops> <wall_ns> <ops_per_s> <cpu_ns>"
  * build: cc -O2 -o bare_uring bare_uring.c -luring
  */
@@ -48,12 +49,14 @@ static void die(const char *what, int err)
 	exit(1);
 }
 
+static int direct;
+
 static void phase(struct io_uring *ring, const char *path, const char *name, bool random, uint64_t blocks,
 		  uint64_t bs, uint64_t n, unsigned depth, char *bufs)
 {
 	uint64_t t0 = clock_of(CLOCK_MONOTONIC), c0 = clock_of(CLOCK_PROCESS_CPUTIME_ID), t1, c1;
 	uint64_t rng = 42, issued = 0, done = 0;
-	int fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+	int fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC | direct);
 	struct io_uring_cqe *cqe;
 
 	if (fd < 0)
@@ -116,10 +119,11 @@ int main(int argc, char **argv)
 	unsigned depth;
 	int fd, rc;
 
-	if (argc != 6) {
-		fprintf(stderr, "usage: bare_uring DIR FILE_MIB BLOCK_BYTES RANDOM_OPS DEPTH\n");
+	if (argc != 6 && !(argc == 7 && !strcmp(argv[6], "direct"))) {
+		fprintf(stderr, "usage: bare_uring DIR FILE_MIB BLOCK_BYTES RANDOM_OPS DEPTH [direct]\n");
 		return 2;
 	}
+	direct = argc == 7 ? O_DIRECT : 0;
 	mib = strtoull(argv[2], NULL, 10);
 	bs = strtoull(argv[3], NULL, 10);
 	rops = strtoull(argv[4], NULL, 10);
@@ -137,6 +141,7 @@ int main(int argc, char **argv)
 	for (uint64_t b = 0; b < blocks; b++)
 		if (pwrite(fd, bufs, bs, (off_t)(b * bs)) != (ssize_t)bs)
 			die("pwrite", errno);
+	fsync(fd);
 	close(fd);
 	rc = io_uring_queue_init(depth < 64 ? 64 : depth * 4, &ring, 0);
 	if (rc)

@@ -8,7 +8,8 @@
 #
 # Environment: ROUNDS (default 21), SIZE_MIB (default 64), ROPS (random reads, default 100000),
 # BS (default 4096), DIR (default /dev/shm), DEPTHS (default "1 8 32"), BUILD (default build),
-# GOAL (fsbench ÷ bare ops/s, default 0.95), RAW (file to keep the per-run numbers in).
+# GOAL (fsbench ÷ bare ops/s, default 0.95), RAW (file to keep the per-run numbers in),
+# DIRECT=1 (O_DIRECT reads: tiotest -X, fio direct=1; DIR then on a device, e.g. a loop mount).
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 FSBENCH=${1:-$ROOT/fsbench}
@@ -22,6 +23,9 @@ DEPTHS=${DEPTHS:-1 8 32}
 BUILD=${BUILD:-$ROOT/build}
 GOAL=${GOAL:-0.95}
 PHASES="read random_read"
+DIRECT=${DIRECT:-0}
+FSB_X= BARE_X= FIO_X=0
+[ "$DIRECT" = 1 ] && FSB_X=-X BARE_X=direct FIO_X=1
 
 die() { echo "bench/uring.sh: $*" >&2; exit 1; }
 [ -x "$FSBENCH" ] || die "no fsbench binary at $FSBENCH (run make first)"
@@ -50,6 +54,7 @@ fio_job() {   # fio_job DEPTH
 bs=$BS
 size=${SIZE_MIB}m
 filename=$FIODIR/fio.file
+direct=$FIO_X
 invalidate=0
 end_fsync=1
 thread=1
@@ -74,13 +79,13 @@ FIOJOB
 
 # fsbench: the write phase lays the file out (not reported), random write skipped (-k 1)
 run_fsbench() {   # run_fsbench DEPTH
-    "$FSBENCH" tiotest --quiet -t 1 -f "$SIZE_MIB" -b "$BS" -r "$ROPS" -k 1 -d "$DIR" --engine io_uring \
+    "$FSBENCH" tiotest --quiet -t 1 -f "$SIZE_MIB" -b "$BS" -r "$ROPS" -k 1 -d "$DIR" $FSB_X --engine io_uring \
         --iodepth "$1" --json "$TMP/fsb.json" > /dev/null || die "fsbench tiotest failed"
     jq -r --arg d "$1" '.phases[] | select(.name | test("read")) |
         "fsbench \($d) \(.name) \(.iops) \((.cpu_usr_s + .cpu_sys_s) / .ops)"' "$TMP/fsb.json" >> "$RAWF"
 }
 run_bare() {
-    "$BARE" "$DIR" "$SIZE_MIB" "$BS" "$ROPS" "$1" > "$TMP/bare.out" || die "bare loop failed"
+    "$BARE" "$DIR" "$SIZE_MIB" "$BS" "$ROPS" "$1" $BARE_X > "$TMP/bare.out" || die "bare loop failed"
     awk -v d="$1" '{ print "bare", d, $1, $4, $5 / 1e9 / $2 }' "$TMP/bare.out" >> "$RAWF"
 }
 run_fio() {
@@ -95,7 +100,7 @@ run_fio() {
 
 CONTENDERS="fsbench bare"
 [ -n "$FIO" ] && CONTENDERS="$CONTENDERS fio"
-echo "bench/uring.sh: $ROUNDS rounds of: $CONTENDERS at depths $DEPTHS (order rotates each round)"
+echo "bench/uring.sh: $ROUNDS rounds of: $CONTENDERS at depths $DEPTHS (order rotates each round)${FSB_X:+, O_DIRECT}"
 echo "  fsbench: $FSBENCH_SRC (copy) tiotest -t 1 -f $SIZE_MIB -b $BS -r $ROPS -k 1 -d $DIR --engine io_uring --iodepth N"
 echo "  bare:    $BARE $DIR $SIZE_MIB $BS $ROPS N"
 [ -n "$FIO" ] && echo "  fio:     $FIO (io_uring, iodepth=N, bs=$BS, size=${SIZE_MIB}m, read/randread, number_ios=$ROPS)"
