@@ -10,6 +10,7 @@
 #define ENGINES(X) \
 	X(psync)   \
 	X(mmap)    \
+	X(io_uring) \
 	X(testq)
 
 #define DECLARE(n) extern const struct engine_ops engine_##n;
@@ -150,11 +151,36 @@ int engine_select(struct engine_opts *e, const char *workload, unsigned caps, bo
 				 ops->max_depth);
 		return -EINVAL;
 	}
+	if ((e->uring_sqpoll || e->uring_fixed || e->hipri) && ops != &engine_io_uring) {
+		snprintf(err, errlen, "option --%s applies to --engine io_uring only (not %s)",
+			 e->uring_sqpoll ? "io_uring-sqpoll" : e->uring_fixed ? "io_uring-fixed" : "hipri",
+			 ops->name);
+		return -EINVAL;
+	}
+	if (e->hipri && !data_path) {
+		snprintf(err, errlen, "option --hipri: polled completion is for O_DIRECT reads and "
+			 "writes, which %s does not do", workload);
+		return -EINVAL;
+	}
+	if (ops->check) {
+		e->iodepth = depth;
+		int rc = ops->check(e, caps, err, errlen);
+
+		if (rc)
+			return rc;
+	}
 	e->name = ops->name;
 	e->iodepth = depth;
 	e->ops = ops;
 	return 0;
 }
+
+const char *const engine_op_key[ENGINE_NOPS] = {
+	[ENGINE_OP_READ] = "read", [ENGINE_OP_WRITE] = "write", [ENGINE_OP_FSYNC] = "fsync",
+	[ENGINE_OP_FDATASYNC] = "fdatasync", [ENGINE_OP_OPENAT] = "openat", [ENGINE_OP_CLOSE] = "close",
+	[ENGINE_OP_FSETXATTR] = "fsetxattr", [ENGINE_OP_STATX] = "statx",
+	[ENGINE_OP_UNLINKAT] = "unlinkat", [ENGINE_OP_MKDIRAT] = "mkdirat",
+};
 
 const char *engine_op_name(const struct engine_req *r)
 {
@@ -185,7 +211,8 @@ const char *engine_op_name(const struct engine_req *r)
 }
 
 /* ---- contexts and the queue ------------------------------------------------------------- */
-int engine_ctx_init(struct engine_ctx *ctx, const struct engine_ops *ops, unsigned depth)
+static int ctx_init(struct engine_ctx *ctx, const struct engine_ops *ops, unsigned depth,
+		    const struct engine_opts *e)
 {
 	int rc;
 
@@ -193,6 +220,9 @@ int engine_ctx_init(struct engine_ctx *ctx, const struct engine_ops *ops, unsign
 	if (!has_requests(ops))
 		return -EOPNOTSUPP;
 	ctx->ops = ops;
+	ctx->sqpoll = e && e->uring_sqpoll;
+	ctx->hipri = e && e->hipri;
+	ctx->fixed = e && e->uring_fixed;
 	ctx->depth = depth ? depth : 1;
 	ctx->ready = calloc(ctx->depth, sizeof(*ctx->ready));
 	if (!ctx->ready)
@@ -203,6 +233,16 @@ int engine_ctx_init(struct engine_ctx *ctx, const struct engine_ops *ops, unsign
 		return rc;
 	}
 	return 0;
+}
+
+int engine_ctx_init(struct engine_ctx *ctx, const struct engine_ops *ops, unsigned depth)
+{
+	return ctx_init(ctx, ops, depth, NULL);
+}
+
+int engine_ctx_init_opts(struct engine_ctx *ctx, const struct engine_opts *e, unsigned depth)
+{
+	return ctx_init(ctx, e->ops, depth, e);
 }
 
 void engine_ctx_exit(struct engine_ctx *ctx)

@@ -66,6 +66,8 @@ struct engine_file {
 	uint64_t map_len;
 	bool sync_each;          /* msync(MS_SYNC) after every op (tiotest -S with -M) */
 	bool random;             /* access pattern hint for madvise */
+	struct engine_ctx *ctx;  /* the context whose requests will use fd, or NULL: an engine
+				  * may register the file there (io_uring: --io_uring-fixed, SQPOLL) */
 };
 
 enum engine_op {
@@ -108,6 +110,11 @@ enum engine_cap {
 };
 
 struct engine_ctx;
+struct engine_opts;
+struct engine_workers {
+	uint64_t threads;
+	double cpu_s;            /* user + system */
+};
 
 struct engine_ops {
 	const char *name;
@@ -121,12 +128,22 @@ struct engine_ops {
 	int (*rw)(struct engine_file *f, bool write, void *buf, size_t len, uint64_t off);
 	int (*flush)(struct engine_file *f);
 	int (*close)(struct engine_file *f);
+	/* whether this system can run what a workload needs (caps) at depth, before anything is
+	 * created: 0, or -EOPNOTSUPP/-EPERM with one line in err (exit 3); may be NULL */
+	int (*check)(const struct engine_opts *e, unsigned caps, char *err, size_t errlen);
 	/* requests */
 	int (*init)(struct engine_ctx *ctx);
 	void (*exit)(struct engine_ctx *ctx);
 	void (*exec)(struct engine_ctx *ctx, struct engine_req *head);
 	int (*submit)(struct engine_ctx *ctx, struct engine_req *const *heads, unsigned n);
 	int (*reap)(struct engine_ctx *ctx, struct engine_req **out, unsigned min, unsigned max);
+	/* the buffers the context's transfers will use lie in [base, base+len): an engine may
+	 * register them (io_uring --io_uring-fixed); 0 or -errno; may be NULL */
+	int (*buffers)(struct engine_ctx *ctx, void *base, size_t len);
+	/* the kernel worker threads serving the calling thread's requests, live now (io_uring:
+	 * io-wq's iou-wrk-TID): count and CPU seconds; called by the worker at the end of its
+	 * phase; may be NULL (an engine without kernel workers) */
+	void (*workers)(struct engine_ctx *ctx, struct engine_workers *out);
 };
 
 /* A worker's context: used by one thread at a time. */
@@ -139,6 +156,10 @@ struct engine_ctx {
 	 * submit), and those engine_exec() reaped while waiting for its own */
 	struct engine_req **ready;
 	unsigned nready, ready_head;
+	/* requests the engine handed to the kernel, by op (io_uring: ring operations, cancelled
+	 * links included); counted by engines that keep it (0 otherwise), reset by the caller */
+	uint64_t nops[ENGINE_NOPS];
+	bool sqpoll, hipri, fixed;   /* from struct engine_opts (engine_ctx_init_opts) */
 };
 
 /* The options every I/O workload shares (--engine, --iodepth: workload/run_opts.h declares
@@ -146,11 +167,15 @@ struct engine_ctx {
 struct engine_opts {
 	const char *name;        /* --engine, NULL: not given */
 	uint64_t iodepth;        /* --iodepth */
+	bool uring_sqpoll;       /* --io_uring-sqpoll: a kernel thread polls the submission queue */
+	bool uring_fixed;        /* --io_uring-fixed: registered files and buffers */
+	bool hipri;              /* --hipri: polled completion (IORING_SETUP_IOPOLL), O_DIRECT only */
 	const struct engine_ops *ops;    /* chosen by engine_select() */
 };
 
 extern const struct engine_ops engine_psync;
 extern const struct engine_ops engine_mmap;
+extern const struct engine_ops engine_io_uring;
 
 /* ---- the registry ----------------------------------------------------------------------- */
 /* The i-th engine (built-in, then registered), hidden ones included; NULL past the end. */
@@ -171,10 +196,14 @@ void engine_names(char *buf, size_t len);
 int engine_select(struct engine_opts *e, const char *workload, unsigned caps, bool data_path,
 		  bool mmap_flag, char *err, size_t errlen);
 /* A request's operation, as error messages name it ("openat", "pwrite", ...). */
+/* An op's name as the JSON's engine op counts name it ("openat", "write", ...). */
+extern const char *const engine_op_key[ENGINE_NOPS];
 const char *engine_op_name(const struct engine_req *r);
 
 /* ---- requests --------------------------------------------------------------------------- */
 int engine_ctx_init(struct engine_ctx *ctx, const struct engine_ops *ops, unsigned depth);
+/* The same for the engine and options a workload's check chose (--io_uring-sqpoll, --hipri). */
+int engine_ctx_init_opts(struct engine_ctx *ctx, const struct engine_opts *e, unsigned depth);
 void engine_ctx_exit(struct engine_ctx *ctx);
 int engine_submit(struct engine_ctx *ctx, struct engine_req *const *heads, unsigned n);
 int engine_reap(struct engine_ctx *ctx, struct engine_req **out, unsigned min, unsigned max);

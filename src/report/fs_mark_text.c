@@ -218,6 +218,10 @@ struct fsm_out {
 	char *krows;
 	size_t krows_len;
 	FILE *kbuf;
+	/* --sysstats with io_uring: the io-wq workers per iteration and phase */
+	char *wrows;
+	size_t wrows_len;
+	FILE *wbuf;
 };
 
 static const char *fsm_log_path(const void *cfg)
@@ -251,8 +255,10 @@ static void fsm_rep_run_begin(void *st, unsigned run, long long started)
 		fsm_print_header(x->o->log, true, c, x->o->argc, x->o->argv, (time_t)started);
 	if (x->iters)
 		x->iters[run] = json_array();
-	if (c->run.sysstats && x->o->text)
+	if (c->run.sysstats && x->o->text) {
 		x->kbuf = open_memstream(&x->krows, &x->krows_len);
+		x->wbuf = open_memstream(&x->wrows, &x->wrows_len);
+	}
 }
 
 static void fsm_rep_unit(void *st, unsigned run, const void *unit)
@@ -274,6 +280,15 @@ static void fsm_rep_unit(void *st, unsigned run, const void *unit)
 
 		snprintf(label, sizeof(label), "iteration %u", it->index + 1);
 		kstat_text_row(x->kbuf, label, &it->obs.k);
+	}
+	if (x->wbuf && it->has_workers) {
+		fprintf(x->wbuf, "%-14u", it->index + 1);
+		for (int p = 0; p < FSM_NPH; p++)
+			if (p == FSM_PH_CREATE || (p == FSM_PH_STAT && c->stat) || (p == FSM_PH_READ && c->read) ||
+			    (p == FSM_PH_UNLINK && !c->keep_files))
+				fprintf(x->wbuf, " %s %llu threads %.2f s", fsm_phase_name[p],
+					(unsigned long long)it->wq[p].threads, it->wq[p].cpu_s);
+		fputc('\n', x->wbuf);
 	}
 }
 
@@ -315,6 +330,16 @@ static void fsm_rep_run_end(void *st, unsigned run, const void *result)
 		free(x->krows);
 		x->krows = NULL;
 		x->krows_len = 0;
+	}
+	if (x->wbuf) {
+		fclose(x->wbuf);
+		x->wbuf = NULL;
+		if (x->wrows_len)
+			fprintf(out, "\nio-wq workers per iteration and phase (io_uring's kernel threads, "
+				"live at each thread's end of phase; CPU user + system)\nIteration\n%s", x->wrows);
+		free(x->wrows);
+		x->wrows = NULL;
+		x->wrows_len = 0;
 	}
 	if (out && r->profile) {
 		if (c->profile_window)

@@ -185,6 +185,39 @@ json_t *fsm_json_iter(const struct fsm_config *c, const struct fsm_iter *it)
 		json_object_set_new(o, "profile", perf_json(it->obs.profile));
 	if (it->layout.taken)
 		json_object_set_new(o, "layout", layout_iter(&it->layout));
+	/* the engine's requests per phase and op (io_uring: ring operations), when it counts */
+	{
+		json_t *ro = json_object();
+
+		for (int p = 0; p < FSM_NPH; p++) {
+			json_t *ph_ops = json_object();
+
+			for (int k = 0; k < ENGINE_NOPS; k++)
+				if (it->engine_ops[p][k])
+					json_object_set_new(ph_ops, engine_op_key[k], json_u64(it->engine_ops[p][k]));
+			if (json_object_size(ph_ops))
+				json_object_set_new(ro, fsm_phase_name[p], ph_ops);
+			else
+				json_decref(ph_ops);
+		}
+		if (json_object_size(ro))
+			json_object_set_new(o, "ring_ops", ro);
+		else
+			json_decref(ro);
+	}
+	/* io_uring: the io-wq workers live at each phase's end, and their CPU */
+	if (it->has_workers) {
+		json_t *wq = json_object();
+
+		json_object_set_new(wq, "create", json_pack("{s:o,s:o}", "threads", json_u64(it->wq[0].threads),
+							     "cpu_s", json_num(it->wq[0].cpu_s)));
+		for (int p = 1; p < FSM_NPH; p++)
+			if ((p == FSM_PH_STAT && c->stat) || (p == FSM_PH_READ && c->read) ||
+			    (p == FSM_PH_UNLINK && !c->keep_files))
+				json_object_set_new(wq, fsm_phase_name[p], json_pack("{s:o,s:o}", "threads",
+					json_u64(it->wq[p].threads), "cpu_s", json_num(it->wq[p].cpu_s)));
+		json_object_set_new(o, "io_wq", wq);
+	}
 	return o;
 }
 

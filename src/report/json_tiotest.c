@@ -121,6 +121,10 @@ static json_t *tio_json_phase(const struct tio_result *r, int p)
 	json_object_set_new(o, "cpu_usr_s", json_num(pr->usr_s));
 	json_object_set_new(o, "cpu_sys_s", json_num(pr->sys_s));
 	json_object_set_new(o, "proc_io", json_procio(&pr->io));
+	/* io_uring: the io-wq workers live at the end of the phase, and their CPU */
+	if (pr->has_workers)
+		json_object_set_new(o, "io_wq", json_pack("{s:o,s:o}", "threads", json_u64(pr->wq.threads),
+							   "cpu_s", json_num(pr->wq.cpu_s)));
 	/* kernel-side view (core/observe.h): always when taken; profile with --profile */
 	if (pr->obs.taken) {
 		json_object_set_new(o, "kernel", kstat_json(&pr->obs.k));

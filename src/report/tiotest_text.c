@@ -280,6 +280,18 @@ static void tio_rep_run_end(void *st, unsigned run, const void *result)
 		for (int p = 0; p < TIO_NPHASES; p++)
 			if (r->phase[p].ran && r->phase[p].obs.taken)
 				kstat_text_row(out, tio_phase_label[p], &r->phase[p].obs.k);
+		/* io_uring: the kernel's io-wq workers that served the requests */
+		for (int p = 0, head = 0; p < TIO_NPHASES; p++) {
+			const struct tio_phase_result *pr = &r->phase[p];
+
+			if (!pr->ran || !pr->has_workers)
+				continue;
+			if (!head++)
+				fprintf(out, "\nio-wq workers per phase (io_uring's kernel threads, live at each "
+					"thread's end of phase)\n%-14s %8s %9s\n", "Phase", "Threads", "CPU s");
+			fprintf(out, "%-14s %8llu %9.2f\n", tio_phase_label[p],
+				(unsigned long long)pr->wq.threads, pr->wq.cpu_s);
+		}
 	}
 	for (int p = 0; p < TIO_NPHASES; p++)
 		if (r->phase[p].ran && r->phase[p].obs.profile) {

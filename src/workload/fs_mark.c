@@ -56,6 +56,7 @@ struct fsm_thread {
 	struct fsm_slot **free_slots;
 	struct engine_req **sub, **done_reqs;
 	uint64_t last_lat;       /* the latest completion seen (lat_now) */
+	struct engine_workers wq;  /* the engine's kernel workers at the end of the last phase */
 	uint64_t *foreign;       /* files whose O_EXCL create found a file there: never removed */
 	unsigned nforeign;
 };
@@ -640,6 +641,24 @@ static int unlink_work(struct worker *w)
 	return 0;
 }
 
+/* Each phase's work, then (in the worker, before it exits and its io-wq with it) the engine's
+ * kernel workers. */
+#define WITH_WORKERS(fn)                                                                   \
+	static int fn##_wq(struct worker *w)                                               \
+	{                                                                                  \
+		struct fsm_thread *t = w->ctx;                                             \
+		int rc = fn(w);                                                            \
+                                                                                           \
+		if (t->ctx.ops && t->ctx.ops->workers)                                     \
+			t->ctx.ops->workers(&t->ctx, &t->wq);                              \
+		return rc;                                                                 \
+	}
+WITH_WORKERS(create_work)
+WITH_WORKERS(stat_work)
+WITH_WORKERS(read_work)
+WITH_WORKERS(unlink_work)
+#undef WITH_WORKERS
+
 /* The cleanup callback: every name this run created and has not unlinked, regenerated. */
 static int cleanup_files(void *arg)
 {
@@ -802,7 +821,7 @@ static int setup(struct fsm_state *s)
 		t->rbuf = c->read ? malloc(c->io_bytes) : NULL;
 		if (!t->name || (c->read && !t->rbuf))
 			goto nomem;
-		if ((rc = engine_ctx_init(&t->ctx, c->eng.ops, depth))) {
+		if ((rc = engine_ctx_init_opts(&t->ctx, &c->eng, depth))) {
 			if (rc == -ENOMEM)
 				goto nomem;
 			run_fail_msg(-rc, "cannot set up the %s engine: %s", c->eng.ops->name, strerror(-rc));
@@ -1059,12 +1078,32 @@ static int run_phase(struct fsm_state *s, struct phase *ph, enum fsm_op live, ui
 }
 
 /* a phase after the create loop: no time series, its wall time */
-static int extra_phase(struct fsm_state *s, const char *name, int (*work)(struct worker *),
-		       enum fsm_op live, uint64_t expected, uint64_t *wall_ns)
+const char *const fsm_phase_name[FSM_NPH] = { "create", "stat", "read", "unlink" };
+
+/* the engine's request counts of the phase that just ended, from every thread's context */
+static void take_engine_ops(struct fsm_state *s, struct fsm_iter *it, enum fsm_phase_id p)
 {
-	struct phase ph = { .name = name, .work = work };
+	for (unsigned i = 0; i < s->c->nthreads; i++) {
+		struct engine_ctx *ctx = &s->th[i].ctx;
+
+		for (int o = 0; o < ENGINE_NOPS; o++)
+			it->engine_ops[p][o] += ctx->nops[o];
+		memset(ctx->nops, 0, sizeof(ctx->nops));
+		it->wq[p].threads += s->th[i].wq.threads;
+		it->wq[p].cpu_s += s->th[i].wq.cpu_s;
+		memset(&s->th[i].wq, 0, sizeof(s->th[i].wq));
+		it->has_workers = s->c->eng.ops->workers != NULL;
+	}
+}
+
+static int extra_phase(struct fsm_state *s, struct fsm_iter *it, enum fsm_phase_id p,
+		       int (*work)(struct worker *), enum fsm_op live, uint64_t expected,
+		       uint64_t *wall_ns)
+{
+	struct phase ph = { .name = fsm_phase_name[p], .work = work };
 	int rc = run_phase(s, &ph, live, expected, 0, NULL);
 
+	take_engine_ops(s, it, p);
 	free(ph.samples);
 	*wall_ns = ph.end_ns - ph.start_ns;
 	return rc;
@@ -1163,7 +1202,7 @@ static int one_iteration(struct fsm_state *s, struct fsm_iter *it, uint64_t *cou
 {
 	const struct fsm_config *c = s->c;
 	time_t now = time(NULL);
-	struct phase ph = { .name = "create", .work = create_work };
+	struct phase ph = { .name = "create", .work = create_work_wq };
 	unsigned index = it->index;
 	uint64_t release;
 	int rc;
@@ -1196,8 +1235,12 @@ static int one_iteration(struct fsm_state *s, struct fsm_iter *it, uint64_t *cou
 		if (c->fill || c->iterations > 1)
 			snprintf(s->label + n, sizeof(s->label) - (size_t)n, " iteration %u", it->index + 1);
 	}
+	/* the directories made before are not the create phase's */
+	for (unsigned i = 0; i < c->nthreads; i++)
+		memset(s->th[i].ctx.nops, 0, sizeof(s->th[i].ctx.nops));
 	/* the kernel view is the create loop's window, as the rate is */
 	rc = run_phase(s, &ph, FSM_CREATE, c->nthreads * c->nfiles, c->run.interval_ns, &it->obs);
+	take_engine_ops(s, it, FSM_PH_CREATE);
 	it->samples = ph.samples;
 	it->nsamples = ph.nsamples;
 	it->sample_interval_ns = ph.sample_interval_ns;
@@ -1225,16 +1268,16 @@ static int one_iteration(struct fsm_state *s, struct fsm_iter *it, uint64_t *cou
 	*count += it->files;
 	it->count = *count;
 	if (c->stat && !stop_now(s) &&
-	    (rc = extra_phase(s, "stat", stat_work, FSM_STAT, it->files, &it->stat_wall_ns)))
+	    (rc = extra_phase(s, it, FSM_PH_STAT, stat_work_wq, FSM_STAT, it->files, &it->stat_wall_ns)))
 		return rc;
 	if (c->read && !stop_now(s) &&
-	    (rc = extra_phase(s, "read", read_work, FSM_READ_OPEN, it->files, &it->read_wall_ns)))
+	    (rc = extra_phase(s, it, FSM_PH_READ, read_work_wq, FSM_READ_OPEN, it->files, &it->read_wall_ns)))
 		return rc;
 	/* after the timed phases, before the files go: a fill's last, partial iteration too */
 	if (c->layout_files && !run_stopping())
 		layout_sample(s, it);
 	if (!c->keep_files && !run_stopping() &&
-	    (rc = extra_phase(s, "unlink", unlink_work, FSM_UNLINK, it->files, &it->unlink_wall_ns)))
+	    (rc = extra_phase(s, it, FSM_PH_UNLINK, unlink_work_wq, FSM_UNLINK, it->files, &it->unlink_wall_ns)))
 		return rc;
 	for (unsigned i = 0; i < c->nthreads; i++)
 		for (int o = 0; o < FSM_NOPS; o++)

@@ -102,6 +102,10 @@ struct fsm_layout {
 };
 
 
+/* the phases of an iteration, for the engine's request counts */
+enum fsm_phase_id { FSM_PH_CREATE, FSM_PH_STAT, FSM_PH_READ, FSM_PH_UNLINK, FSM_NPH };
+extern const char *const fsm_phase_name[FSM_NPH];
+
 struct fsm_iter {
 	unsigned index;              /* 0-based */
 	uint64_t files;              /* created in this iteration, all threads */
@@ -123,6 +127,11 @@ struct fsm_iter {
 	uint64_t sample_interval_ns;
 	struct observe_phase obs;
 	struct fsm_layout layout;    /* --layout */
+	/* requests the engine handed to the kernel per phase and op, all threads (io_uring: ring
+	 * operations; 0 for an engine that does not count them) */
+	uint64_t engine_ops[FSM_NPH][ENGINE_NOPS];
+	bool has_workers;            /* the engine reports kernel workers (io_uring's io-wq) */
+	struct engine_workers wq[FSM_NPH];   /* ... live at each phase's end, all threads */
 	struct opstat op[FSM_NOPS];  /* all threads merged; must stay the last member */
 };
 

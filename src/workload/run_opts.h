@@ -49,10 +49,20 @@
  * no I/O must not accept an engine it would ignore. */
 #define ENGINE_OPTS(F)                                                                             \
 	{ 0, "engine", OPT_STR, F(eng.name), "NAME", 0, 0, 0, 0,                                    \
-	  "I/O engine: psync (default: one system call per operation), mmap (tiotest only, as -M); " \
+	  "I/O engine: psync (default: one system call per operation), mmap (tiotest only, as -M), " \
+	  "io_uring (requests through a ring, --iodepth in flight); " \
 	  "'fsbench list engines' lists them" },                                                   \
 	{ 0, "iodepth", OPT_UINT, F(eng.iodepth), "N", 1, 4096, 0, 0,                               \
-	  "requests each thread keeps in flight, for engines that queue them (psync and mmap: 1)" }
+	  "requests each thread keeps in flight, for engines that queue them (psync and mmap: 1)" }, \
+	{ 0, "io_uring-sqpoll", OPT_FLAG, F(eng.uring_sqpoll), NULL, 0, 0, 0, 0,                  \
+	  "io_uring: a kernel thread per ring polls the submission queue (IORING_SETUP_SQPOLL), so " \
+	  "submitting needs no system call" },                                                     \
+	{ 0, "io_uring-fixed", OPT_FLAG, F(eng.uring_fixed), NULL, 0, 0, 0, 0,                    \
+	  "io_uring: tiotest's file and buffers registered with the ring (IOSQE_FIXED_FILE, "     \
+	  "READ_FIXED/WRITE_FIXED); fs_mark's files are direct descriptors anyway" },             \
+	{ 0, "hipri", OPT_FLAG, F(eng.hipri), NULL, 0, 0, 0, 0,                                     \
+	  "io_uring with -X (tiotest): polled completion (IORING_SETUP_IOPOLL), on a device with " \
+	  "poll queues (exit 3 otherwise); the end-of-phase fsync is then a system call" }
 #define ENGINE_OPTS_DEFAULTS(c)                                                                    \
 	do {                                                                                       \
 		(c)->eng.iodepth = 1;                                                              \

@@ -27,6 +27,7 @@
 #include "workload/run_opts.h"
 #include "workload/workload.h"
 #include "engine/engine.h"
+#include "sys/blockdev.h"
 
 extern char **environ;
 
@@ -72,6 +73,7 @@ struct tio_worker {
 	enum tio_phase phase;
 	uint64_t seed;           /* this thread's seed for this phase */
 	uint64_t flush_ns;
+	struct engine_workers wq;  /* the engine's kernel workers at the end of the phase */
 	struct opstat st;
 };
 
@@ -351,7 +353,8 @@ static int tio_work(struct worker *w)
 	const uint64_t n = random ? c->random_ops : blocks;
 	const uint32_t gen_now = tw->phase == TIO_RWRITE;
 	const bool psync = eng == &engine_psync, queued = tio_queued(c);
-	struct engine_file f = { .fd = -1, .sync_each = c->mmap && c->sync, .random = random };
+	struct engine_file f = { .fd = -1, .sync_each = c->mmap && c->sync, .random = random,
+				 .ctx = queued ? &t->ctx : NULL };
 	unsigned char *buf = t->buf;
 	uint64_t rng = tw->seed;
 	const char *what = "open";
@@ -432,6 +435,8 @@ static int tio_work(struct worker *w)
 	if (rc && !run_stopping())
 		fail_io(c, rc, "fsync", t->path, -1);
 out:
+	if (queued && eng->workers)
+		eng->workers(&t->ctx, &tw->wq);
 	{
 		int crc = eng->close(&f);
 
@@ -441,6 +446,43 @@ out:
 		}
 	}
 	return rc;
+}
+
+/* --hipri: polled completion needs O_DIRECT and, under every -d, a device that polls
+ * (queue/io_poll 1: NVMe with poll queues); anything else is refused before the run */
+static int hipri_check(const struct tio_config *c, char *err, size_t errlen)
+{
+	if (!c->direct) {
+		snprintf(err, errlen, "option --hipri: polled completion is for O_DIRECT transfers (add -X)");
+		return -EINVAL;
+	}
+	for (unsigned i = 0; i < c->dirs.n; i++) {
+		struct blockdev b;
+		char p[PATH_MAX], v[8] = "";
+		FILE *f;
+
+		if (blockdev_resolve(c->dirs.v[i], &b))
+			continue;            /* the -d checks say why */
+		if (b.kind == BLOCKDEV_NONE) {
+			snprintf(err, errlen, "option --hipri: '%s' is on %s, not on a block device: polled "
+				 "completion needs a device with poll queues (NVMe: nvme.poll_queues)",
+				 c->dirs.v[i], b.mount_known ? b.mount.fstype : "a filesystem without a device");
+			return -EOPNOTSUPP;
+		}
+		snprintf(p, sizeof(p), "/sys/block/%s/queue/io_poll", b.disk);
+		if ((f = fopen(p, "r"))) {
+			if (!fgets(v, sizeof(v), f))
+				v[0] = '\0';
+			fclose(f);
+		}
+		if (v[0] != '1') {
+			snprintf(err, errlen, "option --hipri: device %s does not support polled I/O (%s is %s; "
+				 "Linux polls NVMe devices with poll queues, nvme.poll_queues)", b.disk, p,
+				 v[0] ? (v[strcspn(v, "\n")] = '\0', v) : "missing");
+			return -EOPNOTSUPP;
+		}
+	}
+	return 0;
 }
 
 int tio_config_check(struct tio_config *c, char *err, size_t errlen)
@@ -516,6 +558,8 @@ int tio_config_check(struct tio_config *c, char *err, size_t errlen)
 			return -EINVAL;
 		}
 	}
+	if (c->eng.hipri && (rc = hipri_check(c, err, errlen)))
+		return rc;
 	if (c->drop_caches && geteuid() != 0) {
 		/* tiotest prints a warning per thread and reports empty tables with exit 0 */
 		snprintf(err, errlen, "option -F: dropping the page cache needs root");
@@ -695,7 +739,7 @@ static int queue_setup(const struct tio_config *c, struct tio_thread *t)
 	const unsigned depth = tio_depth(c);
 	const size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	const size_t stride = (c->block_bytes + page - 1) / page * page;
-	int rc = engine_ctx_init(&t->ctx, c->eng.ops, depth);
+	int rc = engine_ctx_init_opts(&t->ctx, &c->eng, depth);
 
 	if (rc) {
 		run_fail_msg(-rc, "cannot set up the %s engine: %s", c->eng.ops->name, strerror(-rc));
@@ -711,6 +755,11 @@ static int queue_setup(const struct tio_config *c, struct tio_thread *t)
 	memset(t->qbuf, 0, stride * depth);
 	for (unsigned k = 0; k < depth; k++)
 		t->slots[k].buf = (unsigned char *)t->qbuf + k * stride;
+	if (c->eng.ops->buffers && (rc = c->eng.ops->buffers(&t->ctx, t->qbuf, stride * depth))) {
+		run_fail_msg(-rc, "cannot register the buffers with the %s engine: %s", c->eng.ops->name,
+			     strerror(-rc));
+		return rc;
+	}
 	return 0;
 }
 
@@ -957,6 +1006,7 @@ static void collect(const struct tio_config *c, struct phase *ph, struct tio_wor
 	pr->nsamples = ph->nsamples;
 	pr->sample_interval_ns = ph->sample_interval_ns;
 	pr->complete = !run_stopping();
+	pr->has_workers = tio_queued(c) && c->eng.ops->workers;
 	for (unsigned i = 0; i < c->threads; i++) {
 		struct tio_thread_result *t = &pr->threads[i];
 		struct worker *w = &ph->workers[i];
@@ -968,6 +1018,8 @@ static void collect(const struct tio_config *c, struct phase *ph, struct tio_wor
 		t->start_ns = w->started ? w->start_ns - ph->start_ns : 0;
 		t->end_ns = w->started ? w->end_ns - ph->start_ns : 0;
 		t->flush_ns = tw[i].flush_ns;
+		pr->wq.threads += tw[i].wq.threads;
+		pr->wq.cpu_s += tw[i].wq.cpu_s;
 		t->usr_s = w->usr_s;
 		t->sys_s = w->sys_s;
 	}

@@ -101,6 +101,8 @@ struct tio_phase_result {
 	uint64_t first_done_bytes;
 	double usr_s, sys_s;         /* process CPU over the phase window */
 	struct procio io;            /* /proc/self/io delta */
+	bool has_workers;            /* the engine reports kernel workers (io_uring's io-wq) */
+	struct engine_workers wq;    /* ... live at the end of each thread's phase, summed */
 	struct observe_phase obs;    /* kstat delta, profile, warnings (core/observe.h) */
 	struct sample *samples;      /* time series, malloc'd */
 	unsigned nsamples;

@@ -99,7 +99,7 @@ bad() {   # bad RE ARGS...
     [ "$(wc -l < "$SCRATCH/err")" = 1 ] && grep -Eq -- "$re" "$SCRATCH/err" || fail "$*: stderr: $(cat "$SCRATCH/err")"
     [ -z "$(ls -A "$DIR")" ] || fail "$*: created $(ls -A "$DIR")"
 }
-bad "unknown engine 'nope' \(known: psync, mmap, testq\)" --engine nope
+bad "unknown engine 'nope' \(known: psync, mmap, io_uring, testq\)" --engine nope
 bad "iodepth 4: the psync engine is synchronous" --iodepth 4
 bad "iodepth 2: the mmap engine is synchronous|mmap cannot run tiotest" --engine mmap --iodepth 2
 bad "iodepth 2: the mmap engine is synchronous|mmap cannot run tiotest" -M --iodepth 2
@@ -108,7 +108,7 @@ bad "options -M and --engine testq contradict" --engine testq -M
 bad "option --iodepth: 0 is out of range" --engine testq --iodepth 0
 bad "option --iodepth: 4097 is out of range" --engine testq --iodepth 4097
 bad "options -X and -M cannot be combined" --engine mmap -X
-FSBENCH_TEST_ENGINES= bad "unknown engine 'testq' \(known: psync, mmap\)" --engine testq
+FSBENCH_TEST_ENGINES= bad "unknown engine 'testq' \(known: psync, mmap, io_uring\)" --engine testq
 "$FSBENCH" tiotest -M --engine mmap -t 1 -f 1 -r 10 -T -d "$DIR" > /dev/null 2>&1 || fail "-M --engine mmap: exit $?"
 no_files "$DIR"
 ok "bad engines and combinations: exit 2"

@@ -107,6 +107,6 @@ bad() {   # bad RE ARGS...
 }
 bad "option --engine: mmap cannot run fs_mark: it has no metadata operations" --engine mmap
 bad "option --iodepth 3: the psync engine is synchronous" --iodepth 3
-bad "unknown engine 'io_uring' \(known: psync, mmap\)" --engine io_uring
+bad "unknown engine 'nope' \(known: psync, mmap, io_uring\)" --engine nope
 FSBENCH_TEST_ENGINES=1 bad "option --iodepth: 5000 is out of range" --engine testq --iodepth 5000
 ok "engines and depths fs_mark cannot use: exit 2"

@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# bench/uring.sh [FSBENCH]: fsbench tiotest --engine io_uring against a bare io_uring loop of the
+# same requests (bench/bare_uring.c) and fio --ioengine=io_uring, 1 thread, 4 KiB reads on tmpfs,
+# sequential and random, at depths 1, 8 and 32 (DEPTHS). Contenders alternate, the order
+# rotating each round, ROUNDS times each; per phase and depth: the median ops/s, its ratio to the
+# bare loop, the median CPU time per op (user + system over the phase, io-wq workers included)
+# and its ratio. A report, not a test: exits 0 whatever the numbers.
+#
+# Environment: ROUNDS (default 21), SIZE_MIB (default 64), ROPS (random reads, default 100000),
+# BS (default 4096), DIR (default /dev/shm), DEPTHS (default "1 8 32"), BUILD (default build),
+# GOAL (fsbench ÷ bare ops/s, default 0.95), RAW (file to keep the per-run numbers in),
+# DIRECT=1 (O_DIRECT reads: tiotest -X, fio direct=1; DIR then on a device, e.g. a loop mount).
+set -eu
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+FSBENCH=${1:-$ROOT/fsbench}
+case $FSBENCH in /*) ;; *) FSBENCH=$PWD/$FSBENCH ;; esac
+ROUNDS=${ROUNDS:-21}
+SIZE_MIB=${SIZE_MIB:-64}
+ROPS=${ROPS:-100000}
+BS=${BS:-4096}
+DIR=${DIR:-/dev/shm}
+DEPTHS=${DEPTHS:-1 8 32}
+BUILD=${BUILD:-$ROOT/build}
+GOAL=${GOAL:-0.95}
+PHASES="read random_read"
+DIRECT=${DIRECT:-0}
+FSB_X= BARE_X= FIO_X=0
+[ "$DIRECT" = 1 ] && FSB_X=-X BARE_X=direct FIO_X=1
+
+die() { echo "bench/uring.sh: $*" >&2; exit 1; }
+[ -x "$FSBENCH" ] || die "no fsbench binary at $FSBENCH (run make first)"
+command -v jq >/dev/null || die "needs jq"
+[ "$ROUNDS" -ge 5 ] 2>/dev/null || die "ROUNDS must be at least 5"
+[ -d "$DIR" ] && [ -w "$DIR" ] || die "$DIR is not a writable directory"
+
+mkdir -p "$BUILD/bench"
+BARE=$BUILD/bench/bare_uring
+if [ ! -x "$BARE" ] || [ "$ROOT/bench/bare_uring.c" -nt "$BARE" ]; then
+    ${CC:-cc} -O2 -Wall -Wextra -o "$BARE" "$ROOT/bench/bare_uring.c" -luring || die "cannot build $BARE"
+fi
+FIO=$(command -v fio || true)
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/fsbench-bench.XXXXXX")
+FIODIR=$(mktemp -d "$DIR/fsbench-bench-fio.XXXXXX")
+trap 'rm -rf "$TMP" "$FIODIR"' EXIT
+cp "$FSBENCH" "$TMP/fsbench" || die "cannot copy $FSBENCH"
+FSBENCH_SRC=$FSBENCH FSBENCH=$TMP/fsbench
+RAWF=$TMP/raw     # lines: contender depth phase ops_per_s cpu_s_per_op
+
+# fio: lay the file out with psync writes, then the two read jobs through io_uring at the depth
+fio_job() {   # fio_job DEPTH
+    cat <<FIOJOB
+[global]
+bs=$BS
+size=${SIZE_MIB}m
+filename=$FIODIR/fio.file
+direct=$FIO_X
+invalidate=0
+end_fsync=1
+thread=1
+[write]
+ioengine=psync
+rw=write
+[read]
+ioengine=io_uring
+iodepth=$1
+rw=read
+stonewall
+[random_read]
+ioengine=io_uring
+iodepth=$1
+rw=randread
+io_size=1p
+number_ios=$ROPS
+norandommap=1
+stonewall
+FIOJOB
+}
+
+# fsbench: the write phase lays the file out (not reported), random write skipped (-k 1)
+run_fsbench() {   # run_fsbench DEPTH
+    "$FSBENCH" tiotest --quiet -t 1 -f "$SIZE_MIB" -b "$BS" -r "$ROPS" -k 1 -d "$DIR" $FSB_X --engine io_uring \
+        --iodepth "$1" --json "$TMP/fsb.json" > /dev/null || die "fsbench tiotest failed"
+    jq -r --arg d "$1" '.phases[] | select(.name | test("read")) |
+        "fsbench \($d) \(.name) \(.iops) \((.cpu_usr_s + .cpu_sys_s) / .ops)"' "$TMP/fsb.json" >> "$RAWF"
+}
+run_bare() {
+    "$BARE" "$DIR" "$SIZE_MIB" "$BS" "$ROPS" "$1" $BARE_X > "$TMP/bare.out" || die "bare loop failed"
+    awk -v d="$1" '{ print "bare", d, $1, $4, $5 / 1e9 / $2 }' "$TMP/bare.out" >> "$RAWF"
+}
+run_fio() {
+    fio_job "$1" > "$TMP/job.fio"
+    "$FIO" --output-format=json "$TMP/job.fio" > "$TMP/fio.json" 2>"$TMP/fio.err" ||
+        die "fio failed: $(head -3 "$TMP/fio.err")"
+    rm -f "$FIODIR/fio.file"
+    jq -r --arg d "$1" '.jobs[] | select(.jobname != "write") | .read as $r
+        | "fio \($d) \(.jobname) \($r.total_ios * 1000 / $r.runtime) \((.usr_cpu + .sys_cpu) / 100 * .job_runtime / 1000 / $r.total_ios)"' \
+        "$TMP/fio.json" >> "$RAWF"
+}
+
+CONTENDERS="fsbench bare"
+[ -n "$FIO" ] && CONTENDERS="$CONTENDERS fio"
+echo "bench/uring.sh: $ROUNDS rounds of: $CONTENDERS at depths $DEPTHS (order rotates each round)${FSB_X:+, O_DIRECT}"
+echo "  fsbench: $FSBENCH_SRC (copy) tiotest -t 1 -f $SIZE_MIB -b $BS -r $ROPS -k 1 -d $DIR --engine io_uring --iodepth N"
+echo "  bare:    $BARE $DIR $SIZE_MIB $BS $ROPS N"
+[ -n "$FIO" ] && echo "  fio:     $FIO (io_uring, iodepth=N, bs=$BS, size=${SIZE_MIB}m, read/randread, number_ios=$ROPS)"
+set -- $CONTENDERS
+for ((r = 0; r < ROUNDS; r++)); do
+    printf '  round %d/%d:' $((r + 1)) "$ROUNDS"
+    n=$#
+    for depth in $DEPTHS; do
+        for ((k = 0; k < n; k++)); do
+            c=${@:$(((r + k) % n + 1)):1}
+            "run_$c" "$depth"
+        done
+        printf ' %s' "$depth"
+    done
+    echo
+done
+[ -n "${RAW:-}" ] && cp "$RAWF" "$RAW"
+
+median() { # contender depth phase column
+    awk -v c="$1" -v d="$2" -v p="$3" -v k="$4" '$1 == c && $2 == d && $3 == p { print $k }' "$RAWF" | sort -g |
+        awk '{ v[NR] = $1 } END { if (!NR) print ""; else if (NR % 2) printf "%.9g\n", v[(NR + 1) / 2];
+             else printf "%.9g\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+echo
+echo "medians of $ROUNDS rounds; ×bare: ratio of medians (ops/s: higher is better; CPU per op: lower is better)"
+printf '%-11s | %5s | %-9s | %10s | %7s | %10s | %8s | %s\n' phase depth contender "ops/s" "×bare" "CPU us/op" \
+    "CPU ×bare" "goal (>= $GOAL ×bare, >= fio)"
+printf -- '------------+-------+-----------+------------+---------+------------+----------+------------\n'
+for p in $PHASES; do
+    for depth in $DEPTHS; do
+        b=$(median bare "$depth" "$p" 4) bc=$(median bare "$depth" "$p" 5) fi=$(median fio "$depth" "$p" 4)
+        for c in $CONTENDERS; do
+            f=$(median "$c" "$depth" "$p" 4) fc=$(median "$c" "$depth" "$p" 5)
+            awk -v p="$p" -v d="$depth" -v c="$c" -v f="$f" -v b="$b" -v fc="$fc" -v bc="$bc" -v g="$GOAL" -v fi="$fi" 'BEGIN {
+                goal = ""
+                if (c == "fsbench") goal = ((f / b >= g) ? "met" : "MISSED") (fi == "" ? "" : (f >= fi ? ", >= fio" : ", < fio"))
+                printf "%-11s | %5s | %-9s | %10.0f | %7.3f | %10.3f | %8.3f | %s\n", p, d, c, f, f / b, fc * 1e6,
+                    (bc > 0 ? fc / bc : 0), goal }'
+        done
+    done
+done
+exit 0

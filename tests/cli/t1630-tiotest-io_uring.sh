@@ -1,0 +1,153 @@
+#!/bin/bash
+# t1630: tiotest through the io_uring engine (issue 12), next to psync.
+# - tmpfs, depths 1, 8, 32 with -c (verification at completion): ops and bytes per phase as at
+#   depth 1; /proc/self/io shows that the data went through the ring: no read or write system
+#   call counted (syscw == wchar == 0; rchar and syscr only fsbench's own reads of /proc, which
+#   include the io_wq figures: workers and their CPU per phase), while
+#   psync at depth 1 has wchar == bytes and syscw == ops (t1210);
+# - loop ext4 with -X (root): the storage side of /proc/self/io equals the totals exactly for
+#   both engines, io_uring at depths 1, 8, 32 (read_bytes == bytes of a read phase, write_bytes
+#   == bytes of a write phase: the direct I/O is accounted to the process, io-wq workers too);
+# - a flipped block is caught at depth 32; a depth larger than the work; SIGINT with requests
+#   in flight: exit 130, no file left;
+# - an opcode this kernel lacks (FSBENCH_URING_MISSING, the probe's test hook), and io_uring
+#   disabled (sysctl kernel.io_uring_disabled=2, root, restored on exit): one line naming what
+#   is missing and the kernel that brings it, exit 3, nothing created.
+[ -d /dev/shm ] && export TMPDIR=/dev/shm
+. "$(dirname "$0")/lib.sh"
+need_cmd jq
+DIR=$SCRATCH/d
+mkdir -p "$DIR"
+BS=4096
+SKIPPED=
+
+"$FSBENCH" tiotest --engine io_uring -t 1 -f 1 -r 10 -d "$DIR" > /dev/null 2> "$SCRATCH/err"; rc=$?
+[ $rc = 3 ] && skip "io_uring cannot run here: $(cat "$SCRATCH/err")"
+[ $rc = 0 ] || fail "io_uring smoke run: exit $rc: $(cat "$SCRATCH/err")"
+
+run() {   # run NAME ENGINE DEPTH DIR ARGS...
+    local name=$1 e=$2 depth=$3 d=$4; shift 4
+    "$FSBENCH" tiotest --engine "$e" --iodepth "$depth" -t 2 -f 2 -r 300 -c -d "$d" "$@" \
+        --json "$SCRATCH/$name.json" > "$SCRATCH/out" 2> "$SCRATCH/err" ||
+        fail "$name: exit $?: $(cat "$SCRATCH/err")"
+    [ -z "$(not_warnings "$SCRATCH/err")" ] || fail "$name: stderr: $(cat "$SCRATCH/err")"
+    jq -e --arg e "$e" --argjson d "$depth" '.config.engine == $e and .config.iodepth == $d and .complete and
+        [.phases[].ops] == [1024, 600, 1024, 600] and [.phases[].bytes] == [4194304, 2457600, 4194304, 2457600] and
+        all(.phases[]; .latency.count == .ops)' "$SCRATCH/$name.json" > /dev/null ||
+        fail "$name: JSON: $(jq -c '[.config.engine, .config.iodepth, [.phases[] | [.ops, .bytes, .latency.count]]]' "$SCRATCH/$name.json")"
+    no_files "$d"
+}
+
+run tmpfs-psync psync 1 "$DIR"
+jq -e '.phases | all(if (.name | test("write")) then .proc_io.wchar == .bytes and .proc_io.syscw == .ops
+    else .proc_io.rchar >= .bytes and .proc_io.syscr >= .ops end)' "$SCRATCH/tmpfs-psync.json" > /dev/null ||
+    fail "psync /proc/self/io: $(jq -c '.phases[] | {name, ops, bytes, proc_io}' "$SCRATCH/tmpfs-psync.json")"
+for depth in 1 8 32; do
+    run tmpfs-uring$depth io_uring $depth "$DIR"
+    # rchar/syscr: fsbench's own reads of /proc (the io_wq figures at each thread's end), far
+    # below a phase's bytes and ops
+    jq -e '.phases | all(.proc_io.wchar == 0 and .proc_io.syscw == 0 and .proc_io.rchar <= 65536 and
+        .proc_io.syscr <= 64)' "$SCRATCH/tmpfs-uring$depth.json" > /dev/null ||
+        fail "io_uring depth $depth /proc/self/io: $(jq -c '.phases[] | {name, ops, bytes, proc_io}' "$SCRATCH/tmpfs-uring$depth.json")"
+done
+jq -e '.phases | all(has("io_wq") | not)' "$SCRATCH/tmpfs-psync.json" > /dev/null || fail "psync has io_wq"
+jq -e '.phases | all((.io_wq.threads | type) == "number" and (.io_wq.cpu_s | type) == "number" and .io_wq.cpu_s >= 0)' \
+    "$SCRATCH/tmpfs-uring32.json" > /dev/null || fail "io_wq: $(jq -c '[.phases[].io_wq]' "$SCRATCH/tmpfs-uring32.json")"
+ok "tmpfs: psync depth 1, io_uring depths 1, 8, 32 with -c; no read/write syscalls through the ring; io_wq per phase"
+
+# --sysstats: the io-wq table under the kernel view, for io_uring only
+"$FSBENCH" tiotest --engine io_uring --iodepth 8 -t 1 -f 1 -r 100 -d "$DIR" --sysstats --quiet > "$SCRATCH/out" 2>&1 ||
+    fail "--sysstats: $(cat "$SCRATCH/out")"
+grep -q '^io-wq workers per phase' "$SCRATCH/out" && grep -Eq '^Random Read +[0-9]+ +[0-9]+\.[0-9]{2}$' "$SCRATCH/out" ||
+    fail "--sysstats io-wq table: $(cat "$SCRATCH/out")"
+"$FSBENCH" tiotest -t 1 -f 1 -r 100 -d "$DIR" --sysstats --quiet > "$SCRATCH/out" 2>&1 || fail "psync --sysstats"
+! grep -q 'io-wq' "$SCRATCH/out" || fail "psync prints an io-wq table"
+ok "--sysstats: io-wq workers per phase with io_uring, none with psync"
+
+# the same blocks written at depth 1 and 32 (the seed's offsets, -c's contents)
+for depth in 1 32; do
+    "$FSBENCH" tiotest --engine io_uring --iodepth $depth -t 2 -f 1 -r 100 -c -k 2 -k 3 --keep -d "$DIR" -T \
+        > /dev/null 2> "$SCRATCH/err" || fail "--keep depth $depth: exit $?: $(cat "$SCRATCH/err")"
+    cat "$DIR"/_tiotest_pid*.thr0 "$DIR"/_tiotest_pid*.thr1 | md5sum > "$SCRATCH/sum$depth"
+    rm -f "$DIR"/_tiotest_pid*
+done
+cmp -s "$SCRATCH/sum1" "$SCRATCH/sum32" || fail "io_uring depth 1 and depth 32 wrote different blocks"
+ok "io_uring: the same blocks written at depth 1 and 32"
+
+# a flipped byte in block 5 of thread 0's file, found by the read at depth 32
+"$FSBENCH" tiotest --engine io_uring --iodepth 32 -t 2 -f 1 -r 200 -b $BS -c -d "$DIR" \
+    --between-phases "[ \"\$FSBENCH_PHASE_NEXT\" = read ] || exit 0; set -- \$FSBENCH_FILES;
+        printf '\\377' | dd of=\"\$1\" bs=1 seek=$((5 * BS + 2000)) conv=notrunc status=none" \
+    > "$SCRATCH/out" 2> "$SCRATCH/err"; rc=$?
+[ "$rc" = 1 ] || fail "flipped block at depth 32: exit $rc, expected 1: $(cat "$SCRATCH/err")"
+[ "$(not_warnings "$SCRATCH/err" | wc -l)" = 1 ] || fail "flipped block: expected one stderr line: $(cat "$SCRATCH/err")"
+grep -Eq "verify '$DIR/_tiotest_pid[0-9]+\.thr0' at offset $((5 * BS))(:|,| ).*(checksum|corrupt)" "$SCRATCH/err" ||
+    fail "flipped block: $(cat "$SCRATCH/err")"
+no_files "$DIR"
+ok "io_uring: a flipped block is caught at depth 32"
+
+# more depth than work: 16 blocks, 10 random ops, depth 1000
+"$FSBENCH" tiotest --engine io_uring --iodepth 1000 -t 1 -f 1 -b 65536 -r 10 -c -d "$DIR" --json "$SCRATCH/big.json" \
+    > /dev/null 2> "$SCRATCH/err" || fail "depth 1000: exit $?: $(cat "$SCRATCH/err")"
+jq -e '[.phases[].ops] == [16, 10, 16, 10]' "$SCRATCH/big.json" > /dev/null || fail "depth 1000: ops"
+no_files "$DIR"
+ok "io_uring: a depth larger than the work"
+
+# SIGINT in an endless random write at depth 32: requests in flight are reaped, files removed
+"$FSBENCH" tiotest --engine io_uring --iodepth 32 -t 2 -f 4 -r 1000000000 -k 2 -k 3 -d "$DIR" \
+    > "$SCRATCH/out" 2> "$SCRATCH/err" &
+pid=$!
+for i in $(seq 100); do [ -n "$(ls -A "$DIR")" ] && break; sleep 0.05; done
+sleep 1
+kill -0 $pid 2> /dev/null || fail "SIGINT: the run ended before the signal: $(cat "$SCRATCH/err")"
+kill -INT $pid
+for i in $(seq 200); do kill -0 $pid 2> /dev/null || break; sleep 0.05; done
+if kill -0 $pid 2> /dev/null; then kill -KILL $pid; fail "SIGINT: still running 10 s after the signal"; fi
+wait $pid; rc=$?
+[ "$rc" = 130 ] || fail "SIGINT at depth 32: exit $rc: $(cat "$SCRATCH/err")"
+[ -z "$(ls -A "$DIR")" ] || fail "SIGINT: files left: $(ls -A "$DIR")"
+[ "$(tail -1 "$SCRATCH/out")" = "Results incomplete: the run stopped during the Random Write phase." ] ||
+    fail "SIGINT: last line: $(tail -1 "$SCRATCH/out")"
+ok "io_uring: SIGINT with requests in flight: exit 130, no files"
+
+# cannot run here: exit 3, one line, nothing created
+cannot() {   # cannot RE ARGS...
+    local re=$1 rc; shift
+    "$FSBENCH" tiotest -t 1 -f 1 -r 10 -d "$DIR" --engine io_uring "$@" > "$SCRATCH/out" 2> "$SCRATCH/err"; rc=$?
+    [ "$rc" = 3 ] || fail "$*: exit $rc, expected 3: $(cat "$SCRATCH/err")"
+    [ "$(wc -l < "$SCRATCH/err")" = 1 ] && grep -Eq -- "$re" "$SCRATCH/err" || fail "$*: stderr: $(cat "$SCRATCH/err")"
+    [ -z "$(ls -A "$DIR")" ] || fail "$*: created $(ls -A "$DIR")"
+}
+FSBENCH_URING_MISSING=read cannot "io_uring engine needs IORING_OP_READ \(Linux 5\.6\); this kernel \(.*\) does not have it"
+FSBENCH_URING_MISSING=write cannot "io_uring engine needs IORING_OP_WRITE \(Linux 5\.6\)" --iodepth 8
+ok "an opcode this kernel lacks: exit 3, one line, nothing created"
+
+if [ "$(id -u)" != 0 ]; then
+    SKIPPED="$SKIPPED; loop ext4 -X and kernel.io_uring_disabled (need root)"
+else
+    if [ -w /proc/sys/kernel/io_uring_disabled ]; then
+        old=$(cat /proc/sys/kernel/io_uring_disabled)
+        trap 'echo "$old" > /proc/sys/kernel/io_uring_disabled; _lib_cleanup' EXIT
+        echo 2 > /proc/sys/kernel/io_uring_disabled
+        cannot "io_uring is disabled on this system \(sysctl kernel.io_uring_disabled = 2"
+        cannot "io_uring is disabled on this system" --iodepth 32 -X
+        echo "$old" > /proc/sys/kernel/io_uring_disabled
+        trap _lib_cleanup EXIT
+        ok "kernel.io_uring_disabled=2: exit 3, one line, nothing created"
+    else
+        SKIPPED="$SKIPPED; kernel.io_uring_disabled (no such sysctl on $(uname -r))"
+    fi
+    M=$(loop_fs ext4 300) || exit $?
+    mkdir -p "$M/d"
+    run ext4-psync psync 1 "$M/d" -X
+    for depth in 1 8 32; do
+        run ext4-uring$depth io_uring $depth "$M/d" -X
+    done
+    for f in ext4-psync ext4-uring1 ext4-uring8 ext4-uring32; do
+        jq -e '.phases | all(if (.name | test("write")) then .proc_io.write_bytes == .bytes and .proc_io.read_bytes == 0
+            else .proc_io.read_bytes == .bytes and .proc_io.write_bytes == 0 end)' "$SCRATCH/$f.json" > /dev/null ||
+            fail "$f: /proc/self/io: $(jq -c '.phases[] | {name, ops, bytes, proc_io}' "$SCRATCH/$f.json")"
+    done
+    ok "loop ext4 -X: psync depth 1, io_uring depths 1, 8, 32: read_bytes/write_bytes == bytes exactly"
+fi
+[ -z "$SKIPPED" ] || skip "${SKIPPED#; }"
