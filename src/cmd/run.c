@@ -130,6 +130,8 @@ static int write_json(struct cmd_ctx *x, const struct driver_result *res)
 		fprintf(stderr, "%s: out of memory\n", x->out.prog);
 		return -ENOMEM;
 	}
+	if (x->job && x->job->json)
+		x->job->json(x->job->arg, root);
 	rc = outputs_json(x->out.prog, x->opts->json, root);
 	json_decref(root);
 	return rc;
