@@ -17,7 +17,7 @@
  *                 missing. Then the results (RESULT) and the exit status (EXIT). Waits poll
  *                 with a yield for 1 ms, then every 20 us, so that a rank waiting for slower
  *                 ones does not take their CPU.
- *   watch thread  every millisecond: the local first error or signal goes to every rank
+ *   watch thread  every 5 ms: the local first error or signal goes to every rank
  *                 (STOP), a STOP received stops this rank at its workers' next op (the
  *                 workers' loops only look at run_stopping(), as always); when this rank's
  *                 phase is done it says so (DONE) and each rank notes the work it had done
