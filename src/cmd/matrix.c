@@ -59,6 +59,10 @@ static const struct opt mx_opts[] = {
 	  "with --device: the same device again, to allow overwriting what it holds" },
 	{ 0, "max-other-cpu", OPT_UINT, F(max_other_cpu), "PCT", 0, 100, 0, 0,
 	  "flag a run when other processes took more than PCT % of the machine's CPU during it" },
+	{ 0, "mpi", OPT_STR, F(mpi), "LAUNCHER", 0, 0, 0, 0,
+	  "run each run as an MPI job: LAUNCHER (e.g. 'mpirun -np 4 --host a,b') then fsbench-mpi "
+	  "(built beside fsbench) and the workload's arguments; every rank's results merged in the "
+	  "run's JSON" },
 	{ 0, "db", OPT_STR, F(db), "FILE", 0, 0, 0, 0,
 	  "the history database the report records the runs in (default: "
 	  "$XDG_DATA_HOME/fsbench/history.db)" },
@@ -607,6 +611,27 @@ int cmd_matrix(int argc, char **argv, const char *prog)
 		}
 	} else {
 		e->fresh = workload_keeps(plan.w, e) ? MX_FRESH_PER_RUN : MX_FRESH_PER_CELL;
+	}
+	if (cfg.mpi) {
+		char mpibin[PATH_MAX];
+		char *w0[64];
+		unsigned nw = 0;
+
+		if (mx_split_words(cfg.mpi, w0, 64, &nw, err, sizeof(err)) || !nw) {
+			fprintf(stderr, "%s: option --mpi: '%s' is not a launcher command (%s)\n", prog,
+				quote_str(cfg.mpi, q, sizeof(q)), nw ? err : "empty");
+			for (unsigned i = 0; i < nw; i++)
+				free(w0[i]);
+			goto out;
+		}
+		for (unsigned i = 0; i < nw; i++)
+			free(w0[i]);
+		if (mxc_mpi_binary(mpibin, sizeof(mpibin))) {
+			fprintf(stderr, "%s: option --mpi: no fsbench-mpi beside this fsbench (build it with "
+				"Open MPI installed: deps.txt's mpi stage)\n", prog);
+			code = EXIT_UNSUPPORTED;
+			goto out;
+		}
 	}
 	if (cfg.destroy && !cfg.device) {
 		fprintf(stderr, "%s: --destroy names the --device to overwrite; there is no --device\n", prog);

@@ -21,6 +21,7 @@ struct mxc_config {
 	uint64_t repeat, seed, size, max_other_cpu;
 	const char *order, *fresh, *dir, *device, *destroy, *name, *undo;
 	const char *db;              /* --db FILE: the history database */
+	const char *mpi;             /* --mpi LAUNCHER: each run as an MPI job (fsbench-mpi) */
 	bool no_db;                  /* --no-db */
 	int help;
 };
@@ -44,6 +45,8 @@ struct mxc_plan {
 	char knob_path[MX_MAX_AXES * 2][PATH_MAX];
 };
 
+/* fsbench-mpi beside this binary (for --mpi): 0 with its path, or -ENOENT. */
+int mxc_mpi_binary(char *path, size_t len);
 /* Runs the plan: the result directory, the manifest, the targets, every run, the teardown, the
  * report. Returns the exit status. */
 int mxc_run(struct mxc_plan *p);

@@ -6,6 +6,7 @@
  * at its next op) and everything set up is undone. */
 #include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
@@ -27,6 +28,7 @@
 #include "sys/cpuload.h"
 #include "sys/env.h"
 #include "sys/fsimage.h"
+#include "sys/spawn.h"
 #include "workload/workload.h"
 
 
@@ -395,6 +397,66 @@ static int do_bdi(struct runner *r, struct target *t, const struct mx_cell *c)
 
 /* The workload in this process, through the driver: its classic output into run-K.txt, its
  * JSON into run-K.json, with the working directory runs/CELL (a relative log lands there). */
+int mxc_mpi_binary(char *path, size_t len)
+{
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	char *slash;
+
+	if (n <= 0)
+		return -ENOENT;
+	self[n] = '\0';
+	if (!(slash = strrchr(self, '/')))
+		return -ENOENT;
+	*slash = '\0';
+	if (snprintf(path, len, "%s/fsbench-mpi", self) >= (int)len)
+		return -ENAMETOOLONG;
+	return access(path, X_OK) == 0 ? 0 : -ENOENT;
+}
+
+/* --mpi: the run as an MPI job, the launcher's words then fsbench-mpi and the workload's
+ * arguments (argv[0] is the workload's name); its output (the classic text of the whole job,
+ * its messages) goes to the run's text file. The exit status is the job's. */
+static int mpi_job_run(struct runner *r, int argc, char **argv, FILE *text, char *error, size_t errlen)
+{
+	char *words[64], bin[PATH_MAX], msg[256];
+	char **av = NULL;
+	unsigned nw = 0;
+	struct spawn_opts so = { .stop = interrupted };
+	struct spawn_result sr;
+	int code = EXIT_FAILED, rc;
+
+	memset(&sr, 0, sizeof(sr));
+	if (mx_split_words(r->p->cfg->mpi, words, 64, &nw, msg, sizeof(msg)) || mxc_mpi_binary(bin, sizeof(bin)) ||
+	    !(av = calloc(nw + (unsigned)argc + 2, sizeof(char *)))) {
+		snprintf(error, errlen, "--mpi: cannot start the job");
+		goto out;
+	}
+	for (unsigned i = 0; i < nw; i++)
+		av[i] = words[i];
+	av[nw] = bin;
+	for (int i = 0; i < argc; i++)
+		av[nw + 1 + (unsigned)i] = argv[i];
+	if ((rc = spawn_run(av, &so, &sr))) {
+		snprintf(error, errlen, "--mpi: cannot run '%s': %s", words[0], strerror(-rc));
+		goto out;
+	}
+	if (sr.out && sr.out_len)
+		fwrite(sr.out, 1, sr.out_len, text);
+	code = sr.signal ? 128 + sr.signal : sr.exit_code;
+	if (sr.stopped)
+		code = 128 + SIGINT;
+	if (code)
+		snprintf(error, errlen, "the MPI job ended with exit status %d (its output: the run's text file)",
+			 code);
+out:
+	spawn_result_free(&sr);
+	for (unsigned i = 0; i < nw; i++)
+		free(words[i]);
+	free(av);
+	return code;
+}
+
 static int workload_run(struct runner *r, struct target *t, const struct mx_cell *c, const char *base,
 			json_t *run, char *error, size_t errlen, struct cpuload *load)
 {
@@ -448,7 +510,10 @@ static int workload_run(struct runner *r, struct target *t, const struct mx_cell
 		goto out;
 	}
 	cpuload_snap(&s0);
-	code = cmd_workload_run(w, cfg, &io);
+	if (r->p->cfg->mpi)
+		code = mpi_job_run(r, argc, argv, of->f, error, errlen);
+	else
+		code = cmd_workload_run(w, cfg, &io);
 	cpuload_snap(&s1);
 	cpuload_window(&s0, &s1, load);
 	if (fchdir(r->cwd) < 0)
