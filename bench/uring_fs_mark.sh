@@ -27,8 +27,9 @@ cleanup() {
 }
 trap cleanup EXIT
 cp "$FSBENCH" "$TMP/fsbench"
-TARGETS="tmpfs:$(mktemp -d /dev/shm/fsbench-bench-uring.XXXXXX)"
-trap 'cleanup; rm -rf "${TARGETS#tmpfs:}"' EXIT
+SHM=$(mktemp -d /dev/shm/fsbench-bench-uring.XXXXXX)
+TARGETS="tmpfs:$SHM"
+trap 'cleanup; rm -rf "$SHM"' EXIT
 if [ "$(id -u)" = 0 ]; then
     for fs in ext4 xfs; do
         command -v "mkfs.$fs" >/dev/null || continue
