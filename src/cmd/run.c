@@ -13,6 +13,7 @@
 #include "core/cleanup.h"
 #include "core/driver.h"
 #include "engine/engine.h"
+#include "report/engine_text.h"
 #include "core/opt.h"
 #include "report/opt_text.h"
 #include "core/run.h"
@@ -402,7 +403,7 @@ int cmd_list(int argc, char **argv, const char *prog)
 		return EXIT_USAGE;
 	}
 	if (!strcmp(argv[1], "engines"))
-		engine_list(stdout, man);
+		engine_text_list(stdout, man);
 	if (!strcmp(argv[1], "workloads"))
 		for (unsigned i = 0; (w = workload_at(i)); i++) {
 			if (w->hidden)

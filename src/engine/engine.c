@@ -44,7 +44,7 @@ static bool test_engines(void)
 	return v && !strcmp(v, "1");
 }
 
-static bool usable(const struct engine_ops *e)
+bool engine_usable(const struct engine_ops *e)
 {
 	return !e->hidden || test_engines();
 }
@@ -63,7 +63,7 @@ const struct engine_ops *engine_find(const char *name)
 {
 	const struct engine_ops *e = find_any(name);
 
-	return e && usable(e) ? e : NULL;
+	return e && engine_usable(e) ? e : NULL;
 }
 
 int engine_register(const struct engine_ops *e)
@@ -78,20 +78,6 @@ int engine_register(const struct engine_ops *e)
 	return 0;
 }
 
-void engine_list(FILE *out, bool man)
-{
-	const struct engine_ops *e;
-
-	for (unsigned i = 0; (e = engine_at(i)); i++) {
-		/* the man page is built once for everyone: never with the test engines */
-		if (man ? e->hidden : !usable(e))
-			continue;
-		if (man)
-			fprintf(out, ".TP\n.B %s\n%s\n", e->name, e->summary);
-		else
-			fprintf(out, "%-8s %s\n", e->name, e->summary);
-	}
-}
 
 void engine_names(char *buf, size_t len)
 {
@@ -100,7 +86,7 @@ void engine_names(char *buf, size_t len)
 
 	buf[0] = '\0';
 	for (unsigned i = 0; (e = engine_at(i)) && n < len; i++)
-		if (usable(e))
+		if (engine_usable(e))
 			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "", e->name);
 }
 

@@ -185,8 +185,8 @@ const struct engine_ops *engine_find(const char *name);
 /* Adds an engine (a test's); -EEXIST for a taken name, -ENOSPC when full, -EINVAL when it has
  * neither exec nor submit and reap. */
 int engine_register(const struct engine_ops *e);
-/* "name  summary" lines of the visible engines, or man page entries (.TP/.B) with man. */
-void engine_list(FILE *out, bool man);
+/* Visible: not a test engine, or FSBENCH_TEST_ENGINES=1. */
+bool engine_usable(const struct engine_ops *e);
 /* The engine names --engine accepts, ", "-separated, into buf. */
 void engine_names(char *buf, size_t len);
 /* Resolves --engine/--iodepth for a workload that needs caps (and uses the data path when it

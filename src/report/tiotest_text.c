@@ -24,7 +24,6 @@ static double phase_mb(const struct tio_phase_result *p)
 	return (double)p->st.bytes / MIB;
 }
 
-#define phase_shown tio_phase_shown
 
 static const char *const row_fmt[TIO_NPHASES] = {
 	"| Write %11.0f MBs |",
@@ -56,7 +55,7 @@ void tio_print_tables(FILE *out, const struct tio_config *c, const struct tio_re
 		const struct tio_phase_result *pr = &r->phase[p];
 		double t = secs(pr->wall_ns);
 
-		if (!phase_shown(pr))
+		if (!tio_phase_shown(pr))
 			continue;
 		/* CPU %: process CPU over the phase wall time, what 0.4.x shows on NPTL, measured once
 		 * over the whole window instead of summed per thread */
@@ -74,7 +73,7 @@ void tio_print_tables(FILE *out, const struct tio_config *c, const struct tio_re
 	for (int p = 0; p < TIO_NPHASES; p++) {
 		const double *f = r->phase[p].fig;
 
-		if (phase_shown(&r->phase[p]))
+		if (tio_phase_shown(&r->phase[p]))
 			lat_row(out, lat_label[p], f[TIO_FIG_LAT_MEAN], f[TIO_FIG_LAT_MAX],
 				f[TIO_FIG_OVER_2S_PCT], f[TIO_FIG_OVER_10S_PCT]);
 	}
@@ -127,7 +126,7 @@ void tio_print_percentiles(FILE *out, const struct tio_config *c, const struct t
 	fputs("| Item         |        IOPS |       MB/s |    p50 ms |    p90 ms |    p99 ms |  p99.9 ms |    max ms |\n", out);
 	fputs(rule, out);
 	for (int p = 0; p < TIO_NPHASES; p++)
-		if (phase_shown(&r->phase[p]))
+		if (tio_phase_shown(&r->phase[p]))
 			pct_row(out, lat_label[p], r->phase[p].fig);
 	fputs("`-----------------------------------------------------------------------------------------------------'\n\n", out);
 }
@@ -208,7 +207,7 @@ void tio_print_summary(FILE *out, const struct tio_config *c, const struct tio_r
 		unsigned k = 0;
 
 		for (unsigned i = 0; i < n; i++)
-			if (phase_shown(&runs[i].phase[p]) && runs[i].phase[p].complete)
+			if (tio_phase_shown(&runs[i].phase[p]) && runs[i].phase[p].complete)
 				k++;
 		if (!k)
 			continue;
@@ -218,7 +217,7 @@ void tio_print_summary(FILE *out, const struct tio_config *c, const struct tio_r
 
 			k = 0;
 			for (unsigned i = 0; i < n; i++)
-				if (phase_shown(&runs[i].phase[p]) && runs[i].phase[p].complete)
+				if (tio_phase_shown(&runs[i].phase[p]) && runs[i].phase[p].complete)
 					v[k++] = runs[i].phase[p].fig[summary_figs[f].fig] * summary_figs[f].scale;
 			if (stats_summarize(v, k, figure_is_rate(fd), &s))
 				continue;

@@ -15,6 +15,7 @@
 #include "check.h"
 #include "core/clock.h"
 #include "engine/engine.h"
+#include "report/engine_text.h"
 
 /* ---- an engine registered by this test: asynchronous, completes in reverse order ---- */
 struct revq {
@@ -95,7 +96,7 @@ static void test_registry(void)
 	CHECK(!strcmp(names, "psync, mmap, io_uring"), "names: %s", names);
 
 	f = fmemopen(buf, sizeof(buf), "w");
-	engine_list(f, false);
+	engine_text_list(f, false);
 	n = (size_t)ftell(f);
 	fclose(f);
 	buf[n] = '\0';
@@ -105,7 +106,7 @@ static void test_registry(void)
 	setenv("FSBENCH_TEST_ENGINES", "1", 1);
 	CHECK(engine_find("testq") != NULL, "testq with FSBENCH_TEST_ENGINES=1");
 	f = fmemopen(buf, sizeof(buf), "w");
-	engine_list(f, true);
+	engine_text_list(f, true);
 	n = (size_t)ftell(f);
 	fclose(f);
 	buf[n] = '\0';
@@ -118,7 +119,7 @@ static void test_registry(void)
 	CHECK(engine_register(&engine_psync) == -EEXIST, "a built-in's name");
 	CHECK(engine_register(&engine_broken) == -EINVAL, "an engine with no way to run anything");
 	f = fmemopen(buf, sizeof(buf), "w");
-	engine_list(f, false);
+	engine_text_list(f, false);
 	n = (size_t)ftell(f);
 	fclose(f);
 	buf[n] = '\0';
