@@ -15,7 +15,10 @@
 #include "core/driver.h"
 #include "core/quote.h"
 #include "report/opt_text.h"
+#include "sys/freespace.h"
+#include "sys/fsck.h"
 #include "sys/fsimage.h"
+#include "sys/spawn.h"
 #include "workload/workload.h"
 
 #define F(x) offsetof(struct mxc_config, x)
@@ -63,6 +66,10 @@ static const struct opt mx_opts[] = {
 	  "run each run as an MPI job: LAUNCHER (e.g. 'mpirun -np 4 --host a,b') then fsbench-mpi "
 	  "(built beside fsbench) and the workload's arguments; every rank's results merged in the "
 	  "run's JSON" },
+	{ 0, "after", OPT_STR, F(after), "CHECKS", 0, 0, 0, 0,
+	  "after each run, with the filesystem unmounted: fsck (its own checker, read-only, timed: "
+	  "e2fsck -fn, xfs_repair -n, btrfs check --readonly) and/or freespace (free extent sizes: "
+	  "e2freefrag, xfs_db freesp), comma-separated; their figures are the cells' figures" },
 	{ 0, "db", OPT_STR, F(db), "FILE", 0, 0, 0, 0,
 	  "the history database the report records the runs in (default: "
 	  "$XDG_DATA_HOME/fsbench/history.db)" },
@@ -433,6 +440,65 @@ static int knobs_check(struct mxc_plan *p, bool restore, char *err, size_t errle
 	return 0;
 }
 
+/* --after: "fsck", "freespace", both (comma- or space-separated), "none" */
+static int after_parse(const char *s, struct mxc_plan *p, char *err, size_t errlen)
+{
+	char q[QUOTE_MAX];
+
+	p->after_fsck = p->after_freespace = false;
+	while (s && *s) {
+		size_t n;
+
+		s += strspn(s, ", \t");
+		if (!(n = strcspn(s, ", \t")))
+			break;
+		if (n == 4 && !strncmp(s, "fsck", 4))
+			p->after_fsck = true;
+		else if (n == 9 && !strncmp(s, "freespace", 9))
+			p->after_freespace = true;
+		else if (!(n == 4 && !strncmp(s, "none", 4))) {
+			char w[64];
+
+			snprintf(w, sizeof(w), "%.*s", (int)(n < 60 ? n : 60), s);
+			snprintf(err, errlen, "option --after: '%s' is not fsck, freespace or none",
+				 quote_str(w, q, sizeof(q)));
+			return -1;
+		}
+		s += n;
+	}
+	return 0;
+}
+
+/* the Debian package of an after-run tool */
+static const char *after_package(const char *tool)
+{
+	return !strcmp(tool, "xfs_repair") || !strcmp(tool, "xfs_db") ? "xfsprogs" :
+	       !strcmp(tool, "btrfs") ? "btrfs-progs" : "e2fsprogs";
+}
+
+/* every cell's checker and free-space tool installed (a filesystem without a free-space tool,
+ * btrfs, is absent with its reason in the results, not refused) */
+static int after_tools_check(const struct mxc_plan *p, char *err, size_t errlen)
+{
+	for (unsigned i = 0; i < p->e->ncells; i++) {
+		const char *fs = p->e->cells[i].fs, *tools[2] = {
+			p->after_fsck ? fsck_tool(fs) : NULL, p->after_freespace ? freespace_tool(fs) : NULL };
+		char path[PATH_MAX];
+
+		if (p->after_fsck && !tools[0]) {
+			snprintf(err, errlen, "--after fsck: fsbench knows no checker for %s", fs);
+			return EXIT_USAGE;
+		}
+		for (int k = 0; k < 2; k++)
+			if (tools[k] && spawn_find(tools[k], path, sizeof(path))) {
+				snprintf(err, errlen, "--after %s: %s (for %s) is not installed (Debian: %s)",
+					 k ? "freespace" : "fsck", tools[k], fs, after_package(tools[k]));
+				return EXIT_UNSUPPORTED;
+			}
+	}
+	return 0;
+}
+
 static void dry_run(const struct mxc_plan *p)
 {
 	const struct mx_exp *e = p->e;
@@ -460,6 +526,9 @@ static void dry_run(const struct mxc_plan *p)
 			printf(" %s", c->args[k]);
 		printf(" (%s)\n", c->hash);
 	}
+	if (p->after_fsck || p->after_freespace)
+		printf("after each run, unmounted:%s%s\n", p->after_fsck ? " fsck" : "",
+		       p->after_freespace ? " freespace" : "");
 	if (cell && rep) {
 		mx_schedule(e, p->order, p->repeat, p->seed, cell, rep);
 		printf("order:");
@@ -633,6 +702,10 @@ int cmd_matrix(int argc, char **argv, const char *prog)
 			goto out;
 		}
 	}
+	if (after_parse(cfg.after, &plan, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		goto out;
+	}
 	if (cfg.destroy && !cfg.device) {
 		fprintf(stderr, "%s: --destroy names the --device to overwrite; there is no --device\n", prog);
 		goto out;
@@ -684,6 +757,11 @@ int cmd_matrix(int argc, char **argv, const char *prog)
 		fprintf(stderr, "%s: %s\n", prog, err);
 		goto out;
 	}
+	if ((code = after_tools_check(&plan, err, sizeof(err)))) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		goto out;
+	}
+	code = EXIT_USAGE;
 	for (unsigned i = 0; i < e->ncells; i++) {
 		char tool[PATH_MAX];
 

@@ -22,6 +22,7 @@ struct mxc_config {
 	const char *order, *fresh, *dir, *device, *destroy, *name, *undo;
 	const char *db;              /* --db FILE: the history database */
 	const char *mpi;             /* --mpi LAUNCHER: each run as an MPI job (fsbench-mpi) */
+	const char *after;           /* --after fsck,freespace */
 	bool no_db;                  /* --no-db */
 	int help;
 };
@@ -38,6 +39,7 @@ struct mxc_plan {
 	uint64_t seed;
 	unsigned repeat;
 	bool warmup;
+	bool after_fsck, after_freespace;   /* --after: after each run, unmounted */
 	char out[PATH_MAX];          /* the result directory (absolute, created by the runner) */
 	char scratch_parent[PATH_MAX];
 	const char *device;          /* NULL: images */

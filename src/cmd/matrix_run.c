@@ -24,9 +24,13 @@
 #include "core/driver.h"
 #include "core/outfile.h"
 #include "core/quote.h"
+#include "cmd/outputs.h"
+#include "report/json_after.h"
 #include "report/matrix_report.h"
 #include "sys/cpuload.h"
 #include "sys/env.h"
+#include "sys/freespace.h"
+#include "sys/fsck.h"
 #include "sys/fsimage.h"
 #include "sys/spawn.h"
 #include "workload/workload.h"
@@ -49,6 +53,7 @@ struct runner {
 	unsigned nt;
 	int cwd;
 	unsigned done, failed, flagged;
+	unsigned findings;           /* runs after which the checker found errors or could not check */
 	bool stop;                   /* a set-up step failed or the manifest cannot be written */
 	bool commit_said;
 };
@@ -531,6 +536,92 @@ out:
 	return code;
 }
 
+static bool stop_asked(void)
+{
+	return interrupted();
+}
+
+/* --after: the filesystem's checker and free-space tool on the unmounted target, after a run
+ * (mounted again or made anew by the next run, as the plan says). The results go to
+ * runs/CELL/BASE.after.json, the manifest's run names it and the checker's verdict. A checker
+ * that found errors, or could not check, is a finding: said at once and counted. -1 stops the
+ * experiment (a signal, the file cannot be written). */
+static int after_run(struct runner *r, struct target *t, const struct mx_cell *c, const char *base,
+		     json_t *run, const char *where)
+{
+	const struct mxc_plan *p = r->p;
+	const struct spawn_opts so = { .stop = stop_asked };
+	json_t *root = json_pack("{s:s, s:i, s:s, s:s}", "schema", "fsbench-after", "version", 1, "cell",
+				 c->name, "fstype", c->fs);
+	char path[PATH_MAX * 2], line[400];
+	int rc = 0;
+
+	json_object_set_new(run, "after_status", json_string("running"));
+	if (!root || commit(r)) {
+		json_decref(root);
+		return -1;
+	}
+	if (p->after_fsck && !interrupted()) {
+		struct fsck_result f;
+		int frc = fsck_run(t->dev, c->fs, &so, &f);
+
+		json_object_set_new(root, "fsck", fsck_json(&f));
+		json_object_set_new(run, "fsck_verdict", json_string(fsck_verdict_name[f.verdict]));
+		if (f.run.stopped || interrupted()) {
+			rc = -1;
+		} else if (frc || f.verdict == FSCK_ERRORS || f.verdict == FSCK_FAILED) {
+			const char *m = f.messages && *f.messages ? f.messages : f.why;
+
+			r->findings++;
+			json_object_set_new(run, "fsck_finding", json_true());
+			snprintf(line, sizeof(line), "%.*s", (int)strcspn(m, "\n"), m);
+			if (f.verdict == FSCK_ERRORS)
+				say(r, "FINDING after %s: %s found errors (exit %d): %s", where, f.tool,
+				    f.run.exit_code, *line ? line : "no message");
+			else
+				say(r, "FINDING after %s: the filesystem could not be checked: %s", where,
+				    *line ? line : "no message");
+		} else {
+			say(r, "  fsck after %s: %s, %.2f s (%s)", where, fsck_verdict_name[f.verdict],
+			    (double)f.run.wall_ns / 1e9, f.tool);
+		}
+		fsck_result_free(&f);
+	}
+	if (p->after_freespace && !rc && !interrupted()) {
+		struct freespace_result fr;
+
+		freespace_run(t->dev, c->fs, &so, &fr);
+		json_object_set_new(root, "freespace", freespace_json(&fr));
+		if (fr.run.stopped || interrupted())
+			rc = -1;
+		else if (fr.absent)
+			say(r, "  free space after %s: absent: %s", where, fr.why);
+		else
+			say(r, "  free space after %s: %llu free extents, %.1f MiB free, mean %.1f KiB (%s)", where,
+			    (unsigned long long)fr.free_extents, (double)fr.free_bytes / 1048576,
+			    fr.free_extents ? (double)fr.free_bytes / (double)fr.free_extents / 1024 : 0.0, fr.tool);
+		freespace_result_free(&fr);
+	}
+	if (rc) {
+		json_object_set_new(run, "after_status", json_string("interrupted"));
+		json_decref(root);
+		commit(r);
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/runs/%s/%s.after.json", p->out, c->name, base);
+	if (outputs_json(p->prog, path, root)) {
+		json_object_set_new(run, "after_status", json_string("unwritten"));
+		json_decref(root);
+		r->stop = true;
+		commit(r);
+		return -1;
+	}
+	json_decref(root);
+	json_object_set_new(run, "after", json_sprintf("runs/%s/%s.after.json", c->name, base));
+	json_object_set_new(run, "after_status", json_string("done"));
+	return commit(r) ? -1 : 0;
+}
+
 static json_t *pct(double v)
 {
 	return isfinite(v) ? json_real(round(v * 10) / 10) : json_null();
@@ -658,6 +749,14 @@ undo:
 	commit(r);
 	if (r->stop || interrupted())
 		return -1;
+	/* the checks, on what the run left: a run that ran (failed or not), not the warm-up */
+	if (slot && code >= 0 && code <= 128 && (p->after_fsck || p->after_freespace)) {
+		char where[64];
+
+		snprintf(where, sizeof(where), "run %u/%u %s #%u", slot, nslots, c->name, rep + 1);
+		if (after_run(r, t, c, base, run, where))
+			return -1;
+	}
 	if (code && code <= 128 && p->cfg->stop_on_error) {
 		say(r, "stopping at the first failed run (--stop-on-error)");
 		return -1;
@@ -758,6 +857,11 @@ static void plan_json(struct runner *r, const unsigned *cell, const unsigned *re
 	json_object_set_new(x, "drop_caches", json_boolean(p->e->drop_caches));
 	json_object_set_new(x, "max_other_cpu_pct", json_integer((json_int_t)p->cfg->max_other_cpu));
 	json_object_set_new(x, "size_bytes", json_integer((json_int_t)p->e->size_bytes));
+	json_object_set_new(x, "after", json_array());
+	if (p->after_fsck)
+		json_array_append_new(json_object_get(x, "after"), json_string("fsck"));
+	if (p->after_freespace)
+		json_array_append_new(json_object_get(x, "after"), json_string("freespace"));
 	for (unsigned i = 0; i < n; i++)
 		json_array_append_new(sched, json_pack("{s:s, s:i}", "cell", cell_of(r, cell[i])->name,
 							"repeat", rep[i] + 1));
@@ -872,6 +976,9 @@ int mxc_run(struct mxc_plan *p)
 		say(&r, "interrupted by SIG%s; everything set up is undone", sigabbrev_np(run_signal()));
 	say(&r, "%u of %u runs ok, %u failed, %u flagged (other processes over %llu%% CPU); %s", r.done, n,
 	    r.failed, r.flagged, (unsigned long long)p->cfg->max_other_cpu, r.m.path);
+	if (r.findings)
+		say(&r, "FINDING: after %u run%s the filesystem checker found errors or could not check (the "
+		    "report lists them first)", r.findings, r.findings == 1 ? "" : "s");
 	if (!strcmp(state, "undo-failed"))
 		say(&r, "some of the set-up could not be undone (above); 'fsbench matrix --undo %s' "
 		    "tries again", p->out);

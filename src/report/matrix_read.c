@@ -372,6 +372,15 @@ static int read_runs(struct mx *m, const json_t *root, char *err, size_t errlen)
 		}
 		free(cell);
 		ru->cell = c;
+		if (get_str(r, "after", true, &ru->after_json, where, err, errlen))
+			return -1;
+		if (!*ru->after_json) {
+			free(ru->after_json);
+			ru->after_json = NULL;
+		} else if (!safe_rel(ru->after_json)) {
+			return fail(err, errlen, "%s.after: '%s' is not a path inside the directory", where,
+				    ru->after_json);
+		}
 		/* a run whose set-up failed or that was stopped has no result file: it stays in the
 		 * runs table with the reason, out of the statistics */
 		if (!json_is_string(json_object_get(r, "json"))) {
@@ -417,6 +426,39 @@ static int read_runs(struct mx *m, const json_t *root, char *err, size_t errlen)
 		ru->other_cpu_flag = json_is_true(x);
 	}
 	return 0;
+}
+
+/* --after's file: the checker's verdict (a finding whatever became of the run), and its figures
+ * as the last run of the run's result */
+static void load_after(struct mx *m, struct mread_run *r)
+{
+	char path[4096], e[512];
+	int n;
+
+	if (!r->after_json)
+		return;
+	n = snprintf(path, sizeof(path), "%s/%s", m->dir, r->after_json);
+	if (n < 0 || (size_t)n >= sizeof(path) || after_load(path, &r->after, e, sizeof(e))) {
+		if (n < 0 || (size_t)n >= sizeof(path))
+			snprintf(e, sizeof(e), "path too long");
+		r->after_problem = strdup(e);
+		warn(m, "%s: %s: the after-run checks of cell %s run %u are left out", r->after_json, e,
+		     m->cell[r->cell].name, r->repeat);
+		after_free(&r->after);
+		return;
+	}
+	r->has_after = m->has_after = true;
+	if (r->after.finding) {
+		m->nfindings++;
+		m->cell[r->cell].nfindings++;
+	}
+	if (r->loaded && r->r.nruns)
+		for (unsigned k = 0; k < AF_N; k++)
+			if (!isnan(r->after.v[k]) && rr_figure_put(&r->r, &after_figs[k], r->r.nruns - 1, r->after.v[k])) {
+				warn(m, "%s: out of memory: the after-run figures of cell %s run %u are left out",
+				     r->after_json, m->cell[r->cell].name, r->repeat);
+				break;
+			}
 }
 
 static void load_run(struct mx *m, struct mread_run *r)
@@ -487,6 +529,26 @@ static int build_cell(struct mx *m, unsigned ci)
 			continue;
 		c->run[c->nrun++] = r;
 		src[nsrc++] = &m->run[r].r;
+	}
+	for (unsigned k = 0; k < c->nrun; k++) {
+		const struct mread_run *r = &m->run[c->run[k]];
+
+		if (!r->has_after)
+			continue;
+		if (r->after.has_fsck) {
+			c->nfsck++;
+			c->nfsck_clean += !strcmp(r->after.verdict, "clean");
+			c->nfsck_absent += !strcmp(r->after.verdict, "absent");
+		}
+		if (r->after.has_freespace && r->after.free_absent && !c->free_absent)
+			c->free_absent = r->after.free_absent;
+		if (r->after.has_freespace && !r->after.free_absent) {
+			c->nfree++;
+			for (unsigned b = 0; b < AFTER_BUCKETS; b++) {
+				c->free_extents[b] += r->after.hist_extents[b];
+				c->free_bytes[b] += r->after.hist_bytes[b];
+			}
+		}
 	}
 	if (rr_concat(&c->merged, src, nsrc, c->name)) {
 		free(src);
@@ -621,8 +683,10 @@ int mread_load(const char *dir, bool exclude_flagged, struct mx *m, char *err, s
 			goto out;
 		}
 	}
-	for (unsigned r = 0; r < m->nruns; r++)
+	for (unsigned r = 0; r < m->nruns; r++) {
 		load_run(m, &m->run[r]);
+		load_after(m, &m->run[r]);
+	}
 	/* a manifest without a workload takes the runs' */
 	if (!m->workload[0])
 		for (unsigned r = 0; r < m->nruns && !m->workload[0]; r++)
@@ -686,6 +750,9 @@ void mread_free(struct mx *m)
 		free(m->run[r].ended_at);
 		free(m->run[r].json);
 		free(m->run[r].problem);
+		free(m->run[r].after_json);
+		free(m->run[r].after_problem);
+		after_free(&m->run[r].after);
 		rr_free(&m->run[r].r);
 		prof_free(m->run[r].prof, m->run[r].nprof);
 	}

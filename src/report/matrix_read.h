@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "report/after_read.h"
 #include "report/result_read.h"
 #include "sys/perf.h"
 
@@ -49,6 +50,10 @@ struct mread_run {
 	struct rr_result r;
 	struct mread_profile *prof;
 	unsigned nprof;
+	char *after_json;             /* fsbench matrix --after: its file, relative; NULL */
+	bool has_after;               /* read: after (its figures are in r when loaded) */
+	char *after_problem;          /* why it could not be read; NULL */
+	struct after_data after;
 };
 
 struct mread_cell {
@@ -64,6 +69,11 @@ struct mread_cell {
 	char median_fig[96];          /* the figure that decided it */
 	struct mread_profile *prof;      /* merged over the used runs, per group */
 	unsigned nprof;
+	/* --after, over the used runs: the checker's verdicts, free extents summed per size */
+	unsigned nfsck, nfsck_clean, nfsck_absent, nfindings;   /* nfindings: over every run */
+	unsigned nfree;               /* runs with a free-space histogram */
+	const char *free_absent;      /* a used run's reason there is none (its after.free_absent) */
+	double free_extents[AFTER_BUCKETS], free_bytes[AFTER_BUCKETS];
 };
 
 struct mx {
@@ -80,6 +90,8 @@ struct mx {
 	struct mread_run *run;
 	unsigned nruns;
 	bool exclude_flagged;
+	bool has_after;               /* some run has --after results */
+	unsigned nfindings;           /* runs after which the checker found errors or could not check */
 	char **warn;                  /* printable lines */
 	unsigned nwarn;
 };

@@ -16,6 +16,7 @@
 #include "report/doc.h"
 #include "report/history.h"
 #include "report/matrix_read.h"
+#include "report/matrix_after.h"
 #include "report/plot_cairo.h"
 
 #define MAX_SHOWN 8              /* significant effects on the terminal */
@@ -287,6 +288,7 @@ static json_t *summary_json(const struct an *a)
 	json_object_set_new(root, "correction", json_pack("{s:s,s:s,s:i,s:f,s:s}", "method", "holm",
 		"name", "Holm-Bonferroni", "tests", (int)a->r.ntests, "alpha", 0.05,
 		"family", "every effect and interaction test of this report"));
+	json_object_set_new(root, "findings", mafter_findings_json(m));
 	json_object_set_new(root, "flagged_runs", json_string(m->exclude_flagged ? "excluded" : "included"));
 	for (unsigned x = 0; x < m->naxes; x++) {
 		json_t *vals = json_array();
@@ -322,6 +324,7 @@ static json_t *summary_json(const struct an *a)
 		json_object_set_new(o, "median_run", med ? json_string(med->json) : json_null());
 		json_object_set_new(o, "median_by", cl->median_fig[0] ? json_string(cl->median_fig) : json_null());
 		json_object_set_new(o, "figures", figs);
+		json_object_set_new(o, "after", mafter_cell_json(m, c));
 		json_array_append_new(cells, o);
 	}
 	json_object_set_new(root, "cells", cells);
@@ -515,9 +518,21 @@ struct plot_buf {
 	bool ok;
 };
 
+/* a plot of results, or the --after bars */
+struct plot_src {
+	const struct rr_result *res;
+	unsigned nres;
+	const struct plot_bars *bars;
+};
+
+static int render(const struct plot_src *src, const struct plot_opts *po, FILE *out, char *e, size_t elen)
+{
+	return src->bars ? plot_bars_render(src->bars, po, out, e, elen) : plot_render(src->res, src->nres, po, out, e, elen);
+}
+
 /* one plot to SVG (kept in memory for the HTML, written to DIR/NAME.svg) and PNG; 0 or -1 */
-static int plot_both(const char *dir, const char *name, const struct rr_result *res, unsigned nres,
-		     struct plot_opts *po, struct plot_buf *pb, char *err, size_t errlen)
+static int plot_both(const char *dir, const char *name, const struct plot_src *src, struct plot_opts *po,
+		     struct plot_buf *pb, char *err, size_t errlen)
 {
 	char path[4096], e[512];
 	FILE *mem;
@@ -528,7 +543,7 @@ static int plot_both(const char *dir, const char *name, const struct rr_result *
 	if (!(mem = open_memstream(&pb->svg, &pb->svg_len)))
 		return fail(err, errlen, "out of memory");
 	po->format = PLOT_SVG;
-	rc = plot_render(res, nres, po, mem, e, sizeof(e));
+	rc = render(src, po, mem, e, sizeof(e));
 	if (fclose(mem) || rc)
 		return fail(err, errlen, "%s: %s", name, rc == -EINVAL ? e : "cannot draw");
 	for (int fmt = 0; fmt < 2; fmt++) {
@@ -537,7 +552,7 @@ static int plot_both(const char *dir, const char *name, const struct rr_result *
 			return fail(err, errlen, "cannot write '%s': %s", path, e);
 		if (fmt) {
 			po->format = PLOT_PNG;
-			rc = plot_render(res, nres, po, of->f, e, sizeof(e));
+			rc = render(src, po, of->f, e, sizeof(e));
 		} else {
 			rc = fwrite(pb->svg, 1, pb->svg_len, of->f) == pb->svg_len ? 0 : -EIO;
 		}
@@ -690,7 +705,8 @@ static void section_effects(struct doc *d, const struct an *a)
 			fmt_p(t->p, p, sizeof(p));
 			fmt_p(t->p_adj, pa, sizeof(pa));
 			snprintf(v, sizeof(v), "%s%s%s%s", eff_verdict_name(t->verdict), *eff_stars(t->p_adj) ? " " : "",
-				 eff_stars(t->p_adj), t->tested ? "" : " (untested: single runs)");
+				 eff_stars(t->p_adj), t->tested ? "" : !c0->present || !c1->present ?
+				 " (untested: absent in a cell)" : " (untested: fewer than 2 runs)");
 			doc_row(d, cells);
 		}
 		if (any)
@@ -970,7 +986,8 @@ static void section_runs(struct doc *d, const struct an *a)
 	free(idx);
 }
 
-static void write_doc(struct doc *d, const struct an *a, const struct plot_buf *cmp, const struct plot_buf *fill)
+static void write_doc(struct doc *d, const struct an *a, const struct plot_buf *cmp, const struct plot_buf *fill,
+		      const struct plot_buf *after)
 {
 	const struct mx *m = a->m;
 	char args[1024] = "";
@@ -990,6 +1007,7 @@ static void write_doc(struct doc *d, const struct an *a, const struct plot_buf *
 		 "for multiple comparisons with the Holm-Bonferroni method over all of them, so a star holds for the "
 		 "whole report, not one row. %u significant: %u effects, %u interactions.", a->r.ntests, a->nsig,
 	      a->nsig_eff, a->nsig_ia);
+	mafter_findings_doc(d, m);
 	doc_h(d, 2, "Summary");
 	{
 		unsigned shown = 0;
@@ -1033,6 +1051,7 @@ static void write_doc(struct doc *d, const struct an *a, const struct plot_buf *
 				   "Files/sec as the filesystem fills, every cell on one chart: bold its median run, light "
 				   "its other runs");
 	}
+	mafter_section_doc(d, m, after->ok ? after->svg : NULL, after->svg_len);
 	section_classic(d, a);
 	section_profiles(d, a);
 	section_runs(d, a);
@@ -1058,6 +1077,7 @@ static void terminal(FILE *term, const struct an *a, const char *dir, unsigned a
 	fprintf(term, "%s: %s, %u cells, %u of %u runs used; %u tests, Holm-Bonferroni: %u significant (%u effects, %u "
 		"interactions)\n", m->name, m->workload, m->ncells, used, m->nruns, a->r.ntests, a->nsig, a->nsig_eff,
 		a->nsig_ia);
+	mafter_findings_term(term, m);
 	for (unsigned k = 0; k < a->r.nt; k++) {
 		const struct eff_test *t = &a->r.t[k];
 		char lab[256];
@@ -1109,13 +1129,14 @@ static int write_json(const char *path, const json_t *root, char *err, size_t er
 }
 
 static const char *const outputs[] = { "summary.json", "report.md", "report.html", "plot-compare.svg",
-				       "plot-compare.png", "plot-fill.svg", "plot-fill.png" };
+				       "plot-compare.png", "plot-fill.svg", "plot-fill.png", "plot-after.svg", "plot-after.png" };
 
 int matrix_report_opts(const char *dir, const struct matrix_report_opts *o, FILE *term, char *err, size_t errlen)
 {
 	struct mx m;
 	struct an a = { 0 };
-	struct plot_buf cmp = { 0 }, fill = { 0 };
+	struct plot_buf cmp = { 0 }, fill = { 0 }, after = { 0 };
+	struct mafter_plot aplot = { 0 };
 	struct rr_result *res = NULL;
 	struct plot_mark *marks = NULL;
 	char path[4096], e[512], note[200];
@@ -1182,7 +1203,9 @@ int matrix_report_opts(const char *dir, const struct matrix_report_opts *o, FILE
 
 		snprintf(note, sizeof(note), "stars against %s: Welch, Holm-Bonferroni over the report's %u tests "
 			 "(none for cells two axes apart)", m.cell[0].name, a.r.ntests);
-		if (plot_both(dir, "plot-compare", res, nres, &po, &cmp, e, sizeof(e))) {
+		const struct plot_src src = { res, nres, NULL };
+
+		if (plot_both(dir, "plot-compare", &src, &po, &cmp, e, sizeof(e))) {
 			/* results without key figures: no compare plot, said */
 			if (!strstr(e, "cannot write"))
 				fprintf(term ? term : stderr, "fsbench report: no compare plot: %s\n", e);
@@ -1197,7 +1220,18 @@ int matrix_report_opts(const char *dir, const struct matrix_report_opts *o, FILE
 					.bold_what = o->fill_y ? "median run by aggregate files/sec" : "median run",
 					.fill_y = o->fill_y, .smooth = o->smooth };
 
-		if (plot_both(dir, "plot-fill", res, nres, &po, &fill, e, sizeof(e))) {
+		const struct plot_src src = { res, nres, NULL };
+
+		if (plot_both(dir, "plot-fill", &src, &po, &fill, e, sizeof(e))) {
+			fail(err, errlen, "%s", e);
+			goto out;
+		}
+	}
+	if (!mafter_plot_build(&m, &aplot)) {
+		struct plot_opts po = { .width = 1200, .height = 600 };
+		const struct plot_src src = { NULL, 0, &aplot.b };
+
+		if (plot_both(dir, "plot-after", &src, &po, &after, e, sizeof(e))) {
 			fail(err, errlen, "%s", e);
 			goto out;
 		}
@@ -1220,7 +1254,7 @@ int matrix_report_opts(const char *dir, const struct matrix_report_opts *o, FILE
 		}
 		d.md = md->f;
 		d.html = html->f;
-		write_doc(&d, &a, &cmp, &fill);
+		write_doc(&d, &a, &cmp, &fill, &after);
 		r1 = outfile_commit(md);
 		r2 = outfile_commit(html);
 		if (r1 || r2) {
@@ -1256,6 +1290,8 @@ out:
 	json_decref(sum);
 	free(cmp.svg);
 	free(fill.svg);
+	free(after.svg);
+	mafter_plot_free(&aplot);
 	free(res);
 	free(bold);
 	free(marks);

@@ -282,27 +282,38 @@ static void layout(struct panel *p, unsigned n, double w, double h, double top)
 	}
 }
 
-static void legend(cairo_t *cr, const struct rr_result *res, unsigned nres, double w, double y)
+/* one entry per name, centred at y: a colour swatch each */
+static void legend_names(cairo_t *cr, const char *const *names, unsigned n, double w, double y)
 {
 	double total = 0, x;
 	cairo_text_extents_t e;
 
 	cairo_select_font_face(cr, FONT, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
 	cairo_set_font_size(cr, 13);
-	for (unsigned i = 0; i < nres; i++) {
-		cairo_text_extents(cr, res[i].name, &e);
+	for (unsigned i = 0; i < n; i++) {
+		cairo_text_extents(cr, names[i], &e);
 		total += 30 + e.x_advance + 24;
 	}
 	x = total < w ? (w - total) / 2 : 10;
-	for (unsigned i = 0; i < nres; i++) {
+	for (unsigned i = 0; i < n; i++) {
 		color(cr, i, 1);
 		cairo_rectangle(cr, x, y - 6, 22, 12);
 		cairo_fill(cr);
 		cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-		text(cr, x + 30, y, res[i].name, 13, 0, 0.5, false);
-		cairo_text_extents(cr, res[i].name, &e);
+		text(cr, x + 30, y, names[i], 13, 0, 0.5, false);
+		cairo_text_extents(cr, names[i], &e);
 		x += 30 + e.x_advance + 24;
 	}
+}
+
+static void legend(cairo_t *cr, const struct rr_result *res, unsigned nres, double w, double y)
+{
+	const char *names[256] = { 0 };
+	unsigned n = nres < 256 ? nres : 256;
+
+	for (unsigned i = 0; i < n; i++)
+		names[i] = res[i].name;
+	legend_names(cr, names, n, w, y);
 }
 
 static void polyline(cairo_t *cr, const struct panel *p, const double *x, const double *y, unsigned n,
@@ -849,23 +860,60 @@ static cairo_status_t write_stream(void *closure, const unsigned char *data, uns
 	return fwrite(data, 1, len, closure) == len ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
 }
 
-int plot_render(const struct rr_result *res, unsigned nres, const struct plot_opts *o, FILE *out,
-		char *err, size_t errlen)
+/* a white page of o's size and format, drawn into out */
+static cairo_surface_t *page_new(const struct plot_opts *o, FILE *out, cairo_t **cr)
 {
-	enum plot_type type = o->type == PLOT_AUTO ? plot_default_type(res, nres) : o->type;
 	cairo_surface_t *surf;
-	cairo_t *cr;
-	char title[256];
-	int rc;
-	cairo_status_t st;
 
 	if (o->format == PLOT_SVG)
 		surf = cairo_svg_surface_create_for_stream(write_stream, out, o->width, o->height);
 	else
 		surf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)o->width, (int)o->height);
-	cr = cairo_create(surf);
-	cairo_set_source_rgb(cr, 1, 1, 1);
-	cairo_paint(cr);
+	*cr = cairo_create(surf);
+	cairo_set_source_rgb(*cr, 1, 1, 1);
+	cairo_paint(*cr);
+	return surf;
+}
+
+/* the page written (PNG: now; SVG: as drawn) and everything of cairo's freed: 0, -EINVAL (drawn
+ * was not 0: nothing to draw, err says), -EIO (a write to out failed), -ENOMEM (cairo's reason) */
+static int page_end(cairo_surface_t *surf, cairo_t *cr, const struct plot_opts *o, FILE *out, int drawn,
+		    char *err, size_t errlen)
+{
+	cairo_status_t st;
+
+	cairo_destroy(cr);
+	if (!drawn && o->format == PLOT_PNG)
+		st = cairo_surface_write_to_png_stream(surf, write_stream, out);
+	else
+		st = CAIRO_STATUS_SUCCESS;
+	cairo_surface_finish(surf);
+	if (st == CAIRO_STATUS_SUCCESS)
+		st = cairo_surface_status(surf);
+	cairo_surface_destroy(surf);
+	/* nothing of cairo is alive now: drop its font caches (they hold fontconfig patterns that
+	 * LeakSanitizer would report at exit) */
+	cairo_debug_reset_static_data();
+	if (drawn)
+		return -EINVAL;
+	if (st == CAIRO_STATUS_WRITE_ERROR)
+		return -EIO;
+	if (st != CAIRO_STATUS_SUCCESS) {
+		snprintf(err, errlen, "cairo: %s", cairo_status_to_string(st));
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+int plot_render(const struct rr_result *res, unsigned nres, const struct plot_opts *o, FILE *out,
+		char *err, size_t errlen)
+{
+	enum plot_type type = o->type == PLOT_AUTO ? plot_default_type(res, nres) : o->type;
+	cairo_t *cr;
+	cairo_surface_t *surf = page_new(o, out, &cr);
+	char title[256];
+	int rc;
+
 	if (o->title)
 		snprintf(title, sizeof(title), "%s", o->title);
 	else if (type == PLOT_FILL)
@@ -885,27 +933,7 @@ int plot_render(const struct rr_result *res, unsigned nres, const struct plot_op
 	case PLOT_LATENCY: rc = draw_latency(cr, res, nres, o, 66, err, errlen); break;
 	default: rc = draw_compare(cr, res, nres, o, 66, err, errlen); break;
 	}
-	cairo_destroy(cr);
-	if (!rc && o->format == PLOT_PNG)
-		st = cairo_surface_write_to_png_stream(surf, write_stream, out);
-	else
-		st = CAIRO_STATUS_SUCCESS;
-	cairo_surface_finish(surf);
-	if (st == CAIRO_STATUS_SUCCESS)
-		st = cairo_surface_status(surf);
-	cairo_surface_destroy(surf);
-	/* nothing of cairo is alive now: drop its font caches (they hold fontconfig patterns that
-	 * LeakSanitizer would report at exit) */
-	cairo_debug_reset_static_data();
-	if (rc)
-		return -EINVAL;
-	if (st == CAIRO_STATUS_WRITE_ERROR)
-		return -EIO;
-	if (st != CAIRO_STATUS_SUCCESS) {
-		snprintf(err, errlen, "cairo: %s", cairo_status_to_string(st));
-		return -ENOMEM;
-	}
-	return 0;
+	return page_end(surf, cr, o, out, rc, err, errlen);
 }
 
 int plot_trend_render(const struct plot_trend *t, const struct plot_opts *o, FILE *out, char *err,
@@ -913,49 +941,23 @@ int plot_trend_render(const struct plot_trend *t, const struct plot_opts *o, FIL
 {
 	cairo_surface_t *surf;
 	cairo_t *cr;
-	cairo_status_t st;
 	struct panel p;
-	double ymax = 0, ymin = INFINITY;
-	double total = 0, x;
-	cairo_text_extents_t e;
+	double ymax = 0;
 
 	if (!t->nx || !t->nlines) {
 		snprintf(err, errlen, "nothing to draw");
 		return -EINVAL;
 	}
-	if (o->format == PLOT_SVG)
-		surf = cairo_svg_surface_create_for_stream(write_stream, out, o->width, o->height);
-	else
-		surf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)o->width, (int)o->height);
-	cr = cairo_create(surf);
-	cairo_set_source_rgb(cr, 1, 1, 1);
-	cairo_paint(cr);
+	surf = page_new(o, out, &cr);
 	cairo_set_source_rgb(cr, 0.05, 0.05, 0.05);
 	text(cr, o->width / 2.0, 12, o->title ? o->title : t->title, 17, 0.5, 0, true);
-	/* the legend: one entry per line */
-	cairo_select_font_face(cr, FONT, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
-	cairo_set_font_size(cr, 13);
-	for (unsigned l = 0; l < t->nlines; l++) {
-		cairo_text_extents(cr, t->lines[l], &e);
-		total += 30 + e.x_advance + 24;
-	}
-	x = total < o->width ? (o->width - total) / 2 : 10;
-	for (unsigned l = 0; l < t->nlines; l++) {
-		color(cr, l, 1);
-		cairo_rectangle(cr, x, 42, 22, 12);
-		cairo_fill(cr);
-		cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-		text(cr, x + 30, 48, t->lines[l], 13, 0, 0.5, false);
-		cairo_text_extents(cr, t->lines[l], &e);
-		x += 30 + e.x_advance + 24;
-	}
+	legend_names(cr, t->lines, t->nlines, o->width, 48);
 	layout(&p, 1, o->width, o->height, 66);
 	p.h -= 20;   /* two lines of slot labels */
 	for (unsigned k = 0; k < t->nx * t->nlines; k++) {
 		if (isnan(t->mean[k]))
 			continue;
 		ymax = fmax(ymax, isfinite(t->hi[k]) ? t->hi[k] : t->mean[k]);
-		ymin = fmin(ymin, isfinite(t->lo[k]) ? t->lo[k] : t->mean[k]);
 	}
 	p.ax.lo = -0.5;
 	p.ax.hi = t->nx - 0.5;
@@ -996,19 +998,79 @@ int plot_trend_render(const struct plot_trend *t, const struct plot_opts *o, FIL
 			cairo_stroke(cr);
 		}
 	}
-	(void)ymin;
-	cairo_destroy(cr);
-	st = o->format == PLOT_PNG ? cairo_surface_write_to_png_stream(surf, write_stream, out) : CAIRO_STATUS_SUCCESS;
-	cairo_surface_finish(surf);
-	if (st == CAIRO_STATUS_SUCCESS)
-		st = cairo_surface_status(surf);
-	cairo_surface_destroy(surf);
-	cairo_debug_reset_static_data();
-	if (st == CAIRO_STATUS_WRITE_ERROR)
-		return -EIO;
-	if (st != CAIRO_STATUS_SUCCESS) {
-		snprintf(err, errlen, "cairo: %s", cairo_status_to_string(st));
-		return -ENOMEM;
+	return page_end(surf, cr, o, out, 0, err, errlen);
+}
+
+int plot_bars_render(const struct plot_bars *b, const struct plot_opts *o, FILE *out, char *err,
+		     size_t errlen)
+{
+	struct panel p[4];
+	cairo_surface_t *surf;
+	cairo_t *cr;
+	unsigned np = b->npanels < 4 ? b->npanels : 4;
+
+	if (!np || !b->nseries) {
+		snprintf(err, errlen, "nothing to draw");
+		return -EINVAL;
 	}
-	return 0;
+	surf = page_new(o, out, &cr);
+	cairo_set_source_rgb(cr, 0.05, 0.05, 0.05);
+	text(cr, o->width / 2.0, 12, o->title ? o->title : b->title, 17, 0.5, 0, true);
+	legend_names(cr, b->series, b->nseries, o->width, 48);
+	layout(p, np, o->width, o->height, 66);
+	for (unsigned k = 0; k < np; k++) {
+		const struct plot_bar_panel *bp = &b->panel[k];
+		unsigned ng = bp->ngroups, ns = b->nseries;
+		double ymax = 0, slot, bw;
+
+		for (unsigned i = 0; i < ng * ns; i++) {
+			if (isnan(bp->v[i]))
+				continue;
+			ymax = fmax(ymax, bp->v[i]);
+			if (bp->hi && isfinite(bp->hi[i]))
+				ymax = fmax(ymax, bp->hi[i]);
+		}
+		p[k].ax.lo = -0.5;
+		p[k].ax.hi = ng - 0.5;
+		p[k].ax.hide = true;
+		p[k].ax.label = bp->xlabel;
+		p[k].ay.label = bp->ylabel;
+		snprintf(p[k].title, sizeof(p[k].title), "%s", bp->title ? bp->title : "");
+		axis_fit(&p[k].ay, 0, ymax > 0 ? ymax * 1.12 : 1, true);
+		draw_axes(cr, &p[k]);
+		slot = p[k].w / (ng ? ng : 1);
+		bw = slot * 0.8 / ns;
+		for (unsigned g = 0; g < ng; g++) {
+			cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+			text(cr, px(&p[k], g), p[k].y + p[k].h + 6, bp->groups[g], ng > 12 ? 9 : 11, 0.5, 0, false);
+			for (unsigned s = 0; s < ns; s++) {
+				unsigned i = s * ng + g;
+				double x0 = px(&p[k], g) - slot * 0.4 + s * bw, top;
+
+				if (isnan(bp->v[i]))
+					continue;
+				top = py(&p[k], fmin(bp->v[i], p[k].ay.hi));
+				color(cr, s, 0.85);
+				cairo_rectangle(cr, x0 + bw * 0.05, top, bw * 0.9, py(&p[k], 0) - top);
+				cairo_fill(cr);
+				if (bp->lo && bp->hi && isfinite(bp->lo[i]) && isfinite(bp->hi[i]) && bp->hi[i] > bp->lo[i]) {
+					double xc = x0 + bw / 2;
+
+					cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+					cairo_set_line_width(cr, 1.5);
+					cairo_move_to(cr, xc, py(&p[k], fmin(bp->hi[i], p[k].ay.hi)));
+					cairo_line_to(cr, xc, py(&p[k], fmax(bp->lo[i], 0)));
+					cairo_move_to(cr, xc - bw * 0.15, py(&p[k], fmin(bp->hi[i], p[k].ay.hi)));
+					cairo_line_to(cr, xc + bw * 0.15, py(&p[k], fmin(bp->hi[i], p[k].ay.hi)));
+					cairo_stroke(cr);
+					top = fmin(top, py(&p[k], fmin(bp->hi[i], p[k].ay.hi)));
+				}
+				if (bp->notes && bp->notes[i] && *bp->notes[i]) {
+					cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+					text(cr, x0 + bw / 2, top - 3, bp->notes[i], bw > 60 ? 11 : 9, 0.5, 1, false);
+				}
+			}
+		}
+	}
+	return page_end(surf, cr, o, out, 0, err, errlen);
 }

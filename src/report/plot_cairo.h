@@ -59,4 +59,25 @@ struct plot_trend {
 };
 int plot_trend_render(const struct plot_trend *t, const struct plot_opts *o, FILE *out, char *err,
 		      size_t errlen);
+
+/* Bars side by side: one panel or a few (at most 4), groups along x, one bar per series in each
+ * group (a colour per series, the legend on top), optional 95 % whiskers and a short note above
+ * a bar (fsbench matrix --after: fsck time per cell with its verdict; free space by extent
+ * size). Values are [series * ngroups + group]; NaN draws no bar. */
+struct plot_bar_panel {
+	const char *title, *xlabel, *ylabel;
+	unsigned ngroups;
+	const char *const *groups;       /* [ngroups] */
+	const double *v, *lo, *hi;       /* lo and hi NULL: no whiskers */
+	const char *const *notes;        /* NULL, or a note (or NULL) per bar */
+};
+struct plot_bars {
+	const char *title;
+	unsigned nseries;
+	const char *const *series;
+	unsigned npanels;
+	const struct plot_bar_panel *panel;
+};
+int plot_bars_render(const struct plot_bars *b, const struct plot_opts *o, FILE *out, char *err,
+		     size_t errlen);
 #endif

@@ -1017,6 +1017,41 @@ void rr_free(struct rr_result *r)
 	memset(r, 0, sizeof(*r));
 }
 
+int rr_figure_put(struct rr_result *r, const struct figure *d, unsigned run, double v)
+{
+	struct rr_figure *f = NULL;
+
+	if (run >= r->nruns)
+		return -EINVAL;
+	for (unsigned i = 0; i < r->nfig && !f; i++)
+		if (!strcmp(r->fig[i].key, d->key))
+			f = &r->fig[i];
+	if (!f) {
+		struct rr_figure *nf;
+
+		if (r->nfig >= RR_MAX_FIGURES)
+			return -E2BIG;
+		if (!(nf = realloc(r->fig, (r->nfig + 1) * sizeof(*nf))))
+			return -ENOMEM;
+		r->fig = nf;
+		f = &r->fig[r->nfig];
+		memset(f, 0, sizeof(*f));
+		if (!(f->v = malloc(r->nruns * sizeof(double))))
+			return -ENOMEM;
+		for (unsigned i = 0; i < r->nruns; i++)
+			f->v[i] = NAN;
+		r->nfig++;
+		snprintf(f->key, sizeof(f->key), "%s", d->key);
+		snprintf(f->name, sizeof(f->name), "%s", d->name);
+		f->unit = d->unit;
+		f->dir = (enum rr_dir)d->dir;
+		f->rate = figure_is_rate(d);
+		f->key_fig = d->flags & FIG_KEY;
+	}
+	f->v[run] = v;
+	return 0;
+}
+
 const struct rr_figure *rr_find(const struct rr_result *r, const char *key)
 {
 	for (unsigned i = 0; i < r->nfig; i++)

@@ -96,6 +96,11 @@ void rr_free(struct rr_result *r);
  * named name (its path too). 0, or -1 out of memory (dst safe to rr_free). */
 int rr_concat(struct rr_result *dst, const struct rr_result *const *src, unsigned n, const char *name);
 const struct rr_figure *rr_find(const struct rr_result *r, const char *key);
+/* Sets run's value of the figure d declares (added, NaN in the other runs, when r lacks it):
+ * figures measured beside a result (fsbench matrix --after). 0, -EINVAL (no such run), -E2BIG,
+ * -ENOMEM. */
+struct figure;
+int rr_figure_put(struct rr_result *r, const struct figure *d, unsigned run, double v);
 const struct rr_fact *rr_fact_find(const struct rr_result *r, const char *key);
 /* values of f that are present (not NaN), copied into out (r->nruns entries); returns how many */
 unsigned rr_values(const struct rr_result *r, const struct rr_figure *f, double *out);

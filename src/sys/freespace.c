@@ -152,6 +152,13 @@ static void first_line(const char *out, char *buf, size_t len)
 	snprintf(buf, len, "%.*s", (int)(n < 120 ? n : 120), out ? out : "");
 }
 
+const char *freespace_tool(const char *fstype)
+{
+	if (!strcmp(fstype, "ext2") || !strcmp(fstype, "ext3") || !strcmp(fstype, "ext4"))
+		return "e2freefrag";
+	return !strcmp(fstype, "xfs") ? "xfs_db" : NULL;
+}
+
 int freespace_run(const char *device, const char *fstype, const struct spawn_opts *o,
 		  struct freespace_result *r)
 {
@@ -166,9 +173,9 @@ int freespace_run(const char *device, const char *fstype, const struct spawn_opt
 	snprintf(r->device, sizeof(r->device), "%s", device);
 	r->absent = true;
 	r->run.exit_code = -1;
-	if (!strcmp(fstype, "ext2") || !strcmp(fstype, "ext3") || !strcmp(fstype, "ext4")) {
+	if (freespace_tool(fstype) && !strcmp(freespace_tool(fstype), "e2freefrag")) {
 		argv = e2;
-	} else if (!strcmp(fstype, "xfs")) {
+	} else if (freespace_tool(fstype)) {
 		argv = xfs;
 	} else {
 		if (!strcmp(fstype, "btrfs"))

@@ -55,6 +55,8 @@ struct freespace_result {
 int freespace_run(const char *device, const char *fstype, const struct spawn_opts *o,
 		  struct freespace_result *r);
 void freespace_result_free(struct freespace_result *r);
+/* fstype's free-space tool ("e2freefrag", "xfs_db"), NULL when there is none (btrfs) */
+const char *freespace_tool(const char *fstype);
 
 /* The parsers, for tests: the tool's output into r's figures and buckets. 0, or -EPROTO when
  * the output is not what the tool prints (no histogram, totals that do not add up). */

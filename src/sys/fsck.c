@@ -50,6 +50,13 @@ static const struct checker *checker_of(const char *fstype)
 	return NULL;
 }
 
+const char *fsck_tool(const char *fstype)
+{
+	const struct checker *k = checker_of(fstype);
+
+	return k ? k->tool : NULL;
+}
+
 static const struct checker *checker_by_tool(const char *tool)
 {
 	for (size_t i = 0; tool && i < sizeof(checkers) / sizeof(checkers[0]); i++)

@@ -53,6 +53,8 @@ struct fsck_result {
  * fsck_result_free(). o may be NULL. */
 int fsck_run(const char *device, const char *fstype, const struct spawn_opts *o, struct fsck_result *r);
 void fsck_result_free(struct fsck_result *r);
+/* fstype's checker by name ("e2fsck", "xfs_repair", "btrfs"), NULL when fsbench knows none */
+const char *fsck_tool(const char *fstype);
 
 /* The parsing, for tests: the verdict from the checker's exit and output, and its problem
  * lines (the output less its progress lines) into a malloc'd string. */
