@@ -578,6 +578,9 @@ static int after_run(struct runner *r, struct target *t, const struct mx_cell *c
 			if (f.verdict == FSCK_ERRORS)
 				say(r, "FINDING after %s: %s found errors (exit %d): %s", where, f.tool,
 				    f.run.exit_code, *line ? line : "no message");
+			else if (f.run.exit_code >= 0 && f.command[0])
+				say(r, "FINDING after %s: %s could not finish the check (exit %d): %s", where,
+				    f.tool, f.run.exit_code, *line ? line : "no message");
 			else
 				say(r, "FINDING after %s: the filesystem could not be checked: %s", where,
 				    *line ? line : "no message");

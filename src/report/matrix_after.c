@@ -17,7 +17,8 @@ static void first_line(const struct after_data *a, char *buf, size_t len)
 
 static const char *finding_words(const struct after_data *a)
 {
-	return !strcmp(a->verdict, "errors") ? "found errors" : "could not check the filesystem";
+	return !strcmp(a->verdict, "errors") ? "found errors" :
+	       a->exit_status >= 0 ? "could not finish the check" : "could not check the filesystem";
 }
 
 void mafter_findings_doc(struct doc *d, const struct mx *m)

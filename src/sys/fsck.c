@@ -148,10 +148,19 @@ enum fsck_verdict fsck_verdict_of(const char *tool, int exit_code, int signal, c
 		return FSCK_FAILED;
 	if (!exit_code)
 		return FSCK_CLEAN;
-	if (!strcmp(tool, "e2fsck"))
+	if (!strcmp(tool, "e2fsck")) {
 		/* 1 errors corrected, 2 reboot, 4 left uncorrected (with -n: found); 8 operational
-		 * error, 16 usage, 32 cancelled, 128 library error */
-		return exit_code & ~7 ? FSCK_FAILED : FSCK_ERRORS;
+		 * error, 16 usage, 32 cancelled, 128 library error. 12: it found errors, then gave
+		 * up on one (a garbage inode it cannot read with -n): errors, when it said which. */
+		unsigned lines = 0;
+		char *m;
+
+		if (!(exit_code & ~7))
+			return FSCK_ERRORS;
+		if ((exit_code & 4) && (m = fsck_messages(tool, out, 1, &lines)))
+			free(m);
+		return lines ? FSCK_ERRORS : FSCK_FAILED;
+	}
 	if (!strcmp(tool, "xfs_repair"))
 		return exit_code == 1 ? FSCK_ERRORS : FSCK_FAILED;
 	/* btrfs check exits 1 for both: its summary says which */

@@ -103,6 +103,8 @@ int main(void)
 		{ "e2fsck", "e2fsck: No such file or directory while trying to open x\n", 8, 0, FSCK_FAILED, 1,
 		  "e2fsck: No such file or directory while trying to open x" },
 		{ "e2fsck", "", 12, 0, FSCK_FAILED, 0, NULL },
+		{ "e2fsck", e2_corrupt, 12, 0, FSCK_ERRORS, 7, "Deleted inode 12 has zero dtime.  Fix? no" },
+		{ "e2fsck", e2_corrupt, 8, 0, FSCK_FAILED, 7, "Deleted inode 12 has zero dtime.  Fix? no" },
 		{ "e2fsck", e2_clean, -1, 9, FSCK_FAILED, 0, NULL },
 		{ "xfs_repair", xfs_clean, 0, 0, FSCK_CLEAN, 0, NULL },
 		{ "xfs_repair", xfs_corrupt, 1, 0, FSCK_ERRORS, 2, "bad magic number 0x0 on inode 131" },

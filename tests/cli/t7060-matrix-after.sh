@@ -1,0 +1,93 @@
+#!/bin/bash
+# t7060: fsbench matrix --after fsck,freespace on real loop filesystems. ext4, xfs and btrfs
+# cells, two runs each: after every run the filesystem is unmounted, its checker runs (verdict
+# clean, timed) and its free extents are listed (ext4, xfs; btrfs: absent with the reason, never
+# zeros). The figures reach summary.json as the cells' figures with the effects tested, the
+# report has its section and plot-after, the history database records them, and fs_mark
+# --layout's extents per file are in the fill. Bad --after values and a missing tool are refused
+# before anything is set up.
+. "$(dirname "$0")/lib.sh"
+need_root
+need_cmd jq
+need_cmd sqlite3
+for t in mkfs.ext4 mkfs.xfs mkfs.btrfs e2fsck xfs_repair btrfs e2freefrag xfs_db; do need_cmd $t; done
+export TMPDIR=$SCRATCH/tmp
+mkdir -p "$TMPDIR"
+
+# refused before anything: a value that is not a check, and a checker that is not installed
+fsb matrix --after fsck,defrag --fs ext4 --no-db -o "$SCRATCH/bad" -- fs_mark -n 10 > out 2> err
+[ $? = 2 ] || fail "--after defrag: exit not 2: $(cat err)"
+grep -q "option --after: 'defrag' is not fsck, freespace or none" err || fail "--after defrag: $(cat err)"
+[ ! -e "$SCRATCH/bad" ] || fail "--after defrag left a result directory"
+# hidden in a mount namespace of its own: /dev/null over the checker is no executable file
+need_cmd unshare
+E2FSCK=$(readlink -f "$(command -v e2fsck)")
+unshare -m sh -c 'mount --bind /dev/null "$1" && shift && exec "$@"' sh "$E2FSCK" \
+    "$FSBENCH" matrix --after fsck --fs ext4 --no-db -o "$SCRATCH/bad" -- fs_mark -n 10 > out 2> err
+rc=$?
+[ $rc = 3 ] || fail "e2fsck missing: exit $rc, not 3: $(cat err)"
+grep -q "e2fsck (for ext4) is not installed (Debian: e2fsprogs)" err || fail "e2fsck missing: $(cat err)"
+[ ! -e "$SCRATCH/bad" ] || fail "a missing checker left a result directory"
+fsb matrix --after fsck,freespace --fs ext4 --dry-run -- fs_mark -n 10 > out 2> err || fail "dry run: $(cat err)"
+grep -q '^after each run, unmounted: fsck freespace$' out || fail "dry run does not say the checks: $(cat out)"
+
+DB=$SCRATCH/h.db
+fsb matrix --fs ext4,xfs,btrfs --repeat 2 --size 512M --after fsck,freespace --max-other-cpu 100 \
+    --db "$DB" -o "$SCRATCH/r" -- fs_mark -n 400 -s 16384 -L 3 -t 2 --layout > out 2> err ||
+    fail "matrix exit $?: $(cat err)"
+R=$SCRATCH/r
+S=$R/summary.json
+[ "$(grep -c 'fsck after run .*: clean, ' err)" = 6 ] || fail "not six clean checks said: $(cat err)"
+grep -q 'free space after run .* btrfs #1: absent: btrfs has no free-space histogram tool' err ||
+    fail "btrfs free space not said absent: $(cat err)"
+for c in ext4 xfs btrfs; do
+    for k in 1 2; do
+        A=$R/runs/$c/run-$k.after.json
+        [ -s "$A" ] || fail "no $A"
+        jq -e --arg c $c '.schema == "fsbench-after" and .cell == $c and .fsck.verdict == "clean"
+            and .fsck.exit_status == 0 and .fsck.wall_ns > 0 and .fsck.finding == false' "$A" >/dev/null ||
+            fail "$A: fsck not clean and timed: $(jq -c .fsck "$A")"
+        jq -e --arg p "runs/$c/run-$k.after.json" '[.runs[] | select(.after == $p and .fsck_verdict == "clean"
+            and .after_status == "done")] | length == 1' "$R/manifest.json" >/dev/null ||
+            fail "the manifest does not name $A"
+    done
+    if [ $c = btrfs ]; then
+        jq -e '.freespace.absent | test("btrfs")' "$R/runs/btrfs/run-1.after.json" >/dev/null &&
+        jq -e '.freespace.histogram == null and .freespace.free_extents == null' "$R/runs/btrfs/run-1.after.json" >/dev/null ||
+            fail "btrfs free space is not absent with a reason: $(jq -c .freespace "$R/runs/btrfs/run-1.after.json")"
+    else
+        # the histogram adds up to the free space the tool reports
+        jq -e '.freespace.absent == null and .freespace.free_extents > 0 and
+               ([.freespace.histogram[].free_bytes] | add) == .freespace.free_bytes and
+               ([.freespace.histogram[].extents] | add) == .freespace.free_extents' "$R/runs/$c/run-1.after.json" >/dev/null ||
+            fail "$c: free-space histogram does not add up: $(jq -c .freespace "$R/runs/$c/run-1.after.json")"
+    fi
+done
+# the cells' figures, with the tests over them
+for c in ext4 xfs btrfs; do
+    jq -e --arg c $c '.cells[] | select(.name == $c) | .figures["fsck.wall_s"].n == 2 and
+        .figures["fsck.wall_s"].mean > 0 and .figures["fsck.max_rss_mib"].mean > 0 and
+        .after.fsck_runs == 2 and .after.fsck_clean == 2 and .after.findings == 0' "$S" >/dev/null ||
+        fail "cell $c lacks its fsck figures: $(jq -c --arg c $c '.cells[] | select(.name == $c) | .after' "$S")"
+done
+jq -e '.cells[] | select(.name == "ext4") | .figures["freespace.mean_extent_kib"].n == 2 and
+       .after.freespace_runs == 2 and (.after.freespace_histogram | length) > 0' "$S" >/dev/null ||
+    fail "ext4's free-space figures missing: $(jq -c '.cells[0].after' "$S")"
+jq -e '.cells[] | select(.name == "btrfs") | (.figures | has("freespace.mean_extent_kib") | not) and
+       (.after.freespace_absent | test("btrfs"))' "$S" >/dev/null || fail "btrfs has free-space figures"
+jq -e '[.effects[] | select(.figure == "fsck.wall_s" and .axis == "fs" and .tested)] | length == 3' "$S" >/dev/null ||
+    fail "fsck wall time is not tested across the cells: $(jq -c '[.effects[] | select(.figure == "fsck.wall_s")]' "$S")"
+jq -e '.findings == []' "$S" >/dev/null || fail "findings on clean filesystems: $(jq -c .findings "$S")"
+# the report: its section, the plot, extents per file in the fill
+grep -q '^## After the runs: filesystem check and free space' "$R/report.md" || fail "report.md has no after section"
+grep -q '^| ext4 | 2/2 clean |' "$R/report.md" || fail "report.md lacks ext4's verdicts: $(grep -A5 'fsck verdicts' "$R/report.md")"
+! grep -q '^## Findings' "$R/report.md" || fail "report.md has findings"
+for f in plot-after.svg plot-after.png; do [ -s "$R/$f" ] || fail "no $f"; done
+grep -q 'plot-after' "$R/report.html" && grep -q '<svg' "$R/report.html" || fail "report.html lacks the after plot"
+jq -e '[.iterations[] | .layout.extents_per_file // empty] | length == 3' "$R/runs/ext4/run-1.json" >/dev/null ||
+    fail "fs_mark --layout figures missing from the run"
+# the history
+n=$(sqlite3 "$DB" "SELECT count(*) FROM figures WHERE key = 'fsck.wall_s'")
+[ "$n" = 6 ] || fail "history has $n fsck.wall_s figures, not 6"
+! grep -q "$SCRATCH" /proc/self/mountinfo || fail "a mount left"
+ok "matrix --after: checks per run, figures per cell, report, plot and history"
