@@ -37,8 +37,8 @@ left=$(find "$dir/files" -mindepth 1 | head -3)
 [ -z "$left" ] || { echo "demo: files left behind: $left" >&2; exit 1; }
 rmdir "$dir/files"
 if [ "$(id -u)" = 0 ]; then
-    say "fsbench matrix --fs ext4 --mount-opts defaults --mount-opts sync --repeat 3 --size 256 -o $dir/matrix -- tiotest -t 1 -f 8 -r 1000"
-    "$bin" matrix --fs ext4 --mount-opts defaults --mount-opts sync --repeat 3 --size 256 \
+    say "fsbench matrix --fs ext4 --mount-opts defaults --mount-opts sync --repeat 3 --size 256 --after fsck,freespace -o $dir/matrix -- tiotest -t 1 -f 8 -r 1000"
+    "$bin" matrix --fs ext4 --mount-opts defaults --mount-opts sync --repeat 3 --size 256 --after fsck,freespace \
         -o "$dir/matrix" -- tiotest -t 1 -f 8 -r 1000
     ls -1 "$dir/matrix" "$dir/matrix/runs"
 else
