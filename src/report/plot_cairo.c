@@ -1040,9 +1040,20 @@ int plot_bars_render(const struct plot_bars *b, const struct plot_opts *o, FILE 
 		draw_axes(cr, &p[k]);
 		slot = p[k].w / (ng ? ng : 1);
 		bw = slot * 0.8 / ns;
+		double label_end = -1e9;
+
 		for (unsigned g = 0; g < ng; g++) {
-			cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
-			text(cr, px(&p[k], g), p[k].y + p[k].h + 6, bp->groups[g], ng > 12 ? 9 : 11, 0.5, 0, false);
+			cairo_text_extents_t e;
+
+			/* a label only where it does not run into the last one drawn */
+			cairo_select_font_face(cr, FONT, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+			cairo_set_font_size(cr, 10.5);
+			cairo_text_extents(cr, bp->groups[g], &e);
+			if (px(&p[k], g) - e.width / 2 > label_end + 6) {
+				cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+				text(cr, px(&p[k], g), p[k].y + p[k].h + 6, bp->groups[g], 10.5, 0.5, 0, false);
+				label_end = px(&p[k], g) + e.width / 2;
+			}
 			for (unsigned s = 0; s < ns; s++) {
 				unsigned i = s * ng + g;
 				double x0 = px(&p[k], g) - slot * 0.4 + s * bw, top;
