@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/errmsg.h"
 #include "report/result_read.h"
 
 const struct figure after_figs[AF_N] = {
@@ -34,17 +35,6 @@ const struct figure after_figs[AF_N] = {
 			    "%", FIG_LOWER_BETTER, FIG_MEAN, FIG_RECOMPUTE, FIG_KEY | FIG_OPTIONAL },
 };
 
-static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 /* a non-negative finite number, null (NaN), or absent (NaN); anything else is an error */
 static int num(const json_t *o, const char *key, const char *where, double *v, char *err, size_t errlen)
 {
@@ -55,7 +45,7 @@ static int num(const json_t *o, const char *key, const char *where, double *v, c
 		return 0;
 	if (!json_is_number(x) || !isfinite(json_number_value(x)) || json_number_value(x) < 0 ||
 	    json_number_value(x) > 1e18)
-		return fail(err, errlen, "%s.%s is not a non-negative number", where, key);
+		return errmsg(err, errlen, "%s.%s is not a non-negative number", where, key);
 	*v = json_number_value(x);
 	return 0;
 }
@@ -82,36 +72,36 @@ static int read_fsck(const json_t *o, struct after_data *a, char *err, size_t er
 	bool known = false;
 
 	if (!json_is_object(o))
-		return fail(err, errlen, "fsck is not an object");
+		return errmsg(err, errlen, "fsck is not an object");
 	for (k = 0; v && k < 4; k++)
 		known |= !strcmp(v, verdicts[k]);
 	if (!known)
-		return fail(err, errlen, "fsck.verdict is not clean, errors, failed or absent");
+		return errmsg(err, errlen, "fsck.verdict is not clean, errors, failed or absent");
 	snprintf(a->verdict, sizeof(a->verdict), "%s", v);
 	a->finding = !strcmp(v, "errors") || !strcmp(v, "failed");
 	rr_printable(json_string_value(json_object_get(o, "tool")) ? json_string_value(json_object_get(o, "tool")) : "",
 		     a->tool, sizeof(a->tool));
 	x = json_object_get(o, "exit_status");
 	if (x && !json_is_null(x) && (!json_is_integer(x) || json_integer_value(x) < 0 || json_integer_value(x) > 255))
-		return fail(err, errlen, "fsck.exit_status is not an exit status");
+		return errmsg(err, errlen, "fsck.exit_status is not an exit status");
 	a->exit_status = json_is_integer(x) ? (int)json_integer_value(x) : -1;
 	if (num(o, "wall_ns", "fsck", &wall, err, errlen) || num(o, "cpu_usr_s", "fsck", &usr, err, errlen) ||
 	    num(o, "cpu_sys_s", "fsck", &sys, err, errlen) || num(o, "max_rss_kib", "fsck", &rss, err, errlen) ||
 	    num(o, "message_lines", "fsck", &lines, err, errlen))
 		return -1;
 	if (msgs && !json_is_null(msgs) && (!json_is_array(msgs) || json_array_size(msgs) > 1000))
-		return fail(err, errlen, "fsck.messages is not a list of lines");
+		return errmsg(err, errlen, "fsck.messages is not a list of lines");
 	if (!(a->reason = text(o, "reason")))
-		return fail(err, errlen, "out of memory");
+		return errmsg(err, errlen, "out of memory");
 	for (k = 0; k < json_array_size(msgs); k++)
 		len += json_string_length(json_array_get(msgs, k)) + 1;
 	if (!(a->messages = calloc(1, len + 1)))
-		return fail(err, errlen, "out of memory");
+		return errmsg(err, errlen, "out of memory");
 	for (k = 0, len = 0; k < json_array_size(msgs); k++) {
 		const char *m = json_string_value(json_array_get(msgs, k));
 
 		if (!m)
-			return fail(err, errlen, "fsck.messages[%zu] is not a string", k);
+			return errmsg(err, errlen, "fsck.messages[%zu] is not a string", k);
 		rr_printable(m, a->messages + len, strlen(m) + 1);
 		len += strlen(m);
 		a->messages[len++] = '\n';
@@ -134,23 +124,23 @@ static int read_freespace(const json_t *o, struct after_data *a, char *err, size
 	char where[48];
 
 	if (!json_is_object(o))
-		return fail(err, errlen, "freespace is not an object");
+		return errmsg(err, errlen, "freespace is not an object");
 	a->has_freespace = true;
 	if (absent && !json_is_null(absent)) {
 		if (!(a->free_absent = text(o, "absent")))
-			return fail(err, errlen, "out of memory");
+			return errmsg(err, errlen, "out of memory");
 		if (!*a->free_absent) {
 			free(a->free_absent);
 			a->free_absent = strdup("no reason given");
 		}
-		return a->free_absent ? 0 : fail(err, errlen, "out of memory");
+		return a->free_absent ? 0 : errmsg(err, errlen, "out of memory");
 	}
 	if (num(o, "free_bytes", "freespace", &free_b, err, errlen) ||
 	    num(o, "free_extents", "freespace", &ext, err, errlen) ||
 	    num(o, "largest_free_extent_bytes", "freespace", &largest, err, errlen))
 		return -1;
 	if (!json_is_array(h) || json_array_size(h) > 256)
-		return fail(err, errlen, "freespace.histogram is not a list of buckets");
+		return errmsg(err, errlen, "freespace.histogram is not a list of buckets");
 	for (size_t i = 0; i < json_array_size(h); i++) {
 		const json_t *b = json_array_get(h, i);
 		double lo, hi, n, bytes;
@@ -158,15 +148,15 @@ static int read_freespace(const json_t *o, struct after_data *a, char *err, size
 
 		snprintf(where, sizeof(where), "freespace.histogram[%zu]", i);
 		if (!json_is_object(b))
-			return fail(err, errlen, "%s is not an object", where);
+			return errmsg(err, errlen, "%s is not an object", where);
 		if (num(b, "min_bytes", where, &lo, err, errlen) || num(b, "max_bytes", where, &hi, err, errlen) ||
 		    num(b, "extents", where, &n, err, errlen) || num(b, "free_bytes", where, &bytes, err, errlen))
 			return -1;
 		if (isnan(lo) || isnan(n) || isnan(bytes) || lo < 1)
-			return fail(err, errlen, "%s lacks min_bytes, extents or free_bytes", where);
+			return errmsg(err, errlen, "%s lacks min_bytes, extents or free_bytes", where);
 		k = (unsigned)floor(log2(lo));
 		if (k >= AFTER_BUCKETS)
-			return fail(err, errlen, "%s.min_bytes is out of range", where);
+			return errmsg(err, errlen, "%s.min_bytes is out of range", where);
 		a->hist_extents[k] += n;
 		a->hist_bytes[k] += bytes;
 		if (!isnan(hi) && hi <= AFTER_SMALL_BYTES)
@@ -193,19 +183,19 @@ int after_load(const char *path, struct after_data *a, char *err, size_t errlen)
 	for (unsigned k = 0; k < AF_N; k++)
 		a->v[k] = NAN;
 	if (stat(path, &st) < 0)
-		return fail(err, errlen, "%s", strerror(errno));
+		return errmsg(err, errlen, "%s", strerror(errno));
 	if (!S_ISREG(st.st_mode) || st.st_size > AFTER_MAX_FILE_BYTES)
-		return fail(err, errlen, "not a regular file of at most %u bytes", AFTER_MAX_FILE_BYTES);
+		return errmsg(err, errlen, "not a regular file of at most %u bytes", AFTER_MAX_FILE_BYTES);
 	if (!(root = json_load_file(path, JSON_REJECT_DUPLICATES, &je)))
-		return fail(err, errlen, "line %d: %s", je.line, je.text);
+		return errmsg(err, errlen, "line %d: %s", je.line, je.text);
 	s = json_string_value(json_object_get(root, "schema"));
 	if (!json_is_object(root) || !s || strcmp(s, "fsbench-after")) {
-		fail(err, errlen, "not an fsbench after-run file (schema is not fsbench-after)");
+		errmsg(err, errlen, "not an fsbench after-run file (schema is not fsbench-after)");
 		goto out;
 	}
 	x = json_object_get(root, "version");
 	if (!json_is_integer(x) || json_integer_value(x) != 1) {
-		fail(err, errlen, "version is not 1");
+		errmsg(err, errlen, "version is not 1");
 		goto out;
 	}
 	if ((x = json_object_get(root, "fsck")) && read_fsck(x, a, err, errlen))

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/errmsg.h"
 #include "core/figure.h"
 #include "report/matrix_read.h"
 
@@ -21,17 +22,6 @@
 struct history {
 	sqlite3 *db;
 };
-
-static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 int history_default_path(char *buf, size_t len, char *err, size_t errlen)
 {
@@ -44,9 +34,9 @@ int history_default_path(char *buf, size_t len, char *err, size_t errlen)
 	else if (home && home[0] == '/')
 		n = snprintf(buf, len, "%s/.local/share/fsbench/history.db", home);
 	else
-		return fail(err, errlen, "neither XDG_DATA_HOME nor HOME is an absolute path: name the database with --db");
+		return errmsg(err, errlen, "neither XDG_DATA_HOME nor HOME is an absolute path: name the database with --db");
 	if (n < 0 || (size_t)n >= len)
-		return fail(err, errlen, "the database path is too long");
+		return errmsg(err, errlen, "the database path is too long");
 	return 0;
 }
 
@@ -57,7 +47,7 @@ static int make_parent(const char *path, char *err, size_t errlen)
 	char *slash;
 
 	if (snprintf(dir, sizeof(dir), "%s", path) >= (int)sizeof(dir))
-		return fail(err, errlen, "path too long");
+		return errmsg(err, errlen, "path too long");
 	if (!(slash = strrchr(dir, '/')) || slash == dir)
 		return 0;
 	*slash = '\0';
@@ -66,11 +56,11 @@ static int make_parent(const char *path, char *err, size_t errlen)
 			continue;
 		*p = '\0';
 		if (mkdir(dir, 0700) && errno != EEXIST)
-			return fail(err, errlen, "cannot create '%s': %s", dir, strerror(errno));
+			return errmsg(err, errlen, "cannot create '%s': %s", dir, strerror(errno));
 		*p = '/';
 	}
 	if (mkdir(dir, 0700) && errno != EEXIST)
-		return fail(err, errlen, "cannot create '%s': %s", dir, strerror(errno));
+		return errmsg(err, errlen, "cannot create '%s': %s", dir, strerror(errno));
 	return 0;
 }
 
@@ -79,7 +69,7 @@ static int exec(sqlite3 *db, const char *sql, char *err, size_t errlen)
 	char *msg = NULL;
 
 	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-		fail(err, errlen, "%s", msg ? msg : sqlite3_errmsg(db));
+		errmsg(err, errlen, "%s", msg ? msg : sqlite3_errmsg(db));
 		sqlite3_free(msg);
 		return -1;
 	}
@@ -115,25 +105,25 @@ int history_open(const char *path, bool create, struct history **hp, char *err, 
 
 	*hp = NULL;
 	if (!path || !*path)
-		return fail(err, errlen, "no database path");
+		return errmsg(err, errlen, "no database path");
 	if (create && make_parent(path, e, sizeof(e)))
-		return fail(err, errlen, "%s", e);
+		return errmsg(err, errlen, "%s", e);
 	/* SQLite would follow a symbolic link: refuse one, and anything but a regular file */
 	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
-		return fail(err, errlen, "'%s' is a symbolic link: refusing it as the history database", path);
+		return errmsg(err, errlen, "'%s' is a symbolic link: refusing it as the history database", path);
 	fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC | (create ? O_CREAT : 0), 0600);
 	if (fd < 0)
-		return fail(err, errlen, "cannot open '%s': %s", path,
+		return errmsg(err, errlen, "cannot open '%s': %s", path,
 			    errno == ELOOP ? "is a symbolic link" : strerror(errno));
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
 		close(fd);
-		return fail(err, errlen, "'%s' is not a regular file", path);
+		return errmsg(err, errlen, "'%s' is not a regular file", path);
 	}
 	close(fd);
 	if (!(h = calloc(1, sizeof(*h))))
-		return fail(err, errlen, "out of memory");
+		return errmsg(err, errlen, "out of memory");
 	if (sqlite3_open_v2(path, &h->db, flags, NULL) != SQLITE_OK) {
-		fail(err, errlen, "cannot open '%s': %s", path, h->db ? sqlite3_errmsg(h->db) : "out of memory");
+		errmsg(err, errlen, "cannot open '%s': %s", path, h->db ? sqlite3_errmsg(h->db) : "out of memory");
 		history_close(h);
 		return -1;
 	}
@@ -141,13 +131,13 @@ int history_open(const char *path, bool create, struct history **hp, char *err, 
 	sqlite3_extended_result_codes(h->db, 1);
 	if (exec(h->db, "PRAGMA foreign_keys = ON;", e, sizeof(e)) ||
 	    exec(h->db, "BEGIN IMMEDIATE;", e, sizeof(e))) {
-		fail(err, errlen, "'%s': %s", path, e);
+		errmsg(err, errlen, "'%s': %s", path, e);
 		history_close(h);
 		return -1;
 	}
 	if (exec(h->db, schema_sql, e, sizeof(e))) {
 		exec(h->db, "ROLLBACK;", e + 256, sizeof(e) - 256);
-		fail(err, errlen, "'%s' is not an fsbench history database (%s)", path, e);
+		errmsg(err, errlen, "'%s' is not an fsbench history database (%s)", path, e);
 		history_close(h);
 		return -1;
 	}
@@ -156,7 +146,7 @@ int history_open(const char *path, bool create, struct history **hp, char *err, 
 		int r = sqlite3_step(q);
 
 		if (r == SQLITE_ROW && atoi((const char *)sqlite3_column_text(q, 0)) != HISTORY_SCHEMA) {
-			fail(err, errlen, "'%s': history schema version %s, this fsbench reads %d", path,
+			errmsg(err, errlen, "'%s': history schema version %s, this fsbench reads %d", path,
 			     (const char *)sqlite3_column_text(q, 0), HISTORY_SCHEMA);
 			sqlite3_finalize(q);
 			exec(h->db, "ROLLBACK;", e, sizeof(e));
@@ -165,13 +155,13 @@ int history_open(const char *path, bool create, struct history **hp, char *err, 
 		}
 		sqlite3_finalize(q);
 		if (r == SQLITE_DONE && exec(h->db, "INSERT INTO meta VALUES('schema_version', '1');", e, sizeof(e))) {
-			fail(err, errlen, "'%s': %s", path, e);
+			errmsg(err, errlen, "'%s': %s", path, e);
 			history_close(h);
 			return -1;
 		}
 	}
 	if (exec(h->db, "COMMIT;", e, sizeof(e))) {
-		fail(err, errlen, "'%s': %s", path, e);
+		errmsg(err, errlen, "'%s': %s", path, e);
 		history_close(h);
 		return -1;
 	}
@@ -210,7 +200,7 @@ int history_add_matrix(struct history *h, const struct mx *m, unsigned *added, c
 	gmtime_r(&t, &tm);
 	strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	if (exec(h->db, "BEGIN IMMEDIATE;", e, sizeof(e)))
-		return fail(err, errlen, "%s", e);
+		return errmsg(err, errlen, "%s", e);
 	if (sqlite3_prepare_v2(h->db, "INSERT OR IGNORE INTO experiments(name, host, first_started_at, kernel_release,"
 			       " fsbench_version, workload, dir, imported_at) VALUES(?,?,?,?,?,?,?,?)", -1, &qe, NULL) ||
 	    sqlite3_prepare_v2(h->db, "SELECT id FROM experiments WHERE name = ? AND host = ? AND first_started_at = ?",
@@ -220,7 +210,7 @@ int history_add_matrix(struct history *h, const struct mx *m, unsigned *added, c
 			       " other_cpu_flag, used) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)", -1, &qr, NULL) ||
 	    sqlite3_prepare_v2(h->db, "INSERT OR IGNORE INTO figures(run_id, key, name, unit, better, rate, key_fig, value)"
 			       " VALUES(?,?,?,?,?,?,?,?)", -1, &qf, NULL)) {
-		fail(err, errlen, "%s", sqlite3_errmsg(h->db));
+		errmsg(err, errlen, "%s", sqlite3_errmsg(h->db));
 		goto out;
 	}
 	bind_text(qe, 1, m->name);
@@ -232,14 +222,14 @@ int history_add_matrix(struct history *h, const struct mx *m, unsigned *added, c
 	bind_text(qe, 7, m->dir);
 	bind_text(qe, 8, now);
 	if (sqlite3_step(qe) != SQLITE_DONE) {
-		fail(err, errlen, "%s", sqlite3_errmsg(h->db));
+		errmsg(err, errlen, "%s", sqlite3_errmsg(h->db));
 		goto out;
 	}
 	bind_text(qid, 1, m->name);
 	bind_text(qid, 2, m->host);
 	bind_text(qid, 3, first ? first : "");
 	if (sqlite3_step(qid) != SQLITE_ROW) {
-		fail(err, errlen, "%s", sqlite3_errmsg(h->db));
+		errmsg(err, errlen, "%s", sqlite3_errmsg(h->db));
 		goto out;
 	}
 	exp_id = sqlite3_column_int64(qid, 0);
@@ -267,7 +257,7 @@ int history_add_matrix(struct history *h, const struct mx *m, unsigned *added, c
 		sqlite3_bind_int(qr, 13, ru->other_cpu_flag);
 		sqlite3_bind_int(qr, 14, ru->used);
 		if (sqlite3_step(qr) != SQLITE_DONE) {
-			fail(err, errlen, "%s", sqlite3_errmsg(h->db));
+			errmsg(err, errlen, "%s", sqlite3_errmsg(h->db));
 			goto out;
 		}
 		if (!sqlite3_changes(h->db))
@@ -293,13 +283,13 @@ int history_add_matrix(struct history *h, const struct mx *m, unsigned *added, c
 			sqlite3_bind_int(qf, 7, fg->key_fig);
 			sqlite3_bind_double(qf, 8, v);
 			if (sqlite3_step(qf) != SQLITE_DONE) {
-				fail(err, errlen, "%s", sqlite3_errmsg(h->db));
+				errmsg(err, errlen, "%s", sqlite3_errmsg(h->db));
 				goto out;
 			}
 		}
 	}
 	if (exec(h->db, "COMMIT;", e, sizeof(e))) {
-		fail(err, errlen, "%s", e);
+		errmsg(err, errlen, "%s", e);
 		goto out;
 	}
 	rc = 0;
@@ -334,7 +324,7 @@ int history_experiments(struct history *h, struct history_exp **out, unsigned *n
 			       " e.fsbench_version, e.workload, (SELECT COUNT(DISTINCT cell) FROM runs WHERE experiment_id = e.id),"
 			       " (SELECT COUNT(*) FROM runs WHERE experiment_id = e.id)"
 			       " FROM experiments e ORDER BY e.first_started_at, e.id", -1, &q, NULL))
-		return fail(err, errlen, "%s", sqlite3_errmsg(h->db));
+		return errmsg(err, errlen, "%s", sqlite3_errmsg(h->db));
 	while ((r = sqlite3_step(q)) == SQLITE_ROW) {
 		struct history_exp *x;
 
@@ -343,7 +333,7 @@ int history_experiments(struct history *h, struct history_exp **out, unsigned *n
 
 			if (!nx) {
 				sqlite3_finalize(q);
-				return fail(err, errlen, "out of memory");
+				return errmsg(err, errlen, "out of memory");
 			}
 			*out = nx;
 		}
@@ -360,7 +350,7 @@ int history_experiments(struct history *h, struct history_exp **out, unsigned *n
 	}
 	sqlite3_finalize(q);
 	if (r != SQLITE_DONE)
-		return fail(err, errlen, "%s", sqlite3_errmsg(h->db));
+		return errmsg(err, errlen, "%s", sqlite3_errmsg(h->db));
 	return 0;
 }
 
@@ -379,7 +369,7 @@ int history_values(struct history *h, long long exp_id, const char *exp_name, co
 			       " WHERE (?1 = 0 OR r.experiment_id = ?1) AND (?2 IS NULL OR e.name = ?2)"
 			       " AND (?3 IS NULL OR r.cell = ?3) AND (?4 IS NULL OR f.key = ?4)"
 			       " ORDER BY e.first_started_at, e.id, r.run_order, r.id, f.rowid", -1, &q, NULL))
-		return fail(err, errlen, "%s", sqlite3_errmsg(h->db));
+		return errmsg(err, errlen, "%s", sqlite3_errmsg(h->db));
 	sqlite3_bind_int64(q, 1, exp_id);
 	if (exp_name)
 		bind_text(q, 2, exp_name);
@@ -395,7 +385,7 @@ int history_values(struct history *h, long long exp_id, const char *exp_name, co
 
 			if (!nv) {
 				sqlite3_finalize(q);
-				return fail(err, errlen, "out of memory");
+				return errmsg(err, errlen, "out of memory");
 			}
 			*out = nv;
 		}
@@ -418,6 +408,6 @@ int history_values(struct history *h, long long exp_id, const char *exp_name, co
 	}
 	sqlite3_finalize(q);
 	if (r != SQLITE_DONE)
-		return fail(err, errlen, "%s", sqlite3_errmsg(h->db));
+		return errmsg(err, errlen, "%s", sqlite3_errmsg(h->db));
 	return 0;
 }

@@ -11,21 +11,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/errmsg.h"
 #include "core/stats.h"
 
 #define MX_MAX_MANIFEST_BYTES (64u << 20)
 #define MX_MAX_STR 256
-
-static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 static void warn(struct mx *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void warn(struct mx *m, const char *fmt, ...)
@@ -64,7 +54,7 @@ static int get_str(const json_t *o, const char *key, bool opt, char **out, const
 	if (j && json_is_null(j) && opt)
 		j = NULL;
 	if (!(*out = str_of(j, opt)))
-		return fail(err, errlen, "%s: field '%s' is %s", where, key, j ? "not a string" : "missing");
+		return errmsg(err, errlen, "%s: field '%s' is %s", where, key, j ? "not a string" : "missing");
 	return 0;
 }
 
@@ -251,9 +241,9 @@ static int read_axes(struct mx *m, const json_t *exp, char *err, size_t errlen)
 	size_t i;
 
 	if (!json_is_array(axes) || json_array_size(axes) > MX_MAX_AXES)
-		return fail(err, errlen, "experiment.axes is missing, not an array or longer than %d", MX_MAX_AXES);
+		return errmsg(err, errlen, "experiment.axes is missing, not an array or longer than %d", MX_MAX_AXES);
 	if (!(m->axis = calloc(json_array_size(axes) + 1, sizeof(*m->axis))))
-		return fail(err, errlen, "out of memory");
+		return errmsg(err, errlen, "out of memory");
 	json_array_foreach(axes, i, a) {
 		struct mread_axis *ax = &m->axis[m->naxes];
 		const json_t *vals = json_object_get(a, "values"), *v;
@@ -265,17 +255,17 @@ static int read_axes(struct mx *m, const json_t *exp, char *err, size_t errlen)
 			return -1;
 		m->naxes++;
 		if (!json_is_array(vals) || !json_array_size(vals) || json_array_size(vals) > MX_MAX_VALUES)
-			return fail(err, errlen, "%s.values is missing, empty or longer than %d", where, MX_MAX_VALUES);
+			return errmsg(err, errlen, "%s.values is missing, empty or longer than %d", where, MX_MAX_VALUES);
 		if (!(ax->values = calloc(json_array_size(vals), sizeof(char *))))
-			return fail(err, errlen, "out of memory");
+			return errmsg(err, errlen, "out of memory");
 		json_array_foreach(vals, k, v) {
 			if (!(ax->values[k] = str_of(v, false)))
-				return fail(err, errlen, "%s.values[%zu] is not a string", where, k);
+				return errmsg(err, errlen, "%s.values[%zu] is not a string", where, k);
 			ax->nvalues++;
 		}
 		for (unsigned j = 0; j + 1 < m->naxes; j++)
 			if (!strcmp(m->axis[j].name, ax->name))
-				return fail(err, errlen, "%s: axis '%s' twice", where, ax->name);
+				return errmsg(err, errlen, "%s: axis '%s' twice", where, ax->name);
 	}
 	return 0;
 }
@@ -286,9 +276,9 @@ static int read_cells(struct mx *m, const json_t *exp, char *err, size_t errlen)
 	size_t i;
 
 	if (!json_is_array(cells) || !json_array_size(cells) || json_array_size(cells) > MX_MAX_CELLS)
-		return fail(err, errlen, "experiment.cells is missing, empty or longer than %d", MX_MAX_CELLS);
+		return errmsg(err, errlen, "experiment.cells is missing, empty or longer than %d", MX_MAX_CELLS);
 	if (!(m->cell = calloc(json_array_size(cells), sizeof(*m->cell))))
-		return fail(err, errlen, "out of memory");
+		return errmsg(err, errlen, "out of memory");
 	json_array_foreach(cells, i, c) {
 		struct mread_cell *cl = &m->cell[m->ncells];
 		const json_t *ax = json_object_get(c, "axes"), *cfg = json_object_get(c, "config");
@@ -298,20 +288,20 @@ static int read_cells(struct mx *m, const json_t *exp, char *err, size_t errlen)
 		cl->median = -1;
 		m->ncells++;
 		if (!json_is_object(c))
-			return fail(err, errlen, "%s is not an object", where);
+			return errmsg(err, errlen, "%s is not an object", where);
 		if (get_str(c, "name", false, &cl->name, where, err, errlen) ||
 		    get_str(c, "config_hash", true, &cl->config_hash, where, err, errlen))
 			return -1;
 		if (!(cl->config_json = cfg ? json_dumps(cfg, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY) : strdup("{}")))
-			return fail(err, errlen, "out of memory");
+			return errmsg(err, errlen, "out of memory");
 		if (!json_is_object(ax))
-			return fail(err, errlen, "%s.axes is missing or not an object", where);
+			return errmsg(err, errlen, "%s.axes is missing or not an object", where);
 		for (unsigned a = 0; a < m->naxes; a++) {
 			const json_t *v = json_object_get(ax, m->axis[a].name);
 			unsigned k;
 
 			if (!json_is_string(v))
-				return fail(err, errlen, "%s.axes: no value for axis '%s'", where, m->axis[a].name);
+				return errmsg(err, errlen, "%s.axes: no value for axis '%s'", where, m->axis[a].name);
 			for (k = 0; k < m->axis[a].nvalues; k++) {
 				char buf[MX_MAX_STR + 1];
 
@@ -319,7 +309,7 @@ static int read_cells(struct mx *m, const json_t *exp, char *err, size_t errlen)
 					break;
 			}
 			if (k == m->axis[a].nvalues)
-				return fail(err, errlen, "%s.axes: '%s' is not a value of axis '%s'", where,
+				return errmsg(err, errlen, "%s.axes: '%s' is not a value of axis '%s'", where,
 					    json_string_value(v), m->axis[a].name);
 			cl->value[a] = k;
 		}
@@ -327,11 +317,11 @@ static int read_cells(struct mx *m, const json_t *exp, char *err, size_t errlen)
 			bool same = true;
 
 			if (!strcmp(m->cell[j].name, cl->name))
-				return fail(err, errlen, "%s: cell '%s' twice", where, cl->name);
+				return errmsg(err, errlen, "%s: cell '%s' twice", where, cl->name);
 			for (unsigned a = 0; a < m->naxes; a++)
 				same &= m->cell[j].value[a] == cl->value[a];
 			if (same && m->naxes)
-				return fail(err, errlen, "%s: cells '%s' and '%s' have the same axis values", where,
+				return errmsg(err, errlen, "%s: cells '%s' and '%s' have the same axis values", where,
 					    m->cell[j].name, cl->name);
 		}
 	}
@@ -344,9 +334,9 @@ static int read_runs(struct mx *m, const json_t *root, char *err, size_t errlen)
 	size_t i;
 
 	if (!json_is_array(runs) || json_array_size(runs) > MX_MAX_RUNS)
-		return fail(err, errlen, "runs is missing, not an array or longer than %d", MX_MAX_RUNS);
+		return errmsg(err, errlen, "runs is missing, not an array or longer than %d", MX_MAX_RUNS);
 	if (!(m->run = calloc(json_array_size(runs) + 1, sizeof(*m->run))))
-		return fail(err, errlen, "out of memory");
+		return errmsg(err, errlen, "out of memory");
 	json_array_foreach(runs, i, r) {
 		struct mread_run *ru = &m->run[m->nruns];
 		const json_t *x;
@@ -360,13 +350,13 @@ static int read_runs(struct mx *m, const json_t *root, char *err, size_t errlen)
 		ru->other_cpu_pct = NAN;
 		m->nruns++;
 		if (!json_is_object(r))
-			return fail(err, errlen, "%s is not an object", where);
+			return errmsg(err, errlen, "%s is not an object", where);
 		if (get_str(r, "cell", false, &cell, where, err, errlen))
 			return -1;
 		for (c = 0; c < m->ncells && strcmp(m->cell[c].name, cell); c++)
 			;
 		if (c == m->ncells) {
-			fail(err, errlen, "%s: cell '%s' is not one of experiment.cells", where, cell);
+			errmsg(err, errlen, "%s: cell '%s' is not one of experiment.cells", where, cell);
 			free(cell);
 			return -1;
 		}
@@ -378,7 +368,7 @@ static int read_runs(struct mx *m, const json_t *root, char *err, size_t errlen)
 			free(ru->after_json);
 			ru->after_json = NULL;
 		} else if (!safe_rel(ru->after_json)) {
-			return fail(err, errlen, "%s.after: '%s' is not a path inside the directory", where,
+			return errmsg(err, errlen, "%s.after: '%s' is not a path inside the directory", where,
 				    ru->after_json);
 		}
 		/* a run whose set-up failed or that was stopped has no result file: it stays in the
@@ -398,31 +388,31 @@ static int read_runs(struct mx *m, const json_t *root, char *err, size_t errlen)
 		    get_str(r, "ended_at", true, &ru->ended_at, where, err, errlen))
 			return -1;
 		if (!safe_rel(ru->json))
-			return fail(err, errlen, "%s.json: '%s' is not a path inside the directory", where, ru->json);
+			return errmsg(err, errlen, "%s.json: '%s' is not a path inside the directory", where, ru->json);
 		x = json_object_get(r, "repeat");
 		if (x && (!json_is_integer(x) || json_integer_value(x) < 0 || json_integer_value(x) > 1000000))
-			return fail(err, errlen, "%s.repeat is not a count", where);
+			return errmsg(err, errlen, "%s.repeat is not a count", where);
 		ru->repeat = x ? (unsigned)json_integer_value(x) : (unsigned)i;
 		x = json_object_get(r, "order");
 		if (x && (!json_is_integer(x) || json_integer_value(x) < 0 || json_integer_value(x) > 100000000))
-			return fail(err, errlen, "%s.order is not a count", where);
+			return errmsg(err, errlen, "%s.order is not a count", where);
 		ru->order = x ? (unsigned)json_integer_value(x) : (unsigned)i;
 		/* the runner writes "exit"; "exit_status" is read too */
 		if (!(x = json_object_get(r, "exit_status")))
 			x = json_object_get(r, "exit");
 		if (x && !json_is_null(x) && !json_is_integer(x))
-			return fail(err, errlen, "%s.exit_status is not an integer", where);
+			return errmsg(err, errlen, "%s.exit_status is not an integer", where);
 		ru->exit_status = json_is_integer(x) ? (int)json_integer_value(x) : 0;
 		x = json_object_get(r, "other_cpu_pct");
 		if (x && !json_is_null(x) && (!json_is_number(x) || !isfinite(json_number_value(x))))
-			return fail(err, errlen, "%s.other_cpu_pct is not a number", where);
+			return errmsg(err, errlen, "%s.other_cpu_pct is not a number", where);
 		if (json_is_number(x))
 			ru->other_cpu_pct = json_number_value(x);
 		/* the runner writes "other_cpu_flagged"; "other_cpu_flag" is read too */
 		if (!(x = json_object_get(r, "other_cpu_flag")))
 			x = json_object_get(r, "other_cpu_flagged");
 		if (x && !json_is_null(x) && !json_is_boolean(x))
-			return fail(err, errlen, "%s.other_cpu_flag is not a boolean", where);
+			return errmsg(err, errlen, "%s.other_cpu_flag is not a boolean", where);
 		ru->other_cpu_flag = json_is_true(x);
 	}
 	return 0;
@@ -609,31 +599,31 @@ int mread_load(const char *dir, bool exclude_flagged, struct mx *m, char *err, s
 	memset(m, 0, sizeof(*m));
 	m->exclude_flagged = exclude_flagged;
 	if (!(m->dir = strdup(dir)))
-		return fail(err, errlen, "out of memory");
+		return errmsg(err, errlen, "out of memory");
 	if (snprintf(path, sizeof(path), "%s/manifest.json", dir) >= (int)sizeof(path))
-		return fail(err, errlen, "the directory name is too long");
+		return errmsg(err, errlen, "the directory name is too long");
 	if (stat(path, &st))
-		return fail(err, errlen, "manifest.json: %s", strerror(errno));
+		return errmsg(err, errlen, "manifest.json: %s", strerror(errno));
 	if (!S_ISREG(st.st_mode) || st.st_size > MX_MAX_MANIFEST_BYTES)
-		return fail(err, errlen, "manifest.json: not a regular file of at most %u MiB", MX_MAX_MANIFEST_BYTES >> 20);
+		return errmsg(err, errlen, "manifest.json: not a regular file of at most %u MiB", MX_MAX_MANIFEST_BYTES >> 20);
 	if (!(root = json_load_file(path, JSON_REJECT_DUPLICATES, &je)))
-		return fail(err, errlen, "manifest.json: line %d: %s", je.line, je.text);
+		return errmsg(err, errlen, "manifest.json: line %d: %s", je.line, je.text);
 	x = json_object_get(root, "schema");
 	if (!json_is_string(x) || strcmp(json_string_value(x), "fsbench-matrix")) {
-		fail(err, errlen, "manifest.json: not an fsbench matrix manifest (schema is not \"fsbench-matrix\")");
+		errmsg(err, errlen, "manifest.json: not an fsbench matrix manifest (schema is not \"fsbench-matrix\")");
 		goto out;
 	}
 	x = json_object_get(root, "version");
 	if (!x)
 		x = json_object_get(root, "schema_version");
 	if (!json_is_integer(x) || json_integer_value(x) != 1) {
-		fail(err, errlen, "manifest.json: version %s is not 1 (a newer fsbench wrote it?)",
+		errmsg(err, errlen, "manifest.json: version %s is not 1 (a newer fsbench wrote it?)",
 		     json_is_integer(x) ? "other" : "missing");
 		goto out;
 	}
 	exp = json_object_get(root, "experiment");
 	if (!json_is_object(exp)) {
-		fail(err, errlen, "manifest.json: experiment is missing or not an object");
+		errmsg(err, errlen, "manifest.json: experiment is missing or not an object");
 		goto out;
 	}
 	t = json_object_get(root, "target");
@@ -654,11 +644,11 @@ int mread_load(const char *dir, bool exclude_flagged, struct mx *m, char *err, s
 	}
 	x = json_object_get(exp, "workload_args");
 	if (x && !json_is_array(x)) {
-		fail(err, errlen, "manifest.json: experiment.workload_args is not an array");
+		errmsg(err, errlen, "manifest.json: experiment.workload_args is not an array");
 		goto out;
 	}
 	if (x && json_array_size(x) > 1000) {
-		fail(err, errlen, "manifest.json: experiment.workload_args is longer than 1000");
+		errmsg(err, errlen, "manifest.json: experiment.workload_args is longer than 1000");
 		goto out;
 	}
 	if (!(m->wargs = calloc(json_array_size(x) + 1, sizeof(char *))))
@@ -668,7 +658,7 @@ int mread_load(const char *dir, bool exclude_flagged, struct mx *m, char *err, s
 
 		json_array_foreach(x, i, a) {
 			if (!(m->wargs[i] = str_of(a, false))) {
-				fail(err, errlen, "manifest.json: experiment.workload_args[%zu] is not a string", i);
+				errmsg(err, errlen, "manifest.json: experiment.workload_args[%zu] is not a string", i);
 				goto out;
 			}
 			m->nwargs++;
@@ -679,7 +669,7 @@ int mread_load(const char *dir, bool exclude_flagged, struct mx *m, char *err, s
 
 		if (read_axes(m, exp, e2, sizeof(e2)) || read_cells(m, exp, e2, sizeof(e2)) ||
 		    read_runs(m, root, e2, sizeof(e2))) {
-			fail(err, errlen, "manifest.json: %s", e2);
+			errmsg(err, errlen, "manifest.json: %s", e2);
 			goto out;
 		}
 	}
@@ -714,7 +704,7 @@ int mread_load(const char *dir, bool exclude_flagged, struct mx *m, char *err, s
 	rc = 0;
 	goto out;
 oom:
-	fail(err, errlen, "out of memory");
+	errmsg(err, errlen, "out of memory");
 out:
 	json_decref(root);
 	return rc;

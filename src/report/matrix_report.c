@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/errmsg.h"
 #include "core/effects.h"
 #include "core/outfile.h"
 #include "report/compare_text.h"
@@ -34,17 +35,6 @@ struct an {
 	struct eff_result r;
 	unsigned nsig, nsig_eff, nsig_ia, ntested_ia;
 };
-
-static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 /* ---- numbers as people read them ---- */
 
@@ -541,15 +531,15 @@ static int plot_both(const char *dir, const char *name, const struct plot_src *s
 
 	memset(pb, 0, sizeof(*pb));
 	if (!(mem = open_memstream(&pb->svg, &pb->svg_len)))
-		return fail(err, errlen, "out of memory");
+		return errmsg(err, errlen, "out of memory");
 	po->format = PLOT_SVG;
 	rc = render(src, po, mem, e, sizeof(e));
 	if (fclose(mem) || rc)
-		return fail(err, errlen, "%s: %s", name, rc == -EINVAL ? e : "cannot draw");
+		return errmsg(err, errlen, "%s: %s", name, rc == -EINVAL ? e : "cannot draw");
 	for (int fmt = 0; fmt < 2; fmt++) {
 		snprintf(path, sizeof(path), "%s/%s.%s", dir, name, fmt ? "png" : "svg");
 		if (!(of = outfile_open(path, OUTFILE_REPLACE, &rc, e, sizeof(e))))
-			return fail(err, errlen, "cannot write '%s': %s", path, e);
+			return errmsg(err, errlen, "cannot write '%s': %s", path, e);
 		if (fmt) {
 			po->format = PLOT_PNG;
 			rc = render(src, po, of->f, e, sizeof(e));
@@ -558,10 +548,10 @@ static int plot_both(const char *dir, const char *name, const struct plot_src *s
 		}
 		if (rc) {
 			outfile_abort(of);
-			return fail(err, errlen, "cannot write '%s': %s", path, rc == -EINVAL ? e : strerror(EIO));
+			return errmsg(err, errlen, "cannot write '%s': %s", path, rc == -EINVAL ? e : strerror(EIO));
 		}
 		if ((rc = outfile_commit(of)))
-			return fail(err, errlen, "cannot write '%s': %s", path, strerror(-rc));
+			return errmsg(err, errlen, "cannot write '%s': %s", path, strerror(-rc));
 	}
 	pb->ok = true;
 	return 0;
@@ -1117,14 +1107,14 @@ static int write_json(const char *path, const json_t *root, char *err, size_t er
 	struct outfile *of = outfile_open(path, OUTFILE_REPLACE, &rc, e, sizeof(e));
 
 	if (!of)
-		return fail(err, errlen, "cannot write '%s': %s", path, e);
+		return errmsg(err, errlen, "cannot write '%s': %s", path, e);
 	if (json_dumpf(root, of->f, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) < 0 || fputc('\n', of->f) == EOF) {
 		rc = outfile_error(of) ? outfile_error(of) : -EIO;
 		outfile_abort(of);
-		return fail(err, errlen, "cannot write '%s': %s", path, strerror(-rc));
+		return errmsg(err, errlen, "cannot write '%s': %s", path, strerror(-rc));
 	}
 	if ((rc = outfile_commit(of)))
-		return fail(err, errlen, "cannot write '%s': %s", path, strerror(-rc));
+		return errmsg(err, errlen, "cannot write '%s': %s", path, strerror(-rc));
 	return 0;
 }
 
@@ -1146,7 +1136,7 @@ int matrix_report_opts(const char *dir, const struct matrix_report_opts *o, FILE
 	json_t *sum = NULL;
 
 	if (mread_load(dir, o->exclude_flagged, &m, e, sizeof(e))) {
-		fail(err, errlen, "'%s': %s", dir, e);
+		errmsg(err, errlen, "'%s': %s", dir, e);
 		rc = -EINVAL;
 		goto out;
 	}
@@ -1154,7 +1144,7 @@ int matrix_report_opts(const char *dir, const struct matrix_report_opts *o, FILE
 	for (size_t k = 0; k < sizeof(outputs) / sizeof(outputs[0]); k++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, outputs[k]);
 		if (outfile_check(path, OUTFILE_REPLACE, e, sizeof(e))) {
-			fail(err, errlen, "cannot write '%s': %s", path, e);
+			errmsg(err, errlen, "cannot write '%s': %s", path, e);
 			rc = -EINVAL;
 			goto out;
 		}
@@ -1163,11 +1153,11 @@ int matrix_report_opts(const char *dir, const struct matrix_report_opts *o, FILE
 	a.m = &m;
 	a.o = o;
 	if (analyse(&a)) {
-		fail(err, errlen, "out of memory");
+		errmsg(err, errlen, "out of memory");
 		goto out;
 	}
 	if (!(sum = summary_json(&a))) {
-		fail(err, errlen, "out of memory");
+		errmsg(err, errlen, "out of memory");
 		goto out;
 	}
 	snprintf(path, sizeof(path), "%s/summary.json", dir);
@@ -1179,7 +1169,7 @@ int matrix_report_opts(const char *dir, const struct matrix_report_opts *o, FILE
 	bold = calloc(m.ncells + 1, sizeof(*bold));
 	marks = calloc((size_t)m.ncells * a.nfig + 1, sizeof(*marks));
 	if (!res || !bold || !marks) {
-		fail(err, errlen, "out of memory");
+		errmsg(err, errlen, "out of memory");
 		goto out;
 	}
 	for (unsigned c = 0; c < m.ncells; c++) {
@@ -1210,7 +1200,7 @@ int matrix_report_opts(const char *dir, const struct matrix_report_opts *o, FILE
 			if (!strstr(e, "cannot write"))
 				fprintf(term ? term : stderr, "fsbench report: no compare plot: %s\n", e);
 			else {
-				fail(err, errlen, "%s", e);
+				errmsg(err, errlen, "%s", e);
 				goto out;
 			}
 		}
@@ -1223,7 +1213,7 @@ int matrix_report_opts(const char *dir, const struct matrix_report_opts *o, FILE
 		const struct plot_src src = { res, nres, NULL };
 
 		if (plot_both(dir, "plot-fill", &src, &po, &fill, e, sizeof(e))) {
-			fail(err, errlen, "%s", e);
+			errmsg(err, errlen, "%s", e);
 			goto out;
 		}
 	}
@@ -1232,7 +1222,7 @@ int matrix_report_opts(const char *dir, const struct matrix_report_opts *o, FILE
 		const struct plot_src src = { NULL, 0, &aplot.b };
 
 		if (plot_both(dir, "plot-after", &src, &po, &after, e, sizeof(e))) {
-			fail(err, errlen, "%s", e);
+			errmsg(err, errlen, "%s", e);
 			goto out;
 		}
 	}
@@ -1243,13 +1233,13 @@ int matrix_report_opts(const char *dir, const struct matrix_report_opts *o, FILE
 
 		snprintf(path, sizeof(path), "%s/report.md", dir);
 		if (!(md = outfile_open(path, OUTFILE_REPLACE, &r1, e, sizeof(e)))) {
-			fail(err, errlen, "cannot write '%s': %s", path, e);
+			errmsg(err, errlen, "cannot write '%s': %s", path, e);
 			goto out;
 		}
 		snprintf(path, sizeof(path), "%s/report.html", dir);
 		if (!(html = outfile_open(path, OUTFILE_REPLACE, &r2, e, sizeof(e)))) {
 			outfile_abort(md);
-			fail(err, errlen, "cannot write '%s': %s", path, e);
+			errmsg(err, errlen, "cannot write '%s': %s", path, e);
 			goto out;
 		}
 		d.md = md->f;
@@ -1258,7 +1248,7 @@ int matrix_report_opts(const char *dir, const struct matrix_report_opts *o, FILE
 		r1 = outfile_commit(md);
 		r2 = outfile_commit(html);
 		if (r1 || r2) {
-			fail(err, errlen, "cannot write '%s/%s': %s", dir, r1 ? "report.md" : "report.html",
+			errmsg(err, errlen, "cannot write '%s/%s': %s", dir, r1 ? "report.md" : "report.html",
 			     strerror(-(r1 ? r1 : r2)));
 			goto out;
 		}
@@ -1270,16 +1260,16 @@ int matrix_report_opts(const char *dir, const struct matrix_report_opts *o, FILE
 		if (o->db)
 			snprintf(dbp, sizeof(dbp), "%s", o->db);
 		else if (history_default_path(dbp, sizeof(dbp), e, sizeof(e))) {
-			fail(err, errlen, "history: %s (--no-db records nothing)", e);
+			errmsg(err, errlen, "history: %s (--no-db records nothing)", e);
 			goto out;
 		}
 		if (history_open(dbp, true, &h, e, sizeof(e))) {
-			fail(err, errlen, "history: %s", e);
+			errmsg(err, errlen, "history: %s", e);
 			goto out;
 		}
 		if (history_add_matrix(h, &m, &added, e, sizeof(e))) {
 			history_close(h);
-			fail(err, errlen, "history '%s': %s", dbp, e);
+			errmsg(err, errlen, "history '%s': %s", dbp, e);
 			goto out;
 		}
 		history_close(h);
