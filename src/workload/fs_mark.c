@@ -2008,6 +2008,13 @@ static int fsm_pack_unit(const void *unit, int64_t off, struct pack *o)
 		pack_bytes(o, &it->obs.k, sizeof(it->obs.k));
 	for (int i = 0; i < FSM_NOPS; i++)
 		pack_opstat(o, &it->op[i]);
+	/* the engine's side, per phase: ring operations, io-wq workers */
+	pack_bytes(o, it->engine_ops, sizeof(it->engine_ops));
+	pack_u64(o, it->has_workers);
+	for (int p = 0; p < FSM_NPH; p++) {
+		pack_u64(o, it->wq[p].threads);
+		pack_f64(o, it->wq[p].cpu_s);
+	}
 	return o->err;
 }
 
@@ -2034,6 +2041,12 @@ static int fsm_unpack_unit(void *unit, struct unpack *u)
 		unpack_bytes(u, &it->obs.k, sizeof(it->obs.k));
 	for (int i = 0; i < FSM_NOPS; i++)
 		unpack_opstat(u, &it->op[i]);
+	unpack_bytes(u, it->engine_ops, sizeof(it->engine_ops));
+	it->has_workers = unpack_u64(u);
+	for (int p = 0; p < FSM_NPH; p++) {
+		it->wq[p].threads = unpack_u64(u);
+		it->wq[p].cpu_s = unpack_f64(u);
+	}
 	it->files_per_sec_aggregate = it->wall_ns ?
 		(double)it->files / ((double)it->wall_ns / NS_PER_S) : 0;
 	return unpack_done(u);
@@ -2072,6 +2085,14 @@ static int fsm_merge_unit(void *dst, const void *src)
 	}
 	for (int i = 0; i < FSM_NOPS; i++)
 		opstat_merge(&a->op[i], &b->op[i]);
+	/* each process's engine: ring operations and io-wq workers add up */
+	a->has_workers |= b->has_workers;
+	for (int p = 0; p < FSM_NPH; p++) {
+		for (int k = 0; k < ENGINE_NOPS; k++)
+			a->engine_ops[p][k] += b->engine_ops[p][k];
+		a->wq[p].threads += b->wq[p].threads;
+		a->wq[p].cpu_s += b->wq[p].cpu_s;
+	}
 	return 0;
 }
 

@@ -1316,6 +1316,10 @@ static int merge_phase(struct tio_phase_result *x, const struct tio_phase_result
 	x->first_done_bytes += y->first_done_bytes;
 	x->usr_s += y->usr_s;
 	x->sys_s += y->sys_s;
+	/* each process's engine: its io-wq workers add up */
+	x->has_workers |= y->has_workers;
+	x->wq.threads += y->wq.threads;
+	x->wq.cpu_s += y->wq.cpu_s;
 	x->complete = x->complete && y->complete;
 	/* one kernel view per host: the first one that was taken stands for the job */
 	if (!x->obs.taken && y->obs.taken) {
@@ -1391,6 +1395,9 @@ static int tio_pack(const void *result, int64_t off, struct pack *o)
 		pack_f64(o, pr->usr_s);
 		pack_f64(o, pr->sys_s);
 		pack_bytes(o, &pr->io, sizeof(pr->io));
+		pack_u64(o, pr->has_workers);
+		pack_u64(o, pr->wq.threads);
+		pack_f64(o, pr->wq.cpu_s);
 		pack_u64(o, pr->obs.taken);
 		if (pr->obs.taken)
 			pack_bytes(o, &pr->obs.k, sizeof(pr->obs.k));
@@ -1444,6 +1451,9 @@ static int tio_unpack(void *result, struct unpack *u)
 		pr->usr_s = unpack_f64(u);
 		pr->sys_s = unpack_f64(u);
 		unpack_bytes(u, &pr->io, sizeof(pr->io));
+		pr->has_workers = unpack_u64(u);
+		pr->wq.threads = unpack_u64(u);
+		pr->wq.cpu_s = unpack_f64(u);
 		pr->obs.taken = unpack_u64(u);
 		if (pr->obs.taken)
 			unpack_bytes(u, &pr->obs.k, sizeof(pr->obs.k));
