@@ -3,8 +3,11 @@
  * contexts, submit/reap over a synchronous engine's exec, the synchronous convenience path. */
 #include "engine/engine.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "core/pack.h"
 
 /* Adding an engine: its file, exporting engine_NAME, and one line here. */
 #define ENGINES(X) \
@@ -211,14 +214,16 @@ static int ctx_init(struct engine_ctx *ctx, const struct engine_ops *ops, unsign
 	ctx->fixed = e && e->uring_fixed;
 	ctx->depth = depth ? depth : 1;
 	ctx->ready = calloc(ctx->depth, sizeof(*ctx->ready));
-	if (!ctx->ready)
-		return -ENOMEM;
-	if (ops->init && (rc = ops->init(ctx))) {
+	if (ops->submit_stats && (ctx->submit = malloc(sizeof(*ctx->submit))))
+		engine_submit_stats_init(ctx->submit);
+	rc = !ctx->ready || (ops->submit_stats && !ctx->submit) ? -ENOMEM : ops->init ? ops->init(ctx) : 0;
+	if (rc) {
 		free(ctx->ready);
+		free(ctx->submit);
 		ctx->ready = NULL;
-		return rc;
+		ctx->submit = NULL;
 	}
-	return 0;
+	return rc;
 }
 
 int engine_ctx_init(struct engine_ctx *ctx, const struct engine_ops *ops, unsigned depth)
@@ -236,6 +241,7 @@ void engine_ctx_exit(struct engine_ctx *ctx)
 	if (ctx->ops && ctx->ops->exit)
 		ctx->ops->exit(ctx);
 	free(ctx->ready);
+	free(ctx->submit);
 	memset(ctx, 0, sizeof(*ctx));
 }
 
@@ -326,4 +332,40 @@ int engine_exec(struct engine_ctx *ctx, struct engine_req *head)
 		/* another chain's completion: kept for the caller's next engine_reap() */
 		ready_push(ctx, r);
 	}
+}
+
+/* ---- submission time -------------------------------------------------------------------- */
+void engine_submit_stats_init(struct engine_submit_stats *s)
+{
+	s->sqes = s->in_submit_ns = s->latency_ns = 0;
+	hist_init(&s->call_ns);
+}
+
+void engine_submit_stats_merge(struct engine_submit_stats *dst, const struct engine_submit_stats *src)
+{
+	dst->sqes += src->sqes;
+	dst->in_submit_ns += src->in_submit_ns;
+	dst->latency_ns += src->latency_ns;
+	hist_merge(&dst->call_ns, &src->call_ns);
+}
+
+double engine_submit_share(const struct engine_submit_stats *s)
+{
+	return s->latency_ns ? (double)s->in_submit_ns / (double)s->latency_ns : NAN;
+}
+
+void engine_submit_stats_pack(struct pack *p, const struct engine_submit_stats *s)
+{
+	pack_u64(p, s->sqes);
+	pack_u64(p, s->in_submit_ns);
+	pack_u64(p, s->latency_ns);
+	pack_hist(p, &s->call_ns);
+}
+
+void engine_submit_stats_unpack(struct unpack *u, struct engine_submit_stats *s)
+{
+	s->sqes = unpack_u64(u);
+	s->in_submit_ns = unpack_u64(u);
+	s->latency_ns = unpack_u64(u);
+	unpack_hist(u, &s->call_ns);
 }

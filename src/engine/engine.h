@@ -48,7 +48,16 @@
  *
  * Capabilities: caps says which requests an engine can do (ENGINE_DATA: read, write, fsync,
  * fdatasync on a file; ENGINE_META: the rest); max_depth 1 means synchronous. engine_select()
- * checks a workload's needs and the depth against them before anything runs. */
+ * checks a workload's needs and the depth against them before anything runs.
+ *
+ * Submission time (struct engine_submit_stats): an asynchronous engine whose submit hands its
+ * requests to the kernel in calls of its own (io_uring: io_uring_submit, an io_uring_enter
+ * with entries to take, where the kernel may run a buffered transfer or a cached openat whole,
+ * inline) sets submit_stats; every context then has ctx->submit, and the engine times each such
+ * call with two lat_now() reads (not per request) and notes it with engine_submit_note(); each
+ * request the calls handed over adds its latency, submit_lat to done_lat, when it completes
+ * (engine_submit_done). Waiting for completions is not submission and is not counted. A
+ * synchronous engine has no ctx->submit: its whole syscall is the request's latency. */
 #ifndef FSB_ENGINE_H
 #define FSB_ENGINE_H
 #include <limits.h>
@@ -58,6 +67,8 @@
 #include <stdio.h>
 #include <errno.h>
 #include <sys/syscall.h>
+
+#include "core/hist.h"
 
 struct engine_file {
 	int fd;
@@ -116,12 +127,27 @@ struct engine_workers {
 	double cpu_s;            /* user + system */
 };
 
+/* What an engine's submitting calls cost, per context (ctx->submit), summed per phase by the
+ * workload and merged over threads and processes (engine_submit_stats_merge: exact, counts and
+ * histogram buckets add up). In nanoseconds. */
+struct engine_submit_stats {
+	uint64_t sqes;           /* requests the calls handed to the kernel (what it said it took) */
+	uint64_t in_submit_ns;   /* sum over the calls of duration x requests handed over: the
+				  * requests' time inside the call that handed them over */
+	uint64_t latency_ns;     /* sum of those requests' latencies, submit_lat to done_lat */
+	struct hist call_ns;     /* each call's duration: count is the calls, sum their time */
+};
+
+/* Submission is negligible below this share of the requests' latency (1 %). */
+#define ENGINE_SUBMIT_NEGLIGIBLE 0.01
+
 struct engine_ops {
 	const char *name;
 	const char *summary;     /* one line, for `fsbench list engines` and the man page */
 	unsigned caps;           /* enum engine_cap bits the request interface supports */
 	unsigned max_depth;      /* requests in flight per context; 1: synchronous */
 	bool hidden;             /* a test engine: found and listed only with FSBENCH_TEST_ENGINES=1 */
+	bool submit_stats;       /* times its submitting calls into ctx->submit (see above) */
 	/* one file's data path */
 	int (*open)(struct engine_file *f, const char *path, int flags, uint64_t base, uint64_t len,
 		    const char **what);
@@ -160,6 +186,9 @@ struct engine_ctx {
 	 * links included); counted by engines that keep it (0 otherwise), reset by the caller */
 	uint64_t nops[ENGINE_NOPS];
 	bool sqpoll, hipri, fixed;   /* from struct engine_opts (engine_ctx_init_opts) */
+	/* the engine's submitting calls (ops->submit_stats; NULL otherwise), allocated with the
+	 * context; the engine adds, the caller takes and resets between phases */
+	struct engine_submit_stats *submit;
 };
 
 /* The options every I/O workload shares (--engine, --iodepth: workload/run_opts.h declares
@@ -225,6 +254,39 @@ static inline int64_t engine_exec1(struct engine_ctx *ctx, struct engine_req *r)
 static inline bool engine_req_rw(const struct engine_req *r)
 {
 	return r->op == ENGINE_OP_READ || r->op == ENGINE_OP_WRITE;
+}
+
+/* ---- submission time (struct engine_submit_stats) ---------------------------------------- */
+void engine_submit_stats_init(struct engine_submit_stats *s);
+/* dst += src: exact (sums and buckets add up, min and max kept). */
+void engine_submit_stats_merge(struct engine_submit_stats *dst, const struct engine_submit_stats *src);
+/* The requests' time inside submitting calls as a share of their latency: in_submit_ns /
+ * latency_ns, in [0, 1] (each request's latency holds the call that handed it over); NAN when
+ * no request completed (nothing to compare with). */
+double engine_submit_share(const struct engine_submit_stats *s);
+struct pack;
+struct unpack;
+void engine_submit_stats_pack(struct pack *p, const struct engine_submit_stats *s);
+void engine_submit_stats_unpack(struct unpack *u, struct engine_submit_stats *s);
+
+/* One submitting call of call_ns that handed n requests over (the engine's hot path: no
+ * allocation, no clock read). */
+static inline void engine_submit_note(struct engine_ctx *ctx, uint64_t call_ns, unsigned n)
+{
+	struct engine_submit_stats *s = ctx->submit;
+
+	if (!s)
+		return;
+	hist_record(&s->call_ns, call_ns);
+	s->sqes += n;
+	s->in_submit_ns += call_ns * n;
+}
+
+/* A request those calls handed over has completed, lat_ns after its submit_lat. */
+static inline void engine_submit_done(struct engine_ctx *ctx, uint64_t lat_ns)
+{
+	if (ctx->submit)
+		ctx->submit->latency_ns += lat_ns;
 }
 
 /* ---- psync: the request executor every fd-based engine can use ---------------------------- */

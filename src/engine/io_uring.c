@@ -321,6 +321,20 @@ static void done_push(struct uring *u, unsigned depth, struct engine_req *r)
 	u->ndone++;
 }
 
+/* Every io_uring_submit is timed (engine.h: submission time): the entries go to the kernel in
+ * io_uring_enter, which runs what it can inline before it returns (a page-cache read, a cached
+ * openat), so for buffered I/O this is where the work happens; with SQPOLL it is a store and, when
+ * the polling thread sleeps, a wake-up. Two clock reads per call, whatever the entries. Waiting
+ * (io_uring_wait_cqe in reap, io_uring_sqring_wait for room) never submits and is not counted. */
+static int submit_timed(struct engine_ctx *ctx, struct uring *u)
+{
+	uint64_t t0 = lat_now();
+	int rc = io_uring_submit(&u->ring);
+
+	engine_submit_note(ctx, lat_ns(lat_now() - t0), rc > 0 ? (unsigned)rc : 0);
+	return rc;
+}
+
 static int uring_submit(struct engine_ctx *ctx, struct engine_req *const *heads, unsigned n)
 {
 	struct uring *u = ctx->priv;
@@ -365,7 +379,7 @@ static int uring_submit(struct engine_ctx *ctx, struct engine_req *const *heads,
 		/* a chain goes to the kernel whole: a link cut at the end of a submission would
 		 * run its second half unlinked */
 		if (io_uring_sq_space_left(&u->ring) < c->left) {
-			io_uring_submit(&u->ring);
+			submit_timed(ctx, u);
 			/* SQPOLL: the polling thread frees the room as it takes the entries */
 			while (ctx->sqpoll && io_uring_sq_space_left(&u->ring) < c->left)
 				io_uring_sqring_wait(&u->ring);
@@ -391,7 +405,7 @@ static int uring_submit(struct engine_ctx *ctx, struct engine_req *const *heads,
 	/* the SQEs are in the ring: the kernel takes them whatever happens here (a failure of
 	 * the enter itself is retried at the next submit or reap) */
 	do
-		rc = io_uring_submit(&u->ring);
+		rc = submit_timed(ctx, u);
 	while (rc == -EINTR);
 	return 0;
 }
@@ -428,6 +442,7 @@ static void complete(struct engine_ctx *ctx, struct uring *u, uint64_t data, int
 		res = 0;
 	r->result = res;
 	r->done_lat = now;
+	engine_submit_done(ctx, lat_ns(now - r->submit_lat));
 	if (--c->left == 0) {
 		done_push(u, ctx->depth, c->head);
 		u->free_chain[u->nfree_chain++] = (unsigned)(data >> 32);
@@ -586,6 +601,7 @@ const struct engine_ops engine_io_uring = {
 		   "descriptors; --iodepth chains in flight",
 	.caps = ENGINE_DATA | ENGINE_META,
 	.max_depth = 4096,
+	.submit_stats = true,
 	.open = uring_open,
 	.flush = engine_fd_flush,
 	.close = uring_close,

@@ -1,5 +1,8 @@
-/* The engine registry as text (report/engine_text.h). */
+/* The engine registry as text, and an engine's submission time as --sysstats rows
+ * (report/engine_text.h). */
 #include "report/engine_text.h"
+
+#include <math.h>
 
 #include "engine/engine.h"
 
@@ -16,4 +19,25 @@ void engine_text_list(FILE *out, bool man)
 		else
 			fprintf(out, "%-8s %s\n", e->name, e->summary);
 	}
+}
+
+void engine_text_submission_header(FILE *out, const char *what, const char *first)
+{
+	fprintf(out, "\nio_uring submission %s (time inside the calls that submitted; share: of the "
+		"requests' latency)\n%-16s %9s %9s %10s %9s %9s %9s %7s\n", what, first, "Calls", "SQEs",
+		"Total ms", "Mean us", "p99 us", "Max us", "Share %");
+}
+
+void engine_text_submission_row(FILE *out, const char *label, const struct engine_submit_stats *s)
+{
+	const struct hist *h = &s->call_ns;
+	const double share = engine_submit_share(s);
+	char pct[16] = "-";
+
+	if (isfinite(share))
+		snprintf(pct, sizeof(pct), "%.2f", 100.0 * share);
+	fprintf(out, "%-16s %9llu %9llu %10.3f %9.2f %9.2f %9.2f %7s\n", label,
+		(unsigned long long)h->count, (unsigned long long)s->sqes, (double)h->sum / 1e6,
+		hist_mean(h) / 1e3, (double)hist_percentile(h, 99) / 1e3, (double)(h->count ? h->max : 0) / 1e3,
+		pct);
 }

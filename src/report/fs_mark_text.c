@@ -10,6 +10,7 @@
 
 #include "core/clock.h"
 #include "core/stats.h"
+#include "report/engine_text.h"
 #include "report/json_fs_mark.h"
 #include "report/kstat_text.h"
 #include "report/profile_text.h"
@@ -218,10 +219,11 @@ struct fsm_out {
 	char *krows;
 	size_t krows_len;
 	FILE *kbuf;
-	/* --sysstats with io_uring: the io-wq workers per iteration and phase */
-	char *wrows;
-	size_t wrows_len;
-	FILE *wbuf;
+	/* --sysstats with io_uring: the io-wq workers per iteration and phase, and the time
+	 * inside the calls that submitted the requests */
+	char *wrows, *srows;
+	size_t wrows_len, srows_len;
+	FILE *wbuf, *sbuf;
 };
 
 static const char *fsm_log_path(const void *cfg)
@@ -258,6 +260,7 @@ static void fsm_rep_run_begin(void *st, unsigned run, long long started)
 	if (c->run.sysstats && x->o->text) {
 		x->kbuf = open_memstream(&x->krows, &x->krows_len);
 		x->wbuf = open_memstream(&x->wrows, &x->wrows_len);
+		x->sbuf = open_memstream(&x->srows, &x->srows_len);
 	}
 }
 
@@ -290,6 +293,15 @@ static void fsm_rep_unit(void *st, unsigned run, const void *unit)
 					(unsigned long long)it->wq[p].threads, it->wq[p].cpu_s);
 		fputc('\n', x->wbuf);
 	}
+	if (x->sbuf && it->has_submit)
+		for (int p = 0; p < FSM_NPH; p++)
+			if (p == FSM_PH_CREATE || (p == FSM_PH_STAT && c->stat) || (p == FSM_PH_READ && c->read) ||
+			    (p == FSM_PH_UNLINK && !c->keep_files)) {
+				char label[32];
+
+				snprintf(label, sizeof(label), "%u %s", it->index + 1, fsm_phase_name[p]);
+				engine_text_submission_row(x->sbuf, label, &it->sub[p]);
+			}
 }
 
 static void fsm_rep_run_end(void *st, unsigned run, const void *result)
@@ -340,6 +352,17 @@ static void fsm_rep_run_end(void *st, unsigned run, const void *result)
 		free(x->wrows);
 		x->wrows = NULL;
 		x->wrows_len = 0;
+	}
+	if (x->sbuf) {
+		fclose(x->sbuf);
+		x->sbuf = NULL;
+		if (x->srows_len) {
+			engine_text_submission_header(out, "per iteration and phase", "Iteration phase");
+			fwrite(x->srows, 1, x->srows_len, out);
+		}
+		free(x->srows);
+		x->srows = NULL;
+		x->srows_len = 0;
 	}
 	if (out && r->profile) {
 		if (c->profile_window)

@@ -10,6 +10,7 @@
 
 #include "core/clock.h"
 #include "core/hist.h"
+#include "engine/engine.h"
 #include "report/json_kstat.h"
 #include "sys/blockdev.h"
 #include "sys/env.h"
@@ -33,11 +34,27 @@ json_t *json_num(double v)
 	return json_real(v);
 }
 
+/* raw non-empty buckets [lo_ns, hi_ns inclusive, count]: enough to recompute anything */
+static json_t *json_buckets(const struct hist *h)
+{
+	json_t *b = json_array();
+
+	for (unsigned i = 0; i < HIST_NBUCKETS; i++) {
+		uint64_t lo, hi;
+
+		if (!h->buckets[i])
+			continue;
+		hist_bucket_range(i, &lo, &hi);
+		json_array_append_new(b, json_pack("[o,o,o]", json_u64(lo), json_u64(hi), json_u64(h->buckets[i])));
+	}
+	return b;
+}
+
 json_t *json_latency(const struct opstat *s)
 {
 	const struct hist *h = &s->lat;
 	double n = s->ops ? (double)s->ops : 1.0;
-	json_t *o = json_object(), *b = json_array();
+	json_t *o = json_object();
 
 	json_object_set_new(o, "count", json_u64(h->count));
 	json_object_set_new(o, "min_ns", json_u64(h->count ? h->min : 0));
@@ -55,16 +72,32 @@ json_t *json_latency(const struct opstat *s)
 	json_object_set_new(o, "over_10s_pct", json_num(100.0 * (double)s->over_10s / n));
 	json_object_set_new(o, "histogram", json_pack("{s:s,s:i}", "scheme", "log-linear",
 						      "sub_buckets_per_octave", HIST_SUB));
-	/* raw non-empty buckets [lo_ns, hi_ns inclusive, count]: enough to recompute anything */
-	for (unsigned i = 0; i < HIST_NBUCKETS; i++) {
-		uint64_t lo, hi;
+	json_object_set_new(o, "buckets", json_buckets(h));
+	return o;
+}
 
-		if (!h->buckets[i])
-			continue;
-		hist_bucket_range(i, &lo, &hi);
-		json_array_append_new(b, json_pack("[o,o,o]", json_u64(lo), json_u64(hi), json_u64(h->buckets[i])));
-	}
-	json_object_set_new(o, "buckets", b);
+json_t *json_submission(const struct engine_submit_stats *s, bool buckets)
+{
+	const struct hist *h = &s->call_ns;
+	const double share = engine_submit_share(s);
+	json_t *o = json_object();
+
+	json_object_set_new(o, "calls", json_u64(h->count));
+	json_object_set_new(o, "sqes", json_u64(s->sqes));
+	json_object_set_new(o, "total_ns", json_u64(h->sum));
+	/* no call, no duration: null, not 0 ns */
+	json_object_set_new(o, "min_ns", h->count ? json_u64(h->min) : json_null());
+	json_object_set_new(o, "mean_ns", h->count ? json_num(hist_mean(h)) : json_null());
+	json_object_set_new(o, "p50_ns", h->count ? json_u64(hist_percentile(h, 50)) : json_null());
+	json_object_set_new(o, "p99_ns", h->count ? json_u64(hist_percentile(h, 99)) : json_null());
+	json_object_set_new(o, "max_ns", h->count ? json_u64(h->max) : json_null());
+	json_object_set_new(o, "requests_in_submit_ns", json_u64(s->in_submit_ns));
+	json_object_set_new(o, "requests_latency_ns", json_u64(s->latency_ns));
+	json_object_set_new(o, "share_of_latency", json_num(share));
+	json_object_set_new(o, "negligible", isfinite(share) ? json_boolean(share < ENGINE_SUBMIT_NEGLIGIBLE) :
+			    json_null());
+	if (buckets)
+		json_object_set_new(o, "buckets", json_buckets(h));
 	return o;
 }
 

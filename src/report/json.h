@@ -34,6 +34,12 @@ json_t *json_latency(const struct opstat *s);
 /* count, min, mean, p50, p90, p99, p99.9, max only (null when count is 0): fs_mark's per
  * iteration latency, which must stay small over thousands of iterations */
 json_t *json_latency_summary(const struct opstat *s);
+/* An engine's submitting calls (engine/engine.h, struct engine_submit_stats): calls, sqes,
+ * total_ns, min/mean/p50/p99/max_ns of a call (null without calls), requests_in_submit_ns and
+ * requests_latency_ns, share_of_latency (their ratio, null without requests) and negligible
+ * (share_of_latency below ENGINE_SUBMIT_NEGLIGIBLE); with buckets the calls' histogram too. */
+struct engine_submit_stats;
+json_t *json_submission(const struct engine_submit_stats *s, bool buckets);
 /* The time series of a phase or iteration: one object per interval. */
 json_t *json_samples(const struct sample *s, unsigned n);
 int json_latency_parse(const json_t *lat, struct opstat *s, char *err, size_t errlen);

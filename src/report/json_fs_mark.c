@@ -218,6 +218,17 @@ json_t *fsm_json_iter(const struct fsm_config *c, const struct fsm_iter *it)
 					json_u64(it->wq[p].threads), "cpu_s", json_num(it->wq[p].cpu_s)));
 		json_object_set_new(o, "io_wq", wq);
 	}
+	/* io_uring: the time inside the calls that submitted the requests, per phase as io_wq
+	 * (percentiles only, as the iteration's latency) */
+	if (it->has_submit) {
+		json_t *so = json_object();
+
+		for (int p = 0; p < FSM_NPH; p++)
+			if (p == FSM_PH_CREATE || (p == FSM_PH_STAT && c->stat) || (p == FSM_PH_READ && c->read) ||
+			    (p == FSM_PH_UNLINK && !c->keep_files))
+				json_object_set_new(so, fsm_phase_name[p], json_submission(&it->sub[p], false));
+		json_object_set_new(o, "submission", so);
+	}
 	return o;
 }
 

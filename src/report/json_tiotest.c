@@ -125,6 +125,10 @@ static json_t *tio_json_phase(const struct tio_result *r, int p)
 	if (pr->has_workers)
 		json_object_set_new(o, "io_wq", json_pack("{s:o,s:o}", "threads", json_u64(pr->wq.threads),
 							   "cpu_s", json_num(pr->wq.cpu_s)));
+	/* io_uring: the time inside the calls that submitted the requests; absent for an engine
+	 * that does not submit asynchronously (psync, mmap) */
+	if (pr->has_submit)
+		json_object_set_new(o, "submission", json_submission(&pr->sub, true));
 	/* kernel-side view (core/observe.h): always when taken; profile with --profile */
 	if (pr->obs.taken) {
 		json_object_set_new(o, "kernel", kstat_json(&pr->obs.k));

@@ -5,6 +5,7 @@
 
 #include "core/clock.h"
 #include "core/stats.h"
+#include "report/engine_text.h"
 #include "report/json_tiotest.h"
 #include "report/kstat_text.h"
 #include "report/profile_text.h"
@@ -290,6 +291,16 @@ static void tio_rep_run_end(void *st, unsigned run, const void *result)
 					"thread's end of phase)\n%-14s %8s %9s\n", "Phase", "Threads", "CPU s");
 			fprintf(out, "%-14s %8llu %9.2f\n", tio_phase_label[p],
 				(unsigned long long)pr->wq.threads, pr->wq.cpu_s);
+		}
+		/* io_uring: the time inside the calls that submitted the requests */
+		for (int p = 0, head = 0; p < TIO_NPHASES; p++) {
+			const struct tio_phase_result *pr = &r->phase[p];
+
+			if (!pr->ran || !pr->has_submit)
+				continue;
+			if (!head++)
+				engine_text_submission_header(out, "per phase", "Phase");
+			engine_text_submission_row(out, tio_phase_label[p], &pr->sub);
 		}
 	}
 	for (int p = 0; p < TIO_NPHASES; p++)

@@ -1093,6 +1093,11 @@ static void take_engine_ops(struct fsm_state *s, struct fsm_iter *it, enum fsm_p
 		it->wq[p].cpu_s += s->th[i].wq.cpu_s;
 		memset(&s->th[i].wq, 0, sizeof(s->th[i].wq));
 		it->has_workers = s->c->eng.ops->workers != NULL;
+		if (ctx->submit) {
+			engine_submit_stats_merge(&it->sub[p], ctx->submit);
+			engine_submit_stats_init(ctx->submit);
+			it->has_submit = true;
+		}
 	}
 }
 
@@ -1211,6 +1216,8 @@ static int one_iteration(struct fsm_state *s, struct fsm_iter *it, uint64_t *cou
 	it->index = index;
 	for (int o = 0; o < FSM_NOPS; o++)
 		opstat_init(&it->op[o]);
+	for (int p = 0; p < FSM_NPH; p++)
+		engine_submit_stats_init(&it->sub[p]);
 	it->start_unix_s = (uint64_t)now;
 	for (unsigned i = 0; i < c->nthreads; i++) {
 		struct fsm_thread *t = &s->th[i];
@@ -1236,8 +1243,11 @@ static int one_iteration(struct fsm_state *s, struct fsm_iter *it, uint64_t *cou
 			snprintf(s->label + n, sizeof(s->label) - (size_t)n, " iteration %u", it->index + 1);
 	}
 	/* the directories made before are not the create phase's */
-	for (unsigned i = 0; i < c->nthreads; i++)
+	for (unsigned i = 0; i < c->nthreads; i++) {
 		memset(s->th[i].ctx.nops, 0, sizeof(s->th[i].ctx.nops));
+		if (s->th[i].ctx.submit)
+			engine_submit_stats_init(s->th[i].ctx.submit);
+	}
 	/* the kernel view is the create loop's window, as the rate is */
 	rc = run_phase(s, &ph, FSM_CREATE, c->nthreads * c->nfiles, c->run.interval_ns, &it->obs);
 	take_engine_ops(s, it, FSM_PH_CREATE);
@@ -2008,6 +2018,16 @@ static int fsm_pack_unit(const void *unit, int64_t off, struct pack *o)
 		pack_bytes(o, &it->obs.k, sizeof(it->obs.k));
 	for (int i = 0; i < FSM_NOPS; i++)
 		pack_opstat(o, &it->op[i]);
+	/* the engine's side, per phase: ring operations, io-wq workers, submitting calls */
+	pack_bytes(o, it->engine_ops, sizeof(it->engine_ops));
+	pack_u64(o, it->has_workers);
+	pack_u64(o, it->has_submit);
+	for (int p = 0; p < FSM_NPH; p++) {
+		pack_u64(o, it->wq[p].threads);
+		pack_f64(o, it->wq[p].cpu_s);
+		if (it->has_submit)
+			engine_submit_stats_pack(o, &it->sub[p]);
+	}
 	return o->err;
 }
 
@@ -2034,6 +2054,16 @@ static int fsm_unpack_unit(void *unit, struct unpack *u)
 		unpack_bytes(u, &it->obs.k, sizeof(it->obs.k));
 	for (int i = 0; i < FSM_NOPS; i++)
 		unpack_opstat(u, &it->op[i]);
+	unpack_bytes(u, it->engine_ops, sizeof(it->engine_ops));
+	it->has_workers = unpack_u64(u);
+	it->has_submit = unpack_u64(u);
+	for (int p = 0; p < FSM_NPH; p++) {
+		it->wq[p].threads = unpack_u64(u);
+		it->wq[p].cpu_s = unpack_f64(u);
+		engine_submit_stats_init(&it->sub[p]);
+		if (it->has_submit)
+			engine_submit_stats_unpack(u, &it->sub[p]);
+	}
 	it->files_per_sec_aggregate = it->wall_ns ?
 		(double)it->files / ((double)it->wall_ns / NS_PER_S) : 0;
 	return unpack_done(u);
@@ -2072,6 +2102,16 @@ static int fsm_merge_unit(void *dst, const void *src)
 	}
 	for (int i = 0; i < FSM_NOPS; i++)
 		opstat_merge(&a->op[i], &b->op[i]);
+	/* each process's engine: ring operations, io-wq workers and submitting calls add up */
+	a->has_workers |= b->has_workers;
+	a->has_submit |= b->has_submit;
+	for (int p = 0; p < FSM_NPH; p++) {
+		for (int k = 0; k < ENGINE_NOPS; k++)
+			a->engine_ops[p][k] += b->engine_ops[p][k];
+		a->wq[p].threads += b->wq[p].threads;
+		a->wq[p].cpu_s += b->wq[p].cpu_s;
+		engine_submit_stats_merge(&a->sub[p], &b->sub[p]);
+	}
 	return 0;
 }
 

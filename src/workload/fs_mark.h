@@ -132,6 +132,8 @@ struct fsm_iter {
 	uint64_t engine_ops[FSM_NPH][ENGINE_NOPS];
 	bool has_workers;            /* the engine reports kernel workers (io_uring's io-wq) */
 	struct engine_workers wq[FSM_NPH];   /* ... live at each phase's end, all threads */
+	bool has_submit;             /* the engine times its submitting calls (io_uring) */
+	struct engine_submit_stats sub[FSM_NPH];   /* ... per phase, all threads */
 	struct opstat op[FSM_NOPS];  /* all threads merged; must stay the last member */
 };
 

@@ -1007,6 +1007,7 @@ static void collect(const struct tio_config *c, struct phase *ph, struct tio_wor
 	pr->sample_interval_ns = ph->sample_interval_ns;
 	pr->complete = !run_stopping();
 	pr->has_workers = tio_queued(c) && c->eng.ops->workers;
+	pr->has_submit = tio_queued(c) && c->eng.ops->submit_stats;
 	for (unsigned i = 0; i < c->threads; i++) {
 		struct tio_thread_result *t = &pr->threads[i];
 		struct worker *w = &ph->workers[i];
@@ -1020,6 +1021,11 @@ static void collect(const struct tio_config *c, struct phase *ph, struct tio_wor
 		t->flush_ns = tw[i].flush_ns;
 		pr->wq.threads += tw[i].wq.threads;
 		pr->wq.cpu_s += tw[i].wq.cpu_s;
+		/* the context lives across phases: taken, and reset for the next one */
+		if (th[i].ctx.submit) {
+			engine_submit_stats_merge(&pr->sub, th[i].ctx.submit);
+			engine_submit_stats_init(th[i].ctx.submit);
+		}
 		t->usr_s = w->usr_s;
 		t->sys_s = w->sys_s;
 	}
@@ -1163,6 +1169,7 @@ static int tio_run(struct driver *d, const void *cfg, void *result)
 		excl[d] = -1;
 	for (int p = 0; p < TIO_NPHASES; p++) {
 		opstat_init(&r->phase[p].st);
+		engine_submit_stats_init(&r->phase[p].sub);
 		r->phase[p].threads = calloc(c->threads, sizeof(*r->phase[p].threads));
 		if (!r->phase[p].threads)
 			goto out;
@@ -1316,6 +1323,12 @@ static int merge_phase(struct tio_phase_result *x, const struct tio_phase_result
 	x->first_done_bytes += y->first_done_bytes;
 	x->usr_s += y->usr_s;
 	x->sys_s += y->sys_s;
+	/* each process's engine: its io-wq workers and its submitting calls add up */
+	x->has_workers |= y->has_workers;
+	x->wq.threads += y->wq.threads;
+	x->wq.cpu_s += y->wq.cpu_s;
+	x->has_submit |= y->has_submit;
+	engine_submit_stats_merge(&x->sub, &y->sub);
 	x->complete = x->complete && y->complete;
 	/* one kernel view per host: the first one that was taken stands for the job */
 	if (!x->obs.taken && y->obs.taken) {
@@ -1391,6 +1404,12 @@ static int tio_pack(const void *result, int64_t off, struct pack *o)
 		pack_f64(o, pr->usr_s);
 		pack_f64(o, pr->sys_s);
 		pack_bytes(o, &pr->io, sizeof(pr->io));
+		pack_u64(o, pr->has_workers);
+		pack_u64(o, pr->wq.threads);
+		pack_f64(o, pr->wq.cpu_s);
+		pack_u64(o, pr->has_submit);
+		if (pr->has_submit)
+			engine_submit_stats_pack(o, &pr->sub);
 		pack_u64(o, pr->obs.taken);
 		if (pr->obs.taken)
 			pack_bytes(o, &pr->obs.k, sizeof(pr->obs.k));
@@ -1430,6 +1449,7 @@ static int tio_unpack(void *result, struct unpack *u)
 		uint64_t n;
 
 		opstat_init(&pr->st);
+		engine_submit_stats_init(&pr->sub);
 		pr->ran = unpack_u64(u);
 		if (!pr->ran)
 			continue;
@@ -1444,6 +1464,12 @@ static int tio_unpack(void *result, struct unpack *u)
 		pr->usr_s = unpack_f64(u);
 		pr->sys_s = unpack_f64(u);
 		unpack_bytes(u, &pr->io, sizeof(pr->io));
+		pr->has_workers = unpack_u64(u);
+		pr->wq.threads = unpack_u64(u);
+		pr->wq.cpu_s = unpack_f64(u);
+		pr->has_submit = unpack_u64(u);
+		if (pr->has_submit)
+			engine_submit_stats_unpack(u, &pr->sub);
 		pr->obs.taken = unpack_u64(u);
 		if (pr->obs.taken)
 			unpack_bytes(u, &pr->obs.k, sizeof(pr->obs.k));

@@ -103,6 +103,8 @@ struct tio_phase_result {
 	struct procio io;            /* /proc/self/io delta */
 	bool has_workers;            /* the engine reports kernel workers (io_uring's io-wq) */
 	struct engine_workers wq;    /* ... live at the end of each thread's phase, summed */
+	bool has_submit;             /* the engine times its submitting calls (io_uring) */
+	struct engine_submit_stats sub;  /* ... every thread's, the end-of-phase fsync's included */
 	struct observe_phase obs;    /* kstat delta, profile, warnings (core/observe.h) */
 	struct sample *samples;      /* time series, malloc'd */
 	unsigned nsamples;

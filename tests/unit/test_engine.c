@@ -2,10 +2,12 @@
  * engine_select's answers for --engine/--iodepth, and the request contract on every engine
  * that has requests, this binary's own registered one included: chains with ENGINE_FD_CHAIN,
  * cancellation after a failure or a short transfer, timestamps, every op, reap min/max, and
- * engine_exec while other chains are in flight. Runs in a temporary directory. */
+ * engine_exec while other chains are in flight; the submission time (engine_submit_stats:
+ * note, merge, share, pack) and what io_uring records in it. Runs in a temporary directory. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +16,7 @@
 
 #include "check.h"
 #include "core/clock.h"
+#include "core/pack.h"
 #include "engine/engine.h"
 #include "report/engine_text.h"
 
@@ -209,6 +212,9 @@ static void test_requests(const struct engine_ops *e)
 	int rc, got;
 
 	CHECK(engine_ctx_init(&ctx, e, 8) == 0, "%s: init", e->name);
+	/* submission time only for an engine that says it times its calls */
+	CHECK(!ctx.submit == !e->submit_stats, "%s: submit stats %p, submit_stats %d", e->name,
+	      (void *)ctx.submit, e->submit_stats);
 	memset(buf, 'x', sizeof(buf));
 
 	/* a create chain: openat -> write -> write -> fsync -> close, the fd from the chain */
@@ -392,9 +398,154 @@ static void test_uring_slots(void)
 	      ctx.nops[ENGINE_OP_CLOSE] == 20 * depth + 10, "io_uring: ring ops %llu %llu %llu",
 	      (unsigned long long)ctx.nops[ENGINE_OP_OPENAT], (unsigned long long)ctx.nops[ENGINE_OP_WRITE],
 	      (unsigned long long)ctx.nops[ENGINE_OP_CLOSE]);
+	/* submission time: every SQE went through a timed call (one per round at least, one per
+	 * close after a failed chain), each of them completed and added its latency, and the time
+	 * inside the calls is part of that latency (no timing figure is asserted) */
+	{
+		const struct engine_submit_stats *st = ctx.submit;
+		const uint64_t sqes = 20 * depth * 3 + 10;
+
+		CHECK(st && st->sqes == sqes && st->call_ns.count >= 20 + 10 && st->call_ns.count <= sqes &&
+		      st->call_ns.sum > 0 && st->latency_ns >= st->in_submit_ns && st->in_submit_ns >= st->call_ns.sum,
+		      "io_uring: submission calls %llu sqes %llu (want %llu) total %llu in %llu latency %llu",
+		      st ? (unsigned long long)st->call_ns.count : 0, st ? (unsigned long long)st->sqes : 0,
+		      (unsigned long long)sqes, st ? (unsigned long long)st->call_ns.sum : 0,
+		      st ? (unsigned long long)st->in_submit_ns : 0, st ? (unsigned long long)st->latency_ns : 0);
+		CHECK(st && engine_submit_share(st) > 0 && engine_submit_share(st) <= 1, "io_uring: share %g",
+		      st ? engine_submit_share(st) : NAN);
+	}
 	engine_ctx_exit(&ctx);
 	for (unsigned i = 0; i < depth; i++)
 		CHECK(unlinkat(dfd, names[i], 0) == 0, "unlink %s", names[i]);
+}
+
+/* ---- submission time (struct engine_submit_stats) ---- */
+/* one context's calls: (duration, SQEs) pairs, then the latency of each request */
+struct sub_case {
+	unsigned ncalls;
+	uint64_t call_ns[4];
+	unsigned sqes[4];
+	unsigned nreq;
+	uint64_t req_ns[8];
+};
+
+static void sub_fill(struct engine_submit_stats *s, const struct sub_case *c)
+{
+	struct engine_ctx ctx = { .submit = s };
+
+	engine_submit_stats_init(s);
+	for (unsigned i = 0; i < c->ncalls; i++)
+		engine_submit_note(&ctx, c->call_ns[i], c->sqes[i]);
+	for (unsigned i = 0; i < c->nreq; i++)
+		engine_submit_done(&ctx, c->req_ns[i]);
+}
+
+static bool sub_equal(const struct engine_submit_stats *a, const struct engine_submit_stats *b)
+{
+	return a->sqes == b->sqes && a->in_submit_ns == b->in_submit_ns && a->latency_ns == b->latency_ns &&
+	       a->call_ns.count == b->call_ns.count && a->call_ns.sum == b->call_ns.sum &&
+	       a->call_ns.min == b->call_ns.min && a->call_ns.max == b->call_ns.max &&
+	       !memcmp(a->call_ns.buckets, b->call_ns.buckets, sizeof(a->call_ns.buckets));
+}
+
+static void test_submit_stats(void)
+{
+	/* merge(a, b) must be the stats of a's and b's calls and requests noted in one context */
+	static const struct {
+		const char *name;
+		struct sub_case a, b, both;
+	} t[] = {
+		{ "two contexts", { 2, { 1000, 3000 }, { 1, 4 }, 5, { 2000, 4000, 4000, 4000, 4000 } },
+		  { 1, { 500000 }, { 2 }, 2, { 600000, 700000 } },
+		  { 3, { 1000, 3000, 500000 }, { 1, 4, 2 }, 7, { 2000, 4000, 4000, 4000, 4000, 600000, 700000 } } },
+		{ "into an empty one", { 0, { 0 }, { 0 }, 0, { 0 } },
+		  { 2, { 70, 9000000000ull }, { 32, 1 }, 3, { 100, 100, 9000000000ull } },
+		  { 2, { 70, 9000000000ull }, { 32, 1 }, 3, { 100, 100, 9000000000ull } } },
+		{ "an empty one in", { 1, { 64 }, { 1 }, 1, { 64 } }, { 0, { 0 }, { 0 }, 0, { 0 } },
+		  { 1, { 64 }, { 1 }, 1, { 64 } } },
+		{ "a call that took nothing (EINTR)", { 1, { 900 }, { 0 }, 0, { 0 } },
+		  { 1, { 1200 }, { 3 }, 3, { 5000, 5000, 5000 } },
+		  { 2, { 900, 1200 }, { 0, 3 }, 3, { 5000, 5000, 5000 } } },
+	};
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct engine_submit_stats *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b)), *w = malloc(sizeof(*w));
+
+		if (!a || !b || !w) {
+			CHECK(0, "out of memory");
+			free(a), free(b), free(w);
+			return;
+		}
+		sub_fill(a, &t[i].a);
+		sub_fill(b, &t[i].b);
+		sub_fill(w, &t[i].both);
+		engine_submit_stats_merge(a, b);
+		CHECK(sub_equal(a, w), "%s: merged calls %llu sqes %llu in %llu latency %llu min %llu, want %llu %llu %llu %llu %llu",
+		      t[i].name, (unsigned long long)a->call_ns.count, (unsigned long long)a->sqes,
+		      (unsigned long long)a->in_submit_ns, (unsigned long long)a->latency_ns,
+		      (unsigned long long)a->call_ns.min, (unsigned long long)w->call_ns.count,
+		      (unsigned long long)w->sqes, (unsigned long long)w->in_submit_ns,
+		      (unsigned long long)w->latency_ns, (unsigned long long)w->call_ns.min);
+		/* through the byte stream a job's ranks use, and back: the same */
+		{
+			struct pack p = { 0 };
+			struct unpack u;
+
+			engine_submit_stats_pack(&p, a);
+			unpack_init(&u, p.buf, p.len);
+			engine_submit_stats_unpack(&u, b);
+			CHECK(!p.err && !unpack_done(&u) && sub_equal(a, b), "%s: pack/unpack", t[i].name);
+			/* a truncated stream is an error, never a half-filled result read as whole */
+			unpack_init(&u, p.buf, p.len ? p.len - 1 : 0);
+			engine_submit_stats_unpack(&u, b);
+			CHECK(unpack_done(&u) != 0, "%s: truncated stream accepted", t[i].name);
+			pack_free(&p);
+		}
+		free(a);
+		free(b);
+		free(w);
+	}
+	/* the share: time inside the calls per request over the requests' latency */
+	{
+		static const struct {
+			struct sub_case c;
+			double share;    /* NAN: no request completed */
+		} sh[] = {
+			{ { 1, { 1000 }, { 1 }, 1, { 4000 } }, 0.25 },
+			{ { 2, { 1000, 3000 }, { 1, 2 }, 3, { 2000, 7000, 7000 } }, 7000.0 / 16000.0 },
+			{ { 1, { 1000 }, { 1 }, 0, { 0 } }, NAN },
+			{ { 0, { 0 }, { 0 }, 0, { 0 } }, NAN },
+		};
+		struct engine_submit_stats *s = malloc(sizeof(*s));
+		struct engine_ctx ctx = { .submit = s };
+		double got;
+
+		for (size_t i = 0; s && i < sizeof(sh) / sizeof(sh[0]); i++) {
+			sub_fill(s, &sh[i].c);
+			got = engine_submit_share(s);
+			CHECK(isnan(sh[i].share) ? isnan(got) : fabs(got - sh[i].share) < 1e-12, "share %zu: %g, want %g",
+			      i, got, sh[i].share);
+		}
+		/* 32 requests in one call of 10 us, each 20 us from submission to completion: half
+		 * of each one's latency, which total_ns / summed latency (10 of 640 us) calls 1.6 % */
+		if (s) {
+			engine_submit_stats_init(s);
+			engine_submit_note(&ctx, 10000, 32);
+			for (int k = 0; k < 32; k++)
+				engine_submit_done(&ctx, 20000);
+			got = engine_submit_share(s);
+			CHECK(fabs(got - 0.5) < 1e-12, "share of 32 requests in one call: %g", got);
+		}
+		free(s);
+	}
+	/* a context without submission stats (a synchronous engine): nothing recorded, no crash */
+	{
+		struct engine_ctx ctx = { .submit = NULL };
+
+		engine_submit_note(&ctx, 100, 1);
+		engine_submit_done(&ctx, 100);
+		CHECK(ctx.submit == NULL, "no stats appeared");
+	}
 }
 
 /* testq's short transfers: a write chain stops after the short write, the rest cancelled */
@@ -431,6 +582,7 @@ int main(void)
 	clock_init();
 	test_registry();
 	test_select();
+	test_submit_stats();
 	snprintf(dir, sizeof(dir), "%s/fsbench-engine.XXXXXX", tmp);
 	if (!mkdtemp(dir) || (dfd = open(dir, O_RDONLY | O_DIRECTORY)) < 0) {
 		perror(dir);
