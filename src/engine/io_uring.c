@@ -403,7 +403,7 @@ static int uring_submit(struct engine_ctx *ctx, struct engine_req *const *heads,
 		}
 	}
 	/* the SQEs are in the ring: the kernel takes them whatever happens here (a failure of
-	 * the enter itself is retried at the next submit or reap) */
+	 * the enter itself is retried at the next submit, or by the reap before it waits) */
 	do
 		rc = submit_timed(ctx, u);
 	while (rc == -EINTR);
@@ -468,7 +468,22 @@ static int uring_reap(struct engine_ctx *ctx, struct engine_req **out, unsigned 
 		if (got >= min || got == max)
 			return (int)got;
 		if (io_uring_cq_ready(&u->ring) == 0) {
-			int rc = io_uring_wait_cqe(&u->ring, &cqe);
+			struct __kernel_timespec ms = { .tv_sec = 0, .tv_nsec = 1000000 };
+			int rc;
+
+			/* entries an enter that failed (EAGAIN, EBUSY) left in the ring: handed over
+			 * now; when the kernel still takes none, completions are awaited for a
+			 * millisecond at most and the enter tried again (waiting for entries nobody
+			 * submitted would wait for ever) */
+			if (!ctx->sqpoll && io_uring_sq_ready(&u->ring)) {
+				rc = submit_timed(ctx, u);
+				if (rc < 0 && rc != -EAGAIN && rc != -EBUSY && rc != -EINTR)
+					return got ? (int)got : rc;
+			}
+			if (!ctx->sqpoll && io_uring_sq_ready(&u->ring))
+				rc = io_uring_wait_cqe_timeout(&u->ring, &cqe, &ms);
+			else
+				rc = io_uring_wait_cqe(&u->ring, &cqe);
 
 			/* a signal: the requests are still in flight, and the caller reaps them
 			 * even when stopping, so wait on */
