@@ -143,7 +143,11 @@ int main(int argc, char **argv)
 			die("pwrite", errno);
 	fsync(fd);
 	close(fd);
-	rc = io_uring_queue_init(depth < 64 ? 64 : depth * 4, &ring, 0);
+	/* set up as fsbench's engine sets its rings up (engine/io_uring.c): cooperative task
+	 * running where the kernel has it */
+	rc = io_uring_queue_init(depth < 64 ? 64 : depth * 4, &ring, IORING_SETUP_COOP_TASKRUN);
+	if (rc == -EINVAL)
+		rc = io_uring_queue_init(depth < 64 ? 64 : depth * 4, &ring, 0);
 	if (rc)
 		die("io_uring_queue_init", -rc);
 	phase(&ring, path, "read", false, blocks, bs, blocks, depth, bufs);

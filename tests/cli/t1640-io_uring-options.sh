@@ -84,4 +84,16 @@ if [ "$(id -u)" = 0 ]; then
 else
     SKIPPED="loop ext4 (needs root)"
 fi
+# the rings are set up for cooperative task running where the kernel has it (5.19), as fio's;
+# SQPOLL rings too
+need_cmd strace
+strace -f -e trace=io_uring_setup -o "$SCRATCH/st" "$FSBENCH" tiotest --engine io_uring --iodepth 8 \
+    -t 2 -f 1 -r 10 -d "$DIR" > /dev/null 2>&1 || fail "strace run failed"
+n=$(grep -c 'flags=IORING_SETUP_CQSIZE|IORING_SETUP_COOP_TASKRUN' "$SCRATCH/st")
+[ "$n" = 2 ] || fail "not two rings with COOP_TASKRUN ($n): $(grep io_uring_setup "$SCRATCH/st")"
+strace -f -e trace=io_uring_setup -o "$SCRATCH/st" "$FSBENCH" tiotest --engine io_uring --io_uring-sqpoll \
+    -t 1 -f 1 -r 10 -d "$DIR" > /dev/null 2>&1 || fail "strace sqpoll run failed"
+grep -q 'flags=IORING_SETUP_SQPOLL|IORING_SETUP_CQSIZE|IORING_SETUP_COOP_TASKRUN' "$SCRATCH/st" ||
+    fail "the SQPOLL ring: $(grep io_uring_setup "$SCRATCH/st")"
+ok "rings set up with IORING_SETUP_COOP_TASKRUN"
 [ -z "$SKIPPED" ] || skip "$SKIPPED"
