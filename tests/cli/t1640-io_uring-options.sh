@@ -87,6 +87,8 @@ fi
 # the rings are set up for cooperative task running where the kernel has it (5.19), as fio's;
 # SQPOLL rings too
 need_cmd strace
+# LeakSanitizer cannot run under ptrace: the sanitizer build is traced without it
+export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
 strace -f -e trace=io_uring_setup -o "$SCRATCH/st" "$FSBENCH" tiotest --engine io_uring --iodepth 8 \
     -t 2 -f 1 -r 10 -d "$DIR" > /dev/null 2>&1 || fail "strace run failed"
 n=$(grep -c 'flags=IORING_SETUP_CQSIZE|IORING_SETUP_COOP_TASKRUN' "$SCRATCH/st")
