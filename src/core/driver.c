@@ -12,6 +12,7 @@
 
 #include "core/cleanup.h"
 #include "core/clock.h"
+#include "core/pack.h"
 
 static void env_capture(struct driver_env *e, const char *const *targets, unsigned n)
 {
@@ -316,4 +317,24 @@ int driver_result_merge(const struct workload_ops *w, struct driver_result *dst,
 	if (!dst->signal)
 		dst->signal = src->signal;
 	return 0;
+}
+
+void driver_head_pack(struct pack *o, const struct run_head *h)
+{
+	pack_u64(o, h->end);
+	pack_u64(o, h->complete);
+	pack_i64(o, h->end_err);
+	pack_str(o, h->end_detail);
+	pack_i64(o, h->started_unix_s);
+	pack_u64(o, h->index);
+}
+
+void driver_head_unpack(struct unpack *u, struct run_head *h)
+{
+	h->end = (enum run_end)unpack_u64(u);
+	h->complete = unpack_u64(u);
+	h->end_err = (int)unpack_i64(u);
+	unpack_str_to(u, h->end_detail, sizeof(h->end_detail));
+	h->started_unix_s = unpack_i64(u);
+	h->index = (unsigned)unpack_u64(u);
 }

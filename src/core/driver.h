@@ -185,6 +185,12 @@ static inline bool driver_observing(const struct driver *d)
 	return d->obs_open;
 }
 
+/* A run's head as an MPI rank sends it (workload_ops.pack/unpack start with it). */
+struct pack;
+struct unpack;
+void driver_head_pack(struct pack *o, const struct run_head *h);
+void driver_head_unpack(struct unpack *u, struct run_head *h);
+
 /* Merges src into dst, run by run, through the workload's merge hook: the results of several
  * processes that ran the same configuration side by side. -EINVAL when they differ in shape. */
 int driver_result_merge(const struct workload_ops *w, struct driver_result *dst,

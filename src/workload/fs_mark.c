@@ -1923,12 +1923,7 @@ static int fsm_pack(const void *result, int64_t off, struct pack *o)
 {
 	const struct fsm_result *r = result;
 
-	pack_u64(o, r->head.end);
-	pack_u64(o, r->head.complete);
-	pack_i64(o, r->head.end_err);
-	pack_str(o, r->head.end_detail);
-	pack_i64(o, r->head.started_unix_s);
-	pack_u64(o, r->head.index);
+	driver_head_pack(o, &r->head);
 	pack_i64(o, (int64_t)r->started);
 	pack_u64(o, r->niters);
 	for (unsigned i = 0; i < r->niters; i++) {
@@ -1956,12 +1951,7 @@ static int fsm_unpack(void *result, struct unpack *u)
 	struct fsm_result *r = result;
 	uint64_t n;
 
-	r->head.end = (enum run_end)unpack_u64(u);
-	r->head.complete = unpack_u64(u);
-	r->head.end_err = (int)unpack_i64(u);
-	unpack_str_to(u, r->head.end_detail, sizeof(r->head.end_detail));
-	r->head.started_unix_s = unpack_i64(u);
-	r->head.index = (unsigned)unpack_u64(u);
+	driver_head_unpack(u, &r->head);
 	r->started = (time_t)unpack_i64(u);
 	n = unpack_u64(u);
 	if (u->err || n > u->len)

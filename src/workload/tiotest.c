@@ -1377,12 +1377,7 @@ static int tio_pack(const void *result, int64_t off, struct pack *o)
 {
 	const struct tio_result *r = result;
 
-	pack_u64(o, r->head.end);
-	pack_u64(o, r->head.complete);
-	pack_i64(o, r->head.end_err);
-	pack_str(o, r->head.end_detail);
-	pack_i64(o, r->head.started_unix_s);
-	pack_u64(o, r->head.index);
+	driver_head_pack(o, &r->head);
 	pack_i64(o, r->stopped_in);
 	pack_u64(o, r->seed);
 	pack_i64(o, r->pid);
@@ -1434,12 +1429,7 @@ static int tio_unpack(void *result, struct unpack *u)
 {
 	struct tio_result *r = result;
 
-	r->head.end = (enum run_end)unpack_u64(u);
-	r->head.complete = unpack_u64(u);
-	r->head.end_err = (int)unpack_i64(u);
-	unpack_str_to(u, r->head.end_detail, sizeof(r->head.end_detail));
-	r->head.started_unix_s = unpack_i64(u);
-	r->head.index = (unsigned)unpack_u64(u);
+	driver_head_unpack(u, &r->head);
 	r->stopped_in = (int)unpack_i64(u);
 	r->seed = unpack_u64(u);
 	r->pid = (int)unpack_i64(u);
