@@ -536,11 +536,6 @@ out:
 	return code;
 }
 
-static bool stop_asked(void)
-{
-	return interrupted();
-}
-
 /* --after: the filesystem's checker and free-space tool on the unmounted target, after a run
  * (mounted again or made anew by the next run, as the plan says). The results go to
  * runs/CELL/BASE.after.json, the manifest's run names it and the checker's verdict. A checker
@@ -550,7 +545,7 @@ static int after_run(struct runner *r, struct target *t, const struct mx_cell *c
 		     json_t *run, const char *where)
 {
 	const struct mxc_plan *p = r->p;
-	const struct spawn_opts so = { .stop = stop_asked };
+	const struct spawn_opts so = { .stop = interrupted };
 	json_t *root = json_pack("{s:s, s:i, s:s, s:s}", "schema", "fsbench-after", "version", 1, "cell",
 				 c->name, "fstype", c->fs);
 	char path[PATH_MAX * 2], line[400];

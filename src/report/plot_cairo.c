@@ -860,8 +860,10 @@ static cairo_status_t write_stream(void *closure, const unsigned char *data, uns
 	return fwrite(data, 1, len, closure) == len ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
 }
 
-/* a white page of o's size and format, drawn into out */
-static cairo_surface_t *page_new(const struct plot_opts *o, FILE *out, cairo_t **cr)
+/* a white page of o's size and format, drawn into out; with a title and legend entries
+ * (names) on top when given */
+static cairo_surface_t *page_new(const struct plot_opts *o, FILE *out, cairo_t **cr, const char *title,
+				 const char *const *names, unsigned n)
 {
 	cairo_surface_t *surf;
 
@@ -872,6 +874,11 @@ static cairo_surface_t *page_new(const struct plot_opts *o, FILE *out, cairo_t *
 	*cr = cairo_create(surf);
 	cairo_set_source_rgb(*cr, 1, 1, 1);
 	cairo_paint(*cr);
+	if (title) {
+		cairo_set_source_rgb(*cr, 0.05, 0.05, 0.05);
+		text(*cr, o->width / 2.0, 12, title, 17, 0.5, 0, true);
+		legend_names(*cr, names, n, o->width, 48);
+	}
 	return surf;
 }
 
@@ -910,7 +917,7 @@ int plot_render(const struct rr_result *res, unsigned nres, const struct plot_op
 {
 	enum plot_type type = o->type == PLOT_AUTO ? plot_default_type(res, nres) : o->type;
 	cairo_t *cr;
-	cairo_surface_t *surf = page_new(o, out, &cr);
+	cairo_surface_t *surf = page_new(o, out, &cr, NULL, NULL, 0);
 	char title[256];
 	int rc;
 
@@ -948,10 +955,7 @@ int plot_trend_render(const struct plot_trend *t, const struct plot_opts *o, FIL
 		snprintf(err, errlen, "nothing to draw");
 		return -EINVAL;
 	}
-	surf = page_new(o, out, &cr);
-	cairo_set_source_rgb(cr, 0.05, 0.05, 0.05);
-	text(cr, o->width / 2.0, 12, o->title ? o->title : t->title, 17, 0.5, 0, true);
-	legend_names(cr, t->lines, t->nlines, o->width, 48);
+	surf = page_new(o, out, &cr, o->title ? o->title : t->title, t->lines, t->nlines);
 	layout(&p, 1, o->width, o->height, 66);
 	p.h -= 20;   /* two lines of slot labels */
 	for (unsigned k = 0; k < t->nx * t->nlines; k++) {
@@ -1013,10 +1017,7 @@ int plot_bars_render(const struct plot_bars *b, const struct plot_opts *o, FILE 
 		snprintf(err, errlen, "nothing to draw");
 		return -EINVAL;
 	}
-	surf = page_new(o, out, &cr);
-	cairo_set_source_rgb(cr, 0.05, 0.05, 0.05);
-	text(cr, o->width / 2.0, 12, o->title ? o->title : b->title, 17, 0.5, 0, true);
-	legend_names(cr, b->series, b->nseries, o->width, 48);
+	surf = page_new(o, out, &cr, o->title ? o->title : b->title, b->series, b->nseries);
 	layout(p, np, o->width, o->height, 66);
 	for (unsigned k = 0; k < np; k++) {
 		const struct plot_bar_panel *bp = &b->panel[k];
