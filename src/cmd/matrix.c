@@ -30,9 +30,11 @@ static const struct opt mx_opts[] = {
 	{ 0, "fs", OPT_STRS, F(fs), "TYPE[,TYPE]", 0, 0, 0, 16,
 	  "filesystems, an axis (ext2, ext3, ext4, xfs, btrfs; default ext4)" },
 	{ 0, "mkfs-opts", OPT_STRS, F(mkfs), "TYPE:OPTS", 0, 0, 0, 16,
-	  "options for mkfs.TYPE (repeatable, once per type)" },
+	  "options for mkfs.TYPE (repeatable, once per type): options only, no device, file or -f "
+	  "(the accepted ones: fsbench(1), MATRIX)" },
 	{ 0, "mount-opts", OPT_STRS, F(mount), "OPTS", 0, 0, 0, MX_MAX_VALUES,
-	  "mount options; repeated: an axis, one value each ('defaults': none)" },
+	  "mount options; repeated: an axis, one value each ('defaults': none); none of mount(8)'s "
+	  "own (loop=, x-*), bind or remount, none naming a device or file" },
 	{ 0, "knob", OPT_STRS, F(knob), "PATH=VALUE", 0, 0, 0, OPT_LIST_MAX,
 	  "write VALUE to a /proc/sys or /sys file before each run and restore it after; the same "
 	  "PATH repeated with other values: an axis" },
