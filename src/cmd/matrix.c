@@ -418,54 +418,6 @@ static int flag_axes(struct mx_exp *e, const struct mxc_config *c, char *err, si
 	return 0;
 }
 
-/* The values of the mkfs and mount axes (an experiment file's too), each against its grammar
- * (sys/fsopts.h): mkfs "TYPE:OPTS" against mkfs.TYPE's, plain OPTS against every filesystem
- * of the experiment's. Then every cell's joined mount options. Before anything is set up. */
-static int fs_options_check(const struct mx_exp *e, bool cells, char *err, size_t errlen)
-{
-	char q[QUOTE_MAX], msg[1024];
-
-	for (unsigned a = 0; a < e->naxes && !cells; a++) {
-		const struct mx_axis *ax = &e->axes[a];
-
-		for (unsigned v = 0; v < ax->nvalues; v++) {
-			const char *set = ax->values[v].setting;
-			size_t tp = strspn(set, "abcdefghijklmnopqrstuvwxyz0123456789");
-			int rc = 0;
-
-			if (ax->kind == MX_MOUNT) {
-				rc = fsopts_mount_parse(set, NULL, NULL, msg, sizeof(msg));
-			} else if (ax->kind == MX_MKFS && tp && set[tp] == ':') {
-				char type[32];
-
-				snprintf(type, sizeof(type), "%.*s", (int)(tp < 31 ? tp : 31), set);
-				rc = fsopts_mkfs_check_str(type, set + tp + 1, msg, sizeof(msg));
-			} else if (ax->kind == MX_MKFS) {
-				bool any = false;
-
-				for (unsigned f = 0; f < e->naxes && !rc; f++)
-					for (unsigned k = 0; e->axes[f].kind == MX_FS && k < e->axes[f].nvalues && !rc; k++) {
-						any = true;
-						rc = fsopts_mkfs_check_str(e->axes[f].values[k].setting, set, msg, sizeof(msg));
-					}
-				if (!any)
-					rc = fsopts_mkfs_check_str("ext4", set, msg, sizeof(msg));
-			}
-			if (rc) {
-				snprintf(err, errlen, "axis %s: value '%s': %s", ax->name,
-					 quote_str(set, q, sizeof(q)), msg);
-				return -1;
-			}
-		}
-	}
-	for (unsigned i = 0; i < e->ncells && cells; i++)
-		if (fsopts_mount_parse(e->cells[i].mount_opts, NULL, NULL, msg, sizeof(msg))) {
-			snprintf(err, errlen, "cell %s: %s", e->cells[i].name, msg);
-			return -1;
-		}
-	return 0;
-}
-
 /* Every knob: a file under /proc/sys or /sys the runner may write (before the root check: a
  * wrong path is bad input), and, once root, a value it can restore (or values marked one-way). */
 static int knobs_check(struct mxc_plan *p, bool restore, char *err, size_t errlen)
@@ -721,7 +673,7 @@ int cmd_matrix(int argc, char **argv, const char *prog)
 		n[k] = '\0';
 		e->name = strdup(k ? n : "matrix");
 	}
-	if (flag_axes(e, &cfg, err, sizeof(err)) || fs_options_check(e, false, err, sizeof(err))) {
+	if (flag_axes(e, &cfg, err, sizeof(err)) || fsopts_exp_check(e, false, err, sizeof(err))) {
 		fprintf(stderr, "%s: %s\n", prog, err);
 		goto out;
 	}
@@ -775,7 +727,8 @@ int cmd_matrix(int argc, char **argv, const char *prog)
 	e->target_kind = cfg.device ? "device" : "image";
 	e->size_bytes = cfg.device ? 0 : cfg.size;
 	e->drop_caches = cfg.drop_caches;
-	if (mx_finish(e, fsimage_mkfs_argv, err, sizeof(err)) || fs_options_check(e, true, err, sizeof(err))) {
+	if (mx_finish(e, fsimage_mkfs_argv, err, sizeof(err)) ||
+	    fsopts_exp_check(e, true, err, sizeof(err))) {
 		fprintf(stderr, "%s: %s\n", prog, err);
 		goto out;
 	}

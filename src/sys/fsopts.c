@@ -658,3 +658,57 @@ int fsopts_mount_parse(const char *opts, unsigned long *flags, char **data, char
 	free(copy);
 	return rc;
 }
+
+/* ---- an experiment ---------------------------------------------------------------------- */
+
+/* one value of a mkfs axis: "TYPE:OPTS" against mkfs.TYPE, plain OPTS against every
+ * filesystem of the fs axis (ext4 without one) */
+static int mkfs_value_check(const struct mx_exp *e, const char *set, char *err, size_t errlen)
+{
+	size_t tp = strspn(set, "abcdefghijklmnopqrstuvwxyz0123456789");
+	bool any = false;
+	int rc = 0;
+
+	if (tp && set[tp] == ':') {
+		char type[32];
+
+		snprintf(type, sizeof(type), "%.*s", (int)(tp < 31 ? tp : 31), set);
+		return fsopts_mkfs_check_str(type, set + tp + 1, err, errlen);
+	}
+	for (unsigned f = 0; f < e->naxes && !rc; f++) {
+		const struct mx_axis *fs = &e->axes[f];
+
+		for (unsigned k = 0; fs->kind == MX_FS && k < fs->nvalues && !rc; k++) {
+			any = true;
+			rc = fsopts_mkfs_check_str(fs->values[k].setting, set, err, errlen);
+		}
+	}
+	return any ? rc : fsopts_mkfs_check_str("ext4", set, err, errlen);
+}
+
+int fsopts_exp_check(const struct mx_exp *e, bool cells, char *err, size_t errlen)
+{
+	char q[QUOTE_MAX], msg[1024];
+
+	for (unsigned a = 0; a < e->naxes && !cells; a++) {
+		const struct mx_axis *ax = &e->axes[a];
+
+		for (unsigned v = 0; v < ax->nvalues; v++) {
+			const char *set = ax->values[v].setting;
+			int rc = ax->kind == MX_MOUNT ? fsopts_mount_parse(set, NULL, NULL, msg, sizeof(msg)) :
+				 ax->kind == MX_MKFS ? mkfs_value_check(e, set, msg, sizeof(msg)) : 0;
+
+			if (rc) {
+				fmt(err, errlen, "axis %s: value '%s': %s", ax->name, quote_str(set, q, sizeof(q)),
+				    msg);
+				return -EINVAL;
+			}
+		}
+	}
+	for (unsigned i = 0; i < e->ncells && cells; i++)
+		if (fsopts_mount_parse(e->cells[i].mount_opts, NULL, NULL, msg, sizeof(msg))) {
+			fmt(err, errlen, "cell %s: %s", e->cells[i].name, msg);
+			return -EINVAL;
+		}
+	return 0;
+}

@@ -11,7 +11,10 @@
  * return 0, or -EINVAL with one line (no program name) in err. */
 #ifndef FSB_SYS_FSOPTS_H
 #define FSB_SYS_FSOPTS_H
+#include <stdbool.h>
 #include <stddef.h>
+
+struct mx_exp;
 
 /* The user's words for mkfs.TYPE (without the program, the runner's flags and the device). */
 int fsopts_mkfs_check(const char *type, char *const words[], unsigned n, char *err, size_t errlen);
@@ -22,4 +25,10 @@ int fsopts_mkfs_check_str(const char *type, const char *opts, char *err, size_t 
  * (malloc'd, NULL when empty) the filesystem's options in their order. flags and data may be
  * NULL to check only. "" and "defaults" are no options. */
 int fsopts_mount_parse(const char *opts, unsigned long *flags, char **data, char *err, size_t errlen);
+
+/* An experiment's options before anything is set up (core/matrix.h). Before mx_finish (cells
+ * false): every value of its mkfs and mount axes, an experiment file's too ("TYPE:OPTS" against
+ * mkfs.TYPE's grammar, plain OPTS against every filesystem of the fs axis). After it (cells
+ * true): every cell's joined mount options. */
+int fsopts_exp_check(const struct mx_exp *e, bool cells, char *err, size_t errlen);
 #endif

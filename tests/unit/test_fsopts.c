@@ -7,6 +7,7 @@
 #include <sys/mount.h>
 
 #include "check.h"
+#include "core/matrix.h"
 #include "sys/fsimage.h"
 #include "sys/fsopts.h"
 
@@ -172,8 +173,10 @@ static void test_mount(void)
 		{ "sync", MS_SYNCHRONOUS, NULL, NULL },
 		{ "ro,rw", 0, NULL, NULL },
 		{ "ro", MS_RDONLY, NULL, NULL },
-		{ "noatime,lazytime,nodiratime,dirsync", MS_NOATIME | MS_LAZYTIME | MS_NODIRATIME | MS_DIRSYNC, NULL, NULL },
-		{ "relatime,strictatime,nosuid,nodev,noexec", MS_RELATIME | MS_STRICTATIME | MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL, NULL },
+		{ "noatime,lazytime,nodiratime,dirsync",
+		  MS_NOATIME | MS_LAZYTIME | MS_NODIRATIME | MS_DIRSYNC, NULL, NULL },
+		{ "relatime,strictatime,nosuid,nodev,noexec",
+		  MS_RELATIME | MS_STRICTATIME | MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL, NULL },
 		{ "data=ordered", 0, "data=ordered", NULL },
 		{ "nodelalloc", 0, "nodelalloc", NULL },
 		{ "delalloc,noatime,commit=5", MS_NOATIME, "delalloc,commit=5", NULL },
@@ -251,10 +254,58 @@ static void test_mount(void)
 	CHECK(fsopts_mount_parse(NULL, NULL, NULL, NULL, 0) == 0, "NULL: no options");
 }
 
+/* an experiment's axes: mkfs values per type or against every fs, mount values, then cells */
+static void test_exp(void)
+{
+	static const struct {
+		const char *fs[2], *mkfs, *mount;
+		const char *err;     /* NULL: accepted */
+	} cases[] = {
+		{ { "ext4", "xfs" }, "xfs:-m crc=1", "noatime", NULL },
+		{ { "ext4", "xfs" }, "-q", "data=ordered", NULL },
+		{ { NULL, NULL }, "-O ^has_journal", NULL, NULL },
+		{ { "ext4", "xfs" }, "-m crc=1", NULL, "axis mkfs: value '-m crc=1': mkfs.ext4: option '-m'" },
+		{ { "btrfs", NULL }, "-L x /dev/loop4", NULL, "axis mkfs: value '-L x /dev/loop4': mkfs.btrfs:" },
+		{ { "ext4", NULL }, "btrfs:-f", NULL, "mkfs.btrfs: option '-f' is not accepted" },
+		{ { "ext4", NULL }, "zfs:-o x", NULL, "unknown filesystem 'zfs'" },
+		{ { NULL, NULL }, "/dev/loop4", NULL, "mkfs.ext4: '/dev/loop4' is not an option" },
+		{ { "ext4", NULL }, NULL, "noatime,loop=/dev/loop4", "axis mount: value 'noatime,loop=/dev/loop4'" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct mx_exp *e = calloc(1, sizeof(*e));
+		char err[1024] = "";
+		int a, rc;
+
+		mx_init(e);
+		e->workload = strdup("tiotest");
+		e->name = strdup("t");
+		if (cases[i].fs[0] && (a = mx_axis_add(e, "fs", MX_FS, NULL, err, sizeof(err))) >= 0)
+			for (int k = 0; k < 2 && cases[i].fs[k]; k++)
+				mx_value_add(e, (unsigned)a, NULL, cases[i].fs[k], false, err, sizeof(err));
+		if (cases[i].mkfs && (a = mx_axis_add(e, "mkfs", MX_MKFS, NULL, err, sizeof(err))) >= 0)
+			mx_value_add(e, (unsigned)a, NULL, cases[i].mkfs, false, err, sizeof(err));
+		if (cases[i].mount && (a = mx_axis_add(e, "mount", MX_MOUNT, NULL, err, sizeof(err))) >= 0)
+			mx_value_add(e, (unsigned)a, NULL, cases[i].mount, false, err, sizeof(err));
+		rc = fsopts_exp_check(e, false, err, sizeof(err));
+		if (!cases[i].err) {
+			CHECK(rc == 0, "case %zu: %s", i, err);
+			rc = mx_finish(e, fsimage_mkfs_argv, err, sizeof(err));
+			CHECK(rc == 0 && fsopts_exp_check(e, true, err, sizeof(err)) == 0, "case %zu cells: %s", i, err);
+		} else {
+			CHECK(rc == -EINVAL && strstr(err, cases[i].err), "case %zu: rc %d, '%s' (want '%s')", i, rc,
+			      err, cases[i].err);
+		}
+		mx_free(e);
+		free(e);
+	}
+}
+
 int main(void)
 {
 	test_mkfs();
 	test_mkfs_argv();
 	test_mount();
+	test_exp();
 	return check_done("fsopts");
 }
