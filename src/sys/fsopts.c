@@ -570,6 +570,8 @@ int fsopts_mount_parse(const char *opts, unsigned long *flags, char **data, char
 		*flags = 0;
 	if (data)
 		*data = NULL;
+	if (err && errlen)
+		err[0] = '\0';
 	if (!opts)
 		opts = "";
 	/* no quoting (libmount keeps "a,b" as one value, the kernel may not): plain words only */
