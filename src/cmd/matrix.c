@@ -18,6 +18,7 @@
 #include "sys/freespace.h"
 #include "sys/fsck.h"
 #include "sys/fsimage.h"
+#include "sys/fsopts.h"
 #include "sys/spawn.h"
 #include "workload/workload.h"
 
@@ -29,9 +30,11 @@ static const struct opt mx_opts[] = {
 	{ 0, "fs", OPT_STRS, F(fs), "TYPE[,TYPE]", 0, 0, 0, 16,
 	  "filesystems, an axis (ext2, ext3, ext4, xfs, btrfs; default ext4)" },
 	{ 0, "mkfs-opts", OPT_STRS, F(mkfs), "TYPE:OPTS", 0, 0, 0, 16,
-	  "options for mkfs.TYPE (repeatable, once per type)" },
+	  "options for mkfs.TYPE (repeatable, once per type): options only, no device, file or -f "
+	  "(the accepted ones: fsbench(1), MATRIX)" },
 	{ 0, "mount-opts", OPT_STRS, F(mount), "OPTS", 0, 0, 0, MX_MAX_VALUES,
-	  "mount options; repeated: an axis, one value each ('defaults': none)" },
+	  "mount options; repeated: an axis, one value each ('defaults': none); none of mount(8)'s "
+	  "own (loop=, x-*), bind or remount, none naming a device or file" },
 	{ 0, "knob", OPT_STRS, F(knob), "PATH=VALUE", 0, 0, 0, OPT_LIST_MAX,
 	  "write VALUE to a /proc/sys or /sys file before each run and restore it after; the same "
 	  "PATH repeated with other values: an axis" },
@@ -304,8 +307,10 @@ static int flag_axes(struct mx_exp *e, const struct mxc_config *c, char *err, si
 		if ((a = mx_axis_add(e, "mount", MX_MOUNT, NULL, err, errlen)) < 0)
 			return -1;
 		for (unsigned i = 0; i < c->mount.n; i++)
-			if (mx_value_add(e, (unsigned)a, NULL, c->mount.v[i], false, msg, sizeof(msg))) {
-				snprintf(err, errlen, "option --mount-opts: %s", msg);
+			if (fsopts_mount_parse(c->mount.v[i], NULL, NULL, msg, sizeof(msg)) ||
+			    mx_value_add(e, (unsigned)a, NULL, c->mount.v[i], false, msg, sizeof(msg))) {
+				snprintf(err, errlen, "option --mount-opts '%s': %s",
+					 quote_str(c->mount.v[i], q, sizeof(q)), msg);
 				return -1;
 			}
 	}
@@ -380,6 +385,11 @@ static int flag_axes(struct mx_exp *e, const struct mxc_config *c, char *err, si
 		if (!fsimage_fs_known(type)) {
 			snprintf(err, errlen, "option --mkfs-opts: unknown filesystem '%s' (known: %s)",
 				 quote_str(type, q, sizeof(q)), fsimage_fs_list());
+			return -1;
+		}
+		if (fsopts_mkfs_check_str(type, colon + 1, msg, sizeof(msg))) {
+			snprintf(err, errlen, "option --mkfs-opts '%s': %s", quote_str(c->mkfs.v[i], q, sizeof(q)),
+				 msg);
 			return -1;
 		}
 		for (unsigned j = 0; j < e->nmkfs; j++)
@@ -663,7 +673,7 @@ int cmd_matrix(int argc, char **argv, const char *prog)
 		n[k] = '\0';
 		e->name = strdup(k ? n : "matrix");
 	}
-	if (flag_axes(e, &cfg, err, sizeof(err))) {
+	if (flag_axes(e, &cfg, err, sizeof(err)) || fsopts_exp_check(e, false, err, sizeof(err))) {
 		fprintf(stderr, "%s: %s\n", prog, err);
 		goto out;
 	}
@@ -717,7 +727,8 @@ int cmd_matrix(int argc, char **argv, const char *prog)
 	e->target_kind = cfg.device ? "device" : "image";
 	e->size_bytes = cfg.device ? 0 : cfg.size;
 	e->drop_caches = cfg.drop_caches;
-	if (mx_finish(e, fsimage_mkfs_argv, err, sizeof(err))) {
+	if (mx_finish(e, fsimage_mkfs_argv, err, sizeof(err)) ||
+	    fsopts_exp_check(e, true, err, sizeof(err))) {
 		fprintf(stderr, "%s: %s\n", prog, err);
 		goto out;
 	}

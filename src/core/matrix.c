@@ -325,6 +325,9 @@ static char *mx_ini_read(char *str, int num, void *stream)
 		s->too_long = true;
 		return NULL;
 	}
+	/* a UTF-8 byte order mark (editors on some systems write one): not part of the first line */
+	if (s->line == 1 && !strncmp(r, "\xef\xbb\xbf", 3))
+		memmove(r, r + 3, l - 2);
 	for (p = r; *p == ' ' || *p == '\t'; p++)
 		;
 	if (*p == '[' && (end = strchr(p, ']')) && !s->err[0]) {
@@ -810,8 +813,13 @@ static int cell_resolve(struct mx_exp *e, struct mx_cell *c,
 			break;
 		}
 	}
-	if ((n = mkfs_argv(c->fs, c->mkfs_opts, argv, MX_MAX_ARGS, err, errlen)) < 0)
+	if ((n = mkfs_argv(c->fs, c->mkfs_opts, argv, MX_MAX_ARGS, err, errlen)) < 0) {
+		char why[1024];
+
+		snprintf(why, sizeof(why), "%s", err ? err : "");
+		fmt(err, errlen, "cell %s: %s", c->name, why);
 		return -1;
+	}
 	cfg = json_object();
 	knobs = json_array();
 	args = json_array();

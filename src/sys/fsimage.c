@@ -26,6 +26,7 @@
 
 #include "core/matrix.h"
 #include "core/quote.h"
+#include "sys/fsopts.h"
 
 extern char **environ;
 
@@ -82,7 +83,7 @@ bool fsimage_fs_known(const char *type)
 int fsimage_mkfs_argv(const char *type, const char *opts, char **argv, unsigned max, char *err,
 		      size_t errlen)
 {
-	unsigned n = 0;
+	unsigned n = 0, base;
 	char prog[64];
 	size_t i;
 
@@ -101,7 +102,10 @@ int fsimage_mkfs_argv(const char *type, const char *opts, char **argv, unsigned 
 	for (unsigned k = 0; k < 4 && fs_table[i].flags[k]; k++)
 		if (!(argv[n++] = strdup(fs_table[i].flags[k])))
 			goto oom;
-	if (opts && mx_split_words(opts, argv, max - 1, &n, err, errlen)) {
+	base = n;
+	/* the user's words: options of the grammar only (sys/fsopts.h), never an operand */
+	if (opts && (mx_split_words(opts, argv, max - 1, &n, err, errlen) ||
+		     fsopts_mkfs_check(type, argv + base, n - base, err, errlen))) {
 		while (n)
 			free(argv[--n]);
 		return -1;
@@ -358,57 +362,23 @@ int fsimage_loop_detach(const char *dev, dev_t bdev, ino_t bino, char *how, size
 
 /* ---- mounts ----------------------------------------------------------------------------- */
 
-static const struct {
-	const char *name;
-	unsigned long set, clear;
-} mount_flags[] = {
-	{ "defaults", 0, 0 },
-	{ "ro", MS_RDONLY, 0 }, { "rw", 0, MS_RDONLY },
-	{ "sync", MS_SYNCHRONOUS, 0 }, { "async", 0, MS_SYNCHRONOUS },
-	{ "dirsync", MS_DIRSYNC, 0 },
-	{ "noatime", MS_NOATIME, 0 }, { "atime", 0, MS_NOATIME },
-	{ "nodiratime", MS_NODIRATIME, 0 }, { "diratime", 0, MS_NODIRATIME },
-	{ "relatime", MS_RELATIME, 0 }, { "norelatime", 0, MS_RELATIME },
-	{ "strictatime", MS_STRICTATIME, 0 },
-	{ "lazytime", MS_LAZYTIME, 0 }, { "nolazytime", 0, MS_LAZYTIME },
-	{ "nosuid", MS_NOSUID, 0 }, { "suid", 0, MS_NOSUID },
-	{ "nodev", MS_NODEV, 0 }, { "dev", 0, MS_NODEV },
-	{ "noexec", MS_NOEXEC, 0 }, { "exec", 0, MS_NOEXEC },
-};
-
 int fsimage_mount(const char *source, const char *target, const char *type, const char *opts,
 		  char *err, size_t errlen)
 {
-	char *copy = strdup(opts ? opts : ""), *data = calloc(1, strlen(opts ? opts : "") + 1);
-	unsigned long flags = 0;
-	int rc = 0;
+	unsigned long flags;
+	char *data = NULL;
+	int rc;
 
-	if (!copy || !data) {
-		free(copy);
-		free(data);
-		return -ENOMEM;
-	}
-	for (char *save = NULL, *o = strtok_r(copy, ",", &save); o; o = strtok_r(NULL, ",", &save)) {
-		size_t i;
-
-		for (i = 0; i < sizeof(mount_flags) / sizeof(mount_flags[0]) && strcmp(o, mount_flags[i].name); i++)
-			;
-		if (i < sizeof(mount_flags) / sizeof(mount_flags[0])) {
-			flags = (flags | mount_flags[i].set) & ~mount_flags[i].clear;
-			continue;
-		}
-		if (*data)
-			strcat(data, ",");
-		strcat(data, o);
-	}
-	if (mount(source, target, type, flags, *data ? data : NULL) < 0) {
+	/* the options were checked before anything was set up: refused here too, never passed */
+	if ((rc = fsopts_mount_parse(opts, &flags, &data, err, errlen)))
+		return rc;
+	if (mount(source, target, type, flags, data) < 0) {
 		rc = -errno;
 		fmt(err, errlen, "cannot mount %s (%s, options '%s') on '%s': %s", source, type,
 		    opts && *opts ? opts : "defaults", target, strerror(-rc));
 		if (rc == -EINVAL)
 			fmt(err + strlen(err), errlen - strlen(err), " (an option %s does not know?)", type);
 	}
-	free(copy);
 	free(data);
 	return rc;
 }

@@ -17,7 +17,8 @@
 const char *fsimage_fs_list(void);
 bool fsimage_fs_known(const char *type);
 /* mkfs.TYPE's command without the device: the program, the flags that make it quiet and
- * unattended (-q -F, -f), then the user's options split into words (shell-like). argv gets
+ * unattended (-q -F, -f), then the user's options split into words (shell-like) and checked
+ * against mkfs.TYPE's grammar (sys/fsopts.h: options only, no operand, no path). argv gets
  * strdup'd words; returns how many, or -1 with the reason in err. */
 int fsimage_mkfs_argv(const char *type, const char *opts, char **argv, unsigned max, char *err,
 		      size_t errlen);
@@ -48,8 +49,9 @@ int fsimage_loop_backing(const char *dev, dev_t *bdev, ino_t *bino);
 int fsimage_loop_detach(const char *dev, dev_t bdev, ino_t bino, char *how, size_t len);
 
 /* ---- mounts ----------------------------------------------------------------------------- */
-/* mount(2): the generic options (ro, sync, noatime, ...) become flags, the rest is the
- * filesystem's data string. */
+/* mount(2) with the options as sys/fsopts.h parses them (libmount): the VFS options (ro, sync,
+ * noatime, ...) become flags, the rest is the filesystem's data string; refused options are
+ * never passed (-EINVAL, the reason in err). */
 int fsimage_mount(const char *source, const char *target, const char *type, const char *opts,
 		  char *err, size_t errlen);
 /* 1 when target is a mount point mounted from source (by path or device number), 0 when not. */

@@ -229,6 +229,14 @@ static void test_ini(void)
 		{ "[experiment]\nname = ../x\nworkload = tiotest\n", "not starting with" },
 		{ "[experiment]\nname = a/b\nworkload = tiotest\n", "only letters" },
 		{ "[experiment]\nworkload = tiotest\nargs = 'open\n", ":3: args: unterminated" },
+		/* a UTF-8 byte order mark: skipped at the start of the file, a byte like any other after */
+		{ "\xef\xbb\xbf[experiment]\nworkload = tiotest\n", NULL },
+		{ "\xef\xbb\xbf; made on Windows\n[experiment]\nworkload = tiotest\nbogus = 1\n",
+		  ":4: [experiment]: unknown key 'bogus'" },
+		{ "[experiment]\n\xef\xbb\xbfworkload = tiotest\n", ":2: [experiment]: unknown key" },
+		/* mkfs options reach the cells only through their grammar (sys/fsopts.h) */
+		{ "[experiment]\nworkload = tiotest\n[axis fs]\nvalues = btrfs\n[axis mkfs]\nvalue = -L x /dev/loop4\n",
+		  "mkfs.btrfs: '/dev/loop4' is not an option" },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
