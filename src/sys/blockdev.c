@@ -230,17 +230,20 @@ static int stack_add(struct blockdev_stack *s, unsigned ma, unsigned mi, const c
  * and its offset. The ioctl gives the device number the kernel reads from (lo_rdevice); the
  * backing_file path in sysfs is only the name it was given then, so it is the fallback. */
 static bool loop_backing_dev(const char *sys, const char *name, unsigned *ma, unsigned *mi,
-			     unsigned long long *offset)
+			     unsigned long long *offset, unsigned long long *sizelimit)
 {
 	char p[PATH_MAX], file[PATH_MAX], buf[32];
 	struct loop_info64 li;
 	struct stat st;
 	int fd;
 
-	*offset = 0;
+	*offset = *sizelimit = 0;
 	if (snprintf(p, sizeof(p), "%s/block/%s/loop/offset", sys, name) < (int)sizeof(p) &&
 	    read_line(p, buf, sizeof(buf)) == 0)
 		*offset = strtoull(buf, NULL, 10);
+	if (snprintf(p, sizeof(p), "%s/block/%s/loop/sizelimit", sys, name) < (int)sizeof(p) &&
+	    read_line(p, buf, sizeof(buf)) == 0)
+		*sizelimit = strtoull(buf, NULL, 10);
 	if (!strcmp(sys, "/sys") && snprintf(p, sizeof(p), "/dev/%s", name) < (int)sizeof(p) &&
 	    (fd = open(p, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) >= 0) {
 		int rc = ioctl(fd, LOOP_GET_STATUS64, &li);
@@ -248,6 +251,7 @@ static bool loop_backing_dev(const char *sys, const char *name, unsigned *ma, un
 		close(fd);
 		if (rc == 0) {
 			*offset = li.lo_offset;
+			*sizelimit = li.lo_sizelimit;
 			if (!li.lo_rdevice)
 				return false;
 			*ma = major((dev_t)li.lo_rdevice);
@@ -307,10 +311,10 @@ static void stack_up(const char *sys, struct blockdev_stack *s, unsigned k)
 	}
 	if (snprintf(p, sizeof(p), "%s/block", sys) < (int)sizeof(p) && (d = opendir(p))) {
 		while ((e = readdir(d))) {
-			unsigned long long off;
+			unsigned long long off, lim;
 			unsigned bma, bmi;
 
-			if (strncmp(e->d_name, "loop", 4) || !loop_backing_dev(sys, e->d_name, &bma, &bmi, &off) ||
+			if (strncmp(e->d_name, "loop", 4) || !loop_backing_dev(sys, e->d_name, &bma, &bmi, &off, &lim) ||
 			    bma != self.major || bmi != self.minor)
 				continue;
 			snprintf(sub, sizeof(sub), "%s/block/%s", sys, e->d_name);
@@ -321,6 +325,50 @@ static void stack_up(const char *sys, struct blockdev_stack *s, unsigned k)
 		}
 		closedir(d);
 	}
+}
+
+/* the loop devices over the whole disk of partition node k (sysfs directory dir) whose range
+ * overlaps it */
+static void overlapping_loops(const char *sys, struct blockdev_stack *s, unsigned k, const char *dir)
+{
+	char whole[PATH_MAX], p[PATH_MAX + 16], buf[32], how[128], *slash;
+	unsigned long long start, size;
+	unsigned wma, wmi;
+	struct dirent *e;
+	DIR *d;
+
+	copy(whole, sizeof(whole), dir);
+	if (!(slash = strrchr(whole, '/')))
+		return;
+	*slash = '\0';
+	if (dir_dev(whole, &wma, &wmi))
+		return;
+	snprintf(p, sizeof(p), "%s/start", dir);
+	if (read_line(p, buf, sizeof(buf)) || !buf[0])
+		return;
+	start = strtoull(buf, NULL, 10) * 512;
+	snprintf(p, sizeof(p), "%s/size", dir);
+	if (read_line(p, buf, sizeof(buf)) || !buf[0])
+		return;
+	size = strtoull(buf, NULL, 10) * 512;
+	snprintf(p, sizeof(p), "%s/block", sys);
+	if (!(d = opendir(p)))
+		return;
+	while ((e = readdir(d))) {
+		unsigned long long off, lim;
+		unsigned bma, bmi, ma, mi;
+		char sub[PATH_MAX];
+
+		if (strncmp(e->d_name, "loop", 4) || !loop_backing_dev(sys, e->d_name, &bma, &bmi, &off, &lim) ||
+		    bma != wma || bmi != wmi || off >= start + size || (lim && off + lim <= start))
+			continue;
+		snprintf(sub, sizeof(sub), "%s/block/%s", sys, e->d_name);
+		if (dir_dev(sub, &ma, &mi))
+			continue;
+		snprintf(how, sizeof(how), "loop device over %.32s at offset %llu, across it", base_of(whole), off);
+		stack_add(s, ma, mi, e->d_name, how, (int)k, false, true);
+	}
+	closedir(d);
 }
 
 int blockdev_stack(const char *sys, unsigned maj, unsigned min, struct blockdev_stack *s)
@@ -337,18 +385,23 @@ int blockdev_stack(const char *sys, unsigned maj, unsigned min, struct blockdev_
 	/* a loop device over a block device does not claim it: whatever else uses that device
 	 * shares the bytes the runner would write (down the chain of loop devices) */
 	for (int depth = 0; depth < 8; depth++) {
-		unsigned long long off;
+		unsigned long long off, lim;
 		char name[BLOCKDEV_NAME_MAX], how[128];
 		int i;
 
 		copy(name, sizeof(name), s->node[at].name);
-		if (!loop_backing_dev(sys, name, &ma, &mi, &off) || dev_dir(sys, ma, mi, dir))
+		if (!loop_backing_dev(sys, name, &ma, &mi, &off, &lim) || dev_dir(sys, ma, mi, dir))
 			break;
 		snprintf(how, sizeof(how), "backing device of %s at offset %llu", name, off);
 		if ((i = stack_add(s, ma, mi, base_of(dir), how, at, false, true)) < 0)
 			break;
 		at = i;
 	}
+	/* a partition shares its bytes with loop devices over its whole disk that overlap it (the
+	 * kernel's claims cover the disk's mounts and holders, not those) */
+	for (unsigned k = 0, n = s->n; k < n; k++)
+		if (!dev_dir(sys, s->node[k].major, s->node[k].minor, dir) && exists(dir, "partition"))
+			overlapping_loops(sys, s, k, dir);
 	for (unsigned k = 0; k < s->n; k++)
 		stack_up(sys, s, k);
 	return 0;

@@ -56,7 +56,9 @@ int blockdev_resolve_sysfs(const char *sys, unsigned maj, unsigned min, struct b
  * backing_file; a loop device does not claim what it reads, so nothing else says it is there),
  * then the same for each of those, recursively. When the device is itself a loop device over
  * another block device, that one ("under": written through the device) and what is stacked on
- * it are listed too. node[0] is the device; each node names the one it was found from. */
+ * it are listed too, and for a partition (or such a device under it) the loop devices over its
+ * whole disk whose range overlaps it. node[0] is the device; each node names the one it was
+ * found from. */
 struct blockdev_node {
 	unsigned major, minor;
 	char name[BLOCKDEV_NAME_MAX];    /* kernel name: loop7, sda1, dm-0 */

@@ -3,7 +3,8 @@
 # loop device over a partition (the partition itself unclaimed, so the kernel's O_EXCL check
 # lets the whole device through). Exit 2 with --destroy too, one line naming the chain, the
 # partition table and the stacked filesystem unchanged. Idle partitions: refused unless
-# --destroy, naming the partition.
+# --destroy, naming the partition. And --device a partition while a loop device over the
+# whole disk, across that partition, is mounted.
 . "$(dirname "$0")/lib.sh"
 need_root
 need_cmd losetup
@@ -14,9 +15,10 @@ need_cmd blkid
 need_cmd md5sum
 export TMPDIR=$SCRATCH/tmp
 mkdir -p "$TMPDIR" "$SCRATCH/mnt"
-P= E=
+P= E= F=
 cleanup() {
     umount "$SCRATCH/mnt" 2>/dev/null
+    [ -n "$F" ] && losetup -d "$F" 2>/dev/null
     [ -n "$E" ] && losetup -d "$E" 2>/dev/null
     [ -n "$P" ] && losetup -d "$P" 2>/dev/null
     _lib_cleanup
@@ -67,4 +69,17 @@ refused "a loop device over a partition, mounted" \
     "$p -> ${p}p2 (partition 2) -> $e (loop device, offset 0) is mounted at '$SCRATCH/mnt'" --device "$P" --destroy "$P"
 [ "$(md5sum < "$SCRATCH/mnt/victim")" = "$sum" ] || fail "the victim file changed"
 [ "$(blkid -s UUID -o value "$E")" = "$uuid" ] || fail "the stacked filesystem's signature changed"
+umount "$SCRATCH/mnt"
+losetup -d "$E" && E=
+
+# --device a partition, with a loop device over the whole disk across it, mounted
+F=$(losetup -f --show -o 1048576 --sizelimit 16777216 "$P") || fail "losetup over the disk"
+f=${F#/dev/}
+mkfs.ext4 -q -F "$F" || fail "mkfs on $F"
+mount "$F" "$SCRATCH/mnt" || fail "mount $F"
+uuid=$(blkid -s UUID -o value "$F")
+refused "a loop device over the disk across the partition, mounted" \
+    "${p}p1 -> $f (loop device over $p at offset 1048576, across it) is mounted at '$SCRATCH/mnt'" \
+    --device "${P}p1" --destroy "${P}p1"
+[ "$(blkid -s UUID -o value "$F")" = "$uuid" ] || fail "the stacked filesystem's signature changed"
 echo "ok: --device refused with partitions mounted, directly or through a loop device"
