@@ -616,8 +616,13 @@ static int after_run(struct runner *r, struct target *t, const struct mx_cell *c
 	char path[PATH_MAX * 2], line[400];
 	int rc = 0;
 
+	if (device_yield(r)) {
+		json_decref(root);
+		return -1;
+	}
 	json_object_set_new(run, "after_status", json_string("running"));
-	if (!root || commit(r) || device_yield(r)) {
+	if (!root || commit(r)) {
+		device_reclaim(r);
 		json_decref(root);
 		return -1;
 	}
@@ -665,8 +670,8 @@ static int after_run(struct runner *r, struct target *t, const struct mx_cell *c
 			    fr.free_extents ? (double)fr.free_bytes / (double)fr.free_extents / 1024 : 0.0, fr.tool);
 		freespace_result_free(&fr);
 	}
-	if (device_reclaim(r))
-		rc = -1;
+	/* a device taken meanwhile stops the experiment (r->stop); these results still stand */
+	device_reclaim(r);
 	if (rc) {
 		json_object_set_new(run, "after_status", json_string("interrupted"));
 		json_decref(root);

@@ -739,6 +739,23 @@ static int stack_swap(const struct blockdev_stack *s)
 	return hit;
 }
 
+/* The kernel holds a stacked device for someone (a mount in any mount namespace, swap, an
+ * O_EXCL opener): the exclusive open fails. Read-only, closed at once. */
+static bool stack_claimed(const struct blockdev_node *n)
+{
+	char p[BLOCKDEV_NAME_MAX + 8];
+	struct stat st;
+	int fd;
+
+	snprintf(p, sizeof(p), "/dev/%s", n->name);
+	if (stat(p, &st) < 0 || !S_ISBLK(st.st_mode) || st.st_rdev != makedev(n->major, n->minor))
+		return false;
+	if ((fd = open(p, O_RDONLY | O_EXCL | O_CLOEXEC | O_NONBLOCK)) < 0)
+		return errno == EBUSY;
+	close(fd);
+	return false;
+}
+
 /* What is stacked on the device (sys/blockdev.h's blockdev_stack): a mount, swap or a holder
  * (device-mapper, md: they claim it) anywhere in it is refused, even with --destroy, as a mount
  * of the device itself is; loop devices and partitions on it that nothing uses are data like a
@@ -783,6 +800,14 @@ static int stack_check(const char *q, const struct stat *st, bool destroy, char 
 				continue;
 			blockdev_stack_path(s, k, path, sizeof(path));
 			fmt(err, errlen, "--device '%s' is in use: held by %s: refusing it", q, path);
+			rc = -EBUSY;
+		}
+		for (unsigned k = 1; k < s->n && !rc; k++) {
+			if (!stack_claimed(&s->node[k]))
+				continue;
+			blockdev_stack_path(s, k, path, sizeof(path));
+			fmt(err, errlen, "--device '%s' is in use: %s is held open exclusively (mounted in "
+			    "another mount namespace, or another program): refusing it", q, path);
 			rc = -EBUSY;
 		}
 		for (unsigned k = 1; k < s->n && !rc && !destroy; k++) {

@@ -78,8 +78,8 @@ int fsimage_drop_caches(void);
 
 /* ---- a device named by the user --------------------------------------------------------- */
 /* Refuses (-EBUSY, -EEXIST, -ENOTBLK, with the reason in err: one line naming what holds it) a
- * device that is not a block device; that is mounted, swap space or held (device-mapper, md)
- * itself or through anything stacked on it (partitions, holders, loop devices over it at any
+ * device that is not a block device; that is mounted, swap space or held (device-mapper, md,
+ * an O_EXCL opener, a mount in another namespace) itself or through anything stacked on it (partitions, holders, loop devices over it at any
  * offset, recursively; for a loop device over a block device, also what uses that one), even
  * with destroy; that is held open exclusively by anyone; or that has loop devices or partitions
  * on it or a filesystem, RAID or partition table signature (libblkid), unless destroy. Writes

@@ -2,8 +2,8 @@
 # t7140: --device with a filesystem stacked on it through loop devices. A loop device at an
 # offset into the device, mounted: exit 2 (with --destroy too), one line naming the loop device
 # and its mount point, nothing written (the stacked filesystem's file and signature, and the
-# device's first MiB, unchanged). The same one level deeper (a loop over that loop), as swap
-# space, and unmounted (refused unless --destroy). And down: a --device that is a loop device
+# device's first MiB, unchanged). The same one level deeper (a loop over that loop), mounted in
+# another mount namespace, as swap space, and unmounted (refused unless --destroy). And down: a --device that is a loop device
 # over a mounted one is refused even with --destroy.
 . "$(dirname "$0")/lib.sh"
 need_root
@@ -13,11 +13,13 @@ need_cmd mkswap
 need_cmd swapon
 need_cmd blkid
 need_cmd md5sum
+need_cmd unshare
 export TMPDIR=$SCRATCH/tmp
 mkdir -p "$TMPDIR" "$SCRATCH/mnt"
 LOOPS=()
-SWAP=
+SWAP= NSPID=
 cleanup() {
+    [ -n "$NSPID" ] && kill $NSPID 2>/dev/null && wait $NSPID 2>/dev/null
     [ -n "$SWAP" ] && swapoff "$SWAP" 2>/dev/null
     umount "$SCRATCH/mnt" 2>/dev/null
     local i
@@ -75,6 +77,17 @@ losetup -d "$C"
 
 # nothing mounted: the loop device on it is data, as a signature is
 refused "an idle loop device on it" "has $a -> $b (loop device, offset 1048576) on it.*--destroy" --device "$A"
+
+# mounted in another mount namespace: not in this mountinfo, but the kernel holds it
+mkdir -p "$SCRATCH/mnt-ns"
+unshare -m --propagation private sh -c 'mount "$1" "$2" && touch "$3" && exec sleep 60' sh \
+    "$B" "$SCRATCH/mnt-ns" "$SCRATCH/ns-ready" &
+NSPID=$!
+for _ in $(seq 1 100); do [ -e "$SCRATCH/ns-ready" ] && break; kill -0 $NSPID 2>/dev/null || break; sleep 0.05; done
+[ -e "$SCRATCH/ns-ready" ] || skip "cannot mount in a new mount namespace here (the other checks passed)"
+refused "mounted in another mount namespace" "$a -> $b (loop device, offset 1048576) is held open exclusively" \
+    --device "$A" --destroy "$A"
+kill $NSPID; wait $NSPID 2>/dev/null; NSPID=
 
 # swap space on a loop device at another offset (past the filesystem's)
 D=$(attach -o 83886080 --sizelimit 16777216 "$A")
