@@ -2,7 +2,8 @@
 # t7145: --device given as a symbolic link, re-pointed to another device between runs (by a
 # mkfs.ext4 wrapper first in PATH, after the first mkfs). The experiment keeps using the device
 # the link led to at the start: every mkfs names it (its /dev node, not the link), the manifest
-# records it, and the other device's signature and bytes are unchanged. A link to something
+# records it, the after-run checker runs on it (the runner lets go of its claim for it), and the
+# other device's signature and bytes are unchanged. A link to something
 # that is not a block device is refused at once (exit 2).
 . "$(dirname "$0")/lib.sh"
 need_root
@@ -39,7 +40,7 @@ exit \$rc
 EOS
 chmod +x "$SCRATCH/bin/mkfs.ext4"
 
-PATH=$SCRATCH/bin:$PATH fsb matrix --device "$LINK" --destroy "$LINK" --fs ext4 --fresh per-run --repeat 2 \
+PATH=$SCRATCH/bin:$PATH fsb matrix --device "$LINK" --destroy "$LINK" --fs ext4 --fresh per-run --repeat 2 --after fsck \
     --max-other-cpu 100 -o "$SCRATCH/result" -- tiotest -t 1 -f 1 -r 10 > out 2> err ||
     fail "exit $?: $(cat err)"
 [ "$(readlink "$LINK")" = "$B" ] || fail "the wrapper did not re-point the link (is mkfs still looked up in PATH?)"
@@ -48,7 +49,9 @@ while read -r line; do
     [ "${line##* }" = "$A" ] || fail "mkfs ran on another device than $A: $line"
 done < "$SCRATCH/mkfs.log"
 M=$SCRATCH/result/manifest.json
+# the checker ran on the device the runner had let go of (its claim would make it "in use")
 jq -e --arg a "$A" '.state == "done" and .target.device == $a and ([.runs[] | .status == "ok"] | all)
+                    and ([.runs[] | .fsck_verdict == "clean"] | all)
                     and ([.undo[] | select(.kind == "mount") | .source == $a] | all)' "$M" >/dev/null ||
     fail "manifest: $(jq -c '{state, target, runs: [.runs[] | .status]}' "$M")"
 [ "$(blkid -s UUID -o value "$B")" = "$uuid_b" ] || fail "the other device's signature changed"
