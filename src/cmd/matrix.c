@@ -561,6 +561,7 @@ int cmd_matrix(int argc, char **argv, const char *prog)
 {
 	struct mxc_config cfg, defaults;
 	struct mxc_plan plan = { .prog = prog, .argc = argc, .argv = argv };
+	struct devclaim claim = { .fd = -1 };
 	struct mx_exp *e = calloc(1, sizeof(*e));
 	char **opts = calloc((size_t)argc + 1, sizeof(char *)), err[PATH_MAX + 1024], q[QUOTE_MAX];
 	const char *ini;
@@ -785,27 +786,34 @@ int cmd_matrix(int argc, char **argv, const char *prog)
 		}
 	}
 	if (cfg.device) {
-		struct stat a, b;
+		struct stat b;
 		bool destroy = false;
 
+		/* one name from here on: the kernel's node of the device it leads to now */
+		if (devclaim_resolve(cfg.device, &claim, err, sizeof(err))) {
+			fprintf(stderr, "%s: %s\n", prog, err);
+			goto out;
+		}
 		if (cfg.destroy) {
-			if (stat(cfg.device, &a) || stat(cfg.destroy, &b) || !S_ISBLK(a.st_mode) ||
-			    !S_ISBLK(b.st_mode) || a.st_rdev != b.st_rdev) {
+			if (stat(cfg.destroy, &b) || !S_ISBLK(b.st_mode) || b.st_rdev != claim.rdev) {
 				fprintf(stderr, "%s: --destroy '%s' does not name the --device '%s'\n", prog,
 					quote_str(cfg.destroy, q, sizeof(q)), cfg.device);
 				goto out;
 			}
 			destroy = true;
 		}
-		if (fsimage_device_check(cfg.device, destroy, err, sizeof(err))) {
+		if (fsimage_device_check(claim.path, destroy, &claim.fd, err, sizeof(err))) {
 			fprintf(stderr, "%s: %s\n", prog, err);
 			goto out;
 		}
+		plan.device = claim.path;
+		plan.claim = &claim;
 	}
 	snprintf(plan.scratch_parent, sizeof(plan.scratch_parent), "%s",
 		 cfg.dir ? cfg.dir : getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	code = mxc_run(&plan);
 out:
+	devclaim_close(&claim);
 	mx_free(e);
 	free(e);
 	free(opts);

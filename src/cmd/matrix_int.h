@@ -9,6 +9,7 @@
 #include "core/manifest.h"
 #include "core/matrix.h"
 #include "core/opt.h"
+#include "sys/devclaim.h"
 
 struct workload_ops;
 
@@ -42,7 +43,8 @@ struct mxc_plan {
 	bool after_fsck, after_freespace;   /* --after: after each run, unmounted */
 	char out[PATH_MAX];          /* the result directory (absolute, created by the runner) */
 	char scratch_parent[PATH_MAX];
-	const char *device;          /* NULL: images */
+	const char *device;          /* NULL: images; else claim->path, resolved once */
+	struct devclaim *claim;      /* --device: held O_EXCL except while mkfs, a mount or a checker has it */
 	unsigned nknobs;             /* the distinct knobs and their values at the start */
 	char knob_path[MX_MAX_AXES * 2][PATH_MAX];
 };

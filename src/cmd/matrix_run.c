@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -28,6 +29,7 @@
 #include "report/json_after.h"
 #include "report/matrix_report.h"
 #include "sys/cpuload.h"
+#include "sys/devclaim.h"
 #include "sys/env.h"
 #include "sys/freespace.h"
 #include "sys/fsck.h"
@@ -108,6 +110,41 @@ static bool interrupted(void)
 	return run_signal() != 0;
 }
 
+/* ---- the --device claim (sys/devclaim.h says why it is let go around mkfs, mounts, checks) -- */
+
+/* Before a step that opens the device by its name: the claim let go, the name checked. */
+static int device_yield(struct runner *r)
+{
+	struct devclaim *c = r->p->claim;
+
+	if (!c || !devclaim_release(c))
+		return 0;
+	say(r, "'%s' is no longer device %u:%u (its node was replaced): stopping", c->path,
+	    major(c->rdev), minor(c->rdev));
+	r->stop = true;
+	return -ENODEV;
+}
+
+/* After it (mkfs or the checker ended, the filesystem unmounted): claimed again. */
+static int device_reclaim(struct runner *r)
+{
+	struct devclaim *c = r->p->claim;
+	int rc;
+
+	if (!c || !(rc = devclaim_take(c)))
+		return 0;
+	if (rc == -EBUSY)
+		say(r, "'%s' is held by something else since fsbench let go of it for mkfs, a mount or a "
+		    "check: stopping", c->path);
+	else if (rc == -ENODEV)
+		say(r, "'%s' is no longer device %u:%u (its node was replaced): stopping", c->path,
+		    major(c->rdev), minor(c->rdev));
+	else
+		say(r, "cannot claim '%s' again: %s: stopping", c->path, strerror(-rc));
+	r->stop = true;
+	return rc;
+}
+
 /* ---- the undo list ---------------------------------------------------------------------- */
 
 /* Undoes the entries from index `from` on, newest first; one-way knobs stay until the end
@@ -128,6 +165,8 @@ static unsigned undo_from(struct runner *r, size_t from, bool final)
 		if (!final && json_is_true(json_object_get(e, "one_way")))
 			continue;
 		rc = mxc_undo_entry(e, how, sizeof(how));
+		if (!rc && !strcmp(kind, "mount"))
+			device_reclaim(r);     /* unmounted: the runner holds the device again */
 		if (!strcmp(kind, "loop"))
 			/* the runner's hold: with autoclear, the device goes with the last close */
 			for (unsigned k = 0; k < r->nt; k++)
@@ -260,6 +299,8 @@ static int do_mkfs(struct runner *r, struct target *t, unsigned ci, json_t *run)
 		return -ENOENT;
 	}
 	argv[n] = t->dev;
+	if (device_yield(r))
+		goto out;
 	cmdline(line, sizeof(line), argv);
 	a = manifest_applied(&r->m, line);
 	json_object_set_new(a, "cell", json_string(c->name));
@@ -270,6 +311,11 @@ static int do_mkfs(struct runner *r, struct target *t, unsigned ci, json_t *run)
 	argv[0] = strdup(tool);
 	rc = argv[0] ? fsimage_spawn(argv, out, sizeof(out)) : -ENOMEM;
 	json_object_set_new(a, "exit", json_integer(rc));
+	if (device_reclaim(r)) {
+		commit(r);
+		rc = -EBUSY;
+		goto out;
+	}
 	if (rc) {
 		char *first = out + strspn(out, " \t\n");
 
@@ -293,9 +339,12 @@ out:
 static int do_mount(struct runner *r, struct target *t, const struct mx_cell *c)
 {
 	char err[PATH_MAX * 2 + 256], line[PATH_MAX * 2 + 512];
-	json_t *e = manifest_undo_add(&r->m, "mount");
+	json_t *e;
 	int rc;
 
+	if (device_yield(r))
+		return -ENODEV;
+	e = manifest_undo_add(&r->m, "mount");
 	snprintf(line, sizeof(line), "mount -t %s%s%s %s %s", c->fs, *c->mount_opts ? " -o " : "",
 		 c->mount_opts, t->dev, t->mnt);
 	json_object_set_new(e, "source", json_string(t->dev));
@@ -304,15 +353,31 @@ static int do_mount(struct runner *r, struct target *t, const struct mx_cell *c)
 	json_object_set_new(e, "options", json_string(c->mount_opts));
 	json_object_set_new(e, "command", json_string(line));
 	json_object_set_new(e, "cell", json_string(c->name));
-	if (commit(r))
+	if (commit(r)) {
+		device_reclaim(r);
 		return -EIO;
+	}
 	if ((rc = fsimage_mount(t->dev, t->mnt, c->fs, c->mount_opts, err, sizeof(err)))) {
 		say(r, "%s", err);
 		manifest_undo_mark(e, true, "not mounted");
 		commit(r);
+		device_reclaim(r);
 		return rc;
 	}
 	manifest_undo_done(e);
+	if (r->p->claim) {
+		struct stat st;
+
+		/* what is mounted is the device (btrfs: an anonymous st_dev; then the name is checked) */
+		if (stat(t->mnt, &st) < 0 || (major(st.st_dev) && st.st_dev != r->p->claim->rdev) ||
+		    devclaim_verify(r->p->claim)) {
+			say(r, "'%s' is not mounted from device %u:%u (its node was replaced): stopping", t->mnt,
+			    major(r->p->claim->rdev), minor(r->p->claim->rdev));
+			r->stop = true;
+			commit(r);
+			return -ENODEV;
+		}
+	}
 	return commit(r);
 }
 
@@ -551,8 +616,13 @@ static int after_run(struct runner *r, struct target *t, const struct mx_cell *c
 	char path[PATH_MAX * 2], line[400];
 	int rc = 0;
 
+	if (device_yield(r)) {
+		json_decref(root);
+		return -1;
+	}
 	json_object_set_new(run, "after_status", json_string("running"));
 	if (!root || commit(r)) {
+		device_reclaim(r);
 		json_decref(root);
 		return -1;
 	}
@@ -600,6 +670,8 @@ static int after_run(struct runner *r, struct target *t, const struct mx_cell *c
 			    fr.free_extents ? (double)fr.free_bytes / (double)fr.free_extents / 1024 : 0.0, fr.tool);
 		freespace_result_free(&fr);
 	}
+	/* a device taken meanwhile stops the experiment (r->stop); these results still stand */
+	device_reclaim(r);
 	if (rc) {
 		json_object_set_new(run, "after_status", json_string("interrupted"));
 		json_decref(root);

@@ -27,6 +27,7 @@
 #include "core/matrix.h"
 #include "core/quote.h"
 #include "sys/fsopts.h"
+#include "sys/blockdev.h"
 
 extern char **environ;
 
@@ -640,35 +641,167 @@ int fsimage_drop_caches(void)
 
 /* ---- a device named by the user --------------------------------------------------------- */
 
-/* Whether the block device numbered dev is rdev itself or one of its partitions. */
-static bool is_or_part_of(dev_t dev, dev_t whole)
+/* Which node of the stack is device number d, -1 when none. */
+static int stack_index(const struct blockdev_stack *s, dev_t d)
 {
-	char p[128], buf[64];
-	unsigned ma, mi;
-	FILE *f;
-	bool r = false;
-
-	if (dev == whole)
-		return true;
-	snprintf(p, sizeof(p), "/sys/dev/block/%u:%u/../dev", major(dev), minor(dev));
-	snprintf(buf, sizeof(buf), "/sys/dev/block/%u:%u/partition", major(dev), minor(dev));
-	if (access(buf, F_OK) < 0 || !(f = fopen(p, "re")))
-		return false;
-	if (fscanf(f, "%u:%u", &ma, &mi) == 2)
-		r = makedev(ma, mi) == whole;
-	fclose(f);
-	return r;
+	for (unsigned i = 0; i < s->n; i++)
+		if (makedev(s->node[i].major, s->node[i].minor) == d)
+			return (int)i;
+	return -1;
 }
 
-int fsimage_device_check(const char *dev, bool destroy, char *err, size_t errlen)
+/* The first node mounted (mountinfo: its device number, or the source path's), with where. */
+static int stack_mounted(const struct blockdev_stack *s, char *where, size_t len)
 {
-	char q[QUOTE_MAX], *line = NULL;
+	char *line = NULL;
 	size_t cap = 0;
+	int hit = -1;
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+
+	if (!f)
+		return -1;
+	while (hit < 0 && getline(&line, &cap, f) > 0) {
+		char *sep = strstr(line, " - "), src[4096], mnt[4096];
+		unsigned ma, mi;
+		struct stat ss;
+
+		if (sscanf(line, "%*u %*u %u:%u %*s %4095s", &ma, &mi, mnt) != 3)
+			continue;
+		hit = stack_index(s, makedev(ma, mi));
+		/* btrfs: an anonymous device number; the source names the device */
+		if (hit < 0 && sep && sscanf(sep + 3, "%*s %4095s", src) == 1 && src[0] == '/') {
+			unescape(src);
+			if (stat(src, &ss) == 0 && S_ISBLK(ss.st_mode))
+				hit = stack_index(s, ss.st_rdev);
+		}
+		if (hit >= 0) {
+			unescape(mnt);
+			snprintf(where, len, "%s", mnt);
+		}
+	}
+	free(line);
+	fclose(f);
+	return hit;
+}
+
+/* The first node that is swap space (/proc/swaps, a partition-type entry). */
+static int stack_swap(const struct blockdev_stack *s)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	int hit = -1;
+	FILE *f = fopen("/proc/swaps", "re");
+
+	if (!f)
+		return -1;
+	while (hit < 0 && getline(&line, &cap, f) > 0) {
+		char name[4096];
+		struct stat ss;
+
+		if (line[0] != '/' || sscanf(line, "%4095s", name) != 1)
+			continue;
+		unescape(name);
+		if (stat(name, &ss) == 0 && S_ISBLK(ss.st_mode))
+			hit = stack_index(s, ss.st_rdev);
+	}
+	free(line);
+	fclose(f);
+	return hit;
+}
+
+/* The kernel holds a stacked device for someone (a mount in any mount namespace, swap, an
+ * O_EXCL opener): the exclusive open fails. Read-only, closed at once. */
+static bool stack_claimed(const struct blockdev_node *n)
+{
+	char p[BLOCKDEV_NAME_MAX + 8];
+	struct stat st;
+	int fd;
+
+	snprintf(p, sizeof(p), "/dev/%s", n->name);
+	if (stat(p, &st) < 0 || !S_ISBLK(st.st_mode) || st.st_rdev != makedev(n->major, n->minor))
+		return false;
+	if ((fd = open(p, O_RDONLY | O_EXCL | O_CLOEXEC | O_NONBLOCK)) < 0)
+		return errno == EBUSY;
+	close(fd);
+	return false;
+}
+
+/* What is stacked on the device (sys/blockdev.h's blockdev_stack): a mount, swap or a holder
+ * (device-mapper, md: they claim it) anywhere in it is refused, even with --destroy, as a mount
+ * of the device itself is; loop devices and partitions on it that nothing uses are data like a
+ * signature: refused unless destroy. Through loop devices nothing else would say so: a loop
+ * device does not claim what it reads, so the O_EXCL open below succeeds while a filesystem is
+ * mounted from a loop device at an offset into the device. */
+static int stack_check(const char *q, const struct stat *st, bool destroy, char *err, size_t errlen)
+{
+	struct blockdev_stack *s = malloc(sizeof(*s));
+	char path[1024], where[4096], wq[QUOTE_MAX];
+	int i, rc = 0;
+
+	if (!s) {
+		fmt(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	if (blockdev_stack("/sys", major(st->st_rdev), minor(st->st_rdev), s)) {
+		fmt(err, errlen, "--device '%s': block device %u:%u is not in /sys/dev/block", q,
+		    major(st->st_rdev), minor(st->st_rdev));
+		free(s);
+		return -ENODEV;
+	}
+	if ((i = stack_mounted(s, where, sizeof(where))) >= 0) {
+		blockdev_stack_path(s, (unsigned)i, path, sizeof(path));
+		quote_str(where, wq, sizeof(wq));
+		if (i == 0)
+			fmt(err, errlen, "--device '%s' is mounted at '%s': refusing it", q, wq);
+		else
+			fmt(err, errlen, "--device '%s' is in use: %s is mounted at '%s': refusing it", q, path, wq);
+		rc = -EBUSY;
+	} else if ((i = stack_swap(s)) >= 0) {
+		blockdev_stack_path(s, (unsigned)i, path, sizeof(path));
+		fmt(err, errlen, "--device '%s' is in use: %s is swap space: refusing it", q, path);
+		rc = -EBUSY;
+	} else if (s->truncated) {
+		fmt(err, errlen, "--device '%s' is in use: more than %d devices are stacked on it: refusing it",
+		    q, BLOCKDEV_STACK_MAX);
+		rc = -EBUSY;
+	} else {
+		for (unsigned k = 1; k < s->n && !rc; k++) {
+			if (!s->node[k].holder)
+				continue;
+			blockdev_stack_path(s, k, path, sizeof(path));
+			fmt(err, errlen, "--device '%s' is in use: held by %s: refusing it", q, path);
+			rc = -EBUSY;
+		}
+		for (unsigned k = 1; k < s->n && !rc; k++) {
+			if (!stack_claimed(&s->node[k]))
+				continue;
+			blockdev_stack_path(s, k, path, sizeof(path));
+			fmt(err, errlen, "--device '%s' is in use: %s is held open exclusively (mounted in "
+			    "another mount namespace, or another program): refusing it", q, path);
+			rc = -EBUSY;
+		}
+		for (unsigned k = 1; k < s->n && !rc && !destroy; k++) {
+			if (s->node[k].under)
+				continue;
+			blockdev_stack_path(s, k, path, sizeof(path));
+			fmt(err, errlen, "--device '%s' has %s on it: refusing to overwrite it "
+			    "(--destroy %s names it again to allow that)", q, path, q);
+			rc = -EEXIST;
+		}
+	}
+	free(s);
+	return rc;
+}
+
+int fsimage_device_check(const char *dev, bool destroy, int *claim, char *err, size_t errlen)
+{
+	char q[QUOTE_MAX];
 	struct stat st;
 	blkid_probe pr;
-	FILE *f;
 	int fd, rc;
 
+	if (claim)
+		*claim = -1;
 	quote_str(dev, q, sizeof(q));
 	if (stat(dev, &st) < 0) {
 		rc = -errno;
@@ -679,30 +812,8 @@ int fsimage_device_check(const char *dev, bool destroy, char *err, size_t errlen
 		fmt(err, errlen, "--device '%s': not a block device", q);
 		return -ENOTBLK;
 	}
-	if ((f = fopen("/proc/self/mountinfo", "re"))) {
-		while (getline(&line, &cap, f) > 0) {
-			unsigned ma, mi;
-			char *sep = strstr(line, " - "), src[4096];
-			struct stat ss;
-			bool hit = false;
-
-			if (sscanf(line, "%*u %*u %u:%u", &ma, &mi) == 2 && is_or_part_of(makedev(ma, mi), st.st_rdev))
-				hit = true;
-			if (!hit && sep && sscanf(sep + 3, "%*s %4095s", src) == 1) {
-				unescape(src);
-				hit = stat(src, &ss) == 0 && S_ISBLK(ss.st_mode) && is_or_part_of(ss.st_rdev, st.st_rdev);
-			}
-			if (hit) {
-				free(line);
-				fclose(f);
-				fmt(err, errlen, "--device '%s' is mounted (or one of its partitions is): refusing it",
-				    q);
-				return -EBUSY;
-			}
-		}
-		free(line);
-		fclose(f);
-	}
+	if ((rc = stack_check(q, &st, destroy, err, errlen)))
+		return rc;
 	/* O_EXCL on a block device: fails while anyone holds it exclusively (a mount, swap,
 	 * device-mapper, md, a partition of it, another program) */
 	if ((fd = open(dev, O_RDONLY | O_EXCL | O_CLOEXEC)) < 0) {
@@ -757,6 +868,17 @@ int fsimage_device_check(const char *dev, bool destroy, char *err, size_t errlen
 		rc = -EIO;
 	}
 	blkid_free_probe(pr);
+	if (!rc && claim) {
+		struct stat now;
+
+		/* the device checked is the device claimed */
+		if (fstat(fd, &now) == 0 && S_ISBLK(now.st_mode) && now.st_rdev == st.st_rdev) {
+			*claim = fd;
+			return 0;
+		}
+		fmt(err, errlen, "--device '%s' changed while it was checked", q);
+		rc = -EAGAIN;
+	}
 	close(fd);
 	return rc > 0 ? 0 : rc;
 }

@@ -79,8 +79,12 @@ int fsimage_bdi_of(const char *mnt, const char *dev, char *path, size_t len);
 int fsimage_drop_caches(void);
 
 /* ---- a device named by the user --------------------------------------------------------- */
-/* Refuses (-EBUSY, -EEXIST, -ENOTBLK, with the reason in err) a device that is not a block
- * device, is mounted (itself or a partition), is held open exclusively by anyone, or carries a
- * filesystem, RAID or partition table signature (libblkid) unless destroy. Writes nothing. */
-int fsimage_device_check(const char *dev, bool destroy, char *err, size_t errlen);
+/* Refuses (-EBUSY, -EEXIST, -ENOTBLK, with the reason in err: one line naming what holds it) a
+ * device that is not a block device; that is mounted, swap space or held (device-mapper, md,
+ * an O_EXCL opener, a mount in another namespace) itself or through anything stacked on it (partitions, holders, loop devices over it at any
+ * offset, recursively; for a loop device over a block device, also what uses that one), even
+ * with destroy; that is held open exclusively by anyone; or that has loop devices or partitions
+ * on it or a filesystem, RAID or partition table signature (libblkid), unless destroy. Writes
+ * nothing. With claim, a device that passes stays open O_EXCL in *claim (-1 otherwise). */
+int fsimage_device_check(const char *dev, bool destroy, int *claim, char *err, size_t errlen);
 #endif

@@ -115,6 +115,37 @@ int main(void)
 	      (!strcmp(b.stat[1], "sda") || !strcmp(b.stat[1], "sdb")), "dm over md: the disks at the bottom");
 	CHECK(blockdev_resolve_sysfs(root, 1, 99, &b) == -ENOENT && b.kind == BLOCKDEV_NONE, "unknown device");
 
+	/* what is stacked on vda: its partitions, dm-0 holding vda2; loop0's backing file is a
+	 * regular file (not a device), so it is on nothing */
+	{
+		struct blockdev_stack *s = calloc(1, sizeof(*s));
+		char path[512];
+
+		put("devices/pci/virtio1/block/vda/dev", "254:0\n");
+		put("devices/pci/virtio1/block/vda/vda1/dev", "254:1\n");
+		put("devices/pci/virtio1/block/vda/vda2/dev", "254:2\n");
+		put("devices/virtual/block/dm-0/dev", "253:0\n");
+		put("devices/virtual/block/loop0/dev", "7:0\n");
+		mk("block");
+		ln("../devices/virtual/block/loop0", "block/loop0");
+		mk("devices/pci/virtio1/block/vda/vda2/holders");
+		ln("../../../../../../virtual/block/dm-0", "devices/pci/virtio1/block/vda/vda2/holders/dm-0");
+		CHECK(s && blockdev_stack(root, 254, 0, s) == 0 && s->n == 4 && !s->truncated, "stack of vda: %u",
+		      s ? s->n : 0);
+		for (unsigned i = 0; s && i < s->n; i++) {
+			blockdev_stack_path(s, i, path, sizeof(path));
+			if (!strcmp(s->node[i].name, "dm-0"))
+				CHECK(s->node[i].holder && !s->node[i].under &&
+				      !strcmp(path, "vda -> vda2 (partition 2) -> dm-0 (device-mapper 'vg-root')"),
+				      "dm-0 on vda2: '%s'", path);
+			else if (!strcmp(s->node[i].name, "vda1"))
+				CHECK(!s->node[i].holder && !strcmp(path, "vda -> vda1 (partition 1)"), "vda1: '%s'", path);
+		}
+		CHECK(s && blockdev_stack(root, 7, 0, s) == 0 && s->n == 1, "loop0 over a file: alone");
+		CHECK(s && blockdev_stack(root, 1, 99, s) == -ENOENT, "stack of an unknown device");
+		free(s);
+	}
+
 	/* live */
 	CHECK(blockdev_resolve("/proc", &b) == 0 && b.kind == BLOCKDEV_NONE, "proc is deviceless");
 	if (blockdev_resolve("/dev/shm", &b) == 0 && b.mount_known && !strcmp(b.mount.fstype, "tmpfs"))
