@@ -70,6 +70,10 @@ static const struct opt mx_opts[] = {
 	  "after each run, with the filesystem unmounted: fsck (its own checker, read-only, timed: "
 	  "e2fsck -fn, xfs_repair -n, btrfs check --readonly) and/or freespace (free extent sizes: "
 	  "e2freefrag, xfs_db freesp), comma-separated; their figures are the cells' figures" },
+	{ 0, "after-timeout", OPT_STR, F(after_timeout), "SECONDS", 0, 0, 0, 0,
+	  "the time limit of each --after check (90, 90s, 10m, 2h): past it the tool's processes are "
+	  "killed and the check is a finding (timed out); auto: 600 s plus 10 s per GiB of the "
+	  "filesystem's device" },
 	{ 0, "db", OPT_STR, F(db), "FILE", 0, 0, 0, 0,
 	  "the history database the report records the runs in (default: "
 	  "$XDG_DATA_HOME/fsbench/history.db)" },
@@ -102,6 +106,7 @@ static void mx_defaults(struct mxc_config *c)
 	c->size = UINT64_C(1) << 30;
 	c->max_other_cpu = 20;
 	c->order = "interleaved";
+	c->after_timeout = "auto";
 }
 
 /* for fsbench __man-options */
@@ -704,6 +709,11 @@ int cmd_matrix(int argc, char **argv, const char *prog)
 	}
 	if (after_parse(cfg.after, &plan, err, sizeof(err))) {
 		fprintf(stderr, "%s: %s\n", prog, err);
+		goto out;
+	}
+	if (after_timeout_parse(cfg.after_timeout, &plan.after_timeout_ns)) {
+		fprintf(stderr, "%s: option --after-timeout: '%s' is not auto or a time from 1 s to 30 days (90, "
+			"90s, 10m, 2h)\n", prog, quote_str(cfg.after_timeout, q, sizeof(q)));
 		goto out;
 	}
 	if (cfg.destroy && !cfg.device) {
