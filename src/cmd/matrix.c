@@ -16,6 +16,7 @@
 #include "core/quote.h"
 #include "report/opt_text.h"
 #include "sys/freespace.h"
+#include "sys/fsdev.h"
 #include "sys/fsck.h"
 #include "sys/fsimage.h"
 #include "sys/spawn.h"
@@ -534,6 +535,15 @@ static void dry_run(const struct mxc_plan *p)
 	if (p->after_fsck || p->after_freespace)
 		printf("after each run, unmounted:%s%s\n", p->after_fsck ? " fsck" : "",
 		       p->after_freespace ? " freespace" : "");
+	if ((p->after_fsck || p->after_freespace) && p->after_timeout_ns != FSDEV_TIMEOUT_AUTO)
+		printf(p->after_timeout_ns % 1000000000 ? "time limit of each check: %.3f s\n" :
+		       "time limit of each check: %.0f s\n", (double)p->after_timeout_ns / 1e9);
+	else if ((p->after_fsck || p->after_freespace) && p->device)
+		printf("time limit of each check: auto, %d s plus %d s per GiB of the device\n",
+		       FSDEV_TIMEOUT_BASE_S, FSDEV_TIMEOUT_S_PER_GIB);
+	else if (p->after_fsck || p->after_freespace)
+		printf("time limit of each check: auto, %llu s for the images\n",
+		       (unsigned long long)(fsdev_timeout_ns(p->cfg->size) / 1000000000));
 	if (cell && rep) {
 		mx_schedule(e, p->order, p->repeat, p->seed, cell, rep);
 		printf("order:");

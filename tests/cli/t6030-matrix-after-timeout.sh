@@ -41,6 +41,18 @@ matrix() {
         --max-other-cpu 100 -o "$r" "$@" -- tiotest -t 1 -f 4 -r 100 > out 2> err
 }
 
+# the limit in the dry run; bad values refused before anything is set up
+fsb matrix --fs ext4 --size 32M --after fsck --dry-run -- tiotest -t 1 > out 2> err || fail "dry run: $(cat err)"
+grep -q '^time limit of each check: auto, 610 s for the images$' out || fail "dry run, auto: $(cat out)"
+fsb matrix --fs ext4 --after fsck --after-timeout 90 --dry-run -- tiotest -t 1 > out 2> err || fail "dry run: $(cat err)"
+grep -q '^time limit of each check: 90 s$' out || fail "dry run, 90: $(cat out)"
+for bad in 0 -5 1y 31d; do
+    fsb matrix --fs ext4 --after fsck --after-timeout="$bad" --no-db -o "$SCRATCH/bad" -- tiotest -t 1 > out 2> err; rc=$?
+    [ $rc = 2 ] && grep -q "option --after-timeout: '$bad' is not auto or a time" err && [ ! -e "$SCRATCH/bad" ] ||
+        fail "--after-timeout '$bad': exit $rc: $(cat err)"
+done
+ok "the time limit in the dry run; bad values: exit 2, nothing set up"
+
 for kind in sleeps daemonizes; do
     fake_tool e2fsck $kind
     R=$SCRATCH/r-$kind
