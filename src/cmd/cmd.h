@@ -89,8 +89,12 @@ int cmd_matrix(int argc, char **argv, const char *prog);
 int cmd_report(int argc, char **argv, const char *prog);
 int cmd_history(int argc, char **argv, const char *prog);
 int cmd_man_options(int argc, char **argv, const char *prog);
-/* fsbench __after fsck|freespace DEVICE FSTYPE [--json FILE] (cmd/after.c, hidden) */
+/* fsbench __after fsck|freespace DEVICE FSTYPE [--json FILE] [--after-timeout T] (cmd/after.c,
+ * hidden) */
 int cmd_after(int argc, char **argv, const char *prog);
+/* --after-timeout (matrix and __after): "auto" (FSDEV_TIMEOUT_AUTO, sys/fsdev.h) or a time as
+ * OPT_TIME reads it, 1 s to 30 days, in ns. 0, -EINVAL or -ERANGE. */
+int after_timeout_parse(const char *s, uint64_t *ns);
 
 /* compare and plot: result files are operands after the options */
 struct opt_cmd;

@@ -16,6 +16,7 @@
 #include "core/quote.h"
 #include "report/opt_text.h"
 #include "sys/freespace.h"
+#include "sys/fsdev.h"
 #include "sys/fsck.h"
 #include "sys/fsimage.h"
 #include "sys/fsopts.h"
@@ -73,6 +74,10 @@ static const struct opt mx_opts[] = {
 	  "after each run, with the filesystem unmounted: fsck (its own checker, read-only, timed: "
 	  "e2fsck -fn, xfs_repair -n, btrfs check --readonly) and/or freespace (free extent sizes: "
 	  "e2freefrag, xfs_db freesp), comma-separated; their figures are the cells' figures" },
+	{ 0, "after-timeout", OPT_STR, F(after_timeout), "SECONDS", 0, 0, 0, 0,
+	  "the time limit of each --after check (90, 90s, 10m, 2h): past it the tool's processes are "
+	  "killed and the check is a finding (timed out); auto: 600 s plus 10 s per GiB of the "
+	  "filesystem's device" },
 	{ 0, "db", OPT_STR, F(db), "FILE", 0, 0, 0, 0,
 	  "the history database the report records the runs in (default: "
 	  "$XDG_DATA_HOME/fsbench/history.db)" },
@@ -105,6 +110,7 @@ static void mx_defaults(struct mxc_config *c)
 	c->size = UINT64_C(1) << 30;
 	c->max_other_cpu = 20;
 	c->order = "interleaved";
+	c->after_timeout = "auto";
 }
 
 /* for fsbench __man-options */
@@ -539,6 +545,15 @@ static void dry_run(const struct mxc_plan *p)
 	if (p->after_fsck || p->after_freespace)
 		printf("after each run, unmounted:%s%s\n", p->after_fsck ? " fsck" : "",
 		       p->after_freespace ? " freespace" : "");
+	if ((p->after_fsck || p->after_freespace) && p->after_timeout_ns != FSDEV_TIMEOUT_AUTO)
+		printf(p->after_timeout_ns % 1000000000 ? "time limit of each check: %.3f s\n" :
+		       "time limit of each check: %.0f s\n", (double)p->after_timeout_ns / 1e9);
+	else if ((p->after_fsck || p->after_freespace) && p->device)
+		printf("time limit of each check: auto, %d s plus %d s per GiB of the device\n",
+		       FSDEV_TIMEOUT_BASE_S, FSDEV_TIMEOUT_S_PER_GIB);
+	else if (p->after_fsck || p->after_freespace)
+		printf("time limit of each check: auto, %llu s for the images\n",
+		       (unsigned long long)(fsdev_timeout_ns(p->cfg->size) / 1000000000));
 	if (cell && rep) {
 		mx_schedule(e, p->order, p->repeat, p->seed, cell, rep);
 		printf("order:");
@@ -715,6 +730,11 @@ int cmd_matrix(int argc, char **argv, const char *prog)
 	}
 	if (after_parse(cfg.after, &plan, err, sizeof(err))) {
 		fprintf(stderr, "%s: %s\n", prog, err);
+		goto out;
+	}
+	if (after_timeout_parse(cfg.after_timeout, &plan.after_timeout_ns)) {
+		fprintf(stderr, "%s: option --after-timeout: '%s' is not auto or a time from 1 s to 30 days (90, "
+			"90s, 10m, 2h)\n", prog, quote_str(cfg.after_timeout, q, sizeof(q)));
 		goto out;
 	}
 	if (cfg.destroy && !cfg.device) {

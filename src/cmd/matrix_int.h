@@ -24,6 +24,7 @@ struct mxc_config {
 	const char *db;              /* --db FILE: the history database */
 	const char *mpi;             /* --mpi LAUNCHER: each run as an MPI job (fsbench-mpi) */
 	const char *after;           /* --after fsck,freespace */
+	const char *after_timeout;   /* --after-timeout SECONDS|auto */
 	bool no_db;                  /* --no-db */
 	int help;
 };
@@ -41,6 +42,7 @@ struct mxc_plan {
 	unsigned repeat;
 	bool warmup;
 	bool after_fsck, after_freespace;   /* --after: after each run, unmounted */
+	uint64_t after_timeout_ns;   /* each check's limit; FSDEV_TIMEOUT_AUTO: from the device's size */
 	char out[PATH_MAX];          /* the result directory (absolute, created by the runner) */
 	char scratch_parent[PATH_MAX];
 	const char *device;          /* NULL: images; else claim->path, resolved once */

@@ -610,10 +610,10 @@ static int after_run(struct runner *r, struct target *t, const struct mx_cell *c
 		     json_t *run, const char *where)
 {
 	const struct mxc_plan *p = r->p;
-	const struct spawn_opts so = { .stop = interrupted };
+	const struct spawn_opts so = { .timeout_ns = p->after_timeout_ns, .stop = interrupted };
 	json_t *root = json_pack("{s:s, s:i, s:s, s:s}", "schema", "fsbench-after", "version", 1, "cell",
 				 c->name, "fstype", c->fs);
-	char path[PATH_MAX * 2], line[400];
+	char path[PATH_MAX * 2], line[400], q[QUOTE_MAX];
 	int rc = 0;
 
 	if (device_yield(r)) {
@@ -639,16 +639,18 @@ static int after_run(struct runner *r, struct target *t, const struct mx_cell *c
 
 			r->findings++;
 			json_object_set_new(run, "fsck_finding", json_true());
+			/* the checker's own words, escaped: no terminal sequence of theirs reaches the terminal */
 			snprintf(line, sizeof(line), "%.*s", (int)strcspn(m, "\n"), m);
-			if (f.verdict == FSCK_ERRORS)
-				say(r, "FINDING after %s: %s found errors (exit %d): %s", where, f.tool,
-				    f.run.exit_code, *line ? line : "no message");
+			quote_str(*line ? line : "no message", q, sizeof(q));
+			if (f.run.timed_out)
+				say(r, "FINDING after %s: %s timed out: %s", where, f.tool, quote_str(f.why, q, sizeof(q)));
+			else if (f.verdict == FSCK_ERRORS)
+				say(r, "FINDING after %s: %s found errors (exit %d): %s", where, f.tool, f.run.exit_code, q);
 			else if (f.run.exit_code >= 0 && f.command[0])
-				say(r, "FINDING after %s: %s could not finish the check (exit %d): %s", where,
-				    f.tool, f.run.exit_code, *line ? line : "no message");
+				say(r, "FINDING after %s: %s could not finish the check (exit %d): %s", where, f.tool,
+				    f.run.exit_code, q);
 			else
-				say(r, "FINDING after %s: the filesystem could not be checked: %s", where,
-				    *line ? line : "no message");
+				say(r, "FINDING after %s: the filesystem could not be checked: %s", where, q);
 		} else {
 			say(r, "  fsck after %s: %s, %.2f s (%s)", where, fsck_verdict_name[f.verdict],
 			    (double)f.run.wall_ns / 1e9, f.tool);
@@ -663,7 +665,7 @@ static int after_run(struct runner *r, struct target *t, const struct mx_cell *c
 		if (fr.run.stopped || interrupted())
 			rc = -1;
 		else if (fr.absent)
-			say(r, "  free space after %s: absent: %s", where, fr.why);
+			say(r, "  free space after %s: absent: %s", where, quote_str(fr.why, q, sizeof(q)));
 		else
 			say(r, "  free space after %s: %llu free extents, %.1f MiB free, mean %.1f KiB (%s)", where,
 			    (unsigned long long)fr.free_extents, (double)fr.free_bytes / 1048576,

@@ -79,6 +79,10 @@ static int read_fsck(const json_t *o, struct after_data *a, char *err, size_t er
 		return errmsg(err, errlen, "fsck.verdict is not clean, errors, failed or absent");
 	snprintf(a->verdict, sizeof(a->verdict), "%s", v);
 	a->finding = !strcmp(v, "errors") || !strcmp(v, "failed");
+	x = json_object_get(o, "timed_out");
+	if (x && !json_is_null(x) && !json_is_boolean(x))
+		return errmsg(err, errlen, "fsck.timed_out is not true or false");
+	a->timed_out = json_is_true(x);
 	rr_printable(json_string_value(json_object_get(o, "tool")) ? json_string_value(json_object_get(o, "tool")) : "",
 		     a->tool, sizeof(a->tool));
 	x = json_object_get(o, "exit_status");

@@ -36,6 +36,7 @@ struct after_data {
 	/* fsck */
 	char verdict[16];            /* "clean", "errors", "failed", "absent" */
 	bool finding;                /* errors, or the checker could not check */
+	bool timed_out;              /* killed at its time limit (--after-timeout) */
 	char tool[32];
 	int exit_status;             /* -1: none */
 	char *reason;                /* absent or failed: why (""), malloc'd */

@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "core/quote.h"
 #include "report/json.h"
 
 static json_t *str_or_null(const char *s)
@@ -10,9 +11,12 @@ static json_t *str_or_null(const char *s)
 	return s && *s ? json_string(s) : json_null();
 }
 
-/* the tool's run: its times and memory; null when it did not run */
-static void run_fields(json_t *o, const struct spawn_result *r, bool ran)
+/* the tool's run: its times and memory, its time limit and whether it was killed at it; null
+ * when it did not run */
+static void run_fields(json_t *o, const struct spawn_result *r, bool ran, uint64_t timeout_ns)
 {
+	json_object_set_new(o, "timeout_s", ran && timeout_ns ? json_u64(timeout_ns / 1000000000) : json_null());
+	json_object_set_new(o, "timed_out", ran ? json_boolean(r->timed_out) : json_null());
 	json_object_set_new(o, "exit_status", ran && r->exit_code >= 0 ? json_integer(r->exit_code) : json_null());
 	json_object_set_new(o, "signal", ran && r->signal ? json_integer(r->signal) : json_null());
 	json_object_set_new(o, "wall_ns", ran ? json_u64(r->wall_ns) : json_null());
@@ -35,11 +39,20 @@ json_t *fsck_json(const struct fsck_result *r)
 	json_object_set_new(o, "verdict", json_string(fsck_verdict_name[r->verdict]));
 	json_object_set_new(o, "finding", json_boolean(r->verdict == FSCK_ERRORS || r->verdict == FSCK_FAILED));
 	json_object_set_new(o, "reason", str_or_null(r->why));
-	run_fields(o, &r->run, ran);
+	run_fields(o, &r->run, ran, r->timeout_ns);
 	for (const char *p = r->messages; p && *p;) {
 		size_t n = strcspn(p, "\n");
 
-		json_array_append_new(msgs, json_stringn(p, n));
+		json_t *m = json_stringn(p, n);
+
+		/* a line that is not UTF-8 is kept escaped (core/quote.h), not dropped */
+		if (!m) {
+			char line[4096], q[QUOTE_MAX];
+
+			snprintf(line, sizeof(line), "%.*s", (int)(n < sizeof(line) ? n : sizeof(line) - 1), p);
+			m = json_string(quote_str(line, q, sizeof(q)));
+		}
+		json_array_append_new(msgs, m);
 		p += n + (p[n] == '\n');
 	}
 	json_object_set_new(o, "messages", msgs);
@@ -74,6 +87,6 @@ json_t *freespace_json(const struct freespace_result *r)
 	} else {
 		json_object_set_new(o, "histogram", json_null());
 	}
-	run_fields(o, &r->run, r->command[0] && r->run.out);
+	run_fields(o, &r->run, r->command[0] && r->run.out, r->timeout_ns);
 	return o;
 }

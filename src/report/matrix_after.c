@@ -10,14 +10,15 @@
 /* the first line of a finding's messages, or its reason */
 static void first_line(const struct after_data *a, char *buf, size_t len)
 {
-	const char *s = a->messages && *a->messages ? a->messages : a->reason ? a->reason : "";
+	/* timed out: what it printed before is not the point, the limit is */
+	const char *s = a->messages && *a->messages && !a->timed_out ? a->messages : a->reason ? a->reason : "";
 
 	snprintf(buf, len, "%.*s", (int)strcspn(s, "\n"), *s ? s : "no message");
 }
 
 static const char *finding_words(const struct after_data *a)
 {
-	return !strcmp(a->verdict, "errors") ? "found errors" :
+	return !strcmp(a->verdict, "errors") ? "found errors" : a->timed_out ? "timed out" :
 	       a->exit_status >= 0 ? "could not finish the check" : "could not check the filesystem";
 }
 
@@ -233,7 +234,7 @@ json_t *mafter_cell_json(const struct mx *m, unsigned c)
 
 json_t *mafter_findings_json(const struct mx *m)
 {
-	json_t *a = json_array();
+	json_t *a = json_array(), *f;
 
 	for (unsigned r = 0; r < m->nruns; r++) {
 		const struct mread_run *ru = &m->run[r];
@@ -242,10 +243,12 @@ json_t *mafter_findings_json(const struct mx *m)
 		if (!ru->has_after || !ru->after.finding)
 			continue;
 		first_line(&ru->after, line, sizeof(line));
-		json_array_append_new(a, json_pack("{s:s,s:i,s:s,s:s,s:s,s:o,s:i,s:s}", "cell", m->cell[ru->cell].name,
+		f = json_pack("{s:s,s:i,s:s,s:s,s:s,s:o,s:i,s:s}", "cell", m->cell[ru->cell].name,
 			"repeat", (int)ru->repeat, "check", "fsck", "verdict", ru->after.verdict, "tool", ru->after.tool,
 			"exit_status", ru->after.exit_status >= 0 ? json_integer(ru->after.exit_status) : json_null(),
-			"message_lines", (int)ru->after.message_lines, "first_line", line));
+			"message_lines", (int)ru->after.message_lines, "first_line", line);
+		json_object_set_new(f, "timed_out", json_boolean(ru->after.timed_out));
+		json_array_append_new(a, f);
 	}
 	return a;
 }

@@ -165,6 +165,7 @@ int freespace_run(const char *device, const char *fstype, const struct spawn_opt
 	char *e2[] = { "e2freefrag", NULL, NULL };
 	char *xfs[] = { "xfs_db", "-r", "-c", "sb 0", "-c", "p blocksize", "-c", "freesp -s", NULL, NULL };
 	char **argv, first[128];
+	struct spawn_opts so;
 	struct fsdev d;
 	int rc;
 
@@ -190,10 +191,19 @@ int freespace_run(const char *device, const char *fstype, const struct spawn_opt
 	if ((rc = fsdev_resolve(device, &d, r->why, sizeof(r->why))))
 		return rc;
 	snprintf(r->device, sizeof(r->device), "%s", d.path);
-	r->busy = d.busy;
+	/* as fsck: what the tool would read of a mounted filesystem lags behind the kernel's */
+	if ((r->busy = d.busy)) {
+		snprintf(r->why, sizeof(r->why), "'%.160s' is mounted or in use: %s needs it unmounted", d.path,
+			 r->tool);
+		return -EBUSY;
+	}
 	argv[argv == e2 ? 1 : 8] = d.path;
 	command_text(argv, r->command, sizeof(r->command));
-	rc = spawn_run(argv, o, &r->run);
+	so = o ? *o : (struct spawn_opts){ 0 };
+	if (so.timeout_ns == FSDEV_TIMEOUT_AUTO)
+		so.timeout_ns = fsdev_timeout_ns(d.bytes);
+	r->timeout_ns = so.timeout_ns;
+	rc = spawn_run(argv, &so, &r->run);
 	if (rc == -ENOENT) {
 		snprintf(r->why, sizeof(r->why), "%s is not installed", r->tool);
 		return rc;
@@ -206,6 +216,15 @@ int freespace_run(const char *device, const char *fstype, const struct spawn_opt
 	argv[0] = r->run.path;
 	command_text(argv, r->command, sizeof(r->command));
 	first_line(r->run.out, first, sizeof(first));
+	if (r->run.timed_out) {
+		snprintf(r->why, sizeof(r->why), "%s did not finish within %llu s: timed out, its processes killed",
+			 r->tool, (unsigned long long)(r->timeout_ns / 1000000000));
+		return -ETIMEDOUT;
+	}
+	if (r->run.stopped) {
+		snprintf(r->why, sizeof(r->why), "%s was stopped, its processes killed", r->tool);
+		return -EINTR;
+	}
 	if (r->run.exit_code != 0) {
 		snprintf(r->why, sizeof(r->why), "%s failed (%s %d): %s", r->tool,
 			 r->run.signal ? "signal" : "exit", r->run.signal ? r->run.signal : r->run.exit_code, first);

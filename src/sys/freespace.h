@@ -5,9 +5,11 @@
  *   xfs                xfs_db -r -c "sb 0" -c "p blocksize" -c "freesp -s" DEVICE
  *   btrfs, others      absent, with the reason (btrfs-progs reports free space per chunk, not
  *                      the sizes of free extents)
- * Both tools read the device: on a mounted filesystem what they read may lag behind what the
- * kernel holds in memory (busy is set; callers say so), so unmount first for exact figures.
- * The tool runs through sys/spawn.h (argv, no shell, LC_ALL=C, timed).
+ * Both tools read the device: on a mounted filesystem what they read would lag behind what the
+ * kernel holds in memory, so a mounted or busy device is refused as fsck refuses it (-EBUSY,
+ * busy set, nothing run). The tool runs through sys/spawn.h (argv, no shell, LC_ALL=C, timed,
+ * its process group killed at the time limit, o->timeout_ns, FSDEV_TIMEOUT_AUTO for the
+ * default from the device's size, or when o->stop says so).
  *
  * Use:
  *	struct freespace_result r;
@@ -36,7 +38,7 @@ struct freespace_result {
 	char why[FREESPACE_WHY_MAX];
 	char fstype[32];
 	char device[PATH_MAX];       /* as resolved */
-	bool busy;                   /* the device was mounted or in use: the figures may lag */
+	bool busy;                   /* the device was mounted or in use: refused */
 	const char *tool;            /* "e2freefrag", "xfs_db"; NULL when absent */
 	char command[PATH_MAX + 128];
 	uint64_t block_bytes;
@@ -45,12 +47,15 @@ struct freespace_result {
 	uint64_t largest_bytes;      /* 0: the tool does not say (xfs_db: only the bucket) */
 	unsigned nbuckets;
 	struct freespace_bucket b[FREESPACE_MAX_BUCKETS];
+	uint64_t timeout_ns;         /* the time limit it ran under; 0: none */
 	struct spawn_result run;     /* exit status, times, RSS, the whole output */
 };
 
 /* 0 when it ran and parsed, or there is no tool for fstype (absent, why); -ENOENT (no such
- * device, or the tool is not installed: absent), -EINVAL (not a device or image), -EPROTO (the
- * tool failed or printed what fsbench cannot parse: absent, why quotes it), or another -errno.
+ * device, or the tool is not installed: absent), -EINVAL (not a device or image), -EBUSY
+ * (mounted or in use: nothing run), -EPROTO (the tool failed or printed what fsbench cannot
+ * parse: absent, why quotes it), -ETIMEDOUT (killed at the time limit), -EINTR (stopped), or
+ * another -errno.
  * r is always safe to freespace_result_free(). o may be NULL. */
 int freespace_run(const char *device, const char *fstype, const struct spawn_opts *o,
 		  struct freespace_result *r);

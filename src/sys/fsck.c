@@ -179,6 +179,7 @@ static void command_text(char *const argv[], char *buf, size_t len)
 int fsck_run(const char *device, const char *fstype, const struct spawn_opts *o, struct fsck_result *r)
 {
 	const struct checker *k;
+	struct spawn_opts so;
 	char *argv[8];
 	struct fsdev d;
 	int n = 0, rc;
@@ -213,7 +214,11 @@ int fsck_run(const char *device, const char *fstype, const struct spawn_opts *o,
 	argv[n++] = d.path;
 	argv[n] = NULL;
 	command_text(argv, r->command, sizeof(r->command));
-	rc = spawn_run(argv, o, &r->run);
+	so = o ? *o : (struct spawn_opts){ 0 };
+	if (so.timeout_ns == FSDEV_TIMEOUT_AUTO)
+		so.timeout_ns = fsdev_timeout_ns(d.bytes);
+	r->timeout_ns = so.timeout_ns;
+	rc = spawn_run(argv, &so, &r->run);
 	if (rc == -ENOENT) {
 		snprintf(r->why, sizeof(r->why), "%s is not installed", k->tool);
 		return rc;
@@ -227,14 +232,18 @@ int fsck_run(const char *device, const char *fstype, const struct spawn_opts *o,
 	argv[0] = r->run.path;
 	command_text(argv, r->command, sizeof(r->command));
 	r->verdict = fsck_verdict_of(k->tool, r->run.exit_code, r->run.signal, r->run.out);
+	/* a checker that had to be killed did not finish, whatever it said before: not clean */
+	if (r->run.timed_out || r->run.stopped)
+		r->verdict = FSCK_FAILED;
 	r->messages = fsck_messages(k->tool, r->run.out, FSCK_MSG_LINES, &r->message_lines);
 	if (!r->messages)
 		return -ENOMEM;
 	if (r->verdict == FSCK_FAILED) {
 		if (r->run.timed_out)
-			snprintf(r->why, sizeof(r->why), "%s did not finish in time (killed)", k->tool);
+			snprintf(r->why, sizeof(r->why), "%s did not finish within %llu s: timed out, its processes "
+				 "killed", k->tool, (unsigned long long)(r->timeout_ns / 1000000000));
 		else if (r->run.stopped)
-			snprintf(r->why, sizeof(r->why), "%s was stopped", k->tool);
+			snprintf(r->why, sizeof(r->why), "%s was stopped, its processes killed", k->tool);
 		else if (r->run.signal)
 			snprintf(r->why, sizeof(r->why), "%s was killed by signal %d", k->tool, r->run.signal);
 		else

@@ -8,7 +8,10 @@
  *                                                 in its output: problems; else failed
  * Any other filesystem: absent, with the reason. The device is resolved once (sys/fsdev.h) and
  * must not be mounted (-EBUSY, nothing run). The checker runs through sys/spawn.h: argv, no
- * shell, LC_ALL=C, output captured, wall and CPU time and peak RSS from wait4.
+ * shell, LC_ALL=C, output captured, wall and CPU time and peak RSS from wait4, in a process
+ * group of its own that is killed whole at the time limit (o->timeout_ns; FSDEV_TIMEOUT_AUTO:
+ * from the device's size, sys/fsdev.h) or when o->stop says so: the check then failed (timed
+ * out, or stopped), whatever the checker printed or returned before.
  *
  * Use:
  *	struct fsck_result r;
@@ -21,6 +24,7 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "sys/spawn.h"
 
@@ -30,7 +34,8 @@
 enum fsck_verdict {
 	FSCK_CLEAN,                  /* the checker ran and found nothing */
 	FSCK_ERRORS,                 /* it found problems: messages has the first ones */
-	FSCK_FAILED,                 /* it could not check (operational error, signal, timeout) */
+	FSCK_FAILED,                 /* it could not check (operational error, signal, timeout,
+				      * stopped: run.timed_out and run.stopped say which) */
 	FSCK_ABSENT,                 /* no checker for this filesystem, or none installed: why */
 };
 extern const char *const fsck_verdict_name[];   /* "clean", "errors", "failed", "absent" */
@@ -44,6 +49,7 @@ struct fsck_result {
 	char why[FSCK_WHY_MAX];      /* absent or failed: the reason */
 	char *messages;              /* the problem lines, newline-separated, malloc'd ("" for none) */
 	unsigned message_lines;      /* all of them, more than messages keeps past FSCK_MSG_LINES */
+	uint64_t timeout_ns;         /* the time limit it ran under; 0: none */
 	struct spawn_result run;     /* exit status, signal, times, RSS, the whole output */
 };
 

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -20,6 +22,19 @@ static bool dev_busy(const char *path)
 		return false;
 	}
 	return errno == EBUSY;
+}
+
+static uint64_t dev_bytes(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	uint64_t bytes = 0;
+
+	if (fd < 0)
+		return 0;
+	if (ioctl(fd, BLKGETSIZE64, &bytes) < 0)
+		bytes = 0;
+	close(fd);
+	return bytes;
 }
 
 /* an image is busy when a loop device backed by it is */
@@ -74,5 +89,13 @@ int fsdev_resolve(const char *name, struct fsdev *d, char *why, size_t len)
 	}
 	d->image = S_ISREG(st.st_mode);
 	d->busy = d->image ? image_busy(d->path) : dev_busy(d->path);
+	d->bytes = d->image ? (uint64_t)st.st_size : dev_bytes(d->path);
 	return 0;
+}
+
+uint64_t fsdev_timeout_ns(uint64_t bytes)
+{
+	uint64_t gib = (bytes + (UINT64_C(1) << 30) - 1) >> 30;
+
+	return (FSDEV_TIMEOUT_BASE_S + gib * FSDEV_TIMEOUT_S_PER_GIB) * UINT64_C(1000000000);
 }

@@ -7,15 +7,30 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct fsdev {
 	char path[PATH_MAX];         /* resolved */
 	bool image;                  /* a regular file, not a block device */
 	bool busy;                   /* mounted or held exclusively (an image: through its loop device) */
+	uint64_t bytes;              /* its size; 0 when unknown */
 };
 
+/* The after-run tools' time limit, when the user leaves it at auto (fsbench matrix
+ * --after-timeout, __after --after-timeout): FSDEV_TIMEOUT_BASE_S plus FSDEV_TIMEOUT_S_PER_GIB
+ * for each GiB of the device (1 GiB, the matrix's default image: 610 s; 100 GiB: 1600 s; 4 TiB:
+ * 11.5 h). The limit is there to end a checker that hangs, never one that is slow: ten minutes
+ * is many times what e2fsck -fn, xfs_repair -n or btrfs check take on the matrix's images (a
+ * second or two for 1 GiB), and 10 s per GiB is reading the WHOLE device at 100 MiB/s, while a
+ * checker reads its metadata, a small part of it. spawn_opts.timeout_ns = FSDEV_TIMEOUT_AUTO
+ * asks fsck_run and freespace_run for it. */
+#define FSDEV_TIMEOUT_BASE_S 600
+#define FSDEV_TIMEOUT_S_PER_GIB 10
+#define FSDEV_TIMEOUT_AUTO UINT64_MAX
+uint64_t fsdev_timeout_ns(uint64_t bytes);
+
 /* 0, or -errno with one line in why: -ENOENT (no such device), -EINVAL (neither a block device
- * nor a regular file). busy is found by an exclusive open (O_EXCL on a block device fails with
+ * nor a regular file). bytes: the file's size, the device's (BLKGETSIZE64). busy is found by an exclusive open (O_EXCL on a block device fails with
  * EBUSY while the kernel holds it mounted), for an image through the loop devices whose
  * backing file it is. */
 int fsdev_resolve(const char *name, struct fsdev *d, char *why, size_t len);

@@ -110,8 +110,13 @@ static int start(char *const argv[], struct spawn_result *r, int *rfd, pid_t *pi
 		rc = posix_spawnattr_setsigdefault(&at, &all);
 	if (!rc)
 		rc = posix_spawnattr_setsigmask(&at, &none);
+	/* a group of its own: what the tool starts can be killed with it, and a terminal's ^C
+	 * reaches fsbench alone, which stops the tool itself */
 	if (!rc)
-		rc = posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+		rc = posix_spawnattr_setpgroup(&at, 0);
+	if (!rc)
+		rc = posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK |
+					      POSIX_SPAWN_SETPGROUP);
 	if (!rc) {
 		/* what this process has buffered comes before what the tool writes */
 		fflush(NULL);
@@ -129,35 +134,61 @@ static int start(char *const argv[], struct spawn_result *r, int *rfd, pid_t *pi
 	return 0;
 }
 
-/* kills the child once, at the timeout or when stop() says so; true when it did */
-static bool kill_if_due(const struct spawn_opts *o, uint64_t t0, pid_t pid, struct spawn_result *r,
-			bool killed)
+/* The tool has exited: left a zombie, not reaped, so that its pid, which is its process
+ * group's id, stays its own while the group is signalled. */
+static bool exited(pid_t pid)
 {
-	bool stop = !killed && o->stop && o->stop();
-	bool late = !killed && o->timeout_ns && now_ns() - t0 > o->timeout_ns;
+	siginfo_t si;
 
-	if (!stop && !late)
-		return false;
-	r->stopped = stop;
-	r->timed_out = !stop;
-	kill(pid, SIGKILL);
-	return true;
+	memset(&si, 0, sizeof(si));
+	while (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) < 0)
+		if (errno != EINTR)
+			return true;    /* ECHILD: nothing left to wait for */
+	return si.si_pid == pid;
+}
+
+static void keep(struct spawn_result *r, size_t *cap, const char *buf, size_t n)
+{
+	r->out_total += n;
+	if (r->out_len + n > SPAWN_OUT_MAX)
+		n = SPAWN_OUT_MAX - r->out_len;
+	if (r->out_len + n + 1 > *cap) {
+		size_t ncap = *cap;
+		char *nb;
+
+		while (r->out_len + n + 1 > ncap)
+			ncap *= 2;
+		if (!(nb = realloc(r->out, ncap)))
+			return;         /* out of memory: the rest is counted, not kept */
+		r->out = nb;
+		*cap = ncap;
+	}
+	memcpy(r->out + r->out_len, buf, n);
+	r->out_len += n;
+	r->out[r->out_len] = '\0';
+}
+
+static int ms_until(uint64_t now, uint64_t when)
+{
+	return when <= now ? 0 : (int)((when - now + 999999) / 1000000);
 }
 
 int spawn_run(char *const argv[], const struct spawn_opts *o, struct spawn_result *r)
 {
 	static const struct spawn_opts none = { 0 };
+	enum { RUNNING, TERMED, KILLED } state = RUNNING;
+	uint64_t t0, grace, t_kill = 0;
 	size_t cap = 4096;
 	struct rusage ru;
-	uint64_t t0;
+	bool done = false, eof = false;
 	pid_t pid;
 	int fd = -1, rc, status;
-	bool killed = false;
 
 	memset(r, 0, sizeof(*r));
 	r->exit_code = -1;
 	if (!o)
 		o = &none;
+	grace = o->grace_ns ? o->grace_ns : SPAWN_GRACE_NS;
 	if ((rc = spawn_find(argv[0], r->path, sizeof(r->path))))
 		return rc;
 	if (!(r->out = malloc(cap)))
@@ -166,53 +197,63 @@ int spawn_run(char *const argv[], const struct spawn_opts *o, struct spawn_resul
 	t0 = now_ns();
 	if ((rc = start(argv, r, &fd, &pid)))
 		return rc;
+	r->pid = pid;
 	for (;;) {
 		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		uint64_t now = now_ns();
+		int wait_ms = 100;
 		char buf[16384];
 		ssize_t n;
-		int prc = poll(&pfd, 1, 100);
 
-		killed |= kill_if_due(o, t0, pid, r, killed);
-		if (prc < 0 && errno == EINTR)
+		done = done || exited(pid);
+		if (done && eof)
+			break;
+		if (state == RUNNING) {
+			r->stopped = o->stop && o->stop();
+			r->timed_out = !r->stopped && o->timeout_ns && now - t0 >= o->timeout_ns;
+			if (r->stopped || r->timed_out) {
+				killpg(pid, SIGTERM);
+				killpg(pid, SIGCONT);
+				state = TERMED;
+				t_kill = now;
+			} else if (o->timeout_ns && ms_until(now, t0 + o->timeout_ns) < wait_ms) {
+				wait_ms = ms_until(now, t0 + o->timeout_ns);
+			}
+		}
+		if (state == TERMED && now - t_kill >= grace) {
+			killpg(pid, SIGKILL);
+			state = KILLED;
+			t_kill = now;
+		}
+		if (state == KILLED && done && now - t_kill >= grace) {
+			r->out_held = !eof;   /* held by a process outside the group: not ours to wait for */
+			break;
+		}
+		if (state != RUNNING && ms_until(now, t_kill + grace) < wait_ms)
+			wait_ms = ms_until(now, t_kill + grace) + 1;
+		if (eof) {
+			/* the output is closed, the tool still runs: poll cannot wait for its exit */
+			const struct timespec tick = { 0, (long)(wait_ms < 10 ? wait_ms : 10) * 1000000 };
+
+			nanosleep(&tick, NULL);
 			continue;
-		if (prc <= 0)
-			continue;
+		}
+		if (poll(&pfd, 1, wait_ms) <= 0)
+			continue;       /* EINTR (a signal: stop() says) or time */
 		n = read(fd, buf, sizeof(buf));
-		if (n < 0 && errno == EINTR)
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
 			continue;
 		if (n <= 0)
-			break;       /* every writer closed its end: the tool (and its children) ended */
-		r->out_total += (uint64_t)n;
-		if (r->out_len + (size_t)n > SPAWN_OUT_MAX)
-			n = (ssize_t)(SPAWN_OUT_MAX - r->out_len);
-		if (r->out_len + (size_t)n + 1 > cap) {
-			size_t ncap = cap;
-			char *nb;
-
-			while (r->out_len + (size_t)n + 1 > ncap)
-				ncap *= 2;
-			if (!(nb = realloc(r->out, ncap)))
-				continue;    /* out of memory: the rest is counted, not kept */
-			r->out = nb;
-			cap = ncap;
-		}
-		memcpy(r->out + r->out_len, buf, (size_t)n);
-		r->out_len += (size_t)n;
-		r->out[r->out_len] = '\0';
+			eof = true;     /* every writer closed its end */
+		else
+			keep(r, &cap, buf, (size_t)n);
 	}
+	/* what the tool left running in its group goes with it */
+	killpg(pid, SIGKILL);
 	close(fd);
-	/* a tool that closed its output may still run: the timeout and stop() still apply */
-	for (;;) {
-		const struct timespec tick = { 0, 10 * 1000 * 1000 };
-		pid_t w = wait4(pid, &status, WNOHANG, &ru);
-
-		if (w == pid)
-			break;
-		if (w < 0 && errno != EINTR)
+	while (wait4(pid, &status, 0, &ru) < 0)
+		if (errno != EINTR)
 			return -errno;
-		killed |= kill_if_due(o, t0, pid, r, killed);
-		nanosleep(&tick, NULL);
-	}
 	r->wall_ns = now_ns() - t0;
 	r->usr_s = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6;
 	r->sys_s = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;

@@ -1,12 +1,14 @@
 /* fsck: the verdict from each checker's exit status and output, and its problem lines without
  * the progress lines, on the checkers' real output (e2fsprogs 1.47, xfsprogs 6.1, btrfs-progs
- * 6.2); then a filesystem with no checker, and a device that does not exist. */
+ * 6.2); then a filesystem with no checker, and a device that does not exist; the default time
+ * limit (sys/fsdev.h: 600 s plus 10 s per GiB, rounded up) for a few sizes. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
 #include "sys/fsck.h"
+#include "sys/fsdev.h"
 
 static const char e2_clean[] =
 	"e2fsck 1.47.0 (5-Feb-2023)\n"
@@ -148,5 +150,18 @@ int main(void)
 	CHECK(fsck_run("/dev/null", "ext4", NULL, &r) == -EINVAL && strstr(r.why, "neither a block device"),
 	      "a character device is not a filesystem: %s", r.why);
 	fsck_result_free(&r);
+	{
+		static const struct { uint64_t bytes, s; } lim[] = {
+			{ 0, 600 }, { 1, 610 }, { UINT64_C(32) << 20, 610 }, { UINT64_C(1) << 30, 610 },
+			{ (UINT64_C(1) << 30) + 1, 620 }, { UINT64_C(100) << 30, 1600 },
+			{ UINT64_C(4) << 40, 600 + 4096 * 10 }, { UINT64_C(1) << 44, 600 + 16384 * 10 },
+		};
+
+		for (size_t i = 0; i < sizeof(lim) / sizeof(lim[0]); i++)
+			CHECK(fsdev_timeout_ns(lim[i].bytes) == lim[i].s * UINT64_C(1000000000),
+			      "default limit for %llu bytes: %llu s, expected %llu", (unsigned long long)lim[i].bytes,
+			      (unsigned long long)(fsdev_timeout_ns(lim[i].bytes) / 1000000000),
+			      (unsigned long long)lim[i].s);
+	}
 	return check_done("test_fsck");
 }

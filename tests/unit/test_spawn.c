@@ -1,23 +1,80 @@
 /* spawn: a tool run by argv without a shell, its output captured (both streams, in order),
- * its exit status, signal, timeout and stop, the C locale, and the lookup by name. The tools
- * are POSIX utilities every system has (true, false, sh for a scripted child). */
+ * its exit status, signal, timeout and stop, the C locale, and the lookup by name; the timeout
+ * and the stop kill the tool's whole process group, within a bounded time, even when a child
+ * of the tool holds its output or left the group. The tools are POSIX utilities every system
+ * has (true, false, sh for a scripted child, sleep) and util-linux's setsid, procps' pgrep. */
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "sys/spawn.h"
+
+#define MS (1000u * 1000)
 
 static bool stop_now(void)
 {
 	return true;
 }
 
+/* true from stop_at on (CLOCK_MONOTONIC ns) */
+static uint64_t stop_at;
+static bool stop_later(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec >= stop_at;
+}
+
+/* Each prints the pid of a child it starts, then holds on. */
+static const struct group_case {
+	const char *what, *script;
+	bool stop;                   /* stopped (as by SIGINT) rather than timed out */
+	int exit_code, signal;       /* how the tool itself ended */
+	bool escapes;                /* its child left the group: killed by the test itself */
+} group_cases[] = {
+	{ "a tool that sleeps", "sleep 30 & echo $!; wait", false, -1, SIGTERM, false },
+	{ "a tool that ignores SIGTERM", "trap '' TERM; sleep 30 & echo $!; wait", false, -1, SIGKILL, false },
+	{ "a tool that leaves a child holding its output", "sleep 30 & echo $!; exit 0", false, 0, 0, false },
+	{ "the same, stopped", "sleep 30 & echo $!; exit 0", true, 0, 0, false },
+	/* setsid(1) in a background job (not a group leader) calls setsid(2) itself: $! is it */
+	{ "a child that left the group (setsid) holding the output", "setsid sleep 30 & echo $!; exit 0",
+	  false, 0, 0, true },
+};
+
+/* pid (an orphan, so this process's child) has ended, or is killed here when it escaped */
+static bool gone(pid_t pid, bool escaped)
+{
+	int status;
+
+	if (escaped && kill(pid, SIGKILL) < 0)
+		return false;
+	for (int i = 0; i < 100; i++) {
+		pid_t w = waitpid(pid, &status, WNOHANG);
+
+		if (w == pid)
+			return WIFSIGNALED(status);
+		if (w < 0)
+			return errno == ECHILD && kill(pid, 0) < 0;
+		usleep(10000);
+	}
+	return false;
+}
+
 int main(void)
 {
 	struct spawn_result r;
 	char path[4096];
+
+	/* the tools' orphans become this process's children, so that it can see them end */
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
+		return fprintf(stderr, "prctl: %s\n", strerror(errno)), 1;
 
 	CHECK(spawn_find("sh", path, sizeof(path)) == 0 && path[0] == '/', "sh found: %s", path);
 	CHECK(spawn_find("fsbench-no-such-tool", path, sizeof(path)) == -ENOENT, "missing tool: -ENOENT");
@@ -69,13 +126,41 @@ int main(void)
 	}
 	{
 		char *argv[] = { "sh", "-c", "exec sleep 30", NULL };
-		struct spawn_opts o = { .timeout_ns = 200 * 1000 * 1000 };
+		struct spawn_opts o = { .timeout_ns = 200 * MS };
 
-		CHECK(spawn_run(argv, &o, &r) == 0 && r.timed_out && r.signal == SIGKILL, "timeout: killed");
+		CHECK(spawn_run(argv, &o, &r) == 0 && r.timed_out && r.signal == SIGTERM, "timeout: killed (%d)",
+		      r.signal);
 		spawn_result_free(&r);
 		o = (struct spawn_opts){ .stop = stop_now };
-		CHECK(spawn_run(argv, &o, &r) == 0 && r.stopped && !r.timed_out && r.signal == SIGKILL,
-		      "stop: killed");
+		CHECK(spawn_run(argv, &o, &r) == 0 && r.stopped && !r.timed_out && r.signal == SIGTERM &&
+		      r.wall_ns < 1000 * MS, "stop: killed at once (%d, %.3f s)", r.signal, (double)r.wall_ns / 1e9);
+		spawn_result_free(&r);
+	}
+	/* The timeout and the whole group: each tool prints the pid of a child it starts, which
+	 * must be gone when spawn_run returns (this process is their subreaper: orphans are its
+	 * children, reaped here). The elapsed time is bounded by the timeout and two graces. */
+	for (size_t i = 0; i < sizeof(group_cases) / sizeof(group_cases[0]); i++) {
+		const struct group_case *g = &group_cases[i];
+		char *argv[] = { "sh", "-c", (char *)g->script, NULL };
+		struct spawn_opts o = { .timeout_ns = g->stop ? 0 : 300 * MS, .stop = g->stop ? stop_later : NULL };
+		uint64_t bound = 300 * MS + 2 * SPAWN_GRACE_NS + 1500 * MS;   /* slack for a loaded machine */
+		struct timespec ts;
+		pid_t child;
+
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		stop_at = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec + 300 * MS;
+
+		CHECK(spawn_run(argv, &o, &r) == 0, "%s: ran", g->what);
+		child = r.out ? (pid_t)atoi(r.out) : 0;
+		CHECK(r.timed_out == !g->stop && r.stopped == g->stop, "%s: %s reported", g->what,
+		      g->stop ? "the stop" : "the timeout");
+		CHECK(r.wall_ns >= 300 * MS && r.wall_ns < bound, "%s: %.3f s (bound %.3f s)",
+		      g->what, (double)r.wall_ns / 1e9, (double)bound / 1e9);
+		CHECK(r.exit_code == g->exit_code && r.signal == g->signal, "%s: exit %d signal %d", g->what,
+		      r.exit_code, r.signal);
+		CHECK(r.out_held == g->escapes, "%s: output %s", g->what, r.out_held ? "still held" : "closed");
+		CHECK(child > 1 && gone(child, g->escapes), "%s: its child %d is gone", g->what, (int)child);
+		CHECK(kill(-r.pid, 0) < 0 && errno == ESRCH, "%s: no process left in group %d", g->what, (int)r.pid);
 		spawn_result_free(&r);
 	}
 	{
