@@ -317,12 +317,13 @@ static int do_mkfs(struct runner *r, struct target *t, unsigned ci, json_t *run)
 		goto out;
 	}
 	if (rc) {
-		char *first = out + strspn(out, " \t\n");
+		char *first = out + strspn(out, " \t\n"), q[QUOTE_MAX];
 
 		json_object_set_new(a, "output", json_string(out));
 		first[strcspn(first, "\n")] = '\0';
+		/* the tool's own words reach the terminal escaped */
 		say(r, "%s failed (%s %d)%s%s", line, rc < 0 ? "error" : "exit", rc < 0 ? -rc : rc,
-		    *first ? ": " : "", first);
+		    *first ? ": " : "", quote_str(first, q, sizeof(q)));
 		commit(r);
 		rc = -EIO;
 	} else {
