@@ -427,6 +427,11 @@ int mxc_undo_dir(const char *prog, const char *dir)
 		fprintf(stderr, "%s: --undo needs root (it unmounts, detaches loop devices, writes knobs)\n", prog);
 		return EXIT_UNSUPPORTED;
 	}
+	/* a signal stops it between entries, never in the middle of writing the manifest */
+	if (run_signals_install()) {
+		fprintf(stderr, "%s: cannot install signal handlers: %s\n", prog, strerror(errno));
+		return EXIT_FAILED;
+	}
 	if ((code = undo_trust(prog, dir, real, sizeof(real), &m)))
 		return code;
 	if (mxc_owner_alive(m.root)) {
@@ -442,7 +447,7 @@ int mxc_undo_dir(const char *prog, const char *dir)
 		manifest_free(&m);
 		return EXIT_USAGE;
 	}
-	if (mxc_token(real, tok, sizeof(tok)) || run_signals_install()) {
+	if (mxc_token(real, tok, sizeof(tok))) {
 		fprintf(stderr, "%s: --undo '%s': %s\n", prog, q, strerror(errno));
 		manifest_free(&m);
 		return EXIT_FAILED;

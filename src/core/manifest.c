@@ -31,6 +31,7 @@ int manifest_load(struct manifest *m, const char *dir, struct stat *st, char *er
 {
 	json_error_t je;
 	const json_t *s, *v;
+	FILE *f;
 	int fd;
 
 	memset(m, 0, sizeof(*m));
@@ -53,8 +54,14 @@ int manifest_load(struct manifest *m, const char *dir, struct stat *st, char *er
 		snprintf(err, errlen, "%s in '%s' is not a regular file", MANIFEST_NAME, dir);
 		return -EINVAL;
 	}
-	m->root = json_loadfd(fd, JSON_REJECT_DUPLICATES, &je);
-	close(fd);
+	/* buffered: jansson reads a descriptor a byte at a time */
+	if (!(f = fdopen(fd, "r"))) {
+		close(fd);
+		snprintf(err, errlen, "%s: %s", m->path, strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	m->root = json_loadf(f, JSON_REJECT_DUPLICATES, &je);
+	fclose(f);
 	if (!m->root) {
 		snprintf(err, errlen, "%s: line %d: %s", m->path, je.line, je.text);
 		return -EINVAL;
