@@ -1,0 +1,57 @@
+#!/bin/bash
+# t7120: two experiments on one knob (issue 17, critical 5). While one runs with the knob
+# written, a second naming the same file (by another path, too) refuses to start: exit 3, one
+# line naming the knob and the holder's pid, nothing set up, the knob as the first wrote it.
+# Once the first is done the knob is back and the second runs. The lock files go with them.
+. "$(dirname "$0")/lib.sh"
+need_root
+need_cmd jq
+need_cmd mkfs.ext4
+export TMPDIR=$SCRATCH/tmp
+mkdir -p "$TMPDIR"
+K=/proc/sys/fs/lease-break-time
+[ -w $K ] || skip "no $K to write here"
+old=$(cat $K)
+
+wait_mounted() {
+    local M=$1/manifest.json
+    for _ in $(seq 1 300); do
+        jq -e '[.undo[] | select(.kind == "mount" and .state == "done" and (.undone | not))] | length > 0' \
+            "$M" > /dev/null 2>&1 && return 0
+        sleep 0.05
+    done
+    return 1
+}
+"$FSBENCH" matrix --fs ext4 --knob $K=43 --repeat 200 --size 64 --max-other-cpu 100 --no-db -o "$SCRATCH/a" \
+    -- tiotest -t 1 -f 32 -r 500 > aout 2> aerr &
+a=$!
+trap 'kill -INT $a 2>/dev/null; wait $a; _lib_cleanup' EXIT
+wait_mounted "$SCRATCH/a" || fail "never saw a mounted run: $(cat aerr)"
+[ "$(cat $K)" = 43 ] || fail "the first experiment did not write $K: $(cat $K)"
+
+second() {
+    local what=$1; shift
+    "$FSBENCH" matrix --fs ext4 "$@" --repeat 1 --size 64 --max-other-cpu 100 --no-db -o "$SCRATCH/b" \
+        -- tiotest -t 1 -f 8 > "$SCRATCH/bout" 2> "$SCRATCH/berr"; local rc=$?
+    [ $rc = 3 ] || fail "$what: exit $rc, expected 3: $(cat "$SCRATCH/berr")"
+    [ "$(wc -l < "$SCRATCH/berr")" = 1 ] && grep -q "knob $K: in use by another fsbench experiment (pid $a)" "$SCRATCH/berr" ||
+        fail "$what: $(cat "$SCRATCH/berr")"
+    [ ! -e "$SCRATCH/b" ] || fail "$what: created its result directory"
+    [ "$(ls "$TMPDIR" | wc -l)" = 1 ] || fail "$what: set up a scratch folder: $(ls "$TMPDIR")"
+    [ "$(cat $K)" = 43 ] || fail "$what: $K is $(cat $K), not 43"
+}
+second "the same knob" --knob $K=44
+cd /proc/sys/fs || fail "cd"
+second "the same knob, relative" --knob lease-break-time=44
+cd "$SCRATCH" || fail "cd"
+
+kill -INT $a
+wait $a; rc=$?
+trap _lib_cleanup EXIT
+[ $rc = 130 ] || fail "the first experiment: exit $rc: $(tail -3 aerr)"
+[ "$(cat $K)" = "$old" ] || fail "$K not restored after the first: $(cat $K)"
+fsb matrix --fs ext4 --knob $K=44 --repeat 1 --size 64 --max-other-cpu 100 --no-db -o "$SCRATCH/b" \
+    -- tiotest -t 1 -f 8 > bout 2> berr || fail "the second after the first: exit $?: $(cat berr)"
+[ "$(cat $K)" = "$old" ] || fail "$K not restored after the second: $(cat $K)"
+! grep -lqx "$a" /run/fsbench/knobs/* 2> /dev/null || fail "a lock file left: $(grep -lx "$a" /run/fsbench/knobs/*)"
+ok "a second experiment on a knob in use refuses to start; both restore it"
