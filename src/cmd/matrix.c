@@ -27,7 +27,8 @@
 static const struct opt mx_opts[] = {
 	{ 'o', "output", OPT_STR, F(output), "DIR", 0, 0, 0, 0,
 	  "the result directory: manifest.json, every run's JSON, the report (created; it must not "
-	  "exist or be empty; default ./matrix-NAME-TIME)" },
+	  "exist or be empty; as root, root's alone, as every folder above it; default "
+	  "./matrix-NAME-TIME)" },
 	{ 0, "fs", OPT_STRS, F(fs), "TYPE[,TYPE]", 0, 0, 0, 16,
 	  "filesystems, an axis (ext2, ext3, ext4, xfs, btrfs; default ext4)" },
 	{ 0, "mkfs-opts", OPT_STRS, F(mkfs), "TYPE:OPTS", 0, 0, 0, 16,
@@ -35,8 +36,9 @@ static const struct opt mx_opts[] = {
 	{ 0, "mount-opts", OPT_STRS, F(mount), "OPTS", 0, 0, 0, MX_MAX_VALUES,
 	  "mount options; repeated: an axis, one value each ('defaults': none)" },
 	{ 0, "knob", OPT_STRS, F(knob), "PATH=VALUE", 0, 0, 0, OPT_LIST_MAX,
-	  "write VALUE to a /proc/sys or /sys file before each run and restore it after; the same "
-	  "PATH repeated with other values: an axis" },
+	  "write VALUE to a /proc/sys or /sys file before each run and restore it after (the path "
+	  "resolved now, locked for the experiment); the same PATH repeated with other values: an "
+	  "axis" },
 	{ 0, "bdi-max-bytes", OPT_STR, F(bdi_max), "SIZE", 0, 0, 0, 0,
 	  "during each run, the filesystem's bdi max_bytes writeback limit (restored after)" },
 	{ 0, "bdi-strict-limit", OPT_STR, F(bdi_strict), "0|1", 0, 0, 0, 0,
@@ -56,7 +58,8 @@ static const struct opt mx_opts[] = {
 	{ 0, "size", OPT_SIZE, F(size), "SIZE", UINT64_C(16) << 20, UINT64_C(1) << 44, UINT64_C(1) << 20, 0,
 	  "size of each cell's sparse image (bare number: MiB; k/m/g/t)" },
 	{ 0, "dir", OPT_STR, F(dir), "DIR", 0, 0, 0, 0,
-	  "where the scratch folder with the images and mount points goes (default: $TMPDIR or /tmp)" },
+	  "where the scratch folder with the images and mount points goes (default: $TMPDIR or /tmp; "
+	  "as root, no folder on the way writable by others unless sticky)" },
 	{ 0, "device", OPT_STR, F(device), "DEV", 0, 0, 0, 0,
 	  "use this block device instead of images; refused when mounted, in use, or holding a "
 	  "filesystem or partition table (unless --destroy names it too)" },
@@ -83,7 +86,8 @@ static const struct opt mx_opts[] = {
 	{ 0, "dry-run", OPT_FLAG, F(dry_run), NULL, 0, 0, 0, 0,
 	  "check everything, print the cells and the order of the runs, set up nothing" },
 	{ 0, "undo", OPT_STR, F(undo), "DIR", 0, 0, 0, 0,
-	  "undo what a killed experiment left set up, from DIR/manifest.json (and nothing else)" },
+	  "undo what a killed experiment left set up, from DIR/manifest.json: only what proves to be "
+	  "its own (fsbench(1), SECURITY)" },
 	{ 'h', "help", OPT_HELP, F(help), NULL, 0, 0, 0, 0, "show this help" },
 	{ 0 },
 };
