@@ -136,18 +136,23 @@ static bool declared_knob(const struct mxc_proof *pf, const char *path)
 	return false;
 }
 
-/* /sys/class/bdi/NAME/FILE, FILE one of those the runner writes or keeps */
+/* /sys/class/bdi/NAME/FILE (btrfs: /sys/devices/virtual/bdi/NAME/FILE, its own bdi resolved),
+ * FILE one of those the runner writes or keeps */
 static bool bdi_path(const char *path, bool written)
 {
 	static const char *const files[] = { "max_ratio_fine", "max_ratio", "strict_limit", "max_bytes" };
-	const char *p = path + strlen("/sys/class/bdi/"), *slash;
+	static const char *const dirs[] = { "/sys/class/bdi/", "/sys/devices/virtual/bdi/" };
 
-	if (strncmp(path, "/sys/class/bdi/", strlen("/sys/class/bdi/")) || !(slash = strchr(p, '/')) ||
-	    slash == p || !strncmp(p, "..", 2) || !strncmp(p, "./", 2))
-		return false;
-	for (size_t i = written ? 2 : 0; i < 4; i++)
-		if (!strcmp(slash + 1, files[i]))
-			return true;
+	for (size_t d = 0; d < 2; d++) {
+		const char *p = path + strlen(dirs[d]), *slash;
+
+		if (strncmp(path, dirs[d], strlen(dirs[d])) || !(slash = strchr(p, '/')) || slash == p ||
+		    p[0] == '.')
+			continue;
+		for (size_t i = written ? 2 : 0; i < 4; i++)
+			if (!strcmp(slash + 1, files[i]))
+				return true;
+	}
 	return false;
 }
 

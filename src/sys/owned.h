@@ -41,9 +41,10 @@ int owned_abs_path(const char *path, bool may_not_exist, char *out, size_t outle
  * (a link the user or someone else made) is refused. The result must lie under /proc/sys or
  * /sys. -EINVAL with the reason in why. */
 int owned_knob_resolve(const char *path, char *out, size_t outlen, char *why, size_t len);
-/* Opens an absolute path under /proc/sys or /sys: resolved first (the kernel's links in /sys,
- * such as /sys/class/bdi/NAME), then walked from / with no symbolic link followed at any
- * component. flags as open(2). The file descriptor, or -errno. */
+/* Opens an absolute path under /proc/sys or /sys: resolved first by owned_knob_resolve's rule
+ * (the kernel's links only, such as /sys/class/bdi/NAME; -EPERM otherwise, -ENOENT when it does
+ * not exist), then walked from / with no symbolic link followed at any component, so nothing
+ * swapped in between is followed. flags as open(2). The file descriptor, or -errno. */
 int owned_knob_open(const char *path, int flags);
 
 /* The lock of one knob (its resolved path) for the whole experiment: an flock on
