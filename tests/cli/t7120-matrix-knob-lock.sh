@@ -54,4 +54,30 @@ fsb matrix --fs ext4 --knob $K=44 --repeat 1 --size 64 --max-other-cpu 100 --no-
     -- tiotest -t 1 -f 8 > bout 2> berr || fail "the second after the first: exit $?: $(cat berr)"
 [ "$(cat $K)" = "$old" ] || fail "$K not restored after the second: $(cat $K)"
 ! grep -lqx "$a" /run/fsbench/knobs/* 2> /dev/null || fail "a lock file left: $(grep -lx "$a" /run/fsbench/knobs/*)"
-ok "a second experiment on a knob in use refuses to start; both restore it"
+
+# --undo of a killed experiment leaves a knob another running experiment holds: that one
+# restores what it found (the killed one's value), then a second --undo restores the original
+rm -rf "$SCRATCH/a" "$SCRATCH/b"
+"$FSBENCH" matrix --fs ext4 --knob $K=43 --repeat 200 --size 64 --max-other-cpu 100 --no-db -o "$SCRATCH/a" \
+    -- tiotest -t 1 -f 32 -r 500 > aout 2> aerr &
+a=$!
+wait_mounted "$SCRATCH/a" || { kill -INT $a; wait $a; fail "never saw a mounted run: $(cat aerr)"; }
+kill -KILL $a
+wait $a 2> /dev/null
+"$FSBENCH" matrix --fs ext4 --knob $K=44 --repeat 200 --size 64 --max-other-cpu 100 --no-db -o "$SCRATCH/b" \
+    -- tiotest -t 1 -f 32 -r 500 > bout 2> berr &
+b=$!
+trap 'kill -INT $b 2>/dev/null; wait $b; _lib_cleanup' EXIT
+wait_mounted "$SCRATCH/b" || fail "the second never mounted: $(cat berr)"
+fsb matrix --undo "$SCRATCH/a" > /dev/null 2> uerr; rc=$?
+[ $rc = 1 ] || fail "--undo while another holds the knob: exit $rc, expected 1: $(cat uerr)"
+grep -q "undo: knob $K: left: in use by another fsbench experiment (pid $b)" uerr || fail "--undo: $(cat uerr)"
+[ "$(cat $K)" = 44 ] || fail "--undo wrote the knob the running experiment holds: $(cat $K)"
+kill -INT $b
+wait $b
+trap _lib_cleanup EXIT
+[ "$(cat $K)" = 43 ] || fail "the second did not restore what it found (43): $(cat $K)"
+fsb matrix --undo "$SCRATCH/a" > /dev/null 2> uerr || fail "second --undo: exit $?: $(cat uerr)"
+grep -q "undo: knob $K: restored to $old" uerr || fail "second --undo: $(cat uerr)"
+[ "$(cat $K)" = "$old" ] || fail "$K at $(cat $K) after all, not $old"
+ok "a second experiment on a knob in use refuses to start; both restore it; --undo waits its turn"
