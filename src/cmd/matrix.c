@@ -509,6 +509,12 @@ static int paths_check(const struct mxc_plan *p, bool device, char *err, size_t 
 		snprintf(err, errlen, "%s: refusing it: %s", device ? "the scratch parent" : "option --dir", msg);
 		return EXIT_USAGE;
 	}
+	for (unsigned a = 0; a < p->e->naxes; a++)
+		if (p->e->axes[a].kind == MX_KNOB && owned_xattr_supported(exists ? p->out : parent)) {
+			snprintf(err, errlen, "option -o: its filesystem keeps no trusted.* extended "
+				 "attributes, where fsbench records the knobs --undo may restore: -o elsewhere");
+			return EXIT_UNSUPPORTED;
+		}
 	if (owned_xattr_supported(p->scratch_parent)) {
 		snprintf(err, errlen, "'%s': its filesystem keeps no trusted.* extended attributes, which "
 			 "mark what fsbench creates there (--undo acts on nothing else): --dir elsewhere",

@@ -66,11 +66,12 @@ struct mxc_proof {
 	const json_t *exp;           /* the experiment record: its knob axes */
 	const char *device;          /* --device: the device its mounts come from, else NULL */
 	bool lock_knobs;             /* --undo: take each knob's lock (the runner holds them all) */
+	char knobs[4096];            /* the result directory's OWNED_XATTR_KNOBS: a path a line */
 };
 /* The marker's value for the result directory dir: 0 or -errno. */
 int mxc_token(const char *dir, char *tok, size_t len);
-/* Fills pf for the manifest root of the result directory whose token is given. */
-void mxc_proof_init(struct mxc_proof *pf, const char *token, const json_t *root);
+/* Fills pf for the manifest root of the result directory dir whose token is given. */
+void mxc_proof_init(struct mxc_proof *pf, const char *dir, const char *token, const json_t *root);
 /* Undoes one entry of the undo list (core/manifest.h) by its kind, once its object is proven
  * this experiment's (anything else is left, with the reason in how); how says what happened.
  * 0 when nothing of ours is left, -errno when something is or an entry names what is not

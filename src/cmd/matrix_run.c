@@ -838,6 +838,34 @@ static int out_dir(struct runner *r)
 	return 0;
 }
 
+/* The knobs the experiment writes, recorded on the result directory where only root can (an
+ * empty directory's earlier list removed): what --undo may restore. */
+static int knobs_declare(struct runner *r)
+{
+	const struct mx_exp *e = r->p->e;
+	char list[sizeof(r->proof.knobs)];
+	size_t k = 0;
+	int rc;
+
+	list[0] = '\0';
+	for (unsigned a = 0; a < e->naxes; a++)
+		if (e->axes[a].kind == MX_KNOB && e->axes[a].knob) {
+			int n = snprintf(list + k, sizeof(list) - k, "%s%s", k ? "\n" : "", e->axes[a].knob);
+
+			if (n < 0 || (size_t)n >= sizeof(list) - k) {
+				say(r, "the knobs' paths are too long to record together (%zu bytes at most)",
+				    sizeof(list) - 1);
+				return EXIT_USAGE;
+			}
+			k += (size_t)n;
+		}
+	if ((rc = owned_set(r->p->out, OWNED_XATTR_KNOBS, k ? list : NULL)) && (k || rc != -EOPNOTSUPP)) {
+		say(r, "cannot record the knobs on '%s' (%s): %s", r->p->out, OWNED_XATTR_KNOBS, strerror(-rc));
+		return rc == -EOPNOTSUPP ? EXIT_UNSUPPORTED : EXIT_FAILED;
+	}
+	return 0;
+}
+
 static int runs_dirs(struct runner *r)
 {
 	char path[PATH_MAX + MX_NAME_MAX + 16];
@@ -910,7 +938,7 @@ int mxc_run(struct mxc_plan *p)
 		code = EXIT_FAILED;
 		goto out_free;
 	}
-	if ((code = out_dir(&r)))
+	if ((code = out_dir(&r)) || (code = knobs_declare(&r)))
 		goto out_free;
 	if ((r.cwd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
 		say(&r, "cannot open the working directory: %s", strerror(errno));
@@ -957,7 +985,7 @@ int mxc_run(struct mxc_plan *p)
 		r.stop = true;
 	} else {
 		json_object_set_new(json_object_get(r.m.root, "target"), "scratch", json_string(r.scratch));
-		mxc_proof_init(&r.proof, r.token, r.m.root);
+		mxc_proof_init(&r.proof, p->out, r.token, r.m.root);
 		for (unsigned i = 0; i < r.nt && !r.stop && !interrupted(); i++)
 			if (setup_target(&r, &r.t[i], p->device ? "device" : cell_of(&r, i)->name))
 				r.stop = true;

@@ -48,16 +48,36 @@ int owned_xattr_supported(const char *dir)
 	return -errno;
 }
 
-int owned_mark(const char *path, const char *token)
+int owned_set(const char *path, const char *name, const char *value)
 {
 	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK), rc = 0;
 
 	if (fd < 0)
 		return -errno;
-	if (fsetxattr(fd, OWNED_XATTR, token, strlen(token), 0) < 0)
+	if (value ? fsetxattr(fd, name, value, strlen(value), 0) < 0 :
+		    fremovexattr(fd, name) < 0 && errno != ENODATA)
 		rc = -errno;
 	close(fd);
 	return rc;
+}
+
+int owned_get(const char *path, const char *name, char *buf, size_t len)
+{
+	ssize_t n;
+
+	if (!len)
+		return -ERANGE;
+	if ((n = lgetxattr(path, name, buf, len - 1)) < 0) {
+		buf[0] = '\0';
+		return -errno;
+	}
+	buf[n] = '\0';
+	return (int)n;
+}
+
+int owned_mark(const char *path, const char *token)
+{
+	return owned_set(path, OWNED_XATTR, token);
 }
 
 int owned_check(const char *path, const char *token, bool dir, struct stat *st, char *why,

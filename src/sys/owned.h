@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #define OWNED_XATTR "trusted.fsbench.owner"
+#define OWNED_XATTR_KNOBS "trusted.fsbench.knobs"   /* on the result directory: its knobs */
 #define OWNED_LOCK_DIR "/run/fsbench/knobs"
 
 /* ---- markers ---------------------------------------------------------------------------- */
@@ -18,6 +19,10 @@
 int owned_xattr_supported(const char *dir);
 /* Sets the marker (token) on path (a file or a directory, no symbolic link followed). */
 int owned_mark(const char *path, const char *token);
+/* Another attribute of fsbench's on path (no symbolic link followed): set (value NULL: removed,
+ * none is fine), or read into buf (NUL-terminated; its length, or -errno, -ENODATA for none). */
+int owned_set(const char *path, const char *name, const char *value);
+int owned_get(const char *path, const char *name, char *buf, size_t len);
 /* 0 when path (no symbolic link at its last component) is a directory (dir) or a regular file
  * owned by root that carries the marker token; *st gets its lstat. -ENOENT when it does not
  * exist; -EPERM with the reason in why when it is not fsbench's. */

@@ -114,8 +114,8 @@ foreign=$(hostile | jq --arg sc "$sc" --arg img "$img" --arg f "$V/file" '.undo
         { kind: "loop", image: $img, device: .undo[2].device, undone: false },
         { kind: "mount", source: .undo[2].device, target: ($sc + "/x"), undone: false } ]
     | map(. + { foreign: true })')
-# and the regular file declared as a knob, as an edited experiment record would: the knob rules
-# still refuse it
+# and the regular file declared as a knob, as an edited experiment record would: the runner's
+# own list (the result directory's trusted.fsbench.knobs) does not have it
 jq --argjson f "$foreign" --arg f2 "$V/file2" \
     '.undo += $f | .experiment.axes += [ { name: "f", kind: "knob", knob: $f2 } ]' "$r/manifest.json" > "$SCRATCH/m.json" &&
     cat "$SCRATCH/m.json" > "$r/manifest.json" || fail "jq"
@@ -135,7 +135,9 @@ n=$(grep -c ": left: " uerr)
 for k in "dir $V/dir" "image $V/file" "loop $L" "mount $V/mnt" "knob $V/file2" "image $sc/../v/file"; do
     grep -q "undo: $k: left: " uerr || fail "not reported left: $k: $(cat uerr)"
 done
-grep -q "undo: knob $V/file2: left: not a knob by the rules" uerr || fail "a file as a knob: $(cat uerr)"
+grep -q "undo: knob $V/file2: left: not a knob the experiment declared" uerr || fail "a file as a knob: $(cat uerr)"
+grep -q "undo: knob $K: left: changed by someone else since (now 43; fsbench wrote x over 7)" uerr ||
+    fail "a declared knob holding another value: $(cat uerr)"
 grep -q "undo: loop $L: left: it is attached to a file that is not this experiment's image" uerr ||
     fail "loop backed by another file: $(cat uerr)"
 grep -q "undo: mount $sc/x: not mounted" uerr || fail "mount in the scratch folder: $(cat uerr)"

@@ -168,6 +168,13 @@ static void markers_and_locks(void)
 		CHECK(symlink(at("m/img"), at("m/link")) == 0, "symlink");
 		CHECK(owned_check(at("m/link"), "tok", false, &st, why, sizeof(why)) == -EPERM, "a link to it");
 		CHECK(owned_mark(at("m/link"), "tok") < 0, "marking through a link");
+		CHECK(owned_set(at("m"), OWNED_XATTR_KNOBS, "/proc/sys/a\n/sys/b") == 0, "set a list");
+		CHECK(owned_get(at("m"), OWNED_XATTR_KNOBS, v, sizeof(v)) == 18 && !strcmp(v, "/proc/sys/a\n/sys/b"),
+		      "read it back: %s", v);
+		CHECK(owned_get(at("m"), OWNED_XATTR_KNOBS, v, 4) == -ERANGE, "a short buffer");
+		CHECK(owned_set(at("m"), OWNED_XATTR_KNOBS, NULL) == 0, "remove it");
+		CHECK(owned_get(at("m"), OWNED_XATTR_KNOBS, v, sizeof(v)) == -ENODATA && !v[0], "removed");
+		CHECK(owned_set(at("m"), OWNED_XATTR_KNOBS, NULL) == 0, "remove none");
 		CHECK(chown(at("m/img"), 65534, 0) == 0, "chown");
 		CHECK(owned_check(at("m/img"), "tok", false, &st, why, sizeof(why)) == -EPERM, "nobody's");
 	}
