@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cmd/cmd.h"
@@ -20,6 +21,7 @@
 #include "sys/fsck.h"
 #include "sys/fsimage.h"
 #include "sys/fsopts.h"
+#include "sys/owned.h"
 #include "sys/spawn.h"
 #include "workload/workload.h"
 
@@ -27,7 +29,8 @@
 static const struct opt mx_opts[] = {
 	{ 'o', "output", OPT_STR, F(output), "DIR", 0, 0, 0, 0,
 	  "the result directory: manifest.json, every run's JSON, the report (created; it must not "
-	  "exist or be empty; default ./matrix-NAME-TIME)" },
+	  "exist or be empty; as root, root's alone, as every folder above it; default "
+	  "./matrix-NAME-TIME)" },
 	{ 0, "fs", OPT_STRS, F(fs), "TYPE[,TYPE]", 0, 0, 0, 16,
 	  "filesystems, an axis (ext2, ext3, ext4, xfs, btrfs; default ext4)" },
 	{ 0, "mkfs-opts", OPT_STRS, F(mkfs), "TYPE:OPTS", 0, 0, 0, 16,
@@ -37,8 +40,9 @@ static const struct opt mx_opts[] = {
 	  "mount options; repeated: an axis, one value each ('defaults': none); none of mount(8)'s "
 	  "own (loop=, x-*), bind or remount, none naming a device or file" },
 	{ 0, "knob", OPT_STRS, F(knob), "PATH=VALUE", 0, 0, 0, OPT_LIST_MAX,
-	  "write VALUE to a /proc/sys or /sys file before each run and restore it after; the same "
-	  "PATH repeated with other values: an axis" },
+	  "write VALUE to a /proc/sys or /sys file before each run and restore it after (the path "
+	  "resolved now, locked for the experiment); the same PATH repeated with other values: an "
+	  "axis" },
 	{ 0, "bdi-max-bytes", OPT_STR, F(bdi_max), "SIZE", 0, 0, 0, 0,
 	  "during each run, the filesystem's bdi max_bytes writeback limit (restored after)" },
 	{ 0, "bdi-strict-limit", OPT_STR, F(bdi_strict), "0|1", 0, 0, 0, 0,
@@ -58,7 +62,8 @@ static const struct opt mx_opts[] = {
 	{ 0, "size", OPT_SIZE, F(size), "SIZE", UINT64_C(16) << 20, UINT64_C(1) << 44, UINT64_C(1) << 20, 0,
 	  "size of each cell's sparse image (bare number: MiB; k/m/g/t)" },
 	{ 0, "dir", OPT_STR, F(dir), "DIR", 0, 0, 0, 0,
-	  "where the scratch folder with the images and mount points goes (default: $TMPDIR or /tmp)" },
+	  "where the scratch folder with the images and mount points goes (default: $TMPDIR or /tmp; "
+	  "as root, no folder on the way writable by others unless sticky)" },
 	{ 0, "device", OPT_STR, F(device), "DEV", 0, 0, 0, 0,
 	  "use this block device instead of images; refused when mounted, in use, or holding a "
 	  "filesystem or partition table (unless --destroy names it too)" },
@@ -89,7 +94,8 @@ static const struct opt mx_opts[] = {
 	{ 0, "dry-run", OPT_FLAG, F(dry_run), NULL, 0, 0, 0, 0,
 	  "check everything, print the cells and the order of the runs, set up nothing" },
 	{ 0, "undo", OPT_STR, F(undo), "DIR", 0, 0, 0, 0,
-	  "undo what a killed experiment left set up, from DIR/manifest.json (and nothing else)" },
+	  "undo what a killed experiment left set up, from DIR/manifest.json: only what proves to be "
+	  "its own (fsbench(1), SECURITY)" },
 	{ 'h', "help", OPT_HELP, F(help), NULL, 0, 0, 0, 0, "show this help" },
 	{ 0 },
 };
@@ -424,6 +430,116 @@ static int flag_axes(struct mx_exp *e, const struct mxc_config *c, char *err, si
 	return 0;
 }
 
+/* Every knob axis' path made absolute and resolved, once, here: what is recorded, written, locked
+ * and restored is that file, from any working directory, with no symbolic link followed later.
+ * Refused: a link that is not the kernel's (sys/owned.h), two axes on one file, an empty value. */
+static int knobs_resolve(struct mx_exp *e, char *err, size_t errlen)
+{
+	for (unsigned a = 0; a < e->naxes; a++) {
+		struct mx_axis *ax = &e->axes[a];
+		char real[PATH_MAX], msg[PATH_MAX + 256], *dup;
+
+		if (ax->kind != MX_KNOB || !ax->knob)
+			continue;
+		for (unsigned v = 0; v < ax->nvalues; v++)
+			if (!ax->values[v].setting[0]) {
+				snprintf(err, errlen, "axis %s: knob %s: an empty value (nothing to write)",
+					 ax->name, ax->knob);
+				return -1;
+			}
+		if (owned_knob_resolve(ax->knob, real, sizeof(real), msg, sizeof(msg))) {
+			snprintf(err, errlen, "axis %s: %s", ax->name, msg);
+			return -1;
+		}
+		for (unsigned b = 0; b < a; b++)
+			if (e->axes[b].kind == MX_KNOB && e->axes[b].knob && !strcmp(e->axes[b].knob, real)) {
+				snprintf(err, errlen, "axes %s and %s: the same knob %s", e->axes[b].name,
+					 ax->name, real);
+				return -1;
+			}
+		if (!(dup = strdup(real))) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		free(ax->knob);
+		ax->knob = dup;
+	}
+	return 0;
+}
+
+/* -o and --dir made absolute and resolved (the runner works in another directory); -o need
+ * not exist yet, its parent must. */
+static int paths_resolve(struct mxc_plan *p, const struct mxc_config *c, char *err, size_t errlen)
+{
+	char def[PATH_MAX], msg[PATH_MAX + 256];
+	const char *dir = c->dir ? c->dir : getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	struct stat st;
+
+	if (!c->output) {
+		time_t now = time(NULL);
+		struct tm tm;
+		char ts[32];
+
+		localtime_r(&now, &tm);
+		strftime(ts, sizeof(ts), "%Y%m%d-%H%M%S", &tm);
+		snprintf(def, sizeof(def), "matrix-%s-%s", p->e->name, ts);
+	}
+	if (owned_abs_path(c->output ? c->output : def, true, p->out, sizeof(p->out), msg, sizeof(msg))) {
+		snprintf(err, errlen, "option -o: %s", msg);
+		return -1;
+	}
+	if (stat(p->out, &st) == 0 && !S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "option -o: '%s' is not a directory", p->out);
+		return -1;
+	}
+	if (owned_abs_path(dir, false, p->scratch_parent, sizeof(p->scratch_parent), msg, sizeof(msg))) {
+		snprintf(err, errlen, "%s: %s", c->dir ? "option --dir" : "the scratch parent ($TMPDIR)", msg);
+		return -1;
+	}
+	if (stat(p->scratch_parent, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "%s: '%s' is not a directory", c->dir ? "option --dir" : "$TMPDIR",
+			 p->scratch_parent);
+		return -1;
+	}
+	return 0;
+}
+
+/* As root, where root writes: the result directory and the scratch parent root's alone (with
+ * the directories above them, sys/owned.h), and the scratch parent's filesystem able to keep
+ * the marker --undo asks for. EXIT_USAGE or EXIT_UNSUPPORTED with one line in err. */
+static int paths_check(const struct mxc_plan *p, bool device, char *err, size_t errlen)
+{
+	char msg[PATH_MAX + 256];
+	struct stat st;
+	bool exists = lstat(p->out, &st) == 0;
+	char parent[PATH_MAX];
+
+	snprintf(parent, sizeof(parent), "%s", p->out);
+	if (!exists)
+		*(strrchr(parent, '/') == parent ? parent + 1 : strrchr(parent, '/')) = '\0';
+	if (owned_dir_chain(parent, exists, msg, sizeof(msg))) {
+		snprintf(err, errlen, "option -o: refusing the result directory: %s", msg);
+		return EXIT_USAGE;
+	}
+	if (owned_dir_chain(p->scratch_parent, false, msg, sizeof(msg))) {
+		snprintf(err, errlen, "%s: refusing it: %s", device ? "the scratch parent" : "option --dir", msg);
+		return EXIT_USAGE;
+	}
+	for (unsigned a = 0; a < p->e->naxes; a++)
+		if (p->e->axes[a].kind == MX_KNOB && owned_xattr_supported(exists ? p->out : parent)) {
+			snprintf(err, errlen, "option -o: its filesystem keeps no trusted.* extended "
+				 "attributes, where fsbench records the knobs --undo may restore: -o elsewhere");
+			return EXIT_UNSUPPORTED;
+		}
+	if (owned_xattr_supported(p->scratch_parent)) {
+		snprintf(err, errlen, "'%s': its filesystem keeps no trusted.* extended attributes, which "
+			 "mark what fsbench creates there (--undo acts on nothing else): --dir elsewhere",
+			 p->scratch_parent);
+		return EXIT_UNSUPPORTED;
+	}
+	return 0;
+}
+
 /* Every knob: a file under /proc/sys or /sys the runner may write (before the root check: a
  * wrong path is bad input), and, once root, a value it can restore (or values marked one-way). */
 static int knobs_check(struct mxc_plan *p, bool restore, char *err, size_t errlen)
@@ -451,6 +567,25 @@ static int knobs_check(struct mxc_plan *p, bool restore, char *err, size_t errle
 				 "([axis NAME] knob = PATH, one-way = VALUE) if leaving it changed is fine",
 				 ax->knob);
 			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Each knob's lock for the whole experiment: a second experiment on the same knob refuses to
+ * start (rather than wait an experiment's length), since each restores what it found. */
+static int knobs_lock(struct mxc_plan *p, char *err, size_t errlen)
+{
+	for (unsigned a = 0; a < p->e->naxes; a++) {
+		const struct mx_axis *ax = &p->e->axes[a];
+		char msg[PATH_MAX + 256];
+		int rc;
+
+		if (ax->kind != MX_KNOB || !ax->knob)
+			continue;
+		if ((rc = owned_knob_lock(ax->knob, &p->knob_lock[a], msg, sizeof(msg)))) {
+			snprintf(err, errlen, "knob %s: %s; run one experiment on it at a time", ax->knob, msg);
+			return rc == -EBUSY ? EXIT_UNSUPPORTED : EXIT_FAILED;
 		}
 	}
 	return 0;
@@ -588,6 +723,8 @@ int cmd_matrix(int argc, char **argv, const char *prog)
 		free(opts);
 		return EXIT_FAILED;
 	}
+	for (unsigned a = 0; a < MX_MAX_AXES; a++)
+		plan.knob_lock[a] = -1;
 	mx_init(e);
 	mx_defaults(&cfg);
 	defaults = cfg;
@@ -675,6 +812,10 @@ int cmd_matrix(int argc, char **argv, const char *prog)
 		goto out;
 	}
 	if (cfg.name) {
+		if (mx_name_check("option --name", cfg.name, err, sizeof(err))) {
+			fprintf(stderr, "%s: %s\n", prog, err);
+			goto out;
+		}
 		free(e->name);
 		e->name = strdup(cfg.name);
 	}
@@ -689,7 +830,8 @@ int cmd_matrix(int argc, char **argv, const char *prog)
 		n[k] = '\0';
 		e->name = strdup(k ? n : "matrix");
 	}
-	if (flag_axes(e, &cfg, err, sizeof(err)) || fsopts_exp_check(e, false, err, sizeof(err))) {
+	if (flag_axes(e, &cfg, err, sizeof(err)) || fsopts_exp_check(e, false, err, sizeof(err)) ||
+	    knobs_resolve(e, err, sizeof(err))) {
 		fprintf(stderr, "%s: %s\n", prog, err);
 		goto out;
 	}
@@ -764,6 +906,10 @@ int cmd_matrix(int argc, char **argv, const char *prog)
 		fprintf(stderr, "%s: %s\n", prog, err);
 		goto out;
 	}
+	if (paths_resolve(&plan, &cfg, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		goto out;
+	}
 	plan.cfg = &cfg;
 	plan.seed = cfg.seed;
 	plan.repeat = (unsigned)cfg.repeat;
@@ -786,6 +932,10 @@ int cmd_matrix(int argc, char **argv, const char *prog)
 		goto out;
 	}
 	if (knobs_check(&plan, true, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		goto out;
+	}
+	if ((code = paths_check(&plan, cfg.device != NULL, err, sizeof(err)))) {
 		fprintf(stderr, "%s: %s\n", prog, err);
 		goto out;
 	}
@@ -829,11 +979,16 @@ int cmd_matrix(int argc, char **argv, const char *prog)
 		plan.device = claim.path;
 		plan.claim = &claim;
 	}
-	snprintf(plan.scratch_parent, sizeof(plan.scratch_parent), "%s",
-		 cfg.dir ? cfg.dir : getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	if ((code = knobs_lock(&plan, err, sizeof(err)))) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		goto out;
+	}
 	code = mxc_run(&plan);
 out:
 	devclaim_close(&claim);
+	for (unsigned a = 0; plan.e && a < plan.e->naxes; a++)
+		if (plan.knob_lock[a] >= 0)
+			owned_knob_unlock(plan.e->axes[a].knob, plan.knob_lock[a]);
 	mx_free(e);
 	free(e);
 	free(opts);

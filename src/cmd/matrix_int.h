@@ -47,6 +47,7 @@ struct mxc_plan {
 	char scratch_parent[PATH_MAX];
 	const char *device;          /* NULL: images; else claim->path, resolved once */
 	struct devclaim *claim;      /* --device: held O_EXCL except while mkfs, a mount or a checker has it */
+	int knob_lock[MX_MAX_AXES];  /* each knob axis' lock (sys/owned.h), -1: none */
 	unsigned nknobs;             /* the distinct knobs and their values at the start */
 	char knob_path[MX_MAX_AXES * 2][PATH_MAX];
 };
@@ -57,9 +58,29 @@ int mxc_mpi_binary(char *path, size_t len);
  * report. Returns the exit status. */
 int mxc_run(struct mxc_plan *p);
 
-/* Undoes one entry of the undo list (core/manifest.h) by its kind, checking identities; how
- * says what happened. 0 when nothing of ours is left, -errno when something is. */
-int mxc_undo_entry(json_t *e, char *how, size_t len);
+/* What proves an undo entry's object is this experiment's, found outside the manifest: the
+ * marker fsbench set on its scratch directory, images and mount points (sys/owned.h; its value,
+ * the token, names the result directory by device and inode), and the knobs the experiment
+ * declared (re-validated by the knob rules). */
+struct mxc_proof {
+	char token[96];
+	char scratch[PATH_MAX];      /* the scratch directory as the manifest records it */
+	int scratch_rc;              /* 0 proven, -ENOENT gone, -EPERM not fsbench's (why) */
+	char scratch_why[PATH_MAX + 256];
+	const json_t *exp;           /* the experiment record: its knob axes */
+	const char *device;          /* --device: the device its mounts come from, else NULL */
+	bool lock_knobs;             /* --undo: take each knob's lock (the runner holds them all) */
+	char knobs[4096];            /* the result directory's OWNED_XATTR_KNOBS: a path a line */
+};
+/* The marker's value for the result directory dir: 0 or -errno. */
+int mxc_token(const char *dir, char *tok, size_t len);
+/* Fills pf for the manifest root of the result directory dir whose token is given. */
+void mxc_proof_init(struct mxc_proof *pf, const char *dir, const char *token, const json_t *root);
+/* Undoes one entry of the undo list (core/manifest.h) by its kind, once its object is proven
+ * this experiment's (anything else is left, with the reason in how); how says what happened.
+ * 0 when nothing of ours is left, -errno when something is or an entry names what is not
+ * proven ours. */
+int mxc_undo_entry(const struct mxc_proof *pf, json_t *e, char *how, size_t len);
 /* fsbench matrix --undo DIR */
 int mxc_undo_dir(const char *prog, const char *dir);
 /* The process that wrote the manifest is still running (pid and its start time match). */

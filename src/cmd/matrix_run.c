@@ -34,6 +34,7 @@
 #include "sys/freespace.h"
 #include "sys/fsck.h"
 #include "sys/fsimage.h"
+#include "sys/owned.h"
 #include "sys/spawn.h"
 #include "workload/workload.h"
 
@@ -50,6 +51,8 @@ struct target {
 struct runner {
 	struct mxc_plan *p;
 	struct manifest m;
+	struct mxc_proof proof;      /* what its undo may touch (matrix_int.h) */
+	char token[96];              /* the marker on what it creates: the result directory's */
 	char scratch[PATH_MAX];
 	struct target *t;
 	unsigned nt;
@@ -164,16 +167,17 @@ static unsigned undo_from(struct runner *r, size_t from, bool final)
 			continue;
 		if (!final && json_is_true(json_object_get(e, "one_way")))
 			continue;
-		rc = mxc_undo_entry(e, how, sizeof(how));
-		if (!rc && !strcmp(kind, "mount"))
-			device_reclaim(r);     /* unmounted: the runner holds the device again */
 		if (!strcmp(kind, "loop"))
-			/* the runner's hold: with autoclear, the device goes with the last close */
+			/* the runner's hold first: with autoclear, the device goes with the last close,
+			 * and the undo checks that it is gone */
 			for (unsigned k = 0; k < r->nt; k++)
-				if (r->t[k].fd >= 0 && !strcmp(r->t[k].dev, json_string_value(json_object_get(e, "device")))) {
+				if (r->t[k].fd >= 0 && !strcmp(r->t[k].dev, json_string_value(json_object_get(e, "device")) ?: "")) {
 					close(r->t[k].fd);
 					r->t[k].fd = -1;
 				}
+		rc = mxc_undo_entry(&r->proof, e, how, sizeof(how));
+		if (!rc && !strcmp(kind, "mount"))
+			device_reclaim(r);     /* unmounted: the runner holds the device again */
 		manifest_undo_mark(e, rc == 0, how);
 		if (rc || !strncmp(how, "left", 4)) {
 			left += rc != 0;
@@ -193,16 +197,24 @@ static int make_dir(struct runner *r, const char *path, bool temp)
 	json_t *e;
 	struct stat st;
 	char buf[PATH_MAX];
+	int rc;
 
 	snprintf(buf, sizeof(buf), "%s", path);
 	if (temp ? !mkdtemp(buf) : mkdir(buf, 0700) < 0) {
-		say(r, "cannot create '%s': %s", path, strerror(errno));
-		return -errno;
+		int e = errno;
+
+		say(r, "cannot create '%s': %s", path, strerror(e));
+		return -e;
+	}
+	/* the proof --undo asks for: only root can set a trusted.* attribute */
+	if ((rc = owned_mark(buf, r->token)) || lstat(buf, &st) < 0) {
+		rc = rc ? rc : -errno;
+		say(r, "cannot mark '%s' as fsbench's (%s): %s", buf, OWNED_XATTR, strerror(-rc));
+		rmdir(buf);
+		return rc;
 	}
 	if (temp)
 		snprintf(r->scratch, sizeof(r->scratch), "%s", buf);
-	if (stat(buf, &st) < 0)
-		return -errno;
 	e = manifest_undo_add(&r->m, "dir");
 	json_object_set_new(e, "path", json_string(buf));
 	json_object_set_new(e, "dev", json_integer((json_int_t)st.st_dev));
@@ -231,6 +243,11 @@ static int setup_target(struct runner *r, struct target *t, const char *name)
 	snprintf(t->mnt, sizeof(t->mnt), "%s/%s", r->scratch, name);
 	if ((rc = fsimage_create(t->image, p->e->size_bytes, &dev, &ino))) {
 		say(r, "cannot create '%s': %s", t->image, strerror(-rc));
+		return rc;
+	}
+	if ((rc = owned_mark(t->image, r->token))) {
+		say(r, "cannot mark '%s' as fsbench's (%s): %s", t->image, OWNED_XATTR, strerror(-rc));
+		unlink(t->image);
 		return rc;
 	}
 	e = manifest_undo_add(&r->m, "image");
@@ -857,31 +874,28 @@ static void host_json(struct runner *r)
 	json_object_set_new(r->m.root, "host", o);
 }
 
-/* The result directory: created, or an existing empty one. */
+/* The result directory (absolute, checked by cmd/matrix.c): created, or an existing empty one
+ * of root's; its device and inode are the marker's token. */
 static int out_dir(struct runner *r)
 {
 	struct mxc_plan *p = r->p;
-	char path[PATH_MAX], q[QUOTE_MAX];
+	char q[QUOTE_MAX];
+	struct stat st;
 	DIR *d;
+	int fd;
 
-	if (p->cfg->output) {
-		snprintf(path, sizeof(path), "%s", p->cfg->output);
-	} else {
-		time_t now = time(NULL);
-		struct tm tm;
-		char ts[32];
-
-		localtime_r(&now, &tm);
-		strftime(ts, sizeof(ts), "%Y%m%d-%H%M%S", &tm);
-		snprintf(path, sizeof(path), "matrix-%s-%s", p->e->name, ts);
-	}
-	quote_str(path, q, sizeof(q));
-	if (mkdir(path, 0755) < 0) {
+	quote_str(p->out, q, sizeof(q));
+	if (mkdir(p->out, 0755) < 0) {
 		struct dirent *de;
 		int n = 0;
 
-		if (errno != EEXIST || !(d = opendir(path))) {
+		if (errno != EEXIST || (fd = open(p->out, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0) {
 			say(r, "cannot create the result directory '%s': %s", q, strerror(errno));
+			return EXIT_USAGE;
+		}
+		if (fstat(fd, &st) < 0 || st.st_uid != geteuid() || (st.st_mode & 022) || !(d = fdopendir(fd))) {
+			say(r, "the result directory '%s' is not this user's alone", q);
+			close(fd);
 			return EXIT_USAGE;
 		}
 		while ((de = readdir(d)))
@@ -892,9 +906,37 @@ static int out_dir(struct runner *r)
 			return EXIT_USAGE;
 		}
 	}
-	if (!realpath(path, p->out)) {
+	if (mxc_token(p->out, r->token, sizeof(r->token))) {
 		say(r, "'%s': %s", q, strerror(errno));
 		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* The knobs the experiment writes, recorded on the result directory where only root can (an
+ * empty directory's earlier list removed): what --undo may restore. */
+static int knobs_declare(struct runner *r)
+{
+	const struct mx_exp *e = r->p->e;
+	char list[sizeof(r->proof.knobs)];
+	size_t k = 0;
+	int rc;
+
+	list[0] = '\0';
+	for (unsigned a = 0; a < e->naxes; a++)
+		if (e->axes[a].kind == MX_KNOB && e->axes[a].knob) {
+			int n = snprintf(list + k, sizeof(list) - k, "%s%s", k ? "\n" : "", e->axes[a].knob);
+
+			if (n < 0 || (size_t)n >= sizeof(list) - k) {
+				say(r, "the knobs' paths are too long to record together (%zu bytes at most)",
+				    sizeof(list) - 1);
+				return EXIT_USAGE;
+			}
+			k += (size_t)n;
+		}
+	if ((rc = owned_set(r->p->out, OWNED_XATTR_KNOBS, k ? list : NULL)) && (k || rc != -EOPNOTSUPP)) {
+		say(r, "cannot record the knobs on '%s' (%s): %s", r->p->out, OWNED_XATTR_KNOBS, strerror(-rc));
+		return rc == -EOPNOTSUPP ? EXIT_UNSUPPORTED : EXIT_FAILED;
 	}
 	return 0;
 }
@@ -952,7 +994,7 @@ static void plan_json(struct runner *r, const unsigned *cell, const unsigned *re
 
 int mxc_run(struct mxc_plan *p)
 {
-	struct runner r = { .p = p, .cwd = -1 };
+	struct runner r = { .p = p, .cwd = -1, .proof = { .scratch_rc = -EPERM } };
 	unsigned n = p->e->ncells * p->repeat, *cell = calloc(n, sizeof(unsigned)), *rep = calloc(n, sizeof(unsigned));
 	char path[PATH_MAX + 32], err[1024];
 	const char *state = "done";
@@ -971,7 +1013,7 @@ int mxc_run(struct mxc_plan *p)
 		code = EXIT_FAILED;
 		goto out_free;
 	}
-	if ((code = out_dir(&r)))
+	if ((code = out_dir(&r)) || (code = knobs_declare(&r)))
 		goto out_free;
 	if ((r.cwd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
 		say(&r, "cannot open the working directory: %s", strerror(errno));
@@ -1018,6 +1060,7 @@ int mxc_run(struct mxc_plan *p)
 		r.stop = true;
 	} else {
 		json_object_set_new(json_object_get(r.m.root, "target"), "scratch", json_string(r.scratch));
+		mxc_proof_init(&r.proof, p->out, r.token, r.m.root);
 		for (unsigned i = 0; i < r.nt && !r.stop && !interrupted(); i++)
 			if (setup_target(&r, &r.t[i], p->device ? "device" : cell_of(&r, i)->name))
 				r.stop = true;

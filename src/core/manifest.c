@@ -2,8 +2,10 @@
 #include "core/manifest.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
@@ -25,23 +27,42 @@ int manifest_new(struct manifest *m, const char *dir)
 	return 0;
 }
 
-int manifest_load(struct manifest *m, const char *dir, char *err, size_t errlen)
+int manifest_load(struct manifest *m, const char *dir, struct stat *st, char *err, size_t errlen)
 {
 	json_error_t je;
 	const json_t *s, *v;
+	FILE *f;
+	int fd;
 
 	memset(m, 0, sizeof(*m));
 	if ((size_t)snprintf(m->path, sizeof(m->path), "%s/%s", dir, MANIFEST_NAME) >= sizeof(m->path)) {
 		snprintf(err, errlen, "path too long");
 		return -ENAMETOOLONG;
 	}
-	if (!(m->root = json_load_file(m->path, JSON_REJECT_DUPLICATES, &je))) {
+	/* the file itself, never what a symbolic link in its place points to */
+	if ((fd = open(m->path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)) < 0 || fstat(fd, st) < 0) {
 		int e = errno;
 
-		if (access(m->path, F_OK) < 0) {
-			snprintf(err, errlen, "no %s in '%s': %s", MANIFEST_NAME, dir, strerror(e));
-			return -ENOENT;
-		}
+		if (fd >= 0)
+			close(fd);
+		snprintf(err, errlen, e == ELOOP ? "%s in '%s' is a symbolic link" : "no %s in '%s': %s",
+			 MANIFEST_NAME, dir, strerror(e));
+		return e == ELOOP ? -EINVAL : -e;
+	}
+	if (!S_ISREG(st->st_mode)) {
+		close(fd);
+		snprintf(err, errlen, "%s in '%s' is not a regular file", MANIFEST_NAME, dir);
+		return -EINVAL;
+	}
+	/* buffered: jansson reads a descriptor a byte at a time */
+	if (!(f = fdopen(fd, "r"))) {
+		close(fd);
+		snprintf(err, errlen, "%s: %s", m->path, strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	m->root = json_loadf(f, JSON_REJECT_DUPLICATES, &je);
+	fclose(f);
+	if (!m->root) {
 		snprintf(err, errlen, "%s: line %d: %s", m->path, je.line, je.text);
 		return -EINVAL;
 	}

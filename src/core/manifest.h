@@ -21,8 +21,10 @@ struct manifest {
 
 /* A new manifest for the result directory dir (nothing written yet). 0 or -ENOMEM. */
 int manifest_new(struct manifest *m, const char *dir);
-/* Reads dir/manifest.json and checks its schema. 0 or -errno with the reason in err. */
-int manifest_load(struct manifest *m, const char *dir, char *err, size_t errlen);
+/* Reads dir/manifest.json (a regular file, not a symbolic link; *st gets its fstat, for the
+ * caller's ownership checks) and checks its schema. 0 or -errno with the reason in err. */
+struct stat;
+int manifest_load(struct manifest *m, const char *dir, struct stat *st, char *err, size_t errlen);
 /* Writes it (complete or not at all). 0 or -errno. */
 int manifest_commit(struct manifest *m);
 void manifest_free(struct manifest *m);

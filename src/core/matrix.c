@@ -156,6 +156,11 @@ static int name_check(const char *what, const char *s, char *err, size_t len)
 	return 0;
 }
 
+int mx_name_check(const char *what, const char *s, char *err, size_t len)
+{
+	return name_check(what, s, err, len);
+}
+
 int mx_axis_add(struct mx_exp *e, const char *name, enum mx_kind kind, const char *knob, char *err,
 		size_t errlen)
 {

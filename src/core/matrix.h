@@ -132,6 +132,9 @@ void mx_free(struct mx_exp *e);
 int mx_ini_load(struct mx_exp *e, const char *path, int (*valid)(const char *key), char *err,
 		size_t errlen);
 
+/* A name that becomes a directory name (experiment, cell, axis): 1 to MX_NAME_MAX letters,
+ * digits and ._+=,:-, not starting with '.' or '-'. 0, or -1 with the reason in err. */
+int mx_name_check(const char *what, const char *s, char *err, size_t len);
 /* Adds an axis, replacing one of the same name (an option given on the command line replaces
  * the file's). Returns its index, or -1 with the reason in err. */
 int mx_axis_add(struct mx_exp *e, const char *name, enum mx_kind kind, const char *knob, char *err,

@@ -28,6 +28,7 @@
 #include "core/quote.h"
 #include "sys/fsopts.h"
 #include "sys/blockdev.h"
+#include "sys/owned.h"
 
 extern char **environ;
 
@@ -357,8 +358,24 @@ int fsimage_loop_detach(const char *dev, dev_t bdev, ino_t bino, char *how, size
 		fmt(how, len, "left: %s", strerror(-rc));
 		return rc;
 	}
-	fmt(how, len, "detached");
-	return 0;
+	/* LOOP_CLR_FD on a device someone else holds open only marks it for autoclear and
+	 * returns 0: detached is what the device says, not what the ioctl returned */
+	for (int k = 0; k < 30; k++) {
+		if ((rc = fsimage_loop_backing(dev, &d, &i)) == -ENXIO) {
+			fmt(how, len, "detached");
+			return 0;
+		}
+		if (rc || d != bdev || i != bino)
+			break;
+		nap_ms(100);
+	}
+	if (rc == 0 && (d != bdev || i != bino)) {
+		fmt(how, len, "detached (now attached to another file)");
+		return 0;
+	}
+	fmt(how, len, "left: still attached: something else holds it open (the kernel detaches it "
+	    "when the last user closes it)");
+	return -EBUSY;
 }
 
 /* ---- mounts ----------------------------------------------------------------------------- */
@@ -508,12 +525,12 @@ void fsimage_knob_normalize(char *val)
 
 static int read_all(const char *path, char *buf, size_t len, bool *lines)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = owned_knob_open(path, O_RDONLY);
 	size_t k = 0;
 	ssize_t r;
 
 	if (fd < 0)
-		return -errno;
+		return fd;
 	while (k + 1 < len && (r = read(fd, buf + k, len - 1 - k)) != 0) {
 		if (r < 0) {
 			if (errno == EINTR)
@@ -544,12 +561,13 @@ int fsimage_knob_read(const char *path, char *val, size_t len)
 
 int fsimage_knob_write(const char *path, const char *val)
 {
-	int fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW), rc = 0;
+	/* O_TRUNC as the shell's '>': the value replaces the file's, whatever was longer */
+	int fd = owned_knob_open(path, O_WRONLY | O_TRUNC), rc = 0;
 	size_t n = strlen(val);
 	ssize_t w;
 
 	if (fd < 0)
-		return -errno;
+		return fd;
 	while ((w = write(fd, val, n)) < 0 && errno == EINTR)
 		;
 	if (w < 0)

@@ -45,7 +45,9 @@ int fsimage_loop_free(int *number);
 int fsimage_loop_attach(int number, const char *image, int *fd, bool *dio, char *err, size_t errlen);
 /* The backing file of /dev/loopN: -ENXIO when nothing is attached. */
 int fsimage_loop_backing(const char *dev, dev_t *bdev, ino_t *bino);
-/* Detaches dev when its backing file is still (bdev, bino). how as for fsimage_remove. */
+/* Detaches dev when its backing file is still (bdev, bino), then checks that the device is gone
+ * (one another process holds open stays attached: -EBUSY, "left: still attached ..."). how as
+ * for fsimage_remove. */
 int fsimage_loop_detach(const char *dev, dev_t bdev, ino_t bino, char *how, size_t len);
 
 /* ---- mounts ----------------------------------------------------------------------------- */
@@ -70,6 +72,8 @@ int fsimage_knob_check(const char *path, char *real, size_t reallen, char *curre
  * one (b). */
 int fsimage_knob_read(const char *path, char *val, size_t len);
 void fsimage_knob_normalize(char *val);
+/* Writes val whole (O_TRUNC), the file opened by owned_knob_open (sys/owned.h): under /proc/sys
+ * or /sys, no symbolic link followed but the kernel's own. Reads open the same way. */
 int fsimage_knob_write(const char *path, const char *val);
 
 /* The bdi directory (/sys/class/bdi/NAME) of the filesystem mounted at mnt from dev. */

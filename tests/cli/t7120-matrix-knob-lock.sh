@@ -1,0 +1,83 @@
+#!/bin/bash
+# t7120: two experiments on one knob (issue 17, critical 5). While one runs with the knob
+# written, a second naming the same file (by another path, too) refuses to start: exit 3, one
+# line naming the knob and the holder's pid, nothing set up, the knob as the first wrote it.
+# Once the first is done the knob is back and the second runs. The lock files go with them.
+. "$(dirname "$0")/lib.sh"
+need_root
+need_cmd jq
+need_cmd mkfs.ext4
+export TMPDIR=$SCRATCH/tmp
+mkdir -p "$TMPDIR"
+K=/proc/sys/fs/lease-break-time
+[ -w $K ] || skip "no $K to write here"
+old=$(cat $K)
+
+wait_mounted() {
+    local M=$1/manifest.json
+    for _ in $(seq 1 300); do
+        jq -e '[.undo[] | select(.kind == "mount" and .state == "done" and (.undone | not))] | length > 0' \
+            "$M" > /dev/null 2>&1 && return 0
+        sleep 0.05
+    done
+    return 1
+}
+"$FSBENCH" matrix --fs ext4 --knob $K=43 --repeat 200 --size 64 --max-other-cpu 100 --no-db -o "$SCRATCH/a" \
+    -- tiotest -t 1 -f 32 -r 500 > aout 2> aerr &
+a=$!
+trap 'kill -INT $a 2>/dev/null; wait $a; _lib_cleanup' EXIT
+wait_mounted "$SCRATCH/a" || fail "never saw a mounted run: $(cat aerr)"
+[ "$(cat $K)" = 43 ] || fail "the first experiment did not write $K: $(cat $K)"
+
+second() {
+    local what=$1; shift
+    "$FSBENCH" matrix --fs ext4 "$@" --repeat 1 --size 64 --max-other-cpu 100 --no-db -o "$SCRATCH/b" \
+        -- tiotest -t 1 -f 8 > "$SCRATCH/bout" 2> "$SCRATCH/berr"; local rc=$?
+    [ $rc = 3 ] || fail "$what: exit $rc, expected 3: $(cat "$SCRATCH/berr")"
+    [ "$(wc -l < "$SCRATCH/berr")" = 1 ] && grep -q "knob $K: in use by another fsbench experiment (pid $a)" "$SCRATCH/berr" ||
+        fail "$what: $(cat "$SCRATCH/berr")"
+    [ ! -e "$SCRATCH/b" ] || fail "$what: created its result directory"
+    [ "$(ls "$TMPDIR" | wc -l)" = 1 ] || fail "$what: set up a scratch folder: $(ls "$TMPDIR")"
+    [ "$(cat $K)" = 43 ] || fail "$what: $K is $(cat $K), not 43"
+}
+second "the same knob" --knob $K=44
+cd /proc/sys/fs || fail "cd"
+second "the same knob, relative" --knob lease-break-time=44
+cd "$SCRATCH" || fail "cd"
+
+kill -INT $a
+wait $a; rc=$?
+trap _lib_cleanup EXIT
+[ $rc = 130 ] || fail "the first experiment: exit $rc: $(tail -3 aerr)"
+[ "$(cat $K)" = "$old" ] || fail "$K not restored after the first: $(cat $K)"
+fsb matrix --fs ext4 --knob $K=44 --repeat 1 --size 64 --max-other-cpu 100 --no-db -o "$SCRATCH/b" \
+    -- tiotest -t 1 -f 8 > bout 2> berr || fail "the second after the first: exit $?: $(cat berr)"
+[ "$(cat $K)" = "$old" ] || fail "$K not restored after the second: $(cat $K)"
+! grep -lqx "$a" /run/fsbench/knobs/* 2> /dev/null || fail "a lock file left: $(grep -lx "$a" /run/fsbench/knobs/*)"
+
+# --undo of a killed experiment leaves a knob another running experiment holds: that one
+# restores what it found (the killed one's value), then a second --undo restores the original
+rm -rf "$SCRATCH/a" "$SCRATCH/b"
+"$FSBENCH" matrix --fs ext4 --knob $K=43 --repeat 200 --size 64 --max-other-cpu 100 --no-db -o "$SCRATCH/a" \
+    -- tiotest -t 1 -f 32 -r 500 > aout 2> aerr &
+a=$!
+wait_mounted "$SCRATCH/a" || { kill -INT $a; wait $a; fail "never saw a mounted run: $(cat aerr)"; }
+kill -KILL $a
+wait $a 2> /dev/null
+"$FSBENCH" matrix --fs ext4 --knob $K=44 --repeat 200 --size 64 --max-other-cpu 100 --no-db -o "$SCRATCH/b" \
+    -- tiotest -t 1 -f 32 -r 500 > bout 2> berr &
+b=$!
+trap 'kill -INT $b 2>/dev/null; wait $b; _lib_cleanup' EXIT
+wait_mounted "$SCRATCH/b" || fail "the second never mounted: $(cat berr)"
+fsb matrix --undo "$SCRATCH/a" > /dev/null 2> uerr; rc=$?
+[ $rc = 1 ] || fail "--undo while another holds the knob: exit $rc, expected 1: $(cat uerr)"
+grep -q "undo: knob $K: left: in use by another fsbench experiment (pid $b)" uerr || fail "--undo: $(cat uerr)"
+[ "$(cat $K)" = 44 ] || fail "--undo wrote the knob the running experiment holds: $(cat $K)"
+kill -INT $b
+wait $b
+trap _lib_cleanup EXIT
+[ "$(cat $K)" = 43 ] || fail "the second did not restore what it found (43): $(cat $K)"
+fsb matrix --undo "$SCRATCH/a" > /dev/null 2> uerr || fail "second --undo: exit $?: $(cat uerr)"
+grep -q "undo: knob $K: restored to $old" uerr || fail "second --undo: $(cat uerr)"
+[ "$(cat $K)" = "$old" ] || fail "$K at $(cat $K) after all, not $old"
+ok "a second experiment on a knob in use refuses to start; both restore it; --undo waits its turn"
