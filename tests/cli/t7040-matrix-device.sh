@@ -52,7 +52,7 @@ refused "held open" --device "$L" --destroy "$L" --repeat 1 -- tiotest -t 1 -f 1
 grep -q "in use" err || fail "held message: $(cat err)"
 kill $holder 2>/dev/null; wait $holder 2>/dev/null
 
-uuid=$(blkid -s UUID -o value "$L")
+uuid=$(blkid -p -s UUID -o value "$L")
 fsb matrix --device "$L" --destroy "$L" --fs ext4,xfs --repeat 2 --max-other-cpu 100 -o "$SCRATCH/result" \
     -- tiotest -t 1 -f 1 -r 10 > out 2> err || fail "with --destroy: exit $?: $(cat err)"
 M=$SCRATCH/result/manifest.json
@@ -64,6 +64,6 @@ for i in 0 1 2 3; do
     jq -e --arg c "$cell" '.environment.targets[0].fstype == $c' "$SCRATCH/result/$(jq -r ".runs[$i].json" "$M")" \
         >/dev/null || fail "run $i ran on another filesystem than its cell's ($cell)"
 done
-[ "$(blkid -s UUID -o value "$L")" != "$uuid" ] || fail "the device still holds the old filesystem"
+[ "$(blkid -p -s UUID -o value "$L")" != "$uuid" ] || fail "the device still holds the old filesystem"
 ! grep -q "$L " /proc/self/mountinfo || fail "the device is left mounted"
 echo "ok: --device refused when it holds something, used with --destroy"

@@ -39,7 +39,7 @@ mkfs.ext4 -q -F "$B" || fail "mkfs on $B"
 mount "$B" "$SCRATCH/mnt" || fail "mount $B"
 head -c 3M /dev/urandom > "$SCRATCH/mnt/victim" && sync || fail "victim file"
 file_sum=$(md5sum < "$SCRATCH/mnt/victim")
-uuid=$(blkid -s UUID -o value "$B")
+uuid=$(blkid -p -s UUID -o value "$B")
 head_sum=$(head -c 1M "$A" | md5sum)
 
 refused() {
@@ -51,7 +51,7 @@ refused() {
     [ ! -e "$SCRATCH/result" ] || fail "$why: the result directory was created"
     [ -z "$(ls -A "$TMPDIR")" ] || fail "$why: something in the scratch parent"
     [ "$(head -c 1M "$A" | md5sum)" = "$head_sum" ] || fail "$why: the device's first MiB was written"
-    [ "$(blkid -s UUID -o value "$B")" = "$uuid" ] || fail "$why: the stacked filesystem's signature changed"
+    [ "$(blkid -p -s UUID -o value "$B")" = "$uuid" ] || fail "$why: the stacked filesystem's signature changed"
 }
 a=${A#/dev/} b=${B#/dev/}
 refused "a loop device at an offset, mounted" "$a -> $b (loop device, offset 1048576) is mounted at '$SCRATCH/mnt'" \

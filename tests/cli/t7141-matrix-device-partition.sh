@@ -64,11 +64,11 @@ mkfs.ext4 -q -F "$E" || fail "mkfs on $E"
 mount "$E" "$SCRATCH/mnt" || fail "mount $E"
 head -c 2M /dev/urandom > "$SCRATCH/mnt/victim" && sync || fail "victim file"
 sum=$(md5sum < "$SCRATCH/mnt/victim")
-uuid=$(blkid -s UUID -o value "$E")
+uuid=$(blkid -p -s UUID -o value "$E")
 refused "a loop device over a partition, mounted" \
     "$p -> ${p}p2 (partition 2) -> $e (loop device, offset 0) is mounted at '$SCRATCH/mnt'" --device "$P" --destroy "$P"
 [ "$(md5sum < "$SCRATCH/mnt/victim")" = "$sum" ] || fail "the victim file changed"
-[ "$(blkid -s UUID -o value "$E")" = "$uuid" ] || fail "the stacked filesystem's signature changed"
+[ "$(blkid -p -s UUID -o value "$E")" = "$uuid" ] || fail "the stacked filesystem's signature changed"
 umount "$SCRATCH/mnt"
 losetup -d "$E" && E=
 
@@ -77,9 +77,9 @@ F=$(losetup -f --show -o 1048576 --sizelimit 16777216 "$P") || fail "losetup ove
 f=${F#/dev/}
 mkfs.ext4 -q -F "$F" || fail "mkfs on $F"
 mount "$F" "$SCRATCH/mnt" || fail "mount $F"
-uuid=$(blkid -s UUID -o value "$F")
+uuid=$(blkid -p -s UUID -o value "$F")
 refused "a loop device over the disk across the partition, mounted" \
     "${p}p1 -> $f (loop device over $p at offset 1048576, across it) is mounted at '$SCRATCH/mnt'" \
     --device "${P}p1" --destroy "${P}p1"
-[ "$(blkid -s UUID -o value "$F")" = "$uuid" ] || fail "the stacked filesystem's signature changed"
+[ "$(blkid -p -s UUID -o value "$F")" = "$uuid" ] || fail "the stacked filesystem's signature changed"
 echo "ok: --device refused with partitions mounted, directly or through a loop device"

@@ -30,7 +30,7 @@ mkfs.ext4 -q -F "$DM" || fail "mkfs on $DM"
 mount "$DM" "$SCRATCH/mnt" || fail "mount $DM"
 head -c 2M /dev/urandom > "$SCRATCH/mnt/victim" && sync || fail "victim file"
 sum=$(md5sum < "$SCRATCH/mnt/victim")
-uuid=$(blkid -s UUID -o value "$DM")
+uuid=$(blkid -p -s UUID -o value "$DM")
 
 refused() {
     local why=$1 want=$2; shift 2
@@ -39,7 +39,7 @@ refused() {
     [ "$(wc -l < err)" = 1 ] || fail "$why: not one line: $(cat err)"
     grep -q -- "$want" err || fail "$why: message does not say '$want': $(cat err)"
     [ ! -e "$SCRATCH/result" ] || fail "$why: the result directory was created"
-    [ "$(blkid -s UUID -o value "$DM")" = "$uuid" ] || fail "$why: the stacked filesystem's signature changed"
+    [ "$(blkid -p -s UUID -o value "$DM")" = "$uuid" ] || fail "$why: the stacked filesystem's signature changed"
 }
 refused "dm over it, mounted" "$a -> $dm (device-mapper '$NAME') is mounted at '$SCRATCH/mnt'" --device "$A" --destroy "$A"
 [ "$(md5sum < "$SCRATCH/mnt/victim")" = "$sum" ] || fail "the victim file changed"

@@ -25,7 +25,7 @@ truncate -s 64M "$SCRATCH/a.img" "$SCRATCH/b.img"
 mkfs.ext4 -q -F "$SCRATCH/b.img" || fail "mkfs b"
 A=$(losetup -f --show "$SCRATCH/a.img") || fail "losetup a"
 B=$(losetup -f --show "$SCRATCH/b.img") || fail "losetup b"
-uuid_b=$(blkid -s UUID -o value "$B")
+uuid_b=$(blkid -p -s UUID -o value "$B")
 sum_b=$(md5sum < "$B")
 LINK=$SCRATCH/dev
 ln -s "$A" "$LINK"
@@ -54,9 +54,9 @@ jq -e --arg a "$A" '.state == "done" and .target.device == $a and ([.runs[] | .s
                     and ([.runs[] | .fsck_verdict == "clean"] | all)
                     and ([.undo[] | select(.kind == "mount") | .source == $a] | all)' "$M" >/dev/null ||
     fail "manifest: $(jq -c '{state, target, runs: [.runs[] | .status]}' "$M")"
-[ "$(blkid -s UUID -o value "$B")" = "$uuid_b" ] || fail "the other device's signature changed"
+[ "$(blkid -p -s UUID -o value "$B")" = "$uuid_b" ] || fail "the other device's signature changed"
 [ "$(md5sum < "$B")" = "$sum_b" ] || fail "the other device was written"
-blkid -s TYPE -o value "$A" | grep -q ext4 || fail "no filesystem made on $A"
+blkid -p -s TYPE -o value "$A" | grep -q ext4 || fail "no filesystem made on $A"
 
 # the link now leads to a file: not a block device, refused before anything is set up
 ln -sfn "$SCRATCH/a.img" "$LINK"
