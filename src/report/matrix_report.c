@@ -1129,7 +1129,7 @@ int matrix_report_opts(const char *dir, const struct matrix_report_opts *o, FILE
 	struct mafter_plot aplot = { 0 };
 	struct rr_result *res = NULL;
 	struct plot_mark *marks = NULL;
-	char path[4096], e[512], note[200];
+	char path[4096], e[512], note[200], dbp[4096];
 	unsigned added = 0, nres = 0, *bold = NULL, nmarks = 0;
 	int rc;
 	bool has_fill = false;
@@ -1145,6 +1145,21 @@ int matrix_report_opts(const char *dir, const struct matrix_report_opts *o, FILE
 		snprintf(path, sizeof(path), "%s/%s", dir, outputs[k]);
 		if (outfile_check(path, OUTFILE_REPLACE, e, sizeof(e))) {
 			errmsg(err, errlen, "cannot write '%s': %s", path, e);
+			rc = -EINVAL;
+			goto out;
+		}
+	}
+	/* and the database's path (no symbolic link on it) */
+	if (!o->no_db) {
+		if (o->db)
+			snprintf(dbp, sizeof(dbp), "%s", o->db);
+		else if (history_default_path(dbp, sizeof(dbp), e, sizeof(e))) {
+			errmsg(err, errlen, "history: %s (--no-db records nothing)", e);
+			rc = -EINVAL;
+			goto out;
+		}
+		if (history_check_path(dbp, e, sizeof(e))) {
+			errmsg(err, errlen, "history: %s", e);
 			rc = -EINVAL;
 			goto out;
 		}
@@ -1254,15 +1269,8 @@ int matrix_report_opts(const char *dir, const struct matrix_report_opts *o, FILE
 		}
 	}
 	if (!o->no_db) {
-		char dbp[4096];
 		struct history *h;
 
-		if (o->db)
-			snprintf(dbp, sizeof(dbp), "%s", o->db);
-		else if (history_default_path(dbp, sizeof(dbp), e, sizeof(e))) {
-			errmsg(err, errlen, "history: %s (--no-db records nothing)", e);
-			goto out;
-		}
 		if (history_open(dbp, true, &h, e, sizeof(e))) {
 			errmsg(err, errlen, "history: %s", e);
 			goto out;
