@@ -22,7 +22,20 @@
 
 struct history {
 	sqlite3 *db;
+	bool (*stop)(void);
 };
+
+/* SQLite's wait for another writer's lock: up to 10 s, in 10 ms steps, and not past a stop
+ * (a signal to the runner: its report ends instead of waiting on) */
+static int busy_wait(void *arg, int n)
+{
+	const struct history *h = arg;
+
+	if ((h->stop && h->stop()) || n >= 1000)
+		return 0;
+	usleep(10000);
+	return 1;
+}
 
 int history_default_path(char *buf, size_t len, char *err, size_t errlen)
 {
@@ -374,6 +387,12 @@ static int schema_take(sqlite3 *db, const char *path, bool create, char *err, si
 
 int history_open(const char *path, bool create, struct history **hp, char *err, size_t errlen)
 {
+	return history_open_stop(path, create, NULL, hp, err, errlen);
+}
+
+int history_open_stop(const char *path, bool create, bool (*stop)(void), struct history **hp, char *err,
+		      size_t errlen)
+{
 	struct history *h = NULL;
 	struct stat st;
 	const char *base;
@@ -423,11 +442,12 @@ int history_open(const char *path, bool create, struct history **hp, char *err, 
 		errmsg(err, errlen, "cannot open '%s': %s", path, h->db ? sqlite3_errmsg(h->db) : "out of memory");
 		goto out;
 	}
-	sqlite3_busy_timeout(h->db, 10000);
+	h->stop = stop;
+	sqlite3_busy_handler(h->db, busy_wait, h);
 	sqlite3_extended_result_codes(h->db, 1);
 	if (exec(h->db, "PRAGMA foreign_keys = ON;", e, sizeof(e)) ||
 	    exec(h->db, "BEGIN IMMEDIATE;", e, sizeof(e))) {
-		errmsg(err, errlen, "'%s': %s", path, e);
+		errmsg(err, errlen, "'%s': %s", path, stop && stop() ? "interrupted waiting for its lock" : e);
 		goto out;
 	}
 	if (schema_take(h->db, path, create, err, errlen)) {

@@ -33,6 +33,10 @@ int history_default_path(char *buf, size_t len, char *err, size_t errlen);
 /* Opens (create: and creates, with its directory, mode 0700) the database at path. 0, or -1
  * with the reason in err (nothing created then). */
 int history_open(const char *path, bool create, struct history **h, char *err, size_t errlen);
+/* The same; stop (NULL: none) ends a wait for another writer's lock (up to 10 s otherwise) when
+ * it returns true. */
+int history_open_stop(const char *path, bool create, bool (*stop)(void), struct history **h, char *err,
+		      size_t errlen);
 /* What history_open would refuse about path before it creates anything (a symbolic link on the
  * way or at the path, a directory there): 0, or -1 with the reason in err. A missing directory
  * is no refusal. */

@@ -1118,6 +1118,15 @@ static int write_json(const char *path, const json_t *root, char *err, size_t er
 	return 0;
 }
 
+/* o->stop asked between the report's files: true (and err says before which) to end it */
+static bool stopped(const struct matrix_report_opts *o, const char *before, char *err, size_t errlen)
+{
+	if (!o->stop || !o->stop())
+		return false;
+	errmsg(err, errlen, "interrupted before %s", before);
+	return true;
+}
+
 static const char *const outputs[] = { "summary.json", "report.md", "report.html", "plot-compare.svg",
 				       "plot-compare.png", "plot-fill.svg", "plot-fill.png", "plot-after.svg", "plot-after.png" };
 
@@ -1175,6 +1184,8 @@ int matrix_report_opts(const char *dir, const struct matrix_report_opts *o, FILE
 		errmsg(err, errlen, "out of memory");
 		goto out;
 	}
+	if (stopped(o, "summary.json", err, errlen))
+		goto intr;
 	snprintf(path, sizeof(path), "%s/summary.json", dir);
 	if (write_json(path, sum, err, errlen))
 		goto out;
@@ -1202,6 +1213,8 @@ int matrix_report_opts(const char *dir, const struct matrix_report_opts *o, FILE
 		}
 		nres++;
 	}
+	if (stopped(o, "the plots", err, errlen))
+		goto intr;
 	if (nres && m.cell[0].nrun) {
 		struct plot_opts po = { .type = PLOT_COMPARE, .width = 1200, .height = 800, .marks = marks,
 					.nmarks = nmarks, .marks_note = note };
@@ -1241,6 +1254,8 @@ int matrix_report_opts(const char *dir, const struct matrix_report_opts *o, FILE
 			goto out;
 		}
 	}
+	if (stopped(o, "report.md and report.html", err, errlen))
+		goto intr;
 	{
 		struct outfile *md, *html;
 		struct doc d = { 0 };
@@ -1271,19 +1286,29 @@ int matrix_report_opts(const char *dir, const struct matrix_report_opts *o, FILE
 	if (!o->no_db) {
 		struct history *h;
 
-		if (history_open(dbp, true, &h, e, sizeof(e))) {
-			errmsg(err, errlen, "history: %s", e);
-			goto out;
+		if (stopped(o, "the history", err, errlen))
+			goto intr;
+		if (history_open_stop(dbp, true, o->stop, &h, e, sizeof(e))) {
+			if (!stopped(o, "the history", err, errlen))
+				errmsg(err, errlen, "history: %s", e);
+			goto out_stop;
 		}
 		if (history_add_matrix(h, &m, &added, e, sizeof(e))) {
 			history_close(h);
-			errmsg(err, errlen, "history '%s': %s", dbp, e);
-			goto out;
+			if (!stopped(o, "the history", err, errlen))
+				errmsg(err, errlen, "history '%s': %s", dbp, e);
+			goto out_stop;
 		}
 		history_close(h);
 	}
 	terminal(term, &a, dir, added, !o->no_db);
 	rc = 0;
+	goto out;
+out_stop:
+	if (!o->stop || !o->stop())
+		goto out;
+intr:
+	rc = -EINTR;
 out:
 	json_decref(sum);
 	free(cmp.svg);
