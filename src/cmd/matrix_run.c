@@ -462,6 +462,18 @@ out:
 	return code;
 }
 
+/* --mpi: the launcher's 0 counts only with the job's JSON written (a launcher that started
+ * nothing, or lost the job, may exit 0 too) */
+static bool mpi_result_missing(const char *json, char *error, size_t errlen)
+{
+	struct stat st;
+
+	if (!lstat(json, &st) && S_ISREG(st.st_mode) && st.st_size > 0)
+		return false;
+	snprintf(error, errlen, "the MPI launcher exited 0 but the job wrote no result ('%s')", json);
+	return true;
+}
+
 static int workload_run(struct runner *r, struct target *t, const struct mx_cell *c, const char *base,
 			json_t *run, char *error, size_t errlen, struct cpuload *load)
 {
@@ -515,9 +527,11 @@ static int workload_run(struct runner *r, struct target *t, const struct mx_cell
 		goto out;
 	}
 	cpuload_snap(&s0);
-	if (r->p->cfg->mpi)
+	if (r->p->cfg->mpi) {
 		code = mpi_job_run(r, argc, argv, of->f, error, errlen);
-	else
+		if (!code && mpi_result_missing(jsonarg + strlen("--json="), error, errlen))
+			code = EXIT_FAILED;
+	} else
 		code = cmd_workload_run(w, cfg, &io);
 	cpuload_snap(&s1);
 	cpuload_window(&s0, &s1, load);
