@@ -552,8 +552,8 @@ int cmd_history(int argc, char **argv, const char *prog)
 	free(opts);
 	if (c.help) {
 		opt_text_help(&hist_cmd, &defaults, prog, stdout);
-		printf("\nExit status: 0; 1 when check --fail-if-worse finds a regression, or the database cannot be read;\n"
-		       "2 on a bad command line.\n");
+		printf("\nExit status: 0; 1 when check --fail-if-worse finds a regression, or the database cannot be read\n"
+		       "or is damaged (never repaired); 2 on a bad command line.\n");
 		return EXIT_OK;
 	}
 	if (nops < 1) {

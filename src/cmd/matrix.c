@@ -15,6 +15,7 @@
 #include "cmd/matrix_int.h"
 #include "core/driver.h"
 #include "core/quote.h"
+#include "report/history.h"
 #include "report/opt_text.h"
 #include "sys/freespace.h"
 #include "sys/fsdev.h"
@@ -885,6 +886,10 @@ int cmd_matrix(int argc, char **argv, const char *prog)
 	}
 	if (cfg.device && cfg.dir) {
 		fprintf(stderr, "%s: --dir is for images; with --device there are none\n", prog);
+		goto out;
+	}
+	if (cfg.db && history_check_path(cfg.db, err, sizeof(err))) {
+		fprintf(stderr, "%s: option --db: %s\n", prog, err);
 		goto out;
 	}
 	e->target_kind = cfg.device ? "device" : "image";

@@ -545,6 +545,18 @@ out:
 	return code;
 }
 
+/* --mpi: the launcher's 0 counts only with the job's JSON written (a launcher that started
+ * nothing, or lost the job, may exit 0 too) */
+static bool mpi_result_missing(const char *json, char *error, size_t errlen)
+{
+	struct stat st;
+
+	if (!lstat(json, &st) && S_ISREG(st.st_mode) && st.st_size > 0)
+		return false;
+	snprintf(error, errlen, "the MPI launcher exited 0 but the job wrote no result ('%s')", json);
+	return true;
+}
+
 static int workload_run(struct runner *r, struct target *t, const struct mx_cell *c, const char *base,
 			json_t *run, char *error, size_t errlen, struct cpuload *load)
 {
@@ -598,9 +610,11 @@ static int workload_run(struct runner *r, struct target *t, const struct mx_cell
 		goto out;
 	}
 	cpuload_snap(&s0);
-	if (r->p->cfg->mpi)
+	if (r->p->cfg->mpi) {
 		code = mpi_job_run(r, argc, argv, of->f, error, errlen);
-	else
+		if (!code && mpi_result_missing(jsonarg + strlen("--json="), error, errlen))
+			code = EXIT_FAILED;
+	} else
 		code = cmd_workload_run(w, cfg, &io);
 	cpuload_snap(&s1);
 	cpuload_window(&s0, &s1, load);
@@ -998,6 +1012,7 @@ int mxc_run(struct mxc_plan *p)
 	unsigned n = p->e->ncells * p->repeat, *cell = calloc(n, sizeof(unsigned)), *rep = calloc(n, sizeof(unsigned));
 	char path[PATH_MAX + 32], err[1024];
 	const char *state = "done";
+	bool signalled;
 	int code, rc;
 
 	if (!cell || !rep) {
@@ -1077,10 +1092,12 @@ int mxc_run(struct mxc_plan *p)
 	for (unsigned i = 0; i < n && !r.stop && !interrupted(); i++)
 		if (one_run(&r, i + 1, n, cell[i], rep[i]))
 			break;
+	/* the runs are what they are: a signal from here on ends only the report */
+	signalled = interrupted();
 	/* the teardown: everything still set up, newest first, whatever happened above */
 	if (undo_from(&r, 0, true))
 		state = "undo-failed";
-	else if (interrupted())
+	else if (signalled)
 		state = "interrupted";
 	else if (r.stop)
 		state = "failed";
@@ -1088,7 +1105,7 @@ int mxc_run(struct mxc_plan *p)
 	json_object_set_new(r.m.root, "undo_complete", json_boolean(strcmp(state, "undo-failed") != 0));
 	json_object_set_new(r.m.root, "ended_at", manifest_now());
 	commit(&r);
-	if (interrupted())
+	if (signalled)
 		say(&r, "interrupted by SIG%s; everything set up is undone", sigabbrev_np(run_signal()));
 	say(&r, "%u of %u runs ok, %u failed, %u flagged (other processes over %llu%% CPU); %s", r.done, n,
 	    r.failed, r.flagged, (unsigned long long)p->cfg->max_other_cpu, r.m.path);
@@ -1098,21 +1115,28 @@ int mxc_run(struct mxc_plan *p)
 	if (!strcmp(state, "undo-failed"))
 		say(&r, "some of the set-up could not be undone (above); 'fsbench matrix --undo %s' "
 		    "tries again", p->out);
-	if (r.done && !interrupted() && !r.stop) {
+	if (r.done && !signalled && !r.stop) {
 		json_t *rep_json = json_object();
-		struct matrix_report_opts ro = { .db = p->cfg->db, .no_db = p->cfg->no_db };
+		struct matrix_report_opts ro = { .db = p->cfg->db, .no_db = p->cfg->no_db, .stop = interrupted };
 
-		if ((rc = matrix_report_opts(p->out, &ro, stdout, err, sizeof(err)))) {
+		if ((rc = matrix_report_opts(p->out, &ro, stdout, err, sizeof(err))) == -EINTR) {
+			say(&r, "experiment complete; report %s by SIG%s: 'fsbench report %s' writes it", err,
+			    sigabbrev_np(run_signal()), p->out);
+			json_object_set_new(rep_json, "status", json_string("interrupted"));
+		} else if (rc) {
 			say(&r, "report: %s", err);
 			json_object_set_new(rep_json, "status", json_string("failed"));
 			json_object_set_new(rep_json, "error", json_string(err));
 		} else {
 			json_object_set_new(rep_json, "status", json_string("written"));
+			if (interrupted())
+				say(&r, "SIG%s during the report: the experiment and its report are complete",
+				    sigabbrev_np(run_signal()));
 		}
 		json_object_set_new(r.m.root, "report", rep_json);
 		commit(&r);
 	}
-	if (interrupted())
+	if (signalled)
 		code = 128 + run_signal();
 	else if (r.stop || r.failed || strcmp(state, "done"))
 		code = EXIT_FAILED;

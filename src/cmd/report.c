@@ -85,8 +85,9 @@ int cmd_report(int argc, char **argv, const char *prog)
 	free(opts);
 	if (c.help) {
 		opt_text_help(&report_cmd, &defaults, prog, stdout);
-		printf("\nExit status: 0; 1 when an output or the database cannot be written; 2 on a bad command line\n"
-		       "or a directory that is not a readable matrix result.\n");
+		printf("\nExit status: 0; 1 when an output or the database cannot be written, or the database is damaged;\n"
+		       "2 on a bad command line, a directory that is not a readable matrix result (a file in it reached\n"
+		       "through a symbolic link, not regular, or as root another user's: refused), or a --db path refused.\n");
 		return EXIT_OK;
 	}
 	if (ndirs != 1) {

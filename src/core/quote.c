@@ -6,7 +6,7 @@
 
 /* Length of the valid UTF-8 sequence at s (2..4 bytes, no overlong form, no surrogate, not
  * above U+10FFFF, not a C1 control), or 0. */
-static size_t utf8_len(const unsigned char *s)
+size_t quote_utf8_len(const unsigned char *s)
 {
 	unsigned cp;
 	size_t n;
@@ -45,7 +45,7 @@ static const char *piece(const unsigned char *p, char esc[8], size_t *len, size_
 		strcpy(esc, "\\\\");
 	else if (*p >= 0x20 && *p < 0x7f)
 		esc[0] = (char)*p, esc[1] = '\0';
-	else if (*p >= 0x80 && (*n = utf8_len(p))) {
+	else if (*p >= 0x80 && (*n = quote_utf8_len(p))) {
 		*len = *n;
 		return (const char *)p;
 	} else {

@@ -12,4 +12,7 @@
  * printable ASCII and valid UTF-8 stay as they are. Cut with "..." when out is too small.
  * NULL s reads as "(null)". Returns out. */
 char *quote_str(const char *s, char *out, size_t outlen);
+/* The length of the valid UTF-8 sequence at s (2..4 bytes, no overlong form, no surrogate, not
+ * above U+10FFFF, not a C1 control), or 0: what quote_str and the report's text keep as it is. */
+size_t quote_utf8_len(const unsigned char *s);
 #endif

@@ -2,6 +2,7 @@
 #include "report/after_read.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdarg.h>
@@ -10,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/errmsg.h"
 #include "report/result_read.h"
@@ -176,22 +178,40 @@ static int read_freespace(const json_t *o, struct after_data *a, char *err, size
 
 int after_load(const char *path, struct after_data *a, char *err, size_t errlen)
 {
+	int fd, rc;
+
+	/* O_NONBLOCK: a FIFO must not hang the reader (after_load_fd refuses it) */
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0) {
+		rc = errno;
+		after_load_fd(-1, a, err, errlen);
+		return errmsg(err, errlen, "%s", strerror(rc));
+	}
+	rc = after_load_fd(fd, a, err, errlen);
+	close(fd);
+	return rc;
+}
+
+int after_load_fd(int fd, struct after_data *a, char *err, size_t errlen)
+{
 	json_error_t je;
 	json_t *root, *x;
 	struct stat st;
 	const char *s;
+	char text[160];
 	int rc = -1;
 
 	memset(a, 0, sizeof(*a));
 	a->exit_status = -1;
 	for (unsigned k = 0; k < AF_N; k++)
 		a->v[k] = NAN;
-	if (stat(path, &st) < 0)
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0)
 		return errmsg(err, errlen, "%s", strerror(errno));
 	if (!S_ISREG(st.st_mode) || st.st_size > AFTER_MAX_FILE_BYTES)
 		return errmsg(err, errlen, "not a regular file of at most %u bytes", AFTER_MAX_FILE_BYTES);
-	if (!(root = json_load_file(path, JSON_REJECT_DUPLICATES, &je)))
-		return errmsg(err, errlen, "line %d: %s", je.line, je.text);
+	if (!(root = json_loadfd(fd, JSON_REJECT_DUPLICATES, &je)))
+		return errmsg(err, errlen, "line %d: %s", je.line, rr_printable(je.text, text, sizeof(text)));
 	s = json_string_value(json_object_get(root, "schema"));
 	if (!json_is_object(root) || !s || strcmp(s, "fsbench-after")) {
 		errmsg(err, errlen, "not an fsbench after-run file (schema is not fsbench-after)");

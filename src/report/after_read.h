@@ -50,6 +50,8 @@ struct after_data {
 
 /* 0, or -1 with a one-line reason in err (without the file name). a is safe to after_free(). */
 int after_load(const char *path, struct after_data *a, char *err, size_t errlen);
+/* The same from an open file, read from where it is (the caller closes it). */
+int after_load_fd(int fd, struct after_data *a, char *err, size_t errlen);
 void after_free(struct after_data *a);
 /* "4 KiB", "1 MiB": bucket b's lower bound as people read it */
 void after_bucket_name(unsigned b, char *buf, size_t len);

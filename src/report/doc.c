@@ -6,33 +6,141 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/quote.h"
+
 static bool alnum(char c)
 {
 	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
 
-/* Markdown's specials escaped: * ` [ ] \ (and | in a table cell); _ only where it could open or
- * close emphasis (not inside a word: random_write stays as it is) */
-static void md_text(FILE *f, const char *s, bool cell)
+/* Every text that reaches the document passes here: names, labels, hostnames, kernel strings,
+ * warnings and tool output come from outside (a manifest, result files, a checker), so nothing
+ * in them may become markup. A control byte (C0, DEL, a C1 control) or a byte that is not valid
+ * UTF-8 becomes the four characters \xHH, as in messages (core/quote.h); *n is how many input
+ * bytes the character at p takes. NULL: p is a byte to write as it is (printable ASCII, or a
+ * whole valid UTF-8 sequence of *n bytes); else the escape in esc. */
+static const char *ctl_escape(const char *p, char esc[8], size_t *n)
 {
-	for (const char *p = s; f && *p; p++) {
-		if (strchr("*`[]\\", *p) || (cell && *p == '|') ||
-		    (*p == '_' && (p == s || !alnum(p[-1]) || !alnum(p[1]))))
+	const unsigned char c = (unsigned char)*p;
+
+	*n = 1;
+	if (c >= 0x20 && c < 0x7f)
+		return NULL;
+	if (c >= 0x80 && (*n = quote_utf8_len((const unsigned char *)p)))
+		return NULL;
+	*n = 1;
+	snprintf(esc, 8, "\\x%02x", c);
+	return esc;
+}
+
+/* Inline Markdown that stays text in every renderer (CommonMark, GitHub's): one line (a newline,
+ * CR or tab is a space, so no text starts a block of its own); the HTML specials < & as
+ * entities, so no tag, comment or entity of the text's own is HTML (> alone opens nothing, and
+ * stays as it is: "ext4 -> xfs"); the Markdown specials
+ * * ` [ ] \ | # ~ $ escaped everywhere (| would split a table cell, # close a heading, ~ strike,
+ * $ start maths); _ only where it could open or close emphasis (not inside a word:
+ * random_write stays as it is). block: the text opens a paragraph, list item or heading, so
+ * its leading blanks go (four would make code) and a first - + = > or a number's . ) is
+ * escaped (a list, a rule, a quote). Control bytes as \xHH (ctl_escape), escaped again for Markdown. */
+static void md_text(FILE *f, const char *s, bool block)
+{
+	const char *p = s;
+	char esc[8];
+	size_t n;
+
+	if (!f)
+		return;
+	if (block) {
+		const char *q;
+
+		while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+			p++;
+		s = p;
+		for (q = p; *q >= '0' && *q <= '9' && q - p < 10; q++)
+			;
+		if (*p && strchr("-+=>", *p))
 			fputc('\\', f);
-		fputc(*p == '\n' && cell ? ' ' : *p, f);
+		else if (q > p && (*q == '.' || *q == ')')) {
+			fwrite(p, 1, (size_t)(q - p), f);
+			fputc('\\', f);
+			p = q;
+		}
+	}
+	for (; *p; p += n) {
+		const char *e;
+
+		if (*p == '\n' || *p == '\r' || *p == '\t') {
+			fputc(' ', f);
+			n = 1;
+		} else if ((e = ctl_escape(p, esc, &n))) {
+			fputs("\\", f);   /* the escape's own backslash, escaped */
+			fputs(e, f);
+		} else if (*p == '<') {
+			fputs("&lt;", f);
+		} else if (*p == '&') {
+			fputs("&amp;", f);
+		} else if (n == 1 && (strchr("*`[]\\|#~$", *p) ||
+				      (*p == '_' && (p == s || !alnum(p[-1]) || !alnum(p[1]))))) {
+			fputc('\\', f);
+			fputc(*p, f);
+		} else {
+			fwrite(p, 1, n, f);
+		}
 	}
 }
 
+/* A fenced code block's text: as it is but for control bytes (newlines and tabs stay); the
+ * fence is longer than any run of backticks in the text, so no line of it closes the block */
+static void md_pre(FILE *f, const char *text)
+{
+	size_t run = 0, longest = 0, n;
+	char esc[8];
+
+	if (!f)
+		return;
+	for (const char *p = text; *p; p++) {
+		run = *p == '`' ? run + 1 : 0;
+		longest = run > longest ? run : longest;
+	}
+	for (size_t i = 0; i < (longest < 3 ? 3 : longest + 1); i++)
+		fputc('`', f);
+	fputc('\n', f);
+	for (const char *p = text; *p; p += n) {
+		const char *e = *p == '\n' || *p == '\t' ? (n = 1, NULL) : ctl_escape(p, esc, &n);
+
+		if (e)
+			fputs(e, f);
+		else
+			fwrite(p, 1, n, f);
+	}
+	if (*text && text[strlen(text) - 1] != '\n')
+		fputc('\n', f);
+	for (size_t i = 0; i < (longest < 3 ? 3 : longest + 1); i++)
+		fputc('`', f);
+	fputs("\n\n", f);
+}
+
+/* HTML text: the five specials as entities, control bytes as \xHH (newlines and tabs stay:
+ * a <pre> keeps them, elsewhere they are blanks) */
 static void html_text(FILE *f, const char *s)
 {
-	for (; f && *s; s++) {
+	char esc[8];
+	size_t n;
+
+	for (; f && *s; s += n) {
+		const char *e = *s == '\n' || *s == '\t' ? (n = 1, NULL) : ctl_escape(s, esc, &n);
+
+		if (e) {
+			fputs(e, f);
+			continue;
+		}
 		switch (*s) {
 		case '&': fputs("&amp;", f); break;
 		case '<': fputs("&lt;", f); break;
 		case '>': fputs("&gt;", f); break;
 		case '"': fputs("&quot;", f); break;
 		case '\'': fputs("&#39;", f); break;
-		default: fputc(*s, f);
+		default: fwrite(s, 1, n, f);
 		}
 	}
 }
@@ -52,7 +160,7 @@ void doc_begin(struct doc *d, const char *title)
 	d->in_list = 0;
 	if (d->md) {
 		fputs("# ", d->md);
-		md_text(d->md, title, false);
+		md_text(d->md, title, true);
 		fputs("\n\n", d->md);
 	}
 	if (d->html) {
@@ -96,7 +204,7 @@ void doc_h(struct doc *d, int level, const char *fmt, ...)
 		for (int i = 0; i < level; i++)
 			fputc('#', d->md);
 		fputc(' ', d->md);
-		md_text(d->md, s, false);
+		md_text(d->md, s, true);
 		fputs("\n\n", d->md);
 	}
 	if (d->html) {
@@ -119,7 +227,7 @@ void doc_p(struct doc *d, const char *fmt, ...)
 		return;
 	doc_list_end(d);
 	if (d->md) {
-		md_text(d->md, s, false);
+		md_text(d->md, s, true);
 		fputs("\n\n", d->md);
 	}
 	if (d->html) {
@@ -145,7 +253,7 @@ void doc_li(struct doc *d, const char *fmt, ...)
 	d->in_list = 1;
 	if (d->md) {
 		fputs("- ", d->md);
-		md_text(d->md, s, false);
+		md_text(d->md, s, true);
 		fputc('\n', d->md);
 	}
 	if (d->html) {
@@ -170,8 +278,7 @@ void doc_list_end(struct doc *d)
 void doc_pre(struct doc *d, const char *text)
 {
 	doc_list_end(d);
-	if (d->md)
-		fprintf(d->md, "```\n%s%s```\n\n", text, *text && text[strlen(text) - 1] == '\n' ? "" : "\n");
+	md_pre(d->md, text);
 	if (d->html) {
 		fputs("<pre>", d->html);
 		html_text(d->html, text);
@@ -186,7 +293,7 @@ void doc_table(struct doc *d, unsigned ncols, const char *const *head, const cha
 	if (d->md) {
 		for (unsigned i = 0; i < ncols; i++) {
 			fputs("| ", d->md);
-			md_text(d->md, head[i], true);
+			md_text(d->md, head[i], false);
 			fputc(' ', d->md);
 		}
 		fputs("|\n", d->md);
@@ -211,7 +318,7 @@ void doc_row(struct doc *d, const char *const *cells)
 	if (d->md) {
 		for (unsigned i = 0; i < d->ncols; i++) {
 			fputs("| ", d->md);
-			md_text(d->md, cells[i] ? cells[i] : "", true);
+			md_text(d->md, cells[i] ? cells[i] : "", false);
 			fputc(' ', d->md);
 		}
 		fputs("|\n", d->md);
@@ -305,7 +412,7 @@ void doc_figure(struct doc *d, const char *svg, size_t len, const char *svg_file
 		fputs("![", d->md);
 		md_text(d->md, caption, false);
 		fprintf(d->md, "](%s)\n\n", svg_file);
-		md_text(d->md, caption, false);
+		md_text(d->md, caption, true);
 		fprintf(d->md, " (%s, %s)\n\n", svg_file, png_file);
 	}
 	if (d->html) {

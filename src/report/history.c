@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -21,7 +22,20 @@
 
 struct history {
 	sqlite3 *db;
+	bool (*stop)(void);
 };
+
+/* SQLite's wait for another writer's lock: up to 10 s, in 10 ms steps, and not past a stop
+ * (a signal to the runner: its report ends instead of waiting on) */
+static int busy_wait(void *arg, int n)
+{
+	const struct history *h = arg;
+
+	if ((h->stop && h->stop()) || n >= 1000)
+		return 0;
+	usleep(10000);
+	return 1;
+}
 
 int history_default_path(char *buf, size_t len, char *err, size_t errlen)
 {
@@ -40,27 +54,93 @@ int history_default_path(char *buf, size_t len, char *err, size_t errlen)
 	return 0;
 }
 
-/* mkdir -p of path's parent, mode 0700 for what it creates */
-static int make_parent(const char *path, char *err, size_t errlen)
+/* The directory path names, opened by walking its components from / (or the working directory)
+ * with O_NOFOLLOW: SQLite opens the database by its path and would follow a link anywhere in
+ * it, so a symbolic link in any component is refused (someone who can write a directory on the
+ * way could point the database, or the empty file it begins as, anywhere). create: missing
+ * directories are made (0700) as the walk reaches them; the caller walks once without create
+ * first, so that a refusal creates nothing. The directory's fd, or -errno with the reason in err
+ * (-ENOENT: a component is missing). */
+static int walk_parent(const char *path, bool create, char *err, size_t errlen)
 {
 	char dir[4096];
-	char *slash;
+	char *p, *slash;
+	int cur;
 
-	if (snprintf(dir, sizeof(dir), "%s", path) >= (int)sizeof(dir))
-		return errmsg(err, errlen, "path too long");
-	if (!(slash = strrchr(dir, '/')) || slash == dir)
-		return 0;
-	*slash = '\0';
-	for (char *p = dir + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(dir, 0700) && errno != EEXIST)
-			return errmsg(err, errlen, "cannot create '%s': %s", dir, strerror(errno));
-		*p = '/';
+	if (snprintf(dir, sizeof(dir), "%s", path) >= (int)sizeof(dir)) {
+		errmsg(err, errlen, "path too long");
+		return -ENAMETOOLONG;
 	}
-	if (mkdir(dir, 0700) && errno != EEXIST)
-		return errmsg(err, errlen, "cannot create '%s': %s", dir, strerror(errno));
+	slash = strrchr(dir, '/');
+	if (slash)
+		slash[1] = '\0';
+	cur = open(dir[0] == '/' ? "/" : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (cur < 0) {
+		int e = errno;
+
+		errmsg(err, errlen, "cannot open '%s': %s", dir[0] == '/' ? "/" : ".", strerror(e));
+		return -e;
+	}
+	for (p = dir; slash && p <= slash; ) {
+		size_t n = strcspn(p, "/");
+		struct stat st;
+		int fd, e;
+
+		p[n] = '\0';
+		if (n == 0 || !strcmp(p, ".")) {
+			p[n] = '/';
+			p += n + 1;
+			continue;
+		}
+		fd = openat(cur, p, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0 && errno == ENOENT && create) {
+			if (mkdirat(cur, p, 0700) && errno != EEXIST) {
+				e = errno;
+				errmsg(err, errlen, "cannot create '%s': %s", dir, strerror(e));
+				close(cur);
+				return -e;
+			}
+			fd = openat(cur, p, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		}
+		if (fd < 0) {
+			e = errno;
+			if (e != ENOENT && !fstatat(cur, p, &st, AT_SYMLINK_NOFOLLOW) && S_ISLNK(st.st_mode))
+				e = ELOOP;
+			if (e == ELOOP)
+				errmsg(err, errlen, "'%s' is a symbolic link: refusing it on the history database's path", dir);
+			else
+				errmsg(err, errlen, "cannot open '%s': %s", dir, strerror(e));
+			close(cur);
+			return -e;
+		}
+		close(cur);
+		cur = fd;
+		p[n] = '/';
+		p += n + 1;
+	}
+	return cur;
+}
+
+int history_check_path(const char *path, char *err, size_t errlen)
+{
+	const char *base = strrchr(path, '/');
+	struct stat st;
+	int dfd;
+
+	if (!*path || (base && !base[1]))
+		return errmsg(err, errlen, "'%s' names no file", path);
+	base = base ? base + 1 : path;
+	if ((dfd = walk_parent(path, false, err, errlen)) == -ENOENT)
+		return 0;   /* made when the database is created */
+	if (dfd < 0)
+		return -1;
+	if (!fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) && !S_ISREG(st.st_mode)) {
+		close(dfd);
+		if (S_ISLNK(st.st_mode))
+			return errmsg(err, errlen, "'%s' is a symbolic link: refusing it as the history database", path);
+		return errmsg(err, errlen, "'%s' is not a regular file", path);
+	}
+	close(dfd);
 	return 0;
 }
 
@@ -77,96 +157,317 @@ static int exec(sqlite3 *db, const char *sql, char *err, size_t errlen)
 }
 
 static const char schema_sql[] =
-	"CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);"
-	"CREATE TABLE IF NOT EXISTS experiments("
+	"CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+	"CREATE TABLE experiments("
 	" id INTEGER PRIMARY KEY, name TEXT NOT NULL, host TEXT NOT NULL, first_started_at TEXT NOT NULL,"
 	" kernel_release TEXT NOT NULL, fsbench_version TEXT NOT NULL, workload TEXT NOT NULL, dir TEXT NOT NULL,"
 	" imported_at TEXT NOT NULL, UNIQUE(name, host, first_started_at));"
-	"CREATE TABLE IF NOT EXISTS runs("
+	"CREATE TABLE runs("
 	" id INTEGER PRIMARY KEY, experiment_id INTEGER NOT NULL REFERENCES experiments(id) ON DELETE CASCADE,"
 	" cell TEXT NOT NULL, config_hash TEXT NOT NULL, config TEXT NOT NULL, kernel_release TEXT NOT NULL,"
 	" host TEXT NOT NULL, fsbench_version TEXT NOT NULL, started_at TEXT NOT NULL, ended_at TEXT NOT NULL,"
 	" repeat INTEGER NOT NULL, run_order INTEGER NOT NULL, other_cpu_pct REAL, other_cpu_flag INTEGER NOT NULL,"
 	" used INTEGER NOT NULL, UNIQUE(experiment_id, cell, repeat, started_at));"
-	"CREATE TABLE IF NOT EXISTS figures("
+	"CREATE TABLE figures("
 	" run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE, key TEXT NOT NULL, name TEXT NOT NULL,"
 	" unit TEXT NOT NULL, better INTEGER NOT NULL, rate INTEGER NOT NULL, key_fig INTEGER NOT NULL,"
 	" value REAL NOT NULL, PRIMARY KEY(run_id, key));"
-	"CREATE INDEX IF NOT EXISTS runs_by_config ON runs(config_hash, started_at);"
-	"CREATE INDEX IF NOT EXISTS figures_by_key ON figures(key);";
+	"CREATE INDEX runs_by_config ON runs(config_hash, started_at);"
+	"CREATE INDEX figures_by_key ON figures(key);";
+
+/* The schema above as data, to check an existing database against: each table's columns
+ * (name, declared type, NOT NULL, position in the primary key), the columns of its unique key,
+ * and the indexes. An existing database is never altered to fit: one that differs is damaged. */
+struct hcol {
+	const char *name, *type;
+	int notnull, pk;
+};
+static const struct htable {
+	const char *name;
+	const char *unique;       /* a unique key's columns, comma-separated (or the composite primary key) */
+	struct hcol col[16];
+} htables[] = {
+	{ "meta", "key", { { "key", "TEXT", 0, 1 }, { "value", "TEXT", 1, 0 } } },
+	{ "experiments", "name,host,first_started_at",
+	  { { "id", "INTEGER", 0, 1 }, { "name", "TEXT", 1, 0 }, { "host", "TEXT", 1, 0 },
+	    { "first_started_at", "TEXT", 1, 0 }, { "kernel_release", "TEXT", 1, 0 },
+	    { "fsbench_version", "TEXT", 1, 0 }, { "workload", "TEXT", 1, 0 }, { "dir", "TEXT", 1, 0 },
+	    { "imported_at", "TEXT", 1, 0 } } },
+	{ "runs", "experiment_id,cell,repeat,started_at",
+	  { { "id", "INTEGER", 0, 1 }, { "experiment_id", "INTEGER", 1, 0 }, { "cell", "TEXT", 1, 0 },
+	    { "config_hash", "TEXT", 1, 0 }, { "config", "TEXT", 1, 0 }, { "kernel_release", "TEXT", 1, 0 },
+	    { "host", "TEXT", 1, 0 }, { "fsbench_version", "TEXT", 1, 0 }, { "started_at", "TEXT", 1, 0 },
+	    { "ended_at", "TEXT", 1, 0 }, { "repeat", "INTEGER", 1, 0 }, { "run_order", "INTEGER", 1, 0 },
+	    { "other_cpu_pct", "REAL", 0, 0 }, { "other_cpu_flag", "INTEGER", 1, 0 }, { "used", "INTEGER", 1, 0 } } },
+	{ "figures", "run_id,key",
+	  { { "run_id", "INTEGER", 1, 1 }, { "key", "TEXT", 1, 2 }, { "name", "TEXT", 1, 0 }, { "unit", "TEXT", 1, 0 },
+	    { "better", "INTEGER", 1, 0 }, { "rate", "INTEGER", 1, 0 }, { "key_fig", "INTEGER", 1, 0 },
+	    { "value", "REAL", 1, 0 } } },
+};
+static const char *const hindexes[][2] = { { "runs_by_config", "runs" }, { "figures_by_key", "figures" } };
+
+/* 1 when table t has a unique index on exactly the columns cols ("a,b"), 0 when not, -1 on error */
+static int has_unique(sqlite3 *db, const char *t, const char *cols)
+{
+	sqlite3_stmt *q = NULL, *qi = NULL;
+	int found = 0;
+
+	if (sqlite3_prepare_v2(db, "SELECT name FROM pragma_index_list(?1) WHERE \"unique\" = 1", -1, &q, NULL) ||
+	    sqlite3_prepare_v2(db, "SELECT group_concat(name, ',') FROM (SELECT name FROM pragma_index_info(?1) ORDER BY seqno)",
+			       -1, &qi, NULL)) {
+		sqlite3_finalize(q);
+		return -1;
+	}
+	sqlite3_bind_text(q, 1, t, -1, SQLITE_STATIC);
+	while (!found && sqlite3_step(q) == SQLITE_ROW) {
+		sqlite3_reset(qi);
+		sqlite3_bind_text(qi, 1, (const char *)sqlite3_column_text(q, 0), -1, SQLITE_TRANSIENT);
+		if (sqlite3_step(qi) == SQLITE_ROW && sqlite3_column_text(qi, 0) &&
+		    !strcmp((const char *)sqlite3_column_text(qi, 0), cols))
+			found = 1;
+	}
+	sqlite3_finalize(q);
+	sqlite3_finalize(qi);
+	return found;
+}
+
+/* An existing database against the schema: 0, or -1 with what differs in err (the first thing).
+ * *none: it has none of fsbench's tables (then err says nothing). */
+static int schema_check(sqlite3 *db, bool *none, char *err, size_t errlen)
+{
+	sqlite3_stmt *q = NULL;
+	unsigned present = 0, ntab = sizeof(htables) / sizeof(htables[0]);
+	int rc = -1;
+
+	*none = false;
+	if (sqlite3_prepare_v2(db, "SELECT cid, name, type, \"notnull\", pk FROM pragma_table_info(?1)", -1, &q, NULL))
+		return errmsg(err, errlen, "%s", sqlite3_errmsg(db));
+	for (unsigned t = 0; t < ntab; t++) {
+		sqlite3_reset(q);
+		sqlite3_bind_text(q, 1, htables[t].name, -1, SQLITE_STATIC);
+		present += sqlite3_step(q) == SQLITE_ROW;
+	}
+	if (!present) {
+		*none = true;
+		rc = 0;
+		goto out;
+	}
+	for (unsigned t = 0; t < ntab; t++) {
+		const struct htable *ht = &htables[t];
+		unsigned ncol = 0, seen = 0;
+		int r;
+
+		while (ht->col[ncol].name)
+			ncol++;
+		sqlite3_reset(q);
+		sqlite3_bind_text(q, 1, ht->name, -1, SQLITE_STATIC);
+		while ((r = sqlite3_step(q)) == SQLITE_ROW) {
+			const char *name = (const char *)sqlite3_column_text(q, 1), *type = (const char *)sqlite3_column_text(q, 2);
+			unsigned c;
+
+			for (c = 0; c < ncol && strcmp(ht->col[c].name, name ? name : ""); c++)
+				;
+			if (c == ncol) {
+				errmsg(err, errlen, "table '%s' has a column '%s' the schema lacks", ht->name, name ? name : "");
+				goto out;
+			}
+			if (strcasecmp(type ? type : "", ht->col[c].type) || sqlite3_column_int(q, 3) != ht->col[c].notnull ||
+			    sqlite3_column_int(q, 4) != ht->col[c].pk) {
+				errmsg(err, errlen, "table '%s': column '%s' is not %s%s%s", ht->name, ht->col[c].name, ht->col[c].type,
+				       ht->col[c].notnull ? " NOT NULL" : "", ht->col[c].pk ? " (primary key)" : "");
+				goto out;
+			}
+			seen++;
+		}
+		if (r != SQLITE_DONE) {
+			errmsg(err, errlen, "%s", sqlite3_errmsg(db));
+			goto out;
+		}
+		if (!seen) {
+			errmsg(err, errlen, "table '%s' is missing", ht->name);
+			goto out;
+		}
+		if (seen < ncol) {
+			for (unsigned c = 0; c < ncol; c++) {
+				sqlite3_stmt *qc = NULL;
+				bool has = false;
+
+				if (sqlite3_prepare_v2(db, "SELECT 1 FROM pragma_table_info(?1) WHERE name = ?2", -1, &qc, NULL) == SQLITE_OK) {
+					sqlite3_bind_text(qc, 1, ht->name, -1, SQLITE_STATIC);
+					sqlite3_bind_text(qc, 2, ht->col[c].name, -1, SQLITE_STATIC);
+					has = sqlite3_step(qc) == SQLITE_ROW;
+				}
+				sqlite3_finalize(qc);
+				if (!has) {
+					errmsg(err, errlen, "table '%s' lacks its column '%s'", ht->name, ht->col[c].name);
+					goto out;
+				}
+			}
+		}
+		if ((r = has_unique(db, ht->name, ht->unique)) != 1) {
+			errmsg(err, errlen, r < 0 ? "%s" : "table '%s' lacks its unique key (%s)", r < 0 ? sqlite3_errmsg(db) : ht->name,
+			       ht->unique);
+			goto out;
+		}
+	}
+	for (size_t k = 0; k < sizeof(hindexes) / sizeof(hindexes[0]); k++) {
+		sqlite3_stmt *qx = NULL;
+		bool has = false;
+
+		if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?1 AND tbl_name = ?2",
+				       -1, &qx, NULL) == SQLITE_OK) {
+			sqlite3_bind_text(qx, 1, hindexes[k][0], -1, SQLITE_STATIC);
+			sqlite3_bind_text(qx, 2, hindexes[k][1], -1, SQLITE_STATIC);
+			has = sqlite3_step(qx) == SQLITE_ROW;
+		}
+		sqlite3_finalize(qx);
+		if (!has) {
+			errmsg(err, errlen, "index '%s' of table '%s' is missing", hindexes[k][0], hindexes[k][1]);
+			goto out;
+		}
+	}
+	rc = 0;
+out:
+	sqlite3_finalize(q);
+	return rc;
+}
+
+/* the first row's first column of sql as an integer; -1 on error */
+static long long scalar(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *q = NULL;
+	long long v = -1;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) == SQLITE_OK && sqlite3_step(q) == SQLITE_ROW)
+		v = sqlite3_column_int64(q, 0);
+	sqlite3_finalize(q);
+	return v;
+}
+
+/* In the open transaction: a database without any table becomes a new history (create), an
+ * existing one is checked against the schema and its version, never altered. */
+static int schema_take(sqlite3 *db, const char *path, bool create, char *err, size_t errlen)
+{
+	sqlite3_stmt *q = NULL;
+	char e[512];
+	bool none;
+	int r;
+
+	if (scalar(db, "SELECT COUNT(*) FROM sqlite_master") == 0) {
+		if (!create)
+			return errmsg(err, errlen, "'%s' is an empty database: no history recorded in it", path);
+		if (exec(db, schema_sql, e, sizeof(e)) ||
+		    exec(db, "INSERT INTO meta VALUES('schema_version', '1');", e, sizeof(e)))
+			return errmsg(err, errlen, "'%s': %s", path, e);
+		return 0;
+	}
+	if (schema_check(db, &none, e, sizeof(e)))
+		return errmsg(err, errlen, "'%s' is damaged: %s (fsbench repairs nothing: move it away and a new "
+			      "database is made)", path, e);
+	if (none)
+		return errmsg(err, errlen, "'%s' is not an fsbench history database (it has none of its tables)", path);
+	if (sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key = 'schema_version'", -1, &q, NULL))
+		return errmsg(err, errlen, "'%s': %s", path, sqlite3_errmsg(db));
+	r = sqlite3_step(q);
+	if (r != SQLITE_ROW) {
+		errmsg(err, errlen, r == SQLITE_DONE ? "'%s' is damaged: table 'meta' has no schema_version (fsbench "
+		       "repairs nothing: move it away and a new database is made)" : "'%s': %s", path, sqlite3_errmsg(db));
+		sqlite3_finalize(q);
+		return -1;
+	}
+	if (!sqlite3_column_text(q, 0) || atoi((const char *)sqlite3_column_text(q, 0)) != HISTORY_SCHEMA) {
+		errmsg(err, errlen, "'%s': history schema version %s, this fsbench reads %d", path,
+		       sqlite3_column_text(q, 0) ? (const char *)sqlite3_column_text(q, 0) : "(null)", HISTORY_SCHEMA);
+		sqlite3_finalize(q);
+		return -1;
+	}
+	sqlite3_finalize(q);
+	return 0;
+}
 
 int history_open(const char *path, bool create, struct history **hp, char *err, size_t errlen)
 {
-	struct history *h;
+	return history_open_stop(path, create, NULL, hp, err, errlen);
+}
+
+int history_open_stop(const char *path, bool create, bool (*stop)(void), struct history **hp, char *err,
+		      size_t errlen)
+{
+	struct history *h = NULL;
 	struct stat st;
-	int fd, flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW | (create ? SQLITE_OPEN_CREATE : 0);
-	sqlite3_stmt *q = NULL;
+	const char *base;
+	int dfd, fd, rc = -1;
+	bool created = false;
 	char e[512];
 
 	*hp = NULL;
 	if (!path || !*path)
 		return errmsg(err, errlen, "no database path");
-	if (create && make_parent(path, e, sizeof(e)))
+	base = strrchr(path, '/');
+	if (base && !base[1])
+		return errmsg(err, errlen, "'%s' names no file", path);
+	base = base ? base + 1 : path;
+	/* the whole path checked before anything is made: a refusal creates nothing */
+	dfd = walk_parent(path, false, e, sizeof(e));
+	if (dfd == -ENOENT && create)
+		dfd = walk_parent(path, true, e, sizeof(e));
+	if (dfd < 0)
 		return errmsg(err, errlen, "%s", e);
 	/* SQLite would follow a symbolic link: refuse one, and anything but a regular file */
-	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+	if (!fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) && S_ISLNK(st.st_mode)) {
+		close(dfd);
 		return errmsg(err, errlen, "'%s' is a symbolic link: refusing it as the history database", path);
-	fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC | (create ? O_CREAT : 0), 0600);
-	if (fd < 0)
-		return errmsg(err, errlen, "cannot open '%s': %s", path,
-			    errno == ELOOP ? "is a symbolic link" : strerror(errno));
+	}
+	fd = openat(dfd, base, O_RDWR | O_NOFOLLOW | O_CLOEXEC | (create ? O_CREAT | O_EXCL : 0), 0600);
+	if (fd >= 0)
+		created = create;
+	else if (create && errno == EEXIST)
+		fd = openat(dfd, base, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		errmsg(err, errlen, "cannot open '%s': %s", path, errno == ELOOP ? "is a symbolic link" : strerror(errno));
+		goto out;
+	}
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
 		close(fd);
-		return errmsg(err, errlen, "'%s' is not a regular file", path);
+		errmsg(err, errlen, "'%s' is not a regular file", path);
+		goto out;
 	}
 	close(fd);
-	if (!(h = calloc(1, sizeof(*h))))
-		return errmsg(err, errlen, "out of memory");
-	if (sqlite3_open_v2(path, &h->db, flags, NULL) != SQLITE_OK) {
-		errmsg(err, errlen, "cannot open '%s': %s", path, h->db ? sqlite3_errmsg(h->db) : "out of memory");
-		history_close(h);
-		return -1;
+	if (!(h = calloc(1, sizeof(*h)))) {
+		errmsg(err, errlen, "out of memory");
+		goto out;
 	}
-	sqlite3_busy_timeout(h->db, 10000);
+	/* the file exists now (made above when new): SQLite never creates one itself */
+	if (sqlite3_open_v2(path, &h->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW, NULL) != SQLITE_OK) {
+		errmsg(err, errlen, "cannot open '%s': %s", path, h->db ? sqlite3_errmsg(h->db) : "out of memory");
+		goto out;
+	}
+	h->stop = stop;
+	sqlite3_busy_handler(h->db, busy_wait, h);
 	sqlite3_extended_result_codes(h->db, 1);
 	if (exec(h->db, "PRAGMA foreign_keys = ON;", e, sizeof(e)) ||
 	    exec(h->db, "BEGIN IMMEDIATE;", e, sizeof(e))) {
-		errmsg(err, errlen, "'%s': %s", path, e);
-		history_close(h);
-		return -1;
+		errmsg(err, errlen, "'%s': %s", path, stop && stop() ? "interrupted waiting for its lock" : e);
+		goto out;
 	}
-	if (exec(h->db, schema_sql, e, sizeof(e))) {
-		exec(h->db, "ROLLBACK;", e + 256, sizeof(e) - 256);
-		errmsg(err, errlen, "'%s' is not an fsbench history database (%s)", path, e);
-		history_close(h);
-		return -1;
-	}
-	/* the schema version: written once, checked after */
-	if (sqlite3_prepare_v2(h->db, "SELECT value FROM meta WHERE key = 'schema_version'", -1, &q, NULL) == SQLITE_OK) {
-		int r = sqlite3_step(q);
-
-		if (r == SQLITE_ROW && atoi((const char *)sqlite3_column_text(q, 0)) != HISTORY_SCHEMA) {
-			errmsg(err, errlen, "'%s': history schema version %s, this fsbench reads %d", path,
-			     (const char *)sqlite3_column_text(q, 0), HISTORY_SCHEMA);
-			sqlite3_finalize(q);
-			exec(h->db, "ROLLBACK;", e, sizeof(e));
-			history_close(h);
-			return -1;
-		}
-		sqlite3_finalize(q);
-		if (r == SQLITE_DONE && exec(h->db, "INSERT INTO meta VALUES('schema_version', '1');", e, sizeof(e))) {
-			errmsg(err, errlen, "'%s': %s", path, e);
-			history_close(h);
-			return -1;
-		}
+	if (schema_take(h->db, path, create, err, errlen)) {
+		exec(h->db, "ROLLBACK;", e, sizeof(e));
+		goto out;
 	}
 	if (exec(h->db, "COMMIT;", e, sizeof(e))) {
 		errmsg(err, errlen, "'%s': %s", path, e);
-		history_close(h);
-		return -1;
+		goto out;
 	}
 	*hp = h;
-	return 0;
+	h = NULL;
+	rc = 0;
+out:
+	history_close(h);
+	/* a database this call began and could not make is not left behind */
+	if (rc && created)
+		unlinkat(dfd, base, 0);
+	close(dfd);
+	return rc;
 }
 
 void history_close(struct history *h)

@@ -13,9 +13,12 @@
  * An experiment is one matrix directory; adding it again adds nothing (INSERT OR IGNORE on
  * the unique keys), so `fsbench report DIR` can run any number of times.
  *
- * The database file is opened by SQLite, not through core/outfile: a symbolic link at its path
- * is refused here (lstat and an O_NOFOLLOW open before sqlite3_open_v2, which also gets
- * SQLITE_OPEN_NOFOLLOW), and so is anything but a regular file. */
+ * The database file is opened by SQLite, not through core/outfile: a symbolic link anywhere on
+ * its path is refused here (the directories walked with O_NOFOLLOW from / or the working
+ * directory, then the file itself; sqlite3_open_v2 also gets SQLITE_OPEN_NOFOLLOW), and so is
+ * anything but a regular file. A new database is a file this code creates (O_EXCL) or one with no
+ * table at all; an existing one is checked against the schema (tables, columns, unique keys,
+ * indexes, version) and never altered to fit: one that differs is refused as damaged. */
 #ifndef FSB_REPORT_HISTORY_H
 #define FSB_REPORT_HISTORY_H
 #include <stdbool.h>
@@ -28,8 +31,16 @@ struct mx;
  * with the reason in err (neither variable set). */
 int history_default_path(char *buf, size_t len, char *err, size_t errlen);
 /* Opens (create: and creates, with its directory, mode 0700) the database at path. 0, or -1
- * with the reason in err. */
+ * with the reason in err (nothing created then). */
 int history_open(const char *path, bool create, struct history **h, char *err, size_t errlen);
+/* The same; stop (NULL: none) ends a wait for another writer's lock (up to 10 s otherwise) when
+ * it returns true. */
+int history_open_stop(const char *path, bool create, bool (*stop)(void), struct history **h, char *err,
+		      size_t errlen);
+/* What history_open would refuse about path before it creates anything (a symbolic link on the
+ * way or at the path, a directory there): 0, or -1 with the reason in err. A missing directory
+ * is no refusal. */
+int history_check_path(const char *path, char *err, size_t errlen);
 void history_close(struct history *h);
 /* Records the experiment's runs (all of them, used or not: `used` says which the statistics
  * took) and their figures in one transaction. *added: runs new to the database. */

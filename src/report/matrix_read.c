@@ -3,6 +3,7 @@
 #include "report/matrix_read.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdarg.h>
@@ -10,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/errmsg.h"
 #include "core/stats.h"
@@ -90,6 +92,71 @@ static bool safe_rel(const char *p)
 			s++;
 	}
 	return true;
+}
+
+/* A file of the directory (rel: safe_rel), opened for reading. A matrix directory is outside
+ * input and the report may run as root, so nothing is read through a symbolic link (each
+ * component below the directory opened O_NOFOLLOW: a link swapped in later is refused too), and
+ * only a regular file; as root, only one owned by root or the invoking user with no other name
+ * (a hard link would bring another file's content). The fd; -ENOENT when it is absent; another
+ * -errno with the reason in why when refused (no byte of the file read). */
+static int open_in(int dfd, const char *rel, char *why, size_t len)
+{
+	char part[1100];
+	const char *p = rel;
+	struct stat st;
+	int cur = dfd, fd = -1;
+
+	for (;;) {
+		size_t n = strcspn(p, "/");
+		bool last = p[n] == '\0';
+		int flags = O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY | (last ? O_NONBLOCK : O_DIRECTORY);
+
+		snprintf(part, sizeof(part), "%.*s", (int)n, p);
+		fd = openat(cur, part, flags);
+		if (fd < 0) {
+			int e = errno;
+
+			if (e != ENOENT && !fstatat(cur, part, &st, AT_SYMLINK_NOFOLLOW) && S_ISLNK(st.st_mode))
+				e = ELOOP;
+			if (e == ELOOP)
+				snprintf(why, len, "'%.*s' is a symbolic link", (int)(p + n - rel), rel);
+			else
+				snprintf(why, len, "%s", strerror(e));
+			if (cur != dfd)
+				close(cur);
+			return -e;
+		}
+		if (cur != dfd)
+			close(cur);
+		if (last)
+			break;
+		cur = fd;
+		p += n + 1;
+	}
+	if (fstat(fd, &st) < 0) {
+		int e = errno;
+
+		close(fd);
+		snprintf(why, len, "%s", strerror(e));
+		return -e;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		snprintf(why, len, "not a regular file");
+		return -EINVAL;
+	}
+	if (geteuid() == 0 && st.st_uid != 0 && st.st_uid != getuid()) {
+		close(fd);
+		snprintf(why, len, "owned by uid %u, not root (the report runs as root)", (unsigned)st.st_uid);
+		return -EPERM;
+	}
+	if (geteuid() == 0 && st.st_nlink != 1) {
+		close(fd);
+		snprintf(why, len, "%u hard links (as root, a file of one name only)", (unsigned)st.st_nlink);
+		return -EPERM;
+	}
+	return fd;
 }
 
 /* ---- profiles: a run result's phases[].profile / iterations[].profile ---- */
@@ -206,19 +273,16 @@ static int run_profiles(struct mread_run *r, const json_t *run)
 	return 0;
 }
 
-static void load_profiles(struct mx *m, struct mread_run *r, const char *path)
+static void load_profiles(struct mx *m, struct mread_run *r, int fd)
 {
 	json_error_t je;
 	json_t *root;
 	const json_t *runs, *x;
 	size_t i;
-	struct stat st;
 	int rc = 0;
 
-	/* the result reader has taken the file already: only a size bound here */
-	if (stat(path, &st) || (uint64_t)st.st_size > RR_MAX_FILE_BYTES)
-		return;
-	if (!(root = json_load_file(path, JSON_REJECT_DUPLICATES, &je)))
+	/* the result reader has read the file already, within its size bound: the same file again */
+	if (lseek(fd, 0, SEEK_SET) < 0 || !(root = json_loadfd(fd, JSON_REJECT_DUPLICATES, &je)))
 		return;
 	runs = json_object_get(root, "runs");
 	if (json_is_array(runs)) {
@@ -375,9 +439,9 @@ static int read_runs(struct mx *m, const json_t *root, char *err, size_t errlen)
 		 * runs table with the reason, out of the statistics */
 		if (!json_is_string(json_object_get(r, "json"))) {
 			const char *st = json_string_value(json_object_get(r, "status"));
-			char e[96];
+			char e[96], pr[64];
 
-			snprintf(e, sizeof(e), "no result (%s)", st ? st : "no status");
+			snprintf(e, sizeof(e), "no result (%s)", st ? rr_printable(st, pr, sizeof(pr)) : "no status");
 			ru->problem = strdup(e);
 			ru->repeat = json_is_integer(json_object_get(r, "repeat")) ?
 				     (unsigned)json_integer_value(json_object_get(r, "repeat")) : (unsigned)i;
@@ -420,22 +484,27 @@ static int read_runs(struct mx *m, const json_t *root, char *err, size_t errlen)
 
 /* --after's file: the checker's verdict (a finding whatever became of the run), and its figures
  * as the last run of the run's result */
-static void load_after(struct mx *m, struct mread_run *r)
+static int load_after(struct mx *m, int dfd, struct mread_run *r, char *err, size_t errlen)
 {
-	char path[4096], e[512];
-	int n;
+	char e[512];
+	int fd, rc;
 
 	if (!r->after_json)
-		return;
-	n = snprintf(path, sizeof(path), "%s/%s", m->dir, r->after_json);
-	if (n < 0 || (size_t)n >= sizeof(path) || after_load(path, &r->after, e, sizeof(e))) {
-		if (n < 0 || (size_t)n >= sizeof(path))
-			snprintf(e, sizeof(e), "path too long");
+		return 0;
+	fd = open_in(dfd, r->after_json, e, sizeof(e));
+	if (fd < 0 && fd != -ENOENT)
+		return errmsg(err, errlen, "%s: refused: %s", r->after_json, e);
+	rc = fd < 0 ? after_load_fd(-1, &r->after, e, sizeof(e)) : after_load_fd(fd, &r->after, e, sizeof(e));
+	if (fd >= 0)
+		close(fd);
+	else
+		snprintf(e, sizeof(e), "%s", strerror(ENOENT));
+	if (rc) {
 		r->after_problem = strdup(e);
 		warn(m, "%s: %s: the after-run checks of cell %s run %u are left out", r->after_json, e,
 		     m->cell[r->cell].name, r->repeat);
 		after_free(&r->after);
-		return;
+		return 0;
 	}
 	r->has_after = m->has_after = true;
 	if (r->after.finding) {
@@ -449,56 +518,64 @@ static void load_after(struct mx *m, struct mread_run *r)
 				     r->after_json, m->cell[r->cell].name, r->repeat);
 				break;
 			}
+	return 0;
 }
 
-static void load_run(struct mx *m, struct mread_run *r)
+/* 0; -1 with the reason in err when the run's file is refused (open_in) */
+static int load_run(struct mx *m, int dfd, struct mread_run *r, char *err, size_t errlen)
 {
-	char path[4096], e[512];
-	int n;
+	char e[512];
+	int fd;
 
 	if (r->problem || !r->json)
-		return;
-	n = snprintf(path, sizeof(path), "%s/%s", m->dir, r->json);
-	if (n < 0 || (size_t)n >= sizeof(path)) {
-		r->problem = strdup("path too long");
-		return;
-	}
+		return 0;
 	if (r->exit_status != 0) {
 		snprintf(e, sizeof(e), "exit status %d", r->exit_status);
 		r->problem = strdup(e);
 		warn(m, "%s: cell %s run %u ended with exit status %d: left out", r->json, m->cell[r->cell].name,
 		     r->repeat, r->exit_status);
-		return;
+		return 0;
 	}
-	if (rr_load_file(path, &r->r, e, sizeof(e))) {
+	fd = open_in(dfd, r->json, e, sizeof(e));
+	if (fd < 0 && fd != -ENOENT)
+		return errmsg(err, errlen, "%s: refused: %s", r->json, e);
+	if (fd < 0 || rr_load_fd(fd, r->json, &r->r, e, sizeof(e))) {
 		char msg[700];
 
+		if (fd < 0)
+			snprintf(e, sizeof(e), "cannot open: %s", strerror(ENOENT));
+		else
+			close(fd);
 		snprintf(msg, sizeof(msg), "unreadable: %s", e);
 		r->problem = strdup(msg);
 		warn(m, "%s: %s: left out", r->json, e);
 		rr_free(&r->r);
-		return;
+		return 0;
 	}
 	r->loaded = true;
 	if (strcmp(r->r.workload, m->workload) && m->workload[0]) {
 		snprintf(e, sizeof(e), "a %s result in a %s experiment", r->r.workload, m->workload);
 		r->problem = strdup(e);
 		warn(m, "%s: %s: left out", r->json, e);
-		return;
+		close(fd);
+		return 0;
 	}
 	if (r->r.ncomplete < r->r.nruns) {
 		snprintf(e, sizeof(e), "incomplete (%s)", r->r.incomplete_reason ? r->r.incomplete_reason : "unknown");
 		r->problem = strdup(e);
 		warn(m, "%s: cell %s run %u is incomplete (%s): left out", r->json, m->cell[r->cell].name, r->repeat,
 		     r->r.incomplete_reason ? r->r.incomplete_reason : "unknown");
-		return;
+		close(fd);
+		return 0;
 	}
-	load_profiles(m, r, path);
+	load_profiles(m, r, fd);
+	close(fd);
 	if (r->other_cpu_flag && m->exclude_flagged) {
 		r->problem = strdup("flagged: other processes took CPU (--exclude-flagged)");
-		return;
+		return 0;
 	}
 	r->used = true;
+	return 0;
 }
 
 /* the cell's used runs as one result, its median run by the first key figure */
@@ -593,7 +670,8 @@ int mread_load(const char *dir, bool exclude_flagged, struct mx *m, char *err, s
 	json_t *root = NULL;
 	const json_t *exp, *x, *t;
 	struct stat st;
-	int rc = -1;
+	char e[512];
+	int rc = -1, dfd = -1, fd = -1;
 	size_t i;
 
 	memset(m, 0, sizeof(*m));
@@ -602,12 +680,24 @@ int mread_load(const char *dir, bool exclude_flagged, struct mx *m, char *err, s
 		return errmsg(err, errlen, "out of memory");
 	if (snprintf(path, sizeof(path), "%s/manifest.json", dir) >= (int)sizeof(path))
 		return errmsg(err, errlen, "the directory name is too long");
-	if (stat(path, &st))
-		return errmsg(err, errlen, "manifest.json: %s", strerror(errno));
-	if (!S_ISREG(st.st_mode) || st.st_size > MX_MAX_MANIFEST_BYTES)
-		return errmsg(err, errlen, "manifest.json: not a regular file of at most %u MiB", MX_MAX_MANIFEST_BYTES >> 20);
-	if (!(root = json_load_file(path, JSON_REJECT_DUPLICATES, &je)))
-		return errmsg(err, errlen, "manifest.json: line %d: %s", je.line, je.text);
+	/* DIR as named; below it, nothing through a symbolic link (open_in) */
+	if ((dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return errmsg(err, errlen, "%s", strerror(errno));
+	if ((fd = open_in(dfd, "manifest.json", e, sizeof(e))) < 0) {
+		errmsg(err, errlen, "manifest.json: %s%s", fd == -ENOENT ? "" : "refused: ", e);
+		goto out;
+	}
+	if (fstat(fd, &st) || st.st_size > MX_MAX_MANIFEST_BYTES) {
+		errmsg(err, errlen, "manifest.json: not a regular file of at most %u MiB", MX_MAX_MANIFEST_BYTES >> 20);
+		goto out;
+	}
+	root = json_loadfd(fd, JSON_REJECT_DUPLICATES, &je);
+	close(fd);
+	fd = -1;
+	if (!root) {
+		errmsg(err, errlen, "manifest.json: line %d: %s", je.line, rr_printable(je.text, e, sizeof(e)));
+		goto out;
+	}
 	x = json_object_get(root, "schema");
 	if (!json_is_string(x) || strcmp(json_string_value(x), "fsbench-matrix")) {
 		errmsg(err, errlen, "manifest.json: not an fsbench matrix manifest (schema is not \"fsbench-matrix\")");
@@ -673,10 +763,9 @@ int mread_load(const char *dir, bool exclude_flagged, struct mx *m, char *err, s
 			goto out;
 		}
 	}
-	for (unsigned r = 0; r < m->nruns; r++) {
-		load_run(m, &m->run[r]);
-		load_after(m, &m->run[r]);
-	}
+	for (unsigned r = 0; r < m->nruns; r++)
+		if (load_run(m, dfd, &m->run[r], err, errlen) || load_after(m, dfd, &m->run[r], err, errlen))
+			goto out;
 	/* a manifest without a workload takes the runs' */
 	if (!m->workload[0])
 		for (unsigned r = 0; r < m->nruns && !m->workload[0]; r++)
@@ -707,6 +796,10 @@ oom:
 	errmsg(err, errlen, "out of memory");
 out:
 	json_decref(root);
+	if (fd >= 0)
+		close(fd);
+	if (dfd >= 0)
+		close(dfd);
 	return rc;
 }
 

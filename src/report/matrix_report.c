@@ -1118,6 +1118,15 @@ static int write_json(const char *path, const json_t *root, char *err, size_t er
 	return 0;
 }
 
+/* o->stop asked between the report's files: true (and err says before which) to end it */
+static bool stopped(const struct matrix_report_opts *o, const char *before, char *err, size_t errlen)
+{
+	if (!o->stop || !o->stop())
+		return false;
+	errmsg(err, errlen, "interrupted before %s", before);
+	return true;
+}
+
 static const char *const outputs[] = { "summary.json", "report.md", "report.html", "plot-compare.svg",
 				       "plot-compare.png", "plot-fill.svg", "plot-fill.png", "plot-after.svg", "plot-after.png" };
 
@@ -1129,7 +1138,7 @@ int matrix_report_opts(const char *dir, const struct matrix_report_opts *o, FILE
 	struct mafter_plot aplot = { 0 };
 	struct rr_result *res = NULL;
 	struct plot_mark *marks = NULL;
-	char path[4096], e[512], note[200];
+	char path[4096], e[512], note[200], dbp[4096];
 	unsigned added = 0, nres = 0, *bold = NULL, nmarks = 0;
 	int rc;
 	bool has_fill = false;
@@ -1149,6 +1158,21 @@ int matrix_report_opts(const char *dir, const struct matrix_report_opts *o, FILE
 			goto out;
 		}
 	}
+	/* and the database's path (no symbolic link on it) */
+	if (!o->no_db) {
+		if (o->db)
+			snprintf(dbp, sizeof(dbp), "%s", o->db);
+		else if (history_default_path(dbp, sizeof(dbp), e, sizeof(e))) {
+			errmsg(err, errlen, "history: %s (--no-db records nothing)", e);
+			rc = -EINVAL;
+			goto out;
+		}
+		if (history_check_path(dbp, e, sizeof(e))) {
+			errmsg(err, errlen, "history: %s", e);
+			rc = -EINVAL;
+			goto out;
+		}
+	}
 	rc = -EIO;
 	a.m = &m;
 	a.o = o;
@@ -1160,6 +1184,8 @@ int matrix_report_opts(const char *dir, const struct matrix_report_opts *o, FILE
 		errmsg(err, errlen, "out of memory");
 		goto out;
 	}
+	if (stopped(o, "summary.json", err, errlen))
+		goto intr;
 	snprintf(path, sizeof(path), "%s/summary.json", dir);
 	if (write_json(path, sum, err, errlen))
 		goto out;
@@ -1187,6 +1213,8 @@ int matrix_report_opts(const char *dir, const struct matrix_report_opts *o, FILE
 		}
 		nres++;
 	}
+	if (stopped(o, "the plots", err, errlen))
+		goto intr;
 	if (nres && m.cell[0].nrun) {
 		struct plot_opts po = { .type = PLOT_COMPARE, .width = 1200, .height = 800, .marks = marks,
 					.nmarks = nmarks, .marks_note = note };
@@ -1226,6 +1254,8 @@ int matrix_report_opts(const char *dir, const struct matrix_report_opts *o, FILE
 			goto out;
 		}
 	}
+	if (stopped(o, "report.md and report.html", err, errlen))
+		goto intr;
 	{
 		struct outfile *md, *html;
 		struct doc d = { 0 };
@@ -1254,28 +1284,31 @@ int matrix_report_opts(const char *dir, const struct matrix_report_opts *o, FILE
 		}
 	}
 	if (!o->no_db) {
-		char dbp[4096];
 		struct history *h;
 
-		if (o->db)
-			snprintf(dbp, sizeof(dbp), "%s", o->db);
-		else if (history_default_path(dbp, sizeof(dbp), e, sizeof(e))) {
-			errmsg(err, errlen, "history: %s (--no-db records nothing)", e);
-			goto out;
-		}
-		if (history_open(dbp, true, &h, e, sizeof(e))) {
-			errmsg(err, errlen, "history: %s", e);
-			goto out;
+		if (stopped(o, "the history", err, errlen))
+			goto intr;
+		if (history_open_stop(dbp, true, o->stop, &h, e, sizeof(e))) {
+			if (!stopped(o, "the history", err, errlen))
+				errmsg(err, errlen, "history: %s", e);
+			goto out_stop;
 		}
 		if (history_add_matrix(h, &m, &added, e, sizeof(e))) {
 			history_close(h);
-			errmsg(err, errlen, "history '%s': %s", dbp, e);
-			goto out;
+			if (!stopped(o, "the history", err, errlen))
+				errmsg(err, errlen, "history '%s': %s", dbp, e);
+			goto out_stop;
 		}
 		history_close(h);
 	}
 	terminal(term, &a, dir, added, !o->no_db);
 	rc = 0;
+	goto out;
+out_stop:
+	if (!o->stop || !o->stop())
+		goto out;
+intr:
+	rc = -EINTR;
 out:
 	json_decref(sum);
 	free(cmp.svg);

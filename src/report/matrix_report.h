@@ -21,12 +21,15 @@ struct matrix_report_opts {
 	int fill_y;              /* fill plot's y: 0 files/sec, 1 aggregate */
 	unsigned smooth;         /* fill plot: moving median over this many iterations (0: none) */
 	unsigned profile_top;    /* rows of the side-by-side profile tables (0: 10) */
+	bool (*stop)(void);      /* NULL, or true when the report is to end (the runner's signal):
+				  * asked between its files and while the database is locked */
 };
 
 /* With the defaults (all zero: the default database, flagged runs counted). 0; or, with a
  * one-line reason in err, -EINVAL when DIR is not a readable matrix result or an output cannot
  * be written there (checked first: nothing written),
- * -EIO when an output or the database could not be written (what was written is complete). */
+ * -EIO when an output or the database could not be written (what was written is complete),
+ * -EINTR when o->stop ended it (each file written is complete; the others are not there). */
 int matrix_report(const char *dir, FILE *term, char *err, size_t errlen);
 int matrix_report_opts(const char *dir, const struct matrix_report_opts *o, FILE *term, char *err,
 		       size_t errlen);

@@ -941,11 +941,7 @@ static size_t read_some(void *buf, size_t len, void *arg)
 
 int rr_load_file(const char *path, struct rr_result *r, char *err, size_t errlen)
 {
-	struct reader rd = { 0 };
-	struct stat st;
-	json_error_t je;
-	json_t *root;
-	int fd;
+	int fd, rc;
 
 	memset(r, 0, sizeof(*r));
 	/* O_NONBLOCK: a FIFO named as a result must not hang the command */
@@ -954,20 +950,30 @@ int rr_load_file(const char *path, struct rr_result *r, char *err, size_t errlen
 		snprintf(err, errlen, "cannot open: %s", strerror(errno));
 		return -1;
 	}
+	rc = rr_load_fd(fd, path, r, err, errlen);
+	close(fd);
+	return rc;
+}
+
+int rr_load_fd(int fd, const char *name, struct rr_result *r, char *err, size_t errlen)
+{
+	struct reader rd = { 0 };
+	struct stat st;
+	json_error_t je;
+	json_t *root;
+
+	memset(r, 0, sizeof(*r));
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
 		snprintf(err, errlen, "not a regular file");
-		close(fd);
 		return -1;
 	}
 	if ((unsigned long long)st.st_size > RR_MAX_FILE_BYTES) {
 		too_large(err, errlen);
-		close(fd);
 		return -1;
 	}
 	/* parsed as it is read: the text is never held whole next to the tree */
 	rd.fd = fd;
 	root = json_load_callback(read_some, &rd, JSON_REJECT_DUPLICATES, &je);
-	close(fd);
 	if (rd.err == EFBIG) {
 		json_decref(root);
 		too_large(err, errlen);
@@ -978,7 +984,7 @@ int rr_load_file(const char *path, struct rr_result *r, char *err, size_t errlen
 		snprintf(err, errlen, "cannot read: %s", strerror(rd.err));
 		return -1;
 	}
-	return load(root, &je, path, r, err, errlen);
+	return load(root, &je, name, r, err, errlen);
 }
 
 static void series_free(struct rr_series *s, unsigned n)

@@ -86,6 +86,9 @@ struct rr_result {
 /* Loads path into r (zeroed first). 0, or -1 with a one-line reason in err (without the
  * file name; the caller names the file). r is always safe to rr_free(). */
 int rr_load_file(const char *path, struct rr_result *r, char *err, size_t errlen);
+/* The same from an open file (read from where it is; the caller closes it); name stands in for
+ * the file name. */
+int rr_load_fd(int fd, const char *name, struct rr_result *r, char *err, size_t errlen);
 /* The same from memory; name stands in for the file name. */
 int rr_load_buffer(const char *buf, size_t len, const char *name, struct rr_result *r, char *err,
 		   size_t errlen);

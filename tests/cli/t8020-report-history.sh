@@ -5,7 +5,7 @@
 # no-change (exit 0 with --fail-if-worse) and flags a synthetic 30 % regression of one cell
 # (exit 1, that cell only, REGRESSION), which a gate wider than the regression lets through; a
 # changed configuration hash has nothing to compare with. The database path: --db, a symbolic
-# link refused, nothing created by reading.
+# link refused (report: exit 2 before anything is written), nothing created by reading.
 . "$(dirname "$0")/lib.sh"
 . "$TESTS_DIR/cli/lib_matrix.sh"
 need_cmd jq
@@ -77,7 +77,7 @@ ok "trend: table and plot; usage errors"
 ln -s h.db link.db
 expect_exit 1 fsb history --db link.db list 2> e.txt
 grep -q 'symbolic link' e.txt || fail "symlink: $(cat e.txt)"
-expect_exit 1 fsb report --db link.db k1 > /dev/null 2> e.txt
+expect_exit 2 fsb report --db link.db k1 > /dev/null 2> e.txt
 grep -q 'symbolic link' e.txt || fail "report into a symlink: $(cat e.txt)"
 fsb report k1 > /dev/null || fail "report into the default database"
 [ -f "$XDG_DATA_HOME/fsbench/history.db" ] || fail "no database at the default path"
