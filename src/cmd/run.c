@@ -122,10 +122,11 @@ static int write_folded(struct cmd_ctx *x, const struct driver_result *res)
 	return outputs_commit(x->out.prog, of, path);
 }
 
-static int write_json(struct cmd_ctx *x, const struct driver_result *res)
+/* --json and --csv: both from the one JSON document, so they cannot disagree */
+static int write_results(struct cmd_ctx *x, const struct driver_result *res)
 {
 	json_t *root = x->rep->json(x->st, res);
-	int rc;
+	int rc = 0;
 
 	if (!root) {
 		fprintf(stderr, "%s: out of memory\n", x->out.prog);
@@ -133,7 +134,13 @@ static int write_json(struct cmd_ctx *x, const struct driver_result *res)
 	}
 	if (x->job && x->job->json)
 		x->job->json(x->job->arg, root);
-	rc = outputs_json(x->out.prog, x->opts->json, root);
+	if (x->opts->json)
+		rc = outputs_json(x->out.prog, x->opts->json, root);
+	if (x->opts->csv && x->w->figs) {
+		int crc = outputs_csv(x->out.prog, x->opts->csv, x->w->figs, root);
+
+		rc = rc ? rc : crc;
+	}
 	json_decref(root);
 	return rc;
 }
@@ -213,7 +220,7 @@ static int run_workload(struct cmd_ctx *x, void *cfg)
 	if (o->profile_callgraph && res.profiled && res.nruns && x->rep && x->rep->folded &&
 	    write_folded(x, &res))
 		code = EXIT_FAILED;
-	if (o->json && res.nruns && x->rep && x->rep->json && write_json(x, &res))
+	if ((o->json || o->csv) && res.nruns && x->rep && x->rep->json && write_results(x, &res))
 		code = EXIT_FAILED;
 	/* a failed write was said as the run's first error */
 	if (x->log && !x->out.log_err && outputs_commit(x->out.prog, x->log, x->out.log_path))
@@ -263,8 +270,7 @@ static int run_prepare(struct cmd_ctx *x, void *cfg)
 	int code;
 
 	x->out.log_path = x->rep->log_path ? x->rep->log_path(cfg) : NULL;
-	if ((code = outputs_check_run(prog, x->opts->json, x->opts->profile_callgraph,
-				      x->opts->profile_folded, x->out.log_path)))
+	if ((code = outputs_check_run(prog, x->opts, x->out.log_path)))
 		return code;
 	if (x->out.log_path) {
 		if (!(x->log = outputs_open(prog, x->out.log_path, OUTFILE_APPEND)))

@@ -46,6 +46,8 @@ struct workload_ops;
  * embeds this struct as its member `run`. */
 struct run_opts {
 	const char *json;            /* --json FILE ('-': stdout) */
+	const char *csv;             /* --csv FILE: the figures, a row per phase or iteration */
+	const char *stream;          /* --stream FILE: interval samples as JSON Lines, live */
 	uint64_t repeat;             /* --repeat N */
 	const char *label;           /* --label NAME */
 	uint64_t interval_ns;        /* --interval: time series resolution */
