@@ -106,6 +106,13 @@ static void stonewall_disarm(struct stonewall *s, struct phase *p)
 	}
 }
 
+static void driver_stream(void *arg, const struct phase *p, const struct sample *s)
+{
+	struct driver *d = arg;
+
+	d->sink.sample(d->sink.arg, d->run, p, s);
+}
+
 int driver_phase(struct driver *d, struct phase *p, struct observe_phase *obs, struct procio *io)
 {
 	struct stonewall sw = { .d = d };
@@ -121,6 +128,8 @@ int driver_phase(struct driver *d, struct phase *p, struct observe_phase *obs, s
 	}
 	p->progress = d->progress && d->sink.progress;
 	p->draw = d->sink.progress;
+	p->stream = d->sink.sample ? driver_stream : NULL;
+	p->stream_arg = d;
 	if (obs && d->obs_open)
 		observe_begin(&d->obs);
 	/* inside the kstat window, so its reads of /proc files are not in the process's

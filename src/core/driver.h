@@ -107,6 +107,9 @@ struct driver_sink {
 	void (*run_end)(void *arg, unsigned run, const void *result);
 	void (*note)(void *arg, const char *line);    /* a workload's debug line (tiotest -D) */
 	void (*progress)(const struct progress_view *v); /* the live status line (progress set) */
+	/* an interval sample of the phase in progress as it completes (--stream), from the
+	 * phase's reporter thread */
+	void (*sample)(void *arg, unsigned run, const struct phase *p, const struct sample *s);
 	void *arg;
 };
 
