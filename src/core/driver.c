@@ -13,6 +13,20 @@
 #include "core/cleanup.h"
 #include "core/clock.h"
 #include "core/pack.h"
+#include "sys/blockdev.h"
+
+/* each target's whole disk (sys/blockdev) and its request queue; nothing for a filesystem
+ * without a device */
+static void env_capture_queues(struct driver_env *e)
+{
+	struct blockdev *b = malloc(sizeof(*b));
+
+	e->queues = calloc(e->ntargets ? e->ntargets : 1, sizeof(*e->queues));
+	for (unsigned i = 0; b && e->queues && i < e->ntargets; i++)
+		e->queue_ok[i] = blockdev_resolve(e->targets[i], b) == 0 && b->kind != BLOCKDEV_NONE &&
+				 env_queue_read("/sys", b->disk, &e->queues[i]) == 0;
+	free(b);
+}
 
 static void env_capture(struct driver_env *e, const char *const *targets, unsigned n)
 {
@@ -24,6 +38,7 @@ static void env_capture(struct driver_env *e, const char *const *targets, unsign
 		e->targets[i] = targets[i];
 		e->mount_ok[i] = e->mounts && env_mount_of(targets[i], &e->mounts[i]) == 0;
 	}
+	env_capture_queues(e);
 }
 
 /* The stonewall: a timer thread armed at the release (after the release hook), which ends the
@@ -302,6 +317,7 @@ void driver_result_free(const struct workload_ops *w, struct driver_result *res)
 	}
 	free(res->runs);
 	free(res->env.mounts);
+	free(res->env.queues);
 	free(res->targets);
 	warn_tally_free(&res->warns);
 	memset(res, 0, sizeof(*res));

@@ -97,6 +97,9 @@ struct driver_env {
 	const char *targets[64];     /* as named on the command line */
 	struct env_mount *mounts;    /* ntargets entries; mount_ok[i] false when unknown */
 	bool mount_ok[64];
+	struct env_queue *queues;    /* ntargets entries: the target's disk's request queue;
+				      * queue_ok[i] false when it has none (tmpfs) or unknown */
+	bool queue_ok[64];
 };
 
 /* Presentation callbacks, supplied by the command; any may be NULL. unit: a workload's
