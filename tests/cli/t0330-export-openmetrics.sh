@@ -47,3 +47,13 @@ echo '{' > bad.json
 fsb export --openmetrics x.txt t.json bad.json > out 2> err; rc=$?
 [ $rc = 2 ] && grep -q "'bad.json'" err && [ ! -e x.txt ] || fail "unreadable result: exit $rc: $(cat err)"
 ok "bad input: exit 2, nothing written"
+
+# documented: --help from the options table, the man page's EXPORT section with the same options
+fsb export --help > help.txt || fail "export --help: exit $?"
+grep -q -- '--openmetrics FILE' help.txt || fail "--help lacks --openmetrics: $(cat help.txt)"
+man_page=${BUILD:-$(dirname "$FSBENCH")/build}/fsbench.1
+if [ -r "$man_page" ]; then
+    grep -q '^\.SH EXPORT' "$man_page" && grep -q 'openmetrics' "$man_page" || fail "man page lacks EXPORT/--openmetrics"
+    fsb help 2>/dev/null | grep -q export || fsb --help 2>&1 | grep -q export || fail "export not in the command list"
+fi
+ok "export documented"
