@@ -50,7 +50,7 @@ ok "bad input: exit 2, nothing written"
 
 # documented: --help from the options table, the man page's EXPORT section with the same options
 fsb export --help > help.txt || fail "export --help: exit $?"
-grep -q -- '--openmetrics FILE' help.txt || fail "--help lacks --openmetrics: $(cat help.txt)"
+grep -q -- '--openmetrics=FILE' help.txt || fail "--help lacks --openmetrics: $(cat help.txt)"
 man_page=${BUILD:-$(dirname "$FSBENCH")/build}/fsbench.1
 if [ -r "$man_page" ]; then
     grep -q '^\.SH EXPORT' "$man_page" && grep -q 'openmetrics' "$man_page" || fail "man page lacks EXPORT/--openmetrics"
