@@ -44,3 +44,15 @@ else
     jq -e '.environment.targets[0] | has("queue") | not' r.json > /dev/null || fail "a queue for a target without a disk"
     ok "no disk under the target: no queue"
 fi
+
+# compare lists them under "What differs" (its environment diff is generic over keys)
+jq '.environment.thp_enabled = "x-thp" | .environment.fsbench_commit = "x-commit" | .environment.targets[0].queue.scheduler = "x-sched"' r.json > r2.json
+fsb compare r.json r2.json > cmp.txt 2> err || fail "compare: exit $?: $(cat err)"
+sed -n '/^What differs:/,/^$/p' cmp.txt > differs.txt
+for k in environment.thp_enabled environment.fsbench_commit; do
+    grep -q "$k" differs.txt || fail "compare does not list $k: $(cat differs.txt)"
+done
+if jq -e '.environment.targets[0].queue' r.json > /dev/null; then
+    grep -q 'environment.targets\[0\].queue.scheduler' differs.txt || fail "compare does not list the scheduler: $(cat differs.txt)"
+fi
+ok "compare lists them under What differs"
