@@ -169,7 +169,7 @@ static int write_results(struct cmd_ctx *x, const struct driver_result *res)
 		x->job->json(x->job->arg, root);
 	if (x->opts->json)
 		rc = outputs_json(x->out.prog, x->opts->json, root);
-	if (x->opts->csv && x->w->figs) {
+	if (x->opts->csv) {
 		int crc = outputs_csv(x->out.prog, x->opts->csv, x->w->figs, root);
 
 		rc = rc ? rc : crc;
