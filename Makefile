@@ -10,6 +10,7 @@ CFLAGS ?= -O2 -g
 # cairo (plot): pkg-config's flags; before deps.sh has installed libcairo2-dev, its usual place
 CAIRO_CFLAGS := $(shell pkg-config --cflags cairo 2>/dev/null || echo -I/usr/include/cairo)
 FSB_CFLAGS := -std=gnu11 -Wall -Wextra -pthread -D_GNU_SOURCE -DFSB_VERSION='"$(VERSION)"' -iquote src $(CAIRO_CFLAGS)
+FSB_CFLAGS += -DFSB_COMMIT='"$(shell git describe --always --dirty 2>/dev/null || echo unknown)"'
 # matrix: libinih (experiment files), libblkid (--device), libmount (mount options, through
 # pkg-config); history (report/history.c): SQLite; the io_uring engine: liburing
 MOUNT_LIBS := $(shell pkg-config --libs mount 2>/dev/null || echo -lmount)

@@ -87,6 +87,8 @@ int cmd_compare(int argc, char **argv, const char *prog);
 int cmd_plot(int argc, char **argv, const char *prog);
 int cmd_matrix(int argc, char **argv, const char *prog);
 int cmd_report(int argc, char **argv, const char *prog);
+/* fsbench export --openmetrics FILE DIR|RESULT... (cmd/export.c) */
+int cmd_export(int argc, char **argv, const char *prog);
 int cmd_history(int argc, char **argv, const char *prog);
 int cmd_man_options(int argc, char **argv, const char *prog);
 /* fsbench __after fsck|freespace DEVICE FSTYPE [--json FILE] [--after-timeout T] (cmd/after.c,

@@ -14,6 +14,7 @@ void compare_options(bool list, FILE *out);
 void plot_options(bool list, FILE *out);
 void matrix_options(bool list, FILE *out);
 void report_options(bool list, FILE *out);
+void export_options(bool list, FILE *out);
 void history_options(bool list, FILE *out);
 
 int cmd_man_options(int argc, char **argv, const char *prog)
@@ -59,6 +60,10 @@ int cmd_man_options(int argc, char **argv, const char *prog)
 	}
 	if (!strcmp(argv[1], "report") || !strcmp(argv[1], "history")) {
 		(argv[1][0] == 'r' ? report_options : history_options)(list, stdout);
+		return EXIT_OK;
+	}
+	if (!strcmp(argv[1], "export")) {
+		export_options(list, stdout);
 		return EXIT_OK;
 	}
 	fprintf(stderr, "%s: unknown command '%s'\n", prog, argv[1]);

@@ -8,6 +8,7 @@
 
 #include "cmd/cmd.h"
 #include "core/quote.h"
+#include "report/csv.h"
 #include "report/profile_text.h"
 
 static void say(const char *prog, const char *opt, const char *path, const char *reason)
@@ -33,17 +34,19 @@ int outputs_check(const char *prog, const struct outputs_dest *v, unsigned n)
 	return 0;
 }
 
-int outputs_check_run(const char *prog, const char *json, bool callgraph, const char *folded,
-		      const char *log)
+int outputs_check_run(const char *prog, const struct run_opts *o, const char *log)
 {
 	char path[PATH_MAX + 16];
-	struct outputs_dest v[3] = {
+	const char *json = o->json, *folded = o->profile_folded;
+	struct outputs_dest v[5] = {
 		{ "--json", json, OUTFILE_REPLACE },
 		{ folded ? "--profile-folded" : "--profile-callgraph", NULL, OUTFILE_REPLACE },
 		{ "-l", log, OUTFILE_APPEND },
+		{ "--csv", o->csv, OUTFILE_REPLACE },
+		{ "--stream", o->stream, OUTFILE_STREAM },
 	};
 
-	if (callgraph) {
+	if (o->profile_callgraph) {
 		int rc = profile_folded_path(folded, json, path, sizeof(path));
 
 		if (rc == -ENAMETOOLONG) {
@@ -53,7 +56,7 @@ int outputs_check_run(const char *prog, const char *json, bool callgraph, const 
 		if (!rc)
 			v[1].path = path;
 	}
-	return outputs_check(prog, v, 3);
+	return outputs_check(prog, v, 5);
 }
 
 struct outfile *outputs_open(const char *prog, const char *path, enum outfile_mode mode)
@@ -88,6 +91,23 @@ int outputs_json(const char *prog, const char *path, const json_t *root)
 	    fputc('\n', of->f) == EOF) {
 		int rc = outfile_error(of) ? outfile_error(of) : -EIO;
 
+		outfile_abort(of);
+		if (!(rc == -EPIPE && outfile_is_stdout(path)))
+			say(prog, NULL, path, strerror(-rc));
+		return rc;
+	}
+	return outputs_commit(prog, of, path);
+}
+
+int outputs_csv(const char *prog, const char *path, const struct figure_set *fs, const json_t *root)
+{
+	struct outfile *of = outputs_open(prog, path, OUTFILE_REPLACE);
+	int rc;
+
+	if (!of)
+		return -EIO;
+	if (csv_write(of->f, fs, root)) {
+		rc = outfile_error(of) ? outfile_error(of) : -EIO;
 		outfile_abort(of);
 		if (!(rc == -EPIPE && outfile_is_stdout(path)))
 			say(prog, NULL, path, strerror(-rc));

@@ -7,6 +7,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/driver.h"
+#include "core/figure.h"
 #include "core/outfile.h"
 
 struct outputs_dest {
@@ -18,10 +20,9 @@ struct outputs_dest {
 /* Checks every destination (outfile_check). The first that cannot be written is one line,
  * "PROG: option OPT: cannot write 'PATH': reason", and the result is EXIT_USAGE; else 0. */
 int outputs_check(const char *prog, const struct outputs_dest *v, unsigned n);
-/* The workload commands' destinations: --json, --profile-callgraph's folded file (derived
- * as the writer does) and log (fs_mark -l; NULL: none). 0 or EXIT_USAGE, said. */
-int outputs_check_run(const char *prog, const char *json, bool callgraph, const char *folded,
-		      const char *log);
+/* The workload commands' destinations: --json, --csv, --stream, --profile-callgraph's folded
+ * file (derived as the writer does) and log (fs_mark -l; NULL: none). 0 or EXIT_USAGE, said. */
+int outputs_check_run(const char *prog, const struct run_opts *o, const char *log);
 /* Opens path (NULL after "PROG: cannot write 'PATH': reason"). */
 struct outfile *outputs_open(const char *prog, const char *path, enum outfile_mode mode);
 /* outfile_commit, a failure said ("PROG: cannot write 'PATH': reason"; nothing for EPIPE on
@@ -29,6 +30,9 @@ struct outfile *outputs_open(const char *prog, const char *path, enum outfile_mo
 int outputs_commit(const char *prog, struct outfile *of, const char *path);
 /* root as indented JSON into path, complete or absent. 0 or -errno, said. */
 int outputs_json(const char *prog, const char *path, const json_t *root);
+/* root's declared figures (fs) as CSV (report/csv.h) into path, complete or absent. 0 or
+ * -errno, said. */
+int outputs_csv(const char *prog, const char *path, const struct figure_set *fs, const json_t *root);
 /* The --profile-callgraph file: opened for the caller to write the stacks into, then
  * outputs_commit. NULL when it cannot be opened (said) or there is nowhere to write it
  * (*rc 0, said as a note). */

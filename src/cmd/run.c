@@ -11,12 +11,14 @@
 #include "cmd/cmd.h"
 #include "cmd/outputs.h"
 #include "core/cleanup.h"
+#include "core/clock.h"
 #include "core/driver.h"
 #include "engine/engine.h"
 #include "report/engine_text.h"
 #include "core/opt.h"
 #include "report/opt_text.h"
 #include "core/run.h"
+#include "core/sample.h"
 #include "report/generic_report.h"
 #include "report/json.h"
 #include "report/profile_text.h"
@@ -30,6 +32,9 @@ struct cmd_ctx {
 	const struct cmd_job *job;   /* a job of several processes (fsbench-mpi); NULL: one */
 	const void *cfg;
 	struct outfile *log;         /* the workload's own log (fs_mark -l), appended to */
+	struct outfile *stream;      /* --stream, written in place as the run goes */
+	uint64_t stream_t0_ns;       /* its elapsed_ns origin: when it was opened */
+	int stream_err;              /* its first failed write, -errno */
 	const struct workload_report *rep;
 	void *st;                    /* the report's state */
 	struct report_out out;
@@ -82,6 +87,34 @@ static void sink_run_end(void *arg, unsigned run, const void *result)
 		x->rep->run_end(x->st, run, result);
 }
 
+/* --stream: one JSON line per interval, flushed at once, so a killed run keeps it */
+static void sink_sample(void *arg, unsigned run, const struct phase *p, const struct sample *s)
+{
+	struct cmd_ctx *x = arg;
+	json_t *o;
+	int rc;
+
+	if (!x->stream || x->stream_err)
+		return;
+	o = json_pack("{s:I, s:s, s:I, s:I, s:I, s:I, s:I}", "run", (json_int_t)run + 1, "phase",
+		      p->name ? p->name : "", "elapsed_ns",
+		      (json_int_t)(p->start_ns + s->t_ns - x->stream_t0_ns), "t_ns", (json_int_t)s->t_ns,
+		      "dt_ns", (json_int_t)s->dt_ns, "ops", (json_int_t)s->ops, "bytes", (json_int_t)s->bytes);
+	/* an interval with no op completed has no latency: absent, never a made-up number */
+	if (o && s->ops)
+		json_object_update_new(o, json_pack("{s:I, s:I, s:I, s:I}", "latency_p50_ns",
+						    (json_int_t)s->p50_ns, "latency_p90_ns", (json_int_t)s->p90_ns,
+						    "latency_p99_ns", (json_int_t)s->p99_ns, "latency_p99_9_ns",
+						    (json_int_t)s->p999_ns));
+	if (!o || json_dumpf(o, x->stream->f, JSON_COMPACT) < 0 || fputc('\n', x->stream->f) == EOF ||
+	    fflush(x->stream->f) == EOF || outfile_error(x->stream)) {
+		rc = outfile_error(x->stream) ? outfile_error(x->stream) : -ENOMEM;
+		x->stream_err = rc;
+		run_fail(-rc, "write", x->opts->stream, -1);
+	}
+	json_decref(o);
+}
+
 static void report_cleanup(const char *path, int err)
 {
 	if (err)
@@ -122,10 +155,11 @@ static int write_folded(struct cmd_ctx *x, const struct driver_result *res)
 	return outputs_commit(x->out.prog, of, path);
 }
 
-static int write_json(struct cmd_ctx *x, const struct driver_result *res)
+/* --json and --csv: both from the one JSON document, so they cannot disagree */
+static int write_results(struct cmd_ctx *x, const struct driver_result *res)
 {
 	json_t *root = x->rep->json(x->st, res);
-	int rc;
+	int rc = 0;
 
 	if (!root) {
 		fprintf(stderr, "%s: out of memory\n", x->out.prog);
@@ -133,7 +167,13 @@ static int write_json(struct cmd_ctx *x, const struct driver_result *res)
 	}
 	if (x->job && x->job->json)
 		x->job->json(x->job->arg, root);
-	rc = outputs_json(x->out.prog, x->opts->json, root);
+	if (x->opts->json)
+		rc = outputs_json(x->out.prog, x->opts->json, root);
+	if (x->opts->csv) {
+		int crc = outputs_csv(x->out.prog, x->opts->csv, x->w->figs, root);
+
+		rc = rc ? rc : crc;
+	}
 	json_decref(root);
 	return rc;
 }
@@ -169,7 +209,8 @@ static int run_workload(struct cmd_ctx *x, void *cfg)
 	const struct run_opts *o = x->opts;
 	struct driver d = { .w = w, .cfg = cfg, .opts = o, .prog = x->out.prog,
 			    .progress = !o->quiet && isatty(STDERR_FILENO),
-			    .sink = { sink_run_begin, sink_unit, sink_run_end, sink_note, progress_text_draw, x },
+			    .sink = { sink_run_begin, sink_unit, sink_run_end, sink_note, progress_text_draw,
+				      x->stream ? sink_sample : NULL, x },
 			    .hooks = x->hooks };
 	struct driver_result res;
 	char msg[PATH_MAX + 768];
@@ -213,7 +254,7 @@ static int run_workload(struct cmd_ctx *x, void *cfg)
 	if (o->profile_callgraph && res.profiled && res.nruns && x->rep && x->rep->folded &&
 	    write_folded(x, &res))
 		code = EXIT_FAILED;
-	if (o->json && res.nruns && x->rep && x->rep->json && write_json(x, &res))
+	if ((o->json || o->csv) && res.nruns && x->rep && x->rep->json && write_results(x, &res))
 		code = EXIT_FAILED;
 	/* a failed write was said as the run's first error */
 	if (x->log && !x->out.log_err && outputs_commit(x->out.prog, x->log, x->out.log_path))
@@ -222,6 +263,12 @@ static int run_workload(struct cmd_ctx *x, void *cfg)
 		outfile_abort(x->log);
 	x->log = NULL;
 	x->out.log = NULL;
+	/* a failed write was said as the run's first error */
+	if (x->stream && !x->stream_err && outputs_commit(x->out.prog, x->stream, x->opts->stream))
+		code = EXIT_FAILED;
+	else if (x->stream && x->stream_err)
+		outfile_abort(x->stream);
+	x->stream = NULL;
 	if (any_run_ended(w, &res, RUN_END_NOSPACE)) {
 		code = EXIT_FAILED;
 		for (unsigned i = 0; x->error && i < res.nruns; i++) {
@@ -263,13 +310,17 @@ static int run_prepare(struct cmd_ctx *x, void *cfg)
 	int code;
 
 	x->out.log_path = x->rep->log_path ? x->rep->log_path(cfg) : NULL;
-	if ((code = outputs_check_run(prog, x->opts->json, x->opts->profile_callgraph,
-				      x->opts->profile_folded, x->out.log_path)))
+	if ((code = outputs_check_run(prog, x->opts, x->out.log_path)))
 		return code;
 	if (x->out.log_path) {
 		if (!(x->log = outputs_open(prog, x->out.log_path, OUTFILE_APPEND)))
 			return EXIT_FAILED;
 		x->out.log = x->log->f;
+	}
+	if (x->opts->stream) {
+		if (!(x->stream = outputs_open(prog, x->opts->stream, OUTFILE_STREAM)))
+			return EXIT_FAILED;
+		x->stream_t0_ns = clock_ns();
 	}
 	if (x->rep && x->rep->state_size && !(x->st = calloc(1, x->rep->state_size))) {
 		fprintf(x->out.err, "%s: out of memory\n", prog);
@@ -286,6 +337,8 @@ static void run_end(struct cmd_ctx *x)
 		x->rep->end(x->st);
 	if (x->log)
 		outfile_abort(x->log);
+	outfile_abort(x->stream);
+	x->stream = NULL;
 	free(x->st);
 	x->st = NULL;
 	x->log = NULL;

@@ -13,6 +13,20 @@
 #include "core/cleanup.h"
 #include "core/clock.h"
 #include "core/pack.h"
+#include "sys/blockdev.h"
+
+/* each target's whole disk (sys/blockdev) and its request queue; nothing for a filesystem
+ * without a device */
+static void env_capture_queues(struct driver_env *e)
+{
+	struct blockdev *b = malloc(sizeof(*b));
+
+	e->queues = calloc(e->ntargets ? e->ntargets : 1, sizeof(*e->queues));
+	for (unsigned i = 0; b && e->queues && i < e->ntargets; i++)
+		e->queue_ok[i] = blockdev_resolve(e->targets[i], b) == 0 && b->kind != BLOCKDEV_NONE &&
+				 env_queue_read("/sys", b->disk, &e->queues[i]) == 0;
+	free(b);
+}
 
 static void env_capture(struct driver_env *e, const char *const *targets, unsigned n)
 {
@@ -24,6 +38,7 @@ static void env_capture(struct driver_env *e, const char *const *targets, unsign
 		e->targets[i] = targets[i];
 		e->mount_ok[i] = e->mounts && env_mount_of(targets[i], &e->mounts[i]) == 0;
 	}
+	env_capture_queues(e);
 }
 
 /* The stonewall: a timer thread armed at the release (after the release hook), which ends the
@@ -106,6 +121,13 @@ static void stonewall_disarm(struct stonewall *s, struct phase *p)
 	}
 }
 
+static void driver_stream(void *arg, const struct phase *p, const struct sample *s)
+{
+	struct driver *d = arg;
+
+	d->sink.sample(d->sink.arg, d->run, p, s);
+}
+
 int driver_phase(struct driver *d, struct phase *p, struct observe_phase *obs, struct procio *io)
 {
 	struct stonewall sw = { .d = d };
@@ -121,6 +143,8 @@ int driver_phase(struct driver *d, struct phase *p, struct observe_phase *obs, s
 	}
 	p->progress = d->progress && d->sink.progress;
 	p->draw = d->sink.progress;
+	p->stream = d->sink.sample ? driver_stream : NULL;
+	p->stream_arg = d;
 	if (obs && d->obs_open)
 		observe_begin(&d->obs);
 	/* inside the kstat window, so its reads of /proc files are not in the process's
@@ -293,6 +317,7 @@ void driver_result_free(const struct workload_ops *w, struct driver_result *res)
 	}
 	free(res->runs);
 	free(res->env.mounts);
+	free(res->env.queues);
 	free(res->targets);
 	warn_tally_free(&res->warns);
 	memset(res, 0, sizeof(*res));

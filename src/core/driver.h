@@ -46,6 +46,8 @@ struct workload_ops;
  * embeds this struct as its member `run`. */
 struct run_opts {
 	const char *json;            /* --json FILE ('-': stdout) */
+	const char *csv;             /* --csv FILE: the figures, a row per phase or iteration */
+	const char *stream;          /* --stream FILE: interval samples as JSON Lines, live */
 	uint64_t repeat;             /* --repeat N */
 	const char *label;           /* --label NAME */
 	uint64_t interval_ns;        /* --interval: time series resolution */
@@ -95,6 +97,9 @@ struct driver_env {
 	const char *targets[64];     /* as named on the command line */
 	struct env_mount *mounts;    /* ntargets entries; mount_ok[i] false when unknown */
 	bool mount_ok[64];
+	struct env_queue *queues;    /* ntargets entries: the target's disk's request queue;
+				      * queue_ok[i] false when it has none (tmpfs) or unknown */
+	bool queue_ok[64];
 };
 
 /* Presentation callbacks, supplied by the command; any may be NULL. unit: a workload's
@@ -105,6 +110,9 @@ struct driver_sink {
 	void (*run_end)(void *arg, unsigned run, const void *result);
 	void (*note)(void *arg, const char *line);    /* a workload's debug line (tiotest -D) */
 	void (*progress)(const struct progress_view *v); /* the live status line (progress set) */
+	/* an interval sample of the phase in progress as it completes (--stream), from the
+	 * phase's reporter thread */
+	void (*sample)(void *arg, unsigned run, const struct phase *p, const struct sample *s);
 	void *arg;
 };
 

@@ -209,7 +209,7 @@ static int classify(const char *path, enum outfile_mode mode, struct target *t, 
 		rc = check_place(t->dirfd, true, err, errlen);
 		/* a file mounted over the name (a bind mount of a /proc knob) is not the
 		 * directory's: its own filesystem counts too when it is written in place */
-		if (!rc && mode == OUTFILE_APPEND) {
+		if (!rc && mode != OUTFILE_REPLACE) {
 			int fd = openat(t->dirfd, t->name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 
 			if (fd < 0)
@@ -243,7 +243,7 @@ int outfile_check(const char *path, enum outfile_mode mode, char *err, size_t er
 
 	if (rc || t.kind == KIND_FD)
 		goto out;
-	if (t.kind == KIND_DEVICE || (t.exists && mode == OUTFILE_APPEND)) {
+	if (t.kind == KIND_DEVICE || (t.exists && mode != OUTFILE_REPLACE)) {
 		/* written in place: the file itself must be writable */
 		if (faccessat(t.dirfd, t.name, W_OK, 0) < 0)
 			rc = sys_err(errno, err, errlen);
@@ -389,6 +389,9 @@ static int open_in_place(struct outfile *of, const struct target *t, enum outfil
 		return refuse(-EPERM, err, errlen, "is not a regular file (refused)");
 	if ((rc = check_place(of->fd, false, err, errlen)))
 		return rc;
+	/* a stream starts empty: only now, once the file is known to be a regular one */
+	if (mode == OUTFILE_STREAM && ftruncate(of->fd, 0) < 0)
+		return sys_err(errno, err, errlen);
 	if (fcntl(of->fd, F_SETFL, O_APPEND) < 0)
 		return sys_err(errno, err, errlen);
 	return 0;

@@ -13,7 +13,8 @@
  *    temporary in the same directory (random name, O_CREAT|O_EXCL|O_NOFOLLOW, mode 0644
  *    less the umask) which is renamed onto the named path once every write and the close
  *    succeeded: the file is complete, or absent with the previous one kept. In APPEND mode it
- *    is opened O_APPEND|O_CREAT|O_NOFOLLOW and must be a regular file.
+ *    is opened O_APPEND|O_CREAT|O_NOFOLLOW and must be a regular file; STREAM mode opens it
+ *    the same way and truncates it (a live record must be there even if fsbench is killed).
  *  - Refused: a symbolic link at the final component (other than the names above), a block
  *    device, a directory, a socket, a parent that is not an existing directory, a name longer
  *    than NAME_MAX or a path longer than PATH_MAX, and a file on a kernel interface
@@ -31,6 +32,8 @@
 enum outfile_mode {
 	OUTFILE_REPLACE,         /* results: complete or absent */
 	OUTFILE_APPEND,          /* logs (fs_mark -l): appended to, as fs_mark does */
+	OUTFILE_STREAM,          /* --stream: a regular file truncated and written in place, so
+				  * that what was flushed survives the process (no temporary) */
 };
 
 struct outfile {

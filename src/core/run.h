@@ -105,6 +105,8 @@ struct worker {
 	const struct opstat *live;
 };
 
+struct sample;
+
 struct phase {
 	const char *name;
 	unsigned nworkers;
@@ -129,6 +131,10 @@ struct phase {
 	uint64_t expected_ops;   /* all workers together, for % done and ETA; 0 if unknown */
 	const char *label;       /* progress line prefix, e.g. "tiotest" */
 	const char *ops_unit;    /* progress shows ops/s in this unit ("files") instead of MiB/s */
+	/* with interval_ns: each interval of exactly interval_ns (the last one up to the phase
+	 * end) as it completes, from the reporter thread (--stream); NULL for none */
+	void (*stream)(void *arg, const struct phase *p, const struct sample *s);
+	void *stream_arg;
 	/* the release hook (core/driver.h): called once every worker is parked, right before the
 	 * release; a failure is the run's first error and the workers stop at once */
 	int (*release)(void *arg, const struct phase *p);

@@ -37,6 +37,7 @@ struct sampler {
 	struct hist diff;        /* scratch */
 	uint64_t last_prog_ns, last_prog_bytes, last_prog_ops;
 	bool drew;
+	struct snap stream_last; /* p->stream: the end of the last interval streamed */
 };
 
 static int take_snap(struct sampler *s, uint64_t now, struct snap *out)
@@ -92,21 +93,12 @@ static void snap_free(struct snap *x)
 }
 
 /* the sample between two cumulative snapshots */
-static void emit(struct sampler *s, const struct snap *a, const struct snap *b)
+static void sample_between(struct sampler *s, const struct snap *a, const struct snap *b,
+			   struct sample *o)
 {
 	struct hist *h = &s->diff;
-	struct sample *o;
 	unsigned j = 0;
 
-	if (s->nout == s->capout) {
-		unsigned ncap = s->capout ? s->capout * 2 : 64;
-		struct sample *n = realloc(s->out, ncap * sizeof(*n));
-
-		if (!n)
-			return;
-		s->out = n;
-		s->capout = ncap;
-	}
 	hist_init(h);
 	for (unsigned i = 0; i < b->n; i++) {
 		uint64_t before = 0, lo, hi;
@@ -125,7 +117,6 @@ static void emit(struct sampler *s, const struct snap *a, const struct snap *b)
 		if (hi > h->max)
 			h->max = hi;
 	}
-	o = &s->out[s->nout++];
 	o->t_ns = b->t_ns;
 	o->dt_ns = b->t_ns - a->t_ns;
 	o->ops = b->ops - a->ops;
@@ -134,6 +125,39 @@ static void emit(struct sampler *s, const struct snap *a, const struct snap *b)
 	o->p90_ns = hist_percentile(h, 90);
 	o->p99_ns = hist_percentile(h, 99);
 	o->p999_ns = hist_percentile(h, 99.9);
+}
+
+static void emit(struct sampler *s, const struct snap *a, const struct snap *b)
+{
+	if (s->nout == s->capout) {
+		unsigned ncap = s->capout ? s->capout * 2 : 64;
+		struct sample *n = realloc(s->out, ncap * sizeof(*n));
+
+		if (!n)
+			return;
+		s->out = n;
+		s->capout = ncap;
+	}
+	sample_between(s, a, b, &s->out[s->nout++]);
+}
+
+/* --stream: the interval that ends at now (or at the phase end), handed over at once. Its own
+ * snapshots: the stored samples' tick may still be finer than the interval. */
+static void stream_to(struct sampler *s, uint64_t now)
+{
+	struct snap x;
+	struct sample o;
+
+	if (take_snap(s, now, &x))
+		return;
+	if (x.t_ns <= s->stream_last.t_ns) {
+		snap_free(&x);
+		return;
+	}
+	sample_between(s, &s->stream_last, &x, &o);
+	s->p->stream(s->p->stream_arg, s->p, &o);
+	snap_free(&s->stream_last);
+	s->stream_last = x;
 }
 
 static void add_snap(struct sampler *s, uint64_t now)
@@ -210,6 +234,7 @@ static void *sampler_main(void *arg)
 	struct sampler *s = arg;
 	struct phase *p = s->p;
 	uint64_t next_snap = p->start_ns + s->tick_ns, next_prog = p->start_ns + PROGRESS_NS;
+	uint64_t next_stream = p->start_ns + p->interval_ns;
 
 	s->last_prog_ns = p->start_ns;
 	pthread_mutex_lock(&s->mu);
@@ -221,6 +246,8 @@ static void *sampler_main(void *arg)
 			due = next_snap;
 		if (p->progress && next_prog < due)
 			due = next_prog;
+		if (p->stream && p->interval_ns && next_stream < due)
+			due = next_stream;
 		ts.tv_sec = (time_t)(due / 1000000000u);
 		ts.tv_nsec = (long)(due % 1000000000u);
 		if (due == UINT64_MAX)
@@ -235,6 +262,12 @@ static void *sampler_main(void *arg)
 			/* ticks stay on the grid of the phase start, even if one was late */
 			while (next_snap <= now)
 				next_snap += s->tick_ns;
+		}
+		if (p->stream && p->interval_ns && now >= next_stream) {
+			/* on the grid of the phase start: a late wake-up ends the interval then */
+			stream_to(s, now);
+			while (next_stream <= now)
+				next_stream += p->interval_ns;
 		}
 		if (p->progress && now >= next_prog) {
 			progress(s, now);
@@ -316,7 +349,10 @@ void sampler_stop(struct sampler *s)
 		}
 		for (unsigned i = 0; i + 1 < s->nsnaps; i++)
 			emit(s, &s->snaps[i], &s->snaps[i + 1]);
+		if (p->stream)
+			stream_to(s, p->end_ns);
 	}
+	snap_free(&s->stream_last);
 	if (s->drew) {
 		struct progress_view v = { .erase = true };
 

@@ -18,6 +18,10 @@
 #ifndef FSB_VERSION
 #define FSB_VERSION "0.0.0"
 #endif
+/* the build's `git describe --always --dirty` (the Makefile's one define), else unknown */
+#ifndef FSB_COMMIT
+#define FSB_COMMIT "unknown"
+#endif
 
 /* counts and ns are integers; jansson's json_int_t is long long, and counts above 2^63 do not occur */
 json_t *json_u64(uint64_t v)
@@ -187,6 +191,30 @@ int json_latency_parse(const json_t *lat, struct opstat *s, char *err, size_t er
 	return 0;
 }
 
+/* a string known only when not empty */
+static void set_known(json_t *o, const char *key, const char *v)
+{
+	if (v[0])
+		json_object_set_new(o, key, json_string(v));
+}
+
+/* the target's disk's request queue: unknown values absent */
+static json_t *json_queue(const struct env_queue *q)
+{
+	json_t *o = json_object();
+
+	set_known(o, "disk", q->disk);
+	set_known(o, "scheduler", q->scheduler);
+	set_known(o, "model", q->model);
+	if (q->rotational >= 0)
+		json_object_set_new(o, "rotational", json_boolean(q->rotational));
+	if (q->read_ahead_kb >= 0)
+		json_object_set_new(o, "read_ahead_kb", json_integer(q->read_ahead_kb));
+	if (q->nr_requests >= 0)
+		json_object_set_new(o, "nr_requests", json_integer(q->nr_requests));
+	return o;
+}
+
 static json_t *json_mount(const char *path, const struct env_mount *m)
 {
 	json_t *o = json_object();
@@ -236,7 +264,13 @@ json_t *json_result_head(const struct json_run_info *ri)
 		json_object_set_new(env, "cpu_model", json_string(e->host.cpu_model));
 		json_object_set_new(env, "cpus_online", json_integer(e->host.cpus_online));
 		json_object_set_new(env, "mem_total_bytes", json_u64(e->host.mem_total_bytes));
+		set_known(env, "cpufreq_governor", e->host.sysfs.cpufreq_governor);
+		set_known(env, "cpufreq_driver", e->host.sysfs.cpufreq_driver);
+		set_known(env, "thp_enabled", e->host.sysfs.thp_enabled);
+		set_known(env, "thp_defrag", e->host.sysfs.thp_defrag);
 	}
+	json_object_set_new(env, "fsbench_version", json_string(FSB_VERSION));
+	json_object_set_new(env, "fsbench_commit", json_string(FSB_COMMIT));
 	json_object_set_new(env, "latency_clock", json_string(clock_latency_source()));
 	if (clock_use_tsc)
 		/* to 10 MHz: the calibration's last digits differ from run to run, the machine does not */
@@ -246,6 +280,8 @@ json_t *json_result_head(const struct json_run_info *ri)
 
 		if (i < res->ntargets && res->targets)
 			json_object_set_new(m, "block_device", blockdev_json(&res->targets[i]));
+		if (e->queues && e->queue_ok[i])
+			json_object_set_new(m, "queue", json_queue(&e->queues[i]));
 		json_array_append_new(targets, m);
 	}
 	json_object_set_new(env, "targets", targets);

@@ -342,5 +342,117 @@ int env_host_read(struct env_host *h)
 	h->cpus_online = n > 0 && (unsigned long)n <= UINT_MAX ? (unsigned)n : 0;
 	env_read_cpu_model(h->cpu_model, sizeof h->cpu_model);
 	h->mem_total_bytes = env_read_mem_total_bytes();
+	env_sysfs_read("/sys", &h->sysfs);
+	return 0;
+}
+
+/* The first line of sys/rel, whitespace trimmed, into out ("" when unreadable). 0 or -errno. */
+static int env_read_line(const char *sys, const char *rel, char *out, size_t size)
+{
+	char path[PATH_MAX], buf[512];
+	FILE *f;
+	size_t n;
+	char *s;
+
+	out[0] = '\0';
+	if (snprintf(path, sizeof path, "%s/%s", sys, rel) >= (int)sizeof path)
+		return -ENAMETOOLONG;
+	if (!(f = fopen(path, "re")))
+		return -errno;
+	s = fgets(buf, sizeof buf, f);
+	fclose(f);
+	if (!s)
+		return -ENODATA;
+	while (*s == ' ' || *s == '\t')
+		s++;
+	n = strlen(s);
+	while (n && (s[n - 1] == '\n' || s[n - 1] == ' ' || s[n - 1] == '\t'))
+		s[--n] = '\0';
+	env_copy(out, size, s);
+	return 0;
+}
+
+/* "always [madvise] never" -> "madvise": the kernel marks the selected choice; a file with one
+ * word and no brackets (a scheduler list of just "none") is that word */
+static void env_selected(char *s)
+{
+	char *open = strchr(s, '['), *close = open ? strchr(open, ']') : NULL;
+
+	if (open && close) {
+		size_t n = (size_t)(close - open - 1);
+
+		memmove(s, open + 1, n);
+		s[n] = '\0';
+	} else if (strchr(s, ' ')) {
+		s[0] = '\0';            /* several choices, none marked: unknown */
+	}
+}
+
+/* the selected choice in sys/rel, read whole before it is cut to size */
+static void env_read_choice(const char *sys, const char *rel, char *out, size_t size)
+{
+	char buf[512];
+
+	out[0] = '\0';
+	if (env_read_line(sys, rel, buf, sizeof buf))
+		return;
+	env_selected(buf);
+	env_copy(out, size, buf);
+}
+
+/* a non-negative decimal number in sys/rel, -1 when absent or not one */
+static int64_t env_read_int(const char *sys, const char *rel)
+{
+	char buf[64], *end;
+	unsigned long long v;
+
+	if (env_read_line(sys, rel, buf, sizeof buf) || !buf[0] || buf[0] == '-')
+		return -1;
+	errno = 0;
+	v = strtoull(buf, &end, 10);
+	if (errno || *end || v > INT64_MAX)
+		return -1;
+	return (int64_t)v;
+}
+
+int env_sysfs_read(const char *sys, struct env_sysfs *s)
+{
+	memset(s, 0, sizeof *s);
+	env_read_line(sys, "devices/system/cpu/cpu0/cpufreq/scaling_governor", s->cpufreq_governor,
+		      sizeof s->cpufreq_governor);
+	env_read_line(sys, "devices/system/cpu/cpu0/cpufreq/scaling_driver", s->cpufreq_driver,
+		      sizeof s->cpufreq_driver);
+	env_read_choice(sys, "kernel/mm/transparent_hugepage/enabled", s->thp_enabled, sizeof s->thp_enabled);
+	env_read_choice(sys, "kernel/mm/transparent_hugepage/defrag", s->thp_defrag, sizeof s->thp_defrag);
+	return 0;
+}
+
+int env_queue_read(const char *sys, const char *disk, struct env_queue *q)
+{
+	char rel[PATH_MAX], dir[PATH_MAX];
+	struct stat st;
+
+	memset(q, 0, sizeof *q);
+	q->rotational = -1;
+	q->read_ahead_kb = q->nr_requests = -1;
+	if (!disk[0] || strchr(disk, '/') || !strcmp(disk, ".") || !strcmp(disk, ".."))
+		return -EINVAL;
+	env_copy(q->disk, sizeof q->disk, disk);
+	if (snprintf(dir, sizeof dir, "%s/block/%s", sys, disk) >= (int)sizeof dir)
+		return -ENAMETOOLONG;
+	if (stat(dir, &st) < 0)
+		return -errno;
+	snprintf(rel, sizeof rel, "block/%s/queue/scheduler", disk);
+	env_read_choice(sys, rel, q->scheduler, sizeof q->scheduler);
+	snprintf(rel, sizeof rel, "block/%s/device/model", disk);
+	env_read_line(sys, rel, q->model, sizeof q->model);
+	snprintf(rel, sizeof rel, "block/%s/queue/rotational", disk);
+	q->rotational = (int)env_read_int(sys, rel);
+	if (q->rotational > 1)
+		q->rotational = -1;
+	snprintf(rel, sizeof rel, "block/%s/queue/read_ahead_kb", disk);
+	q->read_ahead_kb = env_read_int(sys, rel);
+	snprintf(rel, sizeof rel, "block/%s/queue/nr_requests", disk);
+	q->nr_requests = env_read_int(sys, rel);
 	return 0;
 }

@@ -42,6 +42,35 @@ int env_mount_of(const char *path, struct env_mount *m);
  * (may be NULL: then only the device decides). mountinfo_text is not modified. */
 int env_mount_parse(const char *mountinfo_text, dev_t dev, const char *real, struct env_mount *m);
 
+/* Host-wide kernel settings that change results, from sysfs: the CPU frequency governor and
+ * driver (cpu0's cpufreq; empty without cpufreq, as in most VMs) and transparent huge pages
+ * (the selected value of enabled and defrag). "" when unknown. */
+struct env_sysfs {
+	char cpufreq_governor[64];
+	char cpufreq_driver[64];
+	char thp_enabled[32];
+	char thp_defrag[32];
+};
+
+/* A target's whole disk's request queue, from /sys/block/DISK: the I/O scheduler in use, the
+ * device model, rotational, read-ahead and nr_requests (the queue depth the block layer
+ * allows). "" or -1 when unknown. */
+struct env_queue {
+	char disk[64];
+	char scheduler[64];
+	char model[256];
+	int rotational;           /* 0 or 1; -1 unknown */
+	int64_t read_ahead_kb;    /* -1 unknown */
+	int64_t nr_requests;      /* -1 unknown */
+};
+
+/* Fills *s from the sysfs tree at sys ("/sys"; another root for tests). Always 0: a file that
+ * is missing or unreadable leaves its field empty. */
+int env_sysfs_read(const char *sys, struct env_sysfs *s);
+/* Fills *q for disk (a kernel name: "vda", "loop0", "dm-0") under sys. 0, or -ENOENT when
+ * sys/block/DISK does not exist (then every field is unknown); -EINVAL for a name with '/'. */
+int env_queue_read(const char *sys, const char *disk, struct env_queue *q);
+
 struct env_host {
 	char kernel_release[256]; /* uname -r */
 	char kernel_version[512]; /* uname -v */
@@ -51,6 +80,7 @@ struct env_host {
 	                             "cpu" (powerpc), "uarch" (riscv), else "" */
 	unsigned cpus_online;     /* sysconf(_SC_NPROCESSORS_ONLN) */
 	uint64_t mem_total_bytes; /* /proc/meminfo MemTotal x 1024 */
+	struct env_sysfs sysfs;   /* from /sys */
 };
 
 /* Returns 0 or -errno (only uname() failing is an error); missing or unreadable /proc files leave

@@ -12,6 +12,12 @@
 	{ 0, "json", OPT_STR, F(run.json), "FILE", 0, 0, 0, 0,                                          \
 	  "write the full result as JSON to FILE ('-' or /dev/stdout: stdout, then nothing else "   \
 	  "goes to stdout); never through a symbolic link (OUTPUT FILES in fsbench(1))" },         \
+	{ 0, "csv", OPT_STR, F(run.csv), "FILE", 0, 0, 0, 0,                                            \
+	  "write the figures as CSV to FILE: one row per " UNIT " or iteration and run, one column " \
+	  "per figure with its unit in the header (same destinations as --json)" },               \
+	{ 0, "stream", OPT_STR, F(run.stream), "FILE", 0, 0, 0, 0,                                      \
+	  "write each --interval sample to FILE as one JSON line while the run goes (flushed "      \
+	  "each interval, so an interrupted or killed run keeps what completed)" },                \
 	{ 0, "repeat", OPT_UINT, F(run.repeat), "N", 1, 10000, 0, 0,                                   \
 	  "run the whole benchmark N times (fresh files each time) and summarise: mean, 95% "     \
 	  "confidence interval, CV" },                                                             \

@@ -226,8 +226,108 @@ static void test_live_host(void)
 		      "cpu_model not trimmed: '%s'", h.cpu_model);
 }
 
+/* sysfs fixtures: a synthetic tree per case, files given as "relative path=content" */
+struct sysfs_case {
+	const char *name;
+	const char *files[8];
+	const char *disk;
+	struct env_sysfs want;
+	int want_rc;
+	struct env_queue wantq;
+};
+
+static const struct sysfs_case sysfs_cases[] = {
+	{ "bare metal", {
+		"devices/system/cpu/cpu0/cpufreq/scaling_governor=performance\n",
+		"devices/system/cpu/cpu0/cpufreq/scaling_driver=intel_pstate\n",
+		"kernel/mm/transparent_hugepage/enabled=[always] madvise never\n",
+		"kernel/mm/transparent_hugepage/defrag=always defer defer+madvise [madvise] never\n",
+		"block/sda/queue/scheduler=mq-deadline kyber [bfq] none\n",
+		"block/sda/device/model=Samsung SSD 870  \n",
+		"block/sda/queue/rotational=0\n",
+		"block/sda/queue/read_ahead_kb=128\n" }, "sda",
+	  { "performance", "intel_pstate", "always", "madvise" }, 0,
+	  { "sda", "bfq", "Samsung SSD 870", 0, 128, -1 } },
+	{ "vm without cpufreq, nvme with none", {
+		"kernel/mm/transparent_hugepage/enabled=always madvise [never]\n",
+		"block/nvme0n1/queue/scheduler=[none] mq-deadline\n",
+		"block/nvme0n1/queue/rotational=1\n",
+		"block/nvme0n1/queue/nr_requests=1023\n",
+		"block/nvme0n1/queue/read_ahead_kb=garbage\n" }, "nvme0n1",
+	  { "", "", "never", "" }, 0,
+	  { "nvme0n1", "none", "", 1, -1, 1023 } },
+	{ "loop: one scheduler, no marks", {
+		"block/loop0/queue/scheduler=none\n",
+		"block/loop0/queue/rotational=7\n",
+		"block/loop0/queue/nr_requests=-3\n" }, "loop0",
+	  { "", "", "", "" }, 0,
+	  { "loop0", "none", "", -1, -1, -1 } },
+	{ "no such disk", { NULL }, "sdz", { "", "", "", "" }, -ENOENT,
+	  { "sdz", "", "", -1, -1, -1 } },
+	{ "a name with a slash", { NULL }, "../x", { "", "", "", "" }, -EINVAL,
+	  { "", "", "", -1, -1, -1 } },
+};
+
+static void write_fixture(const char *root, const char *spec)
+{
+	char path[4096], rel[1024];
+	const char *eq = strchr(spec, '=');
+	FILE *f;
+
+	snprintf(rel, sizeof rel, "%.*s", (int)(eq - spec), spec);
+	for (char *p = rel; (p = strchr(p, '/')); p++) {
+		*p = '\0';
+		snprintf(path, sizeof path, "%s/%s", root, rel);
+		mkdir(path, 0755);
+		*p = '/';
+	}
+	snprintf(path, sizeof path, "%s/%s", root, rel);
+	if ((f = fopen(path, "w"))) {
+		fputs(eq + 1, f);
+		fclose(f);
+	}
+}
+
+static void test_sysfs_table(void)
+{
+	for (size_t i = 0; i < sizeof sysfs_cases / sizeof sysfs_cases[0]; i++) {
+		const struct sysfs_case *c = &sysfs_cases[i];
+		char root[] = "/tmp/test_env.XXXXXX", cmd[64];
+		struct env_sysfs s;
+		struct env_queue q;
+		int rc;
+
+		if (!mkdtemp(root)) {
+			CHECK(0, "mkdtemp: %s", strerror(errno));
+			return;
+		}
+		for (unsigned k = 0; k < 8 && c->files[k]; k++)
+			write_fixture(root, c->files[k]);
+		CHECK(env_sysfs_read(root, &s) == 0, "%s: env_sysfs_read", c->name);
+		CHECK_STR(c->name, s.cpufreq_governor, c->want.cpufreq_governor);
+		CHECK_STR(c->name, s.cpufreq_driver, c->want.cpufreq_driver);
+		CHECK_STR(c->name, s.thp_enabled, c->want.thp_enabled);
+		CHECK_STR(c->name, s.thp_defrag, c->want.thp_defrag);
+		rc = env_queue_read(root, c->disk, &q);
+		CHECK(rc == c->want_rc, "%s: env_queue_read = %d, want %d", c->name, rc, c->want_rc);
+		CHECK_STR(c->name, q.disk, c->wantq.disk);
+		CHECK_STR(c->name, q.scheduler, c->wantq.scheduler);
+		CHECK_STR(c->name, q.model, c->wantq.model);
+		CHECK(q.rotational == c->wantq.rotational, "%s: rotational %d, want %d", c->name,
+		      q.rotational, c->wantq.rotational);
+		CHECK(q.read_ahead_kb == c->wantq.read_ahead_kb, "%s: read_ahead_kb %lld, want %lld", c->name,
+		      (long long)q.read_ahead_kb, (long long)c->wantq.read_ahead_kb);
+		CHECK(q.nr_requests == c->wantq.nr_requests, "%s: nr_requests %lld, want %lld", c->name,
+		      (long long)q.nr_requests, (long long)c->wantq.nr_requests);
+		/* the fixture tree holds only what this test wrote */
+		snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+		CHECK(system(cmd) == 0, "%s: cannot remove %s", c->name, root);
+	}
+}
+
 int main(void)
 {
+	test_sysfs_table();
 	test_parse_table();
 	test_parse_edges();
 	test_live_mounts();
