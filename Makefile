@@ -56,7 +56,7 @@ HAVE_MPI := $(shell printf '\043include <mpi.h>\nint main(void) { return 0; }\n'
 	$(MPICC) -x c -fsyntax-only - >/dev/null 2>&1 && echo yes)
 
 .PHONY: FORCE all check unit cli demo bench asan install uninstall clean deps deps-test man mpi mpi-if-any
-all: $(BIN) $(BUILD)/fsbench.1
+all: $(BIN) $(BUILD)/fsbench.1 $(BUILD)/completion/fsbench $(BUILD)/completion/_fsbench
 ifeq ($(HAVE_MPI),yes)
 all: $(MPI_BIN)
 mpi-if-any: $(MPI_BIN)
@@ -133,6 +133,14 @@ $(BUILD)/fsbench.1: doc/fsbench.1.in scripts/mkman.sh $(BIN)
 	$(Q)scripts/mkman.sh ./$(BIN) doc/fsbench.1.in $(VERSION) > $@.tmp && mv $@.tmp $@
 man: $(BUILD)/fsbench.1
 
+# Shell completion (bash, zsh), generated from the same tables as the man page.
+$(BUILD)/completion/fsbench: scripts/mkcompletion.sh $(BIN)
+	@mkdir -p $(@D)
+	$(Q)scripts/mkcompletion.sh ./$(BIN) bash > $@.tmp && mv $@.tmp $@
+$(BUILD)/completion/_fsbench: scripts/mkcompletion.sh $(BIN)
+	@mkdir -p $(@D)
+	$(Q)scripts/mkcompletion.sh ./$(BIN) zsh > $@.tmp && mv $@.tmp $@
+
 unit: $(UNIT_BINS)
 
 # Every test: unit programs, then the numbered CLI scripts. One summary line at the end.
@@ -162,17 +170,27 @@ bench: all
 	$(Q)scripts/deps.sh test
 	$(Q)bench/run.sh ./$(BIN)
 
+# tiotest and fs_mark, fsbench under the originals' names, go to COMPATDIR, not bin/: Debian's
+# fsmark package owns /usr/bin/fs_mark. PATH=$(COMPATDIR):$$PATH puts them first (man page).
+COMPATDIR ?= $(PREFIX)/lib/fsbench/compat
+BASH_COMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSH_COMPDIR ?= $(PREFIX)/share/zsh/site-functions
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(COMPATDIR) \
+		$(DESTDIR)$(BASH_COMPDIR) $(DESTDIR)$(ZSH_COMPDIR)
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/fsbench
 	if [ -x $(MPI_BIN) ]; then install -m 755 $(MPI_BIN) $(DESTDIR)$(PREFIX)/bin/fsbench-mpi; fi
-	ln -sf fsbench $(DESTDIR)$(PREFIX)/bin/tiotest
-	ln -sf fsbench $(DESTDIR)$(PREFIX)/bin/fs_mark
+	ln -sf $(PREFIX)/bin/fsbench $(DESTDIR)$(COMPATDIR)/tiotest
+	ln -sf $(PREFIX)/bin/fsbench $(DESTDIR)$(COMPATDIR)/fs_mark
 	install -m 644 $(BUILD)/fsbench.1 $(DESTDIR)$(PREFIX)/share/man/man1/fsbench.1
+	install -m 644 $(BUILD)/completion/fsbench $(DESTDIR)$(BASH_COMPDIR)/fsbench
+	install -m 644 $(BUILD)/completion/_fsbench $(DESTDIR)$(ZSH_COMPDIR)/_fsbench
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/fsbench $(DESTDIR)$(PREFIX)/bin/fsbench-mpi $(DESTDIR)$(PREFIX)/bin/tiotest $(DESTDIR)$(PREFIX)/bin/fs_mark \
-		$(DESTDIR)$(PREFIX)/share/man/man1/fsbench.1
+	rm -f $(DESTDIR)$(PREFIX)/bin/fsbench $(DESTDIR)$(PREFIX)/bin/fsbench-mpi \
+		$(DESTDIR)$(COMPATDIR)/tiotest $(DESTDIR)$(COMPATDIR)/fs_mark \
+		$(DESTDIR)$(PREFIX)/share/man/man1/fsbench.1 $(DESTDIR)$(BASH_COMPDIR)/fsbench $(DESTDIR)$(ZSH_COMPDIR)/_fsbench
+	-rmdir $(DESTDIR)$(COMPATDIR) $(DESTDIR)$(PREFIX)/lib/fsbench 2>/dev/null
 
 clean:
 	rm -rf build build-asan fsbench fsbench-mpi
