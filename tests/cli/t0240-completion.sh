@@ -49,11 +49,8 @@ for c in $(fsb list); do
 done
 ok "every command's --help options complete"
 
-if command -v zsh > /dev/null; then
-    zsh -n _fsbench || fail "_fsbench is not valid zsh"
-    grep -q '^#compdef fsbench' _fsbench || fail "_fsbench: no #compdef line"
-    grep -q 'tiotest) opts=(.* --json ' _fsbench || fail "_fsbench: tiotest's --json missing"
-    ok "the zsh completion parses"
-else
-    echo "note: no zsh here, its completion only generated" >&2
-fi
+need_cmd zsh
+zsh -n _fsbench || fail "_fsbench is not valid zsh"
+grep -q '^#compdef fsbench' _fsbench || fail "_fsbench: no #compdef line"
+grep -q 'tiotest) opts=(.* --json ' _fsbench || fail "_fsbench: tiotest's --json missing"
+ok "the zsh completion parses"
