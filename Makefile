@@ -6,15 +6,24 @@ PREFIX ?= /usr/local
 BUILD ?= build
 BIN ?= fsbench
 CC ?= cc
+PKG_CONFIG ?= pkg-config
+# The caller's CPPFLAGS, CFLAGS and LDFLAGS come after fsbench's own, on every compile and link
+# line, so dpkg-buildflags' hardening (and anyone's -O or -D) applies.
 CFLAGS ?= -O2 -g
-# cairo (plot): pkg-config's flags; before deps.sh has installed libcairo2-dev, its usual place
-CAIRO_CFLAGS := $(shell pkg-config --cflags cairo 2>/dev/null || echo -I/usr/include/cairo)
-FSB_CFLAGS := -std=gnu11 -Wall -Wextra -pthread -D_GNU_SOURCE -DFSB_VERSION='"$(VERSION)"' -iquote src $(CAIRO_CFLAGS)
-FSB_CFLAGS += -DFSB_COMMIT='"$(shell git describe --always --dirty 2>/dev/null || echo unknown)"'
-# matrix: libinih (experiment files), libblkid (--device), libmount (mount options, through
-# pkg-config); history (report/history.c): SQLite; the io_uring engine: liburing
-MOUNT_LIBS := $(shell pkg-config --libs mount 2>/dev/null || echo -lmount)
-LDLIBS := -ljansson -lz -lm -pthread -lcairo -linih -lblkid $(MOUNT_LIBS) -lsqlite3 -luring
+# What --version says besides the version: `git describe` of this tree when it is a git work
+# tree (its top is this directory), else "release". `make FSB_COMMIT=...` overrides.
+FSB_COMMIT ?= $(shell [ "$$(git rev-parse --show-toplevel 2>/dev/null)" = "$(CURDIR)" ] && \
+	git describe --always --dirty 2>/dev/null || echo release)
+# Every library through pkg-config: jansson (JSON), cairo (plot), zlib, inih (matrix's experiment
+# files), blkid (its check of a --device), mount (mount options, classified by libmount),
+# sqlite3 (history), liburing (the io_uring engine). A missing one stops the build (deps check).
+FSB_PKGS := jansson cairo zlib inih blkid mount sqlite3 liburing
+PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(FSB_PKGS) 2>/dev/null)
+PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(FSB_PKGS) 2>/dev/null)
+FSB_CPPFLAGS := -D_GNU_SOURCE -DFSB_VERSION='"$(VERSION)"' -iquote src $(PKG_CFLAGS)
+FSB_CFLAGS := -std=gnu11 -Wall -Wextra -pthread
+COMPILE = $(FSB_CPPFLAGS) $(CPPFLAGS) $(FSB_CFLAGS) $(CFLAGS)
+LDLIBS := $(PKG_LIBS) -lm -pthread
 
 ifeq ($(V),1)
 Q :=
@@ -28,6 +37,13 @@ LIB_OBJS := $(LIB_SRCS:src/%.c=$(BUILD)/obj/%.o)
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 DEPS_STAMP := $(BUILD)/.deps-build
+# The test build: the sources that include core/testhook.h compiled again with -DFSB_TEST_HOOKS
+# (the environment switches the tests use), the rest of the library shared with the product.
+# The unit tests and build/fsbench-test link it; ./fsbench never does (HACKING.md).
+HOOK_SRCS := $(shell grep -l '"core/testhook.h"' $(LIB_SRCS))
+HOOK_OBJS := $(HOOK_SRCS:src/%.c=$(BUILD)/obj-test/%.o)
+TEST_LIB_OBJS := $(filter-out $(HOOK_SRCS:src/%.c=$(BUILD)/obj/%.o),$(LIB_OBJS)) $(HOOK_OBJS)
+TEST_BIN := $(BUILD)/fsbench-test
 
 # fsbench-mpi: the workloads as MPI jobs (src/mpi/, compiled with mpicc), built beside fsbench
 # when Open MPI's compiler wrapper and <mpi.h> are there (deps.txt's mpi stage); without them
@@ -39,8 +55,8 @@ MPI_OBJS := $(MPI_SRCS:src/%.c=$(BUILD)/obj/%.o)
 HAVE_MPI := $(shell printf '\043include <mpi.h>\nint main(void) { return 0; }\n' | \
 	$(MPICC) -x c -fsyntax-only - >/dev/null 2>&1 && echo yes)
 
-.PHONY: all check unit cli demo bench asan install uninstall clean deps deps-test man mpi mpi-if-any
-all: $(BIN) $(BUILD)/fsbench.1
+.PHONY: FORCE all check unit cli demo bench asan install uninstall clean deps deps-test man mpi mpi-if-any
+all: $(BIN) $(BUILD)/fsbench.1 $(BUILD)/completion/fsbench $(BUILD)/completion/_fsbench
 ifeq ($(HAVE_MPI),yes)
 all: $(MPI_BIN)
 mpi-if-any: $(MPI_BIN)
@@ -49,29 +65,50 @@ mpi-if-any:
 endif
 mpi: $(MPI_BIN)
 
+# A plain `make` installs nothing: it says which Debian packages are missing (with the
+# apt-get line) and stops. `make deps`, `make check`, `make demo` install them when root.
 $(DEPS_STAMP): deps.txt scripts/deps.sh
-	$(Q)scripts/deps.sh build
+	$(Q)scripts/deps.sh --check build
+	$(Q)$(PKG_CONFIG) --exists --print-errors $(FSB_PKGS)
 	$(Q)mkdir -p $(@D) && touch $@
 
-deps: $(DEPS_STAMP)
+deps:
+	$(Q)scripts/deps.sh build
 deps-test:
 	$(Q)scripts/deps.sh test
 
 $(BUILD)/obj/%.o: src/%.c | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(FSB_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+	$(Q)$(CC) $(COMPILE) -MMD -MP -c -o $@ $<
+
+$(BUILD)/obj-test/%.o: src/%.c | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $< (test hooks)")
+	$(Q)$(CC) -DFSB_TEST_HOOKS $(COMPILE) -MMD -MP -c -o $@ $<
+
+# the commit (--version, the JSON's environment): main.o and json.o alone are rebuilt when it
+# changes
+$(BUILD)/obj/main.o $(BUILD)/obj/report/json.o: FSB_CPPFLAGS += -DFSB_COMMIT='"$(FSB_COMMIT)"'
+$(BUILD)/obj/main.o $(BUILD)/obj/report/json.o: $(BUILD)/commit
+$(BUILD)/commit: FORCE
+	@mkdir -p $(@D)
+	@[ "$$(cat $@ 2>/dev/null)" = "$(FSB_COMMIT)" ] || echo "$(FSB_COMMIT)" > $@
+FORCE:
 
 $(BUILD)/obj/mpi/%.o: src/mpi/%.c | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  MPICC   $<")
-	$(Q)$(MPICC) $(FSB_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+	$(Q)$(MPICC) $(COMPILE) -MMD -MP -c -o $@ $<
 
 $(MPI_BIN): $(MPI_OBJS) $(BUILD)/libfsbench.a
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(MPICC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/libfsbench.a: $(LIB_OBJS)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/libfsbench-test.a: $(TEST_LIB_OBJS)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
 # every object of the library, also those only weakly referenced (the matrix report, which
@@ -81,26 +118,42 @@ $(BIN): $(BUILD)/obj/main.o $(BUILD)/libfsbench.a
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(BUILD)/obj/main.o -Wl,--whole-archive $(BUILD)/libfsbench.a \
 		-Wl,--no-whole-archive $(LDLIBS)
 
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libfsbench.a
+# the same program with the test hooks, for the CLI tests that switch them (lib.sh: use_test_build)
+$(TEST_BIN): $(BUILD)/obj/main.o $(BUILD)/libfsbench-test.a
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(BUILD)/obj/main.o -Wl,--whole-archive $(BUILD)/libfsbench-test.a \
+		-Wl,--no-whole-archive $(LDLIBS)
+
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libfsbench-test.a
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(FSB_CFLAGS) $(CFLAGS) -MMD -MP -o $@ $< $(BUILD)/libfsbench.a $(LDLIBS)
+	$(Q)$(CC) -DFSB_TEST_HOOKS $(COMPILE) $(LDFLAGS) -MMD -MP -o $@ $< $(BUILD)/libfsbench-test.a $(LDLIBS)
 
 # The man page: prose in doc/fsbench.1.in, option lists generated from the options tables.
 $(BUILD)/fsbench.1: doc/fsbench.1.in scripts/mkman.sh $(BIN)
 	$(Q)scripts/mkman.sh ./$(BIN) doc/fsbench.1.in $(VERSION) > $@.tmp && mv $@.tmp $@
 man: $(BUILD)/fsbench.1
 
+# Shell completion (bash, zsh), generated from the same tables as the man page.
+$(BUILD)/completion/fsbench: scripts/mkcompletion.sh $(BIN)
+	@mkdir -p $(@D)
+	$(Q)scripts/mkcompletion.sh ./$(BIN) bash > $@.tmp && mv $@.tmp $@
+$(BUILD)/completion/_fsbench: scripts/mkcompletion.sh $(BIN)
+	@mkdir -p $(@D)
+	$(Q)scripts/mkcompletion.sh ./$(BIN) zsh > $@.tmp && mv $@.tmp $@
+
 unit: $(UNIT_BINS)
 
 # Every test: unit programs, then the numbered CLI scripts. One summary line at the end.
-check: all unit
+# The build's packages first (installed when root), then a make that sees them.
+check: deps
+	$(Q)$(MAKE) --no-print-directory all unit $(TEST_BIN)
 	$(Q)scripts/deps.sh test
 	$(Q)scripts/deps.sh mpi
 	@# fsbench-mpi, now that the mpi stage is there (a new make sees mpicc)
 	$(Q)$(MAKE) --no-print-directory mpi-if-any
-	$(Q)FSBENCH=$(abspath $(BIN)) FSBENCH_MPI=$(abspath $(MPI_BIN)) BUILD=$(abspath $(BUILD)) \
-		tests/run.sh $(UNIT_BINS) tests/cli/t*.sh
+	$(Q)FSBENCH=$(abspath $(BIN)) FSBENCH_TEST=$(abspath $(TEST_BIN)) FSBENCH_MPI=$(abspath $(MPI_BIN)) \
+		BUILD=$(abspath $(BUILD)) tests/run.sh $(UNIT_BINS) tests/cli/t*.sh
 
 # The same suite under AddressSanitizer + UndefinedBehaviorSanitizer, in its own build tree.
 asan:
@@ -110,26 +163,37 @@ asan:
 
 # The main job on a fresh scratch directory under the build tree, sized to finish in well
 # under a minute.
-demo: all
+demo: deps
+	$(Q)$(MAKE) --no-print-directory all
 	$(Q)scripts/demo.sh ./$(BIN) $(BUILD)/demo
 
 bench: all
 	$(Q)scripts/deps.sh test
 	$(Q)bench/run.sh ./$(BIN)
 
+# tiotest and fs_mark, fsbench under the originals' names, go to COMPATDIR, not bin/: Debian's
+# fsmark package owns /usr/bin/fs_mark. PATH=$(COMPATDIR):$$PATH puts them first (man page).
+COMPATDIR ?= $(PREFIX)/lib/fsbench/compat
+BASH_COMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSH_COMPDIR ?= $(PREFIX)/share/zsh/site-functions
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(COMPATDIR) \
+		$(DESTDIR)$(BASH_COMPDIR) $(DESTDIR)$(ZSH_COMPDIR)
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/fsbench
 	if [ -x $(MPI_BIN) ]; then install -m 755 $(MPI_BIN) $(DESTDIR)$(PREFIX)/bin/fsbench-mpi; fi
-	ln -sf fsbench $(DESTDIR)$(PREFIX)/bin/tiotest
-	ln -sf fsbench $(DESTDIR)$(PREFIX)/bin/fs_mark
+	ln -sf $(PREFIX)/bin/fsbench $(DESTDIR)$(COMPATDIR)/tiotest
+	ln -sf $(PREFIX)/bin/fsbench $(DESTDIR)$(COMPATDIR)/fs_mark
 	install -m 644 $(BUILD)/fsbench.1 $(DESTDIR)$(PREFIX)/share/man/man1/fsbench.1
+	install -m 644 $(BUILD)/completion/fsbench $(DESTDIR)$(BASH_COMPDIR)/fsbench
+	install -m 644 $(BUILD)/completion/_fsbench $(DESTDIR)$(ZSH_COMPDIR)/_fsbench
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/fsbench $(DESTDIR)$(PREFIX)/bin/fsbench-mpi $(DESTDIR)$(PREFIX)/bin/tiotest $(DESTDIR)$(PREFIX)/bin/fs_mark \
-		$(DESTDIR)$(PREFIX)/share/man/man1/fsbench.1
+	rm -f $(DESTDIR)$(PREFIX)/bin/fsbench $(DESTDIR)$(PREFIX)/bin/fsbench-mpi \
+		$(DESTDIR)$(COMPATDIR)/tiotest $(DESTDIR)$(COMPATDIR)/fs_mark \
+		$(DESTDIR)$(PREFIX)/share/man/man1/fsbench.1 $(DESTDIR)$(BASH_COMPDIR)/fsbench $(DESTDIR)$(ZSH_COMPDIR)/_fsbench
+	-rmdir $(DESTDIR)$(COMPATDIR) $(DESTDIR)$(PREFIX)/lib/fsbench 2>/dev/null
 
 clean:
 	rm -rf build build-asan fsbench fsbench-mpi
 
--include $(LIB_OBJS:.o=.d) $(MPI_OBJS:.o=.d) $(BUILD)/obj/main.d $(UNIT_BINS:=.d)
+-include $(LIB_OBJS:.o=.d) $(HOOK_OBJS:.o=.d) $(MPI_OBJS:.o=.d) $(BUILD)/obj/main.d $(UNIT_BINS:=.d)

@@ -1,7 +1,10 @@
 #!/bin/sh
 # Checks, and when root with apt-get installs, the Debian packages listed in deps.txt.
-# usage: scripts/deps.sh build|test|all
+# --check: only checks, and says what is missing with the apt-get line (a plain `make`).
+# usage: scripts/deps.sh [--check] build|test|mpi|all
 set -u
+check_only=
+[ "${1:-}" = --check ] && { check_only=1; shift; }
 stage=${1:-all}
 top=$(dirname "$0")/..
 missing=""
@@ -12,7 +15,7 @@ while read -r s pkg; do
     [ "$st" = "install ok installed" ] || missing="$missing $pkg"
 done < "$top/deps.txt"
 [ -z "$missing" ] && exit 0
-if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+if [ -z "$check_only" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "deps: installing:$missing" >&2
     export DEBIAN_FRONTEND=noninteractive
     log=$(mktemp)
@@ -23,6 +26,6 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     rm -f "$log"
     exit 0
 fi
-echo "deps: missing Debian packages; run as root:" >&2
+echo "deps: missing Debian packages; run as root (or: make deps):" >&2
 echo "  apt-get install$missing" >&2
 exit 1

@@ -74,7 +74,8 @@ static int dispatch(int argc, char **argv, const char **prog)
 		return EXIT_OK;
 	}
 	if (!strcmp(argv[1], "--version")) {
-		printf("fsbench %s\n", FSB_VERSION);
+		/* the build's `git describe`, or "release" outside a git tree (Makefile) */
+		printf("fsbench %s (%s)\n", FSB_VERSION, FSB_COMMIT);
 		return EXIT_OK;
 	}
 	if (!strcmp(argv[1], "list")) {

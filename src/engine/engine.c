@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/pack.h"
+#include "core/testhook.h"
 
 /* Adding an engine: its file, exporting engine_NAME, and one line here. */
 #define ENGINES(X) \
@@ -38,11 +39,11 @@ const struct engine_ops *engine_at(unsigned i)
 	return i < nextra ? extra[i] : NULL;
 }
 
-/* Test engines stay out of sight (no --engine, no list, no man page) unless asked for: the
- * CLI tests use them to run the workloads' queued paths end to end. */
+/* Test engines stay out of sight (no --engine, no list, no man page) unless asked for, and
+ * can be asked for only in the test build (core/testhook.h): the CLI tests use them to run the workloads' queued paths end to end. */
 static bool test_engines(void)
 {
-	const char *v = getenv("FSBENCH_TEST_ENGINES");
+	const char *v = testhook_env("FSBENCH_TEST_ENGINES");
 
 	return v && !strcmp(v, "1");
 }

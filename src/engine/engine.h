@@ -146,7 +146,8 @@ struct engine_ops {
 	const char *summary;     /* one line, for `fsbench list engines` and the man page */
 	unsigned caps;           /* enum engine_cap bits the request interface supports */
 	unsigned max_depth;      /* requests in flight per context; 1: synchronous */
-	bool hidden;             /* a test engine: found and listed only with FSBENCH_TEST_ENGINES=1 */
+	bool hidden;             /* a test engine: found and listed only in the test build, with
+				  * FSBENCH_TEST_ENGINES=1 */
 	bool submit_stats;       /* times its submitting calls into ctx->submit (see above) */
 	/* one file's data path */
 	int (*open)(struct engine_file *f, const char *path, int flags, uint64_t base, uint64_t len,
@@ -209,12 +210,12 @@ extern const struct engine_ops engine_io_uring;
 /* ---- the registry ----------------------------------------------------------------------- */
 /* The i-th engine (built-in, then registered), hidden ones included; NULL past the end. */
 const struct engine_ops *engine_at(unsigned i);
-/* By name; a hidden engine only when FSBENCH_TEST_ENGINES=1. NULL when unknown. */
+/* By name; a hidden engine only in the test build with FSBENCH_TEST_ENGINES=1. NULL when unknown. */
 const struct engine_ops *engine_find(const char *name);
 /* Adds an engine (a test's); -EEXIST for a taken name, -ENOSPC when full, -EINVAL when it has
  * neither exec nor submit and reap. */
 int engine_register(const struct engine_ops *e);
-/* Visible: not a test engine, or FSBENCH_TEST_ENGINES=1. */
+/* Visible: not a test engine, or the test build with FSBENCH_TEST_ENGINES=1. */
 bool engine_usable(const struct engine_ops *e);
 /* The engine names --engine accepts, ", "-separated, into buf. */
 void engine_names(char *buf, size_t len);

@@ -17,6 +17,7 @@
 #include <sys/utsname.h>
 
 #include "core/clock.h"
+#include "core/testhook.h"
 
 /* A direct descriptor as the workloads see it: ENGINE_URING_DIRECT + its table slot. Real
  * descriptors stay below (RLIMIT_NOFILE is far lower on any system fsbench runs on). */
@@ -78,13 +79,13 @@ static void kernel_release(char *buf, size_t len)
 
 /* Whether this kernel can run what a workload needs (caps), once, before anything is created:
  * io_uring itself, each opcode (the probe), and for metadata the sparse file table that the
- * direct descriptors live in. FSBENCH_URING_MISSING=OP (tests only) makes the probe say OP is
+ * direct descriptors live in. FSBENCH_URING_MISSING=OP (the test build only, core/testhook.h) makes the probe say OP is
  * absent, so the refusal can be tested on a kernel that has everything. */
 static int uring_check(const struct engine_opts *e, unsigned caps, char *err, size_t errlen)
 {
 	struct io_uring ring;
 	struct io_uring_probe *probe;
-	const char *hide = getenv("FSBENCH_URING_MISSING");
+	const char *hide = testhook_env("FSBENCH_URING_MISSING");
 	char rel[128];
 	int rc;
 

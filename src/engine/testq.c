@@ -1,4 +1,5 @@
-/* testq: a test-only asynchronous engine, hidden unless FSBENCH_TEST_ENGINES=1. submit only
+/* testq: a test-only asynchronous engine, usable only in the test build (core/testhook.h) with
+ * FSBENCH_TEST_ENGINES=1. submit only
  * queues chains; reap runs a random number of them (at least min), picked in random order,
  * with the real syscalls (the psync executor), so completions come back late and out of order
  * as an asynchronous engine's do, and the workloads' queued paths run end to end from the CLI.
@@ -9,6 +10,7 @@
 #include <stdlib.h>
 
 #include "core/clock.h"
+#include "core/testhook.h"
 
 struct testq {
 	struct engine_req **q;   /* queued chain heads */
@@ -29,7 +31,7 @@ static uint64_t next_rand(struct testq *t)
 static int testq_init(struct engine_ctx *ctx)
 {
 	struct testq *t = calloc(1, sizeof(*t));
-	const char *s = getenv("FSBENCH_TESTQ_SHORT");
+	const char *s = testhook_env("FSBENCH_TESTQ_SHORT");
 
 	if (!t || !(t->q = calloc(ctx->depth, sizeof(*t->q)))) {
 		free(t);
@@ -117,7 +119,7 @@ static int testq_reap(struct engine_ctx *ctx, struct engine_req **out, unsigned 
 const struct engine_ops engine_testq = {
 	.name = "testq",
 	.summary = "test engine: queues requests and runs them at reap time, in random order "
-		   "(FSBENCH_TEST_ENGINES=1)",
+		   "(test build only)",
 	.caps = ENGINE_DATA | ENGINE_META,
 	.max_depth = 4096,
 	.hidden = true,

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "core/testhook.h"
 #include "sys/ksyms.h"
 
 #define PERF_MAX_CPUS 1024
@@ -1088,7 +1089,7 @@ int perf_open(struct perf_session **out, const struct perf_config *c, char *why,
 {
 	struct perf_session *s = calloc(1, sizeof(*s));
 	const char *scope = getenv("FSBENCH_PROFILE_SCOPE");
-	const char *deny = getenv("FSBENCH_PROFILE_FORCE_DENY");
+	const char *deny = testhook_env("FSBENCH_PROFILE_FORCE_DENY");
 	long paranoid = read_long("/proc/sys/kernel/perf_event_paranoid", -99);
 	int rc;
 
@@ -1119,7 +1120,7 @@ int perf_open(struct perf_session **out, const struct perf_config *c, char *why,
 		snprintf(why, whylen, "perf_event_open is not permitted (kernel.perf_event_paranoid is %ld; "
 			 "kernel sampling needs it at 1 or lower, e.g. 'sysctl kernel.perf_event_paranoid=1', "
 			 "or CAP_PERFMON)%s", paranoid, deny && *deny && strcmp(deny, "0") ?
-			 " [FSBENCH_PROFILE_FORCE_DENY]" : "");
+			 testhook_str(" [FSBENCH_PROFILE_FORCE_DENY]") : "");
 		goto fail;
 	}
 	if (rc == -EINVAL && c->hz > (unsigned long)read_long("/proc/sys/kernel/perf_event_max_sample_rate", LONG_MAX)) {

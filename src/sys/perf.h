@@ -94,7 +94,8 @@ struct perf_session;
 
 /* Opens the events (disabled) and loads the symbol tables. On failure returns -errno and
  * puts into why one line saying what to change ("kernel.perf_event_paranoid is 2 ..."). The
- * environment variable FSBENCH_PROFILE_FORCE_DENY=1 makes it fail as if not permitted (tests);
+ * environment variable FSBENCH_PROFILE_FORCE_DENY=1 makes it fail as if not permitted (in the
+ * test build only, core/testhook.h);
  * FSBENCH_PROFILE_SCOPE=process skips the system-wide attempt. */
 int perf_open(struct perf_session **ps, const struct perf_config *c, char *why, size_t whylen);
 int perf_begin(struct perf_session *ps);

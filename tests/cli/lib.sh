@@ -27,6 +27,14 @@ cd "$SCRATCH" || exit 1
 
 fsb() { "$FSBENCH" "$@"; }
 
+# use_test_build: the rest of the test runs the test build (build/fsbench-test: the product
+# plus the environment switches of core/testhook.h, Makefile), for the tests that use them.
+FSBENCH_TEST=${FSBENCH_TEST:-${BUILD:-$TESTS_DIR/../build}/fsbench-test}
+use_test_build() {
+    [ -x "$FSBENCH_TEST" ] || skip "needs the test build $FSBENCH_TEST (make $FSBENCH_TEST)"
+    FSBENCH=$FSBENCH_TEST
+}
+
 fail() { echo "FAIL: $*" >&2; exit 1; }
 # on stderr: a skip inside $(...) or under "> file" (loop_fs, maxrss_tool) still reaches the log
 skip() { echo "skip: $*" >&2; exit 77; }

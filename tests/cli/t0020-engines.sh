@@ -6,6 +6,7 @@
 # created; a depth above 1 runs or is refused the same way. A new engine is covered without
 # anyone adding it here.
 . "$(dirname "$0")/lib.sh"
+use_test_build  # its environment switches (core/testhook.h)
 need_cmd jq
 
 MAN=

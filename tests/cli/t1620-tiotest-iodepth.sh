@@ -10,6 +10,7 @@
 # - bad engine names and combinations: one line, exit 2, nothing created.
 [ -d /dev/shm ] && export TMPDIR=/dev/shm
 . "$(dirname "$0")/lib.sh"
+use_test_build  # its environment switches (core/testhook.h)
 need_cmd jq
 DIR=$SCRATCH/d
 mkdir -p "$DIR"

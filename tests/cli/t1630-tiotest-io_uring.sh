@@ -15,6 +15,7 @@
 #   is missing and the kernel that brings it, exit 3, nothing created.
 [ -d /dev/shm ] && export TMPDIR=/dev/shm
 . "$(dirname "$0")/lib.sh"
+use_test_build  # its environment switches (core/testhook.h)
 need_cmd jq
 DIR=$SCRATCH/d
 mkdir -p "$DIR"

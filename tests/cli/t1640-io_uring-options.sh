@@ -9,6 +9,7 @@
 #   test here claims it (issue 12 lists it as not tested).
 [ -d /dev/shm ] && export TMPDIR=/dev/shm
 . "$(dirname "$0")/lib.sh"
+use_test_build  # its environment switches (core/testhook.h)
 need_cmd jq
 DIR=$SCRATCH/d
 mkdir -p "$DIR"

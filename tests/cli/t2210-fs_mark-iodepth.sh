@@ -10,6 +10,7 @@
 # - fill mode at depth 8 on a small tmpfs (root): ends cleanly as at depth 1;
 # - engines that cannot run fs_mark, and depths psync cannot keep: one line, exit 2.
 . "$(dirname "$0")/lib.sh"
+use_test_build  # its environment switches (core/testhook.h)
 need_cmd jq
 T=$(mktemp -d /dev/shm/fsbench-t2210.XXXXXX 2>/dev/null) || T=$(mktemp -d "$SCRATCH/t.XXXXXX")
 trap '_lib_cleanup; rm -rf "$T"' EXIT

@@ -9,6 +9,7 @@
 # - an opcode this kernel lacks (FSBENCH_URING_MISSING, the probe's test hook): exit 3, one
 #   line, nothing created.
 . "$(dirname "$0")/lib.sh"
+use_test_build  # its environment switches (core/testhook.h)
 need_cmd jq
 T=$(mktemp -d /dev/shm/fsbench-t2220.XXXXXX 2>/dev/null) || T=$(mktemp -d "$SCRATCH/t.XXXXXX")
 trap '_lib_cleanup; rm -rf "$T"' EXIT

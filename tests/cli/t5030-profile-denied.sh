@@ -4,6 +4,7 @@
 # with FSBENCH_PROFILE_FORCE_DENY=1 and, as root, for real as nobody (perf_event_paranoid >= 2
 # forbids kernel sampling to unprivileged users).
 . "$(dirname "$0")/lib.sh"
+use_test_build  # its environment switches (core/testhook.h)
 D=$SCRATCH/dir
 mkdir -p "$D"
 ARGS="-t 1 -f 1 -r 100 -d $D --quiet"

@@ -6,6 +6,7 @@
 # and the JSON a profile per iteration adding up to 100%. A denied --profile is one line on
 # stderr and the exit status of a run without it.
 . "$(dirname "$0")/lib.sh"
+use_test_build  # its environment switches (core/testhook.h)
 need_cmd jq
 T=$(mktemp -d /dev/shm/fsbench-t5100.XXXXXX 2>/dev/null) || skip "no /dev/shm (tmpfs) here"
 trap '_lib_cleanup; rm -rf "$T"' EXIT

@@ -1,0 +1,66 @@
+#!/bin/bash
+# t0245: the Debian packaging. debian/control's Build-Depends are deps.txt's build and mpi
+# stages (less what build-essential brings). In a copy of the tree under the scratch directory
+# `dpkg-buildpackage -us -uc -b` builds fsbench and fsbench-mpi (Open MPI's libraries only in
+# the second), lintian reports no error, and the packages, extracted with dpkg -x (the machine's
+# installed packages are left alone), hold the binary (its --version runs), the man page, the
+# completion, the examples and docs, and the compatibility links under /usr/lib/fsbench/compat
+# (not /usr/bin/fs_mark, which Debian's fsmark owns). Skipped (77) only without dpkg-dev.
+. "$(dirname "$0")/lib.sh"
+TOP=$(cd "$TESTS_DIR/.." && pwd)
+
+# Build-Depends = deps.txt's build + mpi stages; gcc, make, libc6-dev are build-essential
+awk '($1 == "build" || $1 == "mpi") && $2 !~ /^(gcc|make|libc6-dev)$/ { print $2 }' "$TOP/deps.txt" | sort > deps.build
+sed -n '/^Build-Depends:/,/^[A-Z]/p' "$TOP/debian/control" | sed '$d; s/^Build-Depends://' | tr ',' '\n' |
+    sed 's/([^)]*)//; s/\[.*\]//; s/[[:space:]]//g' | grep -v '^$' | grep -vx 'debhelper-compat' | sort > control.build
+diff deps.build control.build > build.diff || fail "Build-Depends and deps.txt differ (< deps.txt, > control): $(cat build.diff)"
+ok "Build-Depends match deps.txt: $(tr '\n' ' ' < control.build)"
+
+need_cmd dpkg-buildpackage
+need_cmd dh
+need_cmd lintian
+SRC=$SCRATCH/src/fsbench-0.1.0
+mkdir -p "$SRC"
+tar -C "$TOP" --exclude-vcs --anchored --exclude=./build --exclude=./build-asan --exclude=./fsbench \
+    --exclude=./fsbench-mpi -cf - . | tar -C "$SRC" -xf - || fail "cannot copy the tree"
+# parallel: every core; noddebs: no -dbgsym packages; not noopt: the real flags are checked
+# and none of the test runner's variables (BUILD would send the Makefile to the tree's build/)
+( cd "$SRC" && env -u BUILD -u BIN -u FSBENCH -u FSBENCH_TEST -u FSBENCH_MPI -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+    DEB_BUILD_OPTIONS="parallel=$(nproc) noddebs" timeout 900 dpkg-buildpackage -us -uc -b ) > build.log 2>&1 ||
+    fail "dpkg-buildpackage: $(tail -n 20 build.log)"
+ls "$SCRATCH"/src/fsbench_*.deb "$SCRATCH"/src/fsbench-mpi_*.deb > debs 2>/dev/null || fail "no packages: $(ls "$SCRATCH/src")"
+[ "$(wc -l < debs)" = 2 ] || fail "packages: $(cat debs)"
+ok "dpkg-buildpackage: $(xargs -n1 basename < debs | tr '\n' ' ')"
+# the hardening flags reached the compile lines (dh_auto_build with V=1)
+grep -q -- '-D_FORTIFY_SOURCE=2.*-fstack-protector-strong.*-c -o build/obj/core/quote.o' build.log ||
+    fail "dpkg-buildflags' hardening not on the compile lines: $(grep -m1 quote.o build.log)"
+
+lintian --tag-display-limit 0 "$SCRATCH"/src/fsbench_*.changes > lintian.out 2>&1
+if grep -q '^E: ' lintian.out; then
+    fail "lintian errors: $(grep '^E: ' lintian.out)"
+fi
+ok "lintian: no errors ($(grep -c '^W: ' lintian.out) warnings)"
+
+X=$SCRATCH/x
+dpkg -x "$SCRATCH"/src/fsbench_*.deb "$X" || fail "dpkg -x fsbench"
+dpkg -x "$SCRATCH"/src/fsbench-mpi_*.deb "$X" || fail "dpkg -x fsbench-mpi"
+for f in usr/bin/fsbench usr/bin/fsbench-mpi usr/share/man/man1/fsbench.1.gz \
+    usr/share/bash-completion/completions/fsbench usr/share/zsh/vendor-completions/_fsbench \
+    usr/share/doc/fsbench/README.md.gz usr/share/doc/fsbench/examples/000-tiotest-btrfs-ext4-toggle.ini; do
+    [ -e "$X/$f" ] || fail "no $f in the packages"
+done
+for c in fs_mark tiotest; do
+    [ "$(readlink "$X/usr/lib/fsbench/compat/$c")" = ../../../bin/fsbench ] ||
+        fail "/usr/lib/fsbench/compat/$c: $(readlink "$X/usr/lib/fsbench/compat/$c")"
+done
+[ ! -e "$X/usr/bin/fs_mark" ] && [ ! -L "$X/usr/bin/fs_mark" ] || fail "the package ships /usr/bin/fs_mark"
+dpkg-deb -I "$SCRATCH"/src/fsbench_*.deb > info.fsbench
+dpkg-deb -I "$SCRATCH"/src/fsbench-mpi_*.deb > info.mpi
+! grep -qi 'openmpi\|libmpi' info.fsbench || fail "fsbench depends on Open MPI: $(grep Depends info.fsbench)"
+grep -q 'libopenmpi' info.mpi || fail "fsbench-mpi does not depend on Open MPI: $(grep Depends info.mpi)"
+v=$("$X/usr/bin/fsbench" --version) || fail "the packaged fsbench --version: exit $?"
+[[ $v == "fsbench 0.1.0 (release)" ]] || fail "the packaged --version: '$v'"
+# the compatibility name works through the link (argv[0] dispatch)
+"$X/usr/lib/fsbench/compat/tiotest" --help > help 2>&1 || fail "compat tiotest --help: exit $?"
+grep -q 'tiotest' help || fail "compat tiotest --help: $(head -3 help)"
+ok "extracted: $v, man page, completion, examples, compat links"
