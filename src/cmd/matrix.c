@@ -14,6 +14,7 @@
 #include "cmd/matrix_int.h"
 #include "core/driver.h"
 #include "core/quote.h"
+#include "core/verdict.h"
 #include "report/opt_text.h"
 #include "sys/freespace.h"
 #include "sys/fsck.h"
@@ -74,6 +75,12 @@ static const struct opt mx_opts[] = {
 	  "the history database the report records the runs in (default: "
 	  "$XDG_DATA_HOME/fsbench/history.db)" },
 	{ 0, "no-db", OPT_FLAG, F(no_db), NULL, 0, 0, 0, 0, "record the runs in no history database" },
+	{ 0, "primary", OPT_STR, F(primary), "FIG,...", 0, 0, 0, 0,
+	  "the primary figures (keys, e.g. write.rate_mib_per_s, or rate_mib_per_s for every phase): "
+	  "the confirmatory family of the report (default: the workload's declared ones)" },
+	{ 0, "equivalence", OPT_STR, F(equivalence), "PCT", 0, 0, 0, 0,
+	  "the report's equivalence margin: a ratio within [1/(1+PCT/100), 1+PCT/100] (90 % interval) "
+	  "is equivalent (default 5)" },
 	{ 0, "stop-on-error", OPT_FLAG, F(stop_on_error), NULL, 0, 0, 0, 0,
 	  "stop at the first failed run (default: record it and go on)" },
 	{ 0, "name", OPT_STR, F(name), "NAME", 0, 0, 0, 0,
@@ -704,6 +711,16 @@ int cmd_matrix(int argc, char **argv, const char *prog)
 	}
 	if (after_parse(cfg.after, &plan, err, sizeof(err))) {
 		fprintf(stderr, "%s: %s\n", prog, err);
+		goto out;
+	}
+	if (cfg.primary && vd_primary_check(cfg.primary)) {
+		fprintf(stderr, "%s: option --primary: '%s' is not a comma-separated list of figure keys\n", prog,
+			quote_str(cfg.primary, q, sizeof(q)));
+		goto out;
+	}
+	if (cfg.equivalence && vd_parse_equiv(cfg.equivalence, &cfg.equiv_pct)) {
+		fprintf(stderr, "%s: option --equivalence: '%s' is not a percentage above 0 and below 100\n", prog,
+			quote_str(cfg.equivalence, q, sizeof(q)));
 		goto out;
 	}
 	if (cfg.destroy && !cfg.device) {

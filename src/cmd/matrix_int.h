@@ -24,6 +24,9 @@ struct mxc_config {
 	const char *mpi;             /* --mpi LAUNCHER: each run as an MPI job (fsbench-mpi) */
 	const char *after;           /* --after fsck,freespace */
 	bool no_db;                  /* --no-db */
+	const char *primary;         /* --primary FIG,...: the confirmatory figures */
+	const char *equivalence;     /* --equivalence PCT */
+	double equiv_pct;            /* its value; 0: the default */
 	int help;
 };
 

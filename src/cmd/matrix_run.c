@@ -854,6 +854,9 @@ static void plan_json(struct runner *r, const unsigned *cell, const unsigned *re
 	json_object_set_new(x, "warmup", json_boolean(p->warmup));
 	json_object_set_new(x, "drop_caches", json_boolean(p->e->drop_caches));
 	json_object_set_new(x, "max_other_cpu_pct", json_integer((json_int_t)p->cfg->max_other_cpu));
+	/* the report's families and margin, so that `fsbench report DIR` decides as the run did */
+	json_object_set_new(x, "primary", p->cfg->primary ? json_string(p->cfg->primary) : json_null());
+	json_object_set_new(x, "equivalence_pct", p->cfg->equiv_pct > 0 ? json_real(p->cfg->equiv_pct) : json_null());
 	json_object_set_new(x, "size_bytes", json_integer((json_int_t)p->e->size_bytes));
 	json_object_set_new(x, "after", json_array());
 	if (p->after_fsck)
@@ -982,7 +985,8 @@ int mxc_run(struct mxc_plan *p)
 		    "tries again", p->out);
 	if (r.done && !interrupted() && !r.stop) {
 		json_t *rep_json = json_object();
-		struct matrix_report_opts ro = { .db = p->cfg->db, .no_db = p->cfg->no_db };
+		struct matrix_report_opts ro = { .db = p->cfg->db, .no_db = p->cfg->no_db, .primary = p->cfg->primary,
+						 .equiv_pct = p->cfg->equiv_pct };
 
 		if ((rc = matrix_report_opts(p->out, &ro, stdout, err, sizeof(err)))) {
 			say(&r, "report: %s", err);

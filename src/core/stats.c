@@ -186,6 +186,26 @@ int stats_summarize(const double *v, unsigned n, bool harmonic, struct stats_sum
 	return 0;
 }
 
+int stats_summarize_geo(const double *v, unsigned n, struct stats_summary *s)
+{
+	double ml = 0, vl = 0, h = 0;
+
+	if (stats_summarize(v, n, false, s) || !all_positive(v, n))
+		return n ? 0 : -1;
+	for (unsigned i = 0; i < n; i++)
+		ml += log(v[i]) / n;
+	for (unsigned i = 0; n >= 2 && i < n; i++)
+		vl += (log(v[i]) - ml) * (log(v[i]) - ml) / (n - 1);
+	if (n >= 2)
+		h = stats_t_quantile(1 - STATS_ALPHA / 2, n - 1) * sqrt(vl / n);
+	s->geometric = true;
+	s->mean = exp(ml);
+	s->lo = exp(ml - h);
+	s->hi = exp(ml + h);
+	s->ci = fmax(s->mean - s->lo, s->hi - s->mean);
+	return 0;
+}
+
 int stats_welch(const double *a, unsigned na, const double *b, unsigned nb, bool harmonic,
 		struct stats_welch *w)
 {

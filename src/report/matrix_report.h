@@ -21,6 +21,8 @@ struct matrix_report_opts {
 	int fill_y;              /* fill plot's y: 0 files/sec, 1 aggregate */
 	unsigned smooth;         /* fill plot: moving median over this many iterations (0: none) */
 	unsigned profile_top;    /* rows of the side-by-side profile tables (0: 10) */
+	const char *primary;     /* --primary KEY,...: the confirmatory figures; NULL: the declared ones */
+	double equiv_pct;        /* --equivalence PCT; 0: VD_EQUIV_PCT */
 };
 
 /* With the defaults (all zero: the default database, flagged runs counted). 0; or, with a
