@@ -406,6 +406,15 @@ static void answer_test(const struct an *a, const struct eff_test *t, enum answe
 	fn(ctx, k, t, line);
 }
 
+/* "write.rate" and "write.iops" share the group "write"; "files_per_sec" and its aggregate none */
+static bool same_group(const struct rr_figure *f, const struct rr_figure *g)
+{
+	const char *df = strchr(f->key, '.'), *dg = strchr(g->key, '.');
+	size_t nf = df ? (size_t)(df - f->key) : 0, ng = dg ? (size_t)(dg - g->key) : 0;
+
+	return nf == ng && !strncmp(f->key, g->key, nf);
+}
+
 /* For each axis the primary figures' effects, for each two axes their interactions, then the
  * exploratory figures that moved, then primary figures of one comparison that moved apart. */
 static void answer(const struct an *a, answer_fn *fn, void *ctx)
@@ -442,7 +451,8 @@ static void answer(const struct an *a, answer_fn *fn, void *ctx)
 			 moved == 1 ? "" : "s");
 		fn(ctx, ANS_EXPLORATORY, NULL, line);
 	}
-	/* related primary figures of one comparison in opposite directions */
+	/* related primary figures of one comparison in opposite directions: the same unit and the
+	 * same group (fs_mark's files/sec and aggregate; not two tiotest phases) */
 	for (unsigned i = 0; i < a->r.nt; i++)
 		for (unsigned j = i + 1; j < a->r.nt; j++) {
 			const struct eff_test *t = &a->r.t[i], *u = &a->r.t[j];
@@ -450,7 +460,8 @@ static void answer(const struct an *a, answer_fn *fn, void *ctx)
 
 			if (t->kind != EFF_EFFECT || u->kind != EFF_EFFECT || t->cell[0] != u->cell[0] ||
 			    t->cell[1] != u->cell[1] || t->v.family != VD_CONFIRMATORY || u->v.family != VD_CONFIRMATORY ||
-			    strcmp(a->fig[t->fig]->unit, a->fig[u->fig]->unit) || t->v.sign * u->v.sign >= 0 ||
+			    strcmp(a->fig[t->fig]->unit, a->fig[u->fig]->unit) || !same_group(a->fig[t->fig], a->fig[u->fig]) ||
+			    t->v.sign * u->v.sign >= 0 ||
 			    (t->v.kind != VD_DIFFERENT && u->v.kind != VD_DIFFERENT))
 				continue;
 			effect_label(a, t, lab, sizeof(lab));
