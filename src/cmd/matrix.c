@@ -42,7 +42,12 @@ static const struct opt mx_opts[] = {
 	  "during each run, the filesystem's bdi strict_limit (restored after)" },
 	{ 0, "drop-caches", OPT_FLAG, F(drop_caches), NULL, 0, 0, 0, 0,
 	  "sync and drop the page cache, dentries and inodes before each run" },
-	{ 0, "repeat", OPT_UINT, F(repeat), "N", 1, 10000, 0, 0, "runs of every cell" },
+	{ 0, "repeat", OPT_STR, F(repeat_s), "N|auto", 0, 0, 0, 0,
+	  "runs of every cell (1-10000, default 3); auto: rounds until every primary effect is decided "
+	  "(fsbench(1) STATISTICS), at most --max-rounds" },
+	{ 0, "max-rounds", OPT_UINT, F(max_rounds), "N", 3, 10000, 0, 0, "--repeat auto: at most N rounds (default 20)" },
+	{ 0, "max-time", OPT_UINT, F(max_time), "SECONDS", 1, UINT64_MAX, 0, 0,
+	  "--repeat auto: start no round after SECONDS (the round under way completes)" },
 	{ 0, "order", OPT_STR, F(order), "ORDER", 0, 0, 0, 0,
 	  "interleaved (rounds of every cell, each round shuffled from --seed), rotated (round r "
 	  "starts at cell r) or sequential (all runs of a cell, then the next)" },
@@ -100,6 +105,23 @@ static const struct opt_cmd mx_cmd = {
 		   "After the options: -- WORKLOAD ARGS... (the target directory is supplied).",
 	.opts = mx_opts,
 };
+
+/* --repeat N|auto: N into c->repeat (auto: the runner's --max-rounds, set later). 0, or -1
+ * with the message in err */
+static int repeat_parse(const char *s, struct mxc_config *c, char *err, size_t errlen)
+{
+	char *end, q[QUOTE_MAX];
+
+	if (!strcmp(s, "auto"))
+		return 0;
+	errno = 0;
+	c->repeat = strtoull(s, &end, 10);
+	if (errno || end == s || *end || s[0] == '-' || c->repeat < 1 || c->repeat > 10000) {
+		snprintf(err, errlen, "option --repeat: '%s' is not a count (1..10000) or auto", quote_str(s, q, sizeof(q)));
+		return -1;
+	}
+	return 0;
+}
 
 static void mx_defaults(struct mxc_config *c)
 {
@@ -606,7 +628,8 @@ int cmd_matrix(int argc, char **argv, const char *prog)
 		for (unsigned i = 0; i < e->nopts; i++) {
 			char *one[2] = { argv[0], e->opts[i] }, msg[1024];
 
-			if (opt_parse(&mx_cmd, 2, one, &cfg, msg, sizeof(msg))) {
+			if (opt_parse(&mx_cmd, 2, one, &cfg, msg, sizeof(msg)) ||
+			    (!strncmp(e->opts[i], "--repeat=", 9) && repeat_parse(cfg.repeat_s, &cfg, msg, sizeof(msg)))) {
 				fprintf(stderr, "%s: %s:%u: %s\n", prog, quote_str(ini, q, sizeof(q)), e->opt_line[i], msg);
 				goto out;
 			}
@@ -711,6 +734,18 @@ int cmd_matrix(int argc, char **argv, const char *prog)
 	}
 	if (after_parse(cfg.after, &plan, err, sizeof(err))) {
 		fprintf(stderr, "%s: %s\n", prog, err);
+		goto out;
+	}
+	if (cfg.repeat_s && repeat_parse(cfg.repeat_s, &cfg, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		goto out;
+	}
+	if (cfg.repeat_s && !strcmp(cfg.repeat_s, "auto")) {
+		plan.auto_rounds = true;
+		cfg.repeat = cfg.max_rounds ? cfg.max_rounds : 20;
+	}
+	if (!plan.auto_rounds && (cfg.max_rounds || cfg.max_time)) {
+		fprintf(stderr, "%s: --max-rounds and --max-time are for --repeat auto\n", prog);
 		goto out;
 	}
 	if (cfg.primary && vd_primary_check(cfg.primary)) {

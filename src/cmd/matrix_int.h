@@ -27,6 +27,9 @@ struct mxc_config {
 	const char *primary;         /* --primary FIG,...: the confirmatory figures */
 	const char *equivalence;     /* --equivalence PCT */
 	double equiv_pct;            /* its value; 0: the default */
+	const char *repeat_s;        /* --repeat N|auto (NULL: repeat's default) */
+	uint64_t max_rounds;         /* --repeat auto: at most this many rounds */
+	uint64_t max_time;           /* --repeat auto: no new round after this many seconds (0: none) */
 	int help;
 };
 
@@ -40,7 +43,8 @@ struct mxc_plan {
 	const struct mxc_config *cfg;
 	enum mx_order order;
 	uint64_t seed;
-	unsigned repeat;
+	unsigned repeat;             /* rounds; with auto_rounds, the most */
+	bool auto_rounds;            /* --repeat auto: stop once every primary effect is decided */
 	bool warmup;
 	bool after_fsck, after_freespace;   /* --after: after each run, unmounted */
 	char out[PATH_MAX];          /* the result directory (absolute, created by the runner) */

@@ -504,6 +504,19 @@ bool vd_fails(const struct vd_test *t, int dir, double pct)
 	return t->kind == VD_DIFFERENT && dir != 0 && (t->sign > 0) != (dir > 0) && isfinite(d) && fabs(d) > pct;
 }
 
+unsigned vd_looks(unsigned max_rounds, unsigned looks[VD_MAX_LOOKS])
+{
+	static const unsigned at[] = { 3, 5, 8, 12, 20, 30, 45, 70, 100, 150, 250, 400 };
+	unsigned n = 0;
+
+	if (max_rounds < VD_MIN_ROUNDS)
+		return 0;
+	for (unsigned k = 0; k < sizeof(at) / sizeof(at[0]) && at[k] < max_rounds && n < VD_MAX_LOOKS - 1; k++)
+		looks[n++] = at[k];
+	looks[n++] = max_rounds;
+	return n;
+}
+
 int vd_parse_equiv(const char *s, double *pct)
 {
 	char *end;

@@ -113,6 +113,16 @@ bool vd_fails(const struct vd_test *t, int dir, double pct);
 /* the effect as a signed percentage: (ratio - 1) 100, or the difference relative to |base| */
 double vd_pct(const struct vd_test *t);
 const char *vd_family_name(enum vd_family f);
+/* --repeat auto: the rounds after which the runner looks at the primary effects, 3, 5, 8, 12,
+ * 20, 30, 45, 70, ... up to max_rounds (always the last look). Each look decides at level
+ * alpha / nlooks: Bonferroni over the looks bounds the error of any stopping rule that uses them
+ * (a union bound: no assumption about how the looks depend on each other), simpler to trust than
+ * a boundary fitted by simulation and, unlike a confidence sequence, as tight as a fixed-n test
+ * whose alpha is divided by a handful. Returns nlooks (<= VD_MAX_LOOKS), 0 when max_rounds < 3. */
+#define VD_MAX_LOOKS 12
+#define VD_MIN_ROUNDS 3
+unsigned vd_looks(unsigned max_rounds, unsigned looks[VD_MAX_LOOKS]);
+
 /* --equivalence PCT: 0 with *pct, or -EINVAL (not a number above 0 and below 100) */
 int vd_parse_equiv(const char *s, double *pct);
 /* --primary KEY,...: figure keys ("write.rate_mib_per_s", or "rate_mib_per_s" for every group),

@@ -681,6 +681,9 @@ int mread_load(const char *dir, bool exclude_flagged, struct mx *m, char *err, s
 			warn(m, "manifest.json: experiment.primary is not a list of figure keys: the declared primary figures used");
 		if (json_is_number(eq) && json_number_value(eq) > 0 && json_number_value(eq) < 100)
 			m->equiv_pct = json_number_value(eq);
+		eq = json_object_get(exp, "alpha");
+		m->alpha = json_is_number(eq) && json_number_value(eq) > 0 && json_number_value(eq) <= VD_ALPHA ?
+			   json_number_value(eq) : VD_ALPHA;
 		if (read_axes(m, exp, e2, sizeof(e2)) || read_cells(m, exp, e2, sizeof(e2)) ||
 		    read_runs(m, root, e2, sizeof(e2))) {
 			errmsg(err, errlen, "manifest.json: %s", e2);

@@ -95,6 +95,8 @@ struct mx {
 	bool has_after;               /* some run has --after results */
 	char *primary;                /* the run's --primary (printable); NULL: the declared figures */
 	double equiv_pct;             /* the run's --equivalence; 0: the default */
+	double alpha;                 /* the verdicts' level: VD_ALPHA, or VD_ALPHA / looks after
+				       * --repeat auto (experiment.alpha) */
 	unsigned nfindings;           /* runs after which the checker found errors or could not check */
 	char **warn;                  /* printable lines */
 	unsigned nwarn;

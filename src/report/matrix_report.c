@@ -326,7 +326,7 @@ static int analyse(struct an *a)
 	in = (struct eff_input){ .naxes = m->naxes, .ncells = m->ncells, .nfig = a->nfig, .cell_value = a->cell_value,
 				 .fig = a->ef, .v = a->v, .n = a->n,
 				 .round = (const unsigned *const *)a->round,
-				 .opts = { VD_ALPHA, a->equiv_pct } };
+				 .opts = { m->alpha > 0 ? m->alpha : VD_ALPHA, a->equiv_pct } };
 	if (eff_analyze(&in, &a->r))
 		return -1;
 	for (unsigned k = 0; k < a->r.nt; k++) {
@@ -541,7 +541,7 @@ static json_t *summary_json(const struct an *a)
 	json_object_set_new(root, "correction", json_pack("{s:{s:s,s:i,s:s},s:{s:s,s:i,s:s},s:f,s:f}",
 		"confirmatory", "method", "holm", "tests", (int)a->r.nconfirm, "figures", "the primary figures' effects and interactions",
 		"exploratory", "method", "benjamini-hochberg", "tests", (int)a->r.nexplore, "figures", "every other tested figure",
-		"alpha", VD_ALPHA, "equivalence_pct", a->equiv_pct));
+		"alpha", m->alpha > 0 ? m->alpha : VD_ALPHA, "equivalence_pct", a->equiv_pct));
 	json_object_set_new(root, "answer", answer_json(a));
 	json_object_set_new(root, "findings", mafter_findings_json(m));
 	json_object_set_new(root, "flagged_runs", json_string(m->exclude_flagged ? "excluded" : "included"));
@@ -1343,6 +1343,38 @@ static int write_json(const char *path, const json_t *root, char *err, size_t er
 
 static const char *const outputs[] = { "summary.json", "report.md", "report.html", "plot-compare.svg",
 				       "plot-compare.png", "plot-fill.svg", "plot-fill.png", "plot-after.svg", "plot-after.png" };
+
+int matrix_decided(const char *dir, const struct matrix_report_opts *o, double alpha, bool *decided,
+		   unsigned *undecided, char *err, size_t errlen)
+{
+	struct mx m;
+	struct an a = { 0 };
+	int rc = 0;
+
+	*decided = false;
+	*undecided = 0;
+	if (mread_load(dir, o->exclude_flagged, &m, err, errlen)) {
+		mread_free(&m);
+		return -EINVAL;
+	}
+	m.alpha = alpha;
+	a.m = &m;
+	a.o = o;
+	if (analyse(&a)) {
+		errmsg(err, errlen, "out of memory");
+		rc = -ENOMEM;
+	} else {
+		for (unsigned k = 0; k < a.r.nt; k++) {
+			const struct vd_test *v = &a.r.t[k].v;
+
+			*undecided += v->family == VD_CONFIRMATORY && (v->kind == VD_UNDECIDED || v->kind == VD_NA);
+		}
+		*decided = !*undecided;
+	}
+	an_free(&a);
+	mread_free(&m);
+	return rc;
+}
 
 int matrix_report_opts(const char *dir, const struct matrix_report_opts *o, FILE *term, char *err, size_t errlen)
 {

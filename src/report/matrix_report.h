@@ -32,4 +32,9 @@ struct matrix_report_opts {
 int matrix_report(const char *dir, FILE *term, char *err, size_t errlen);
 int matrix_report_opts(const char *dir, const struct matrix_report_opts *o, FILE *term, char *err,
 		       size_t errlen);
+/* --repeat auto: whether every primary effect and interaction of DIR's runs so far is decided
+ * (better, worse, equivalent, or without variation) at level alpha; *undecided counts the others.
+ * Writes nothing. 0, or -EINVAL / -ENOMEM with the reason in err. */
+int matrix_decided(const char *dir, const struct matrix_report_opts *o, double alpha, bool *decided,
+		   unsigned *undecided, char *err, size_t errlen);
 #endif
