@@ -1256,6 +1256,8 @@ static void write_doc(struct doc *d, const struct an *a, const struct plot_buf *
 		 "targets: %s.", m->workload, args, m->ncells, m->nruns, used, m->kernel_release[0] ? m->kernel_release : "?",
 	      m->host[0] ? m->host : "?", m->fsbench_version[0] ? m->fsbench_version : "?",
 	      m->target_kind[0] ? m->target_kind : "?");
+	/* a checker's finding (a corrupted filesystem) before any performance figure */
+	mafter_findings_doc(d, m);
 	doc_h(d, 2, "Summary");
 	answer(a, answer_to_doc, d);
 	doc_list_end(d);
@@ -1263,7 +1265,6 @@ static void write_doc(struct doc *d, const struct an *a, const struct plot_buf *
 		 "%u tests paired by round, %u unpaired%s. %u decided different: %u effects, %u interactions.",
 	      a->r.nconfirm, a->r.nexplore, a->npaired, a->nunpaired,
 	      a->incomplete ? " (some rounds incomplete: those tests unpaired)" : "", a->nsig, a->nsig_eff, a->nsig_ia);
-	mafter_findings_doc(d, m);
 	section_cells(d, a);
 	section_figures(d, a);
 	section_effects(d, a);
@@ -1310,10 +1311,10 @@ static void terminal(FILE *term, const struct an *a, const char *dir, unsigned a
 	for (unsigned r = 0; r < m->nruns; r++)
 		used += m->run[r].used;
 	fprintf(term, "%s: %s, %u cells, %u of %u runs used\n", m->name, m->workload, m->ncells, used, m->nruns);
+	mafter_findings_term(term, m);
 	answer(a, answer_to_term, term);
 	fprintf(term, "  (%u confirmatory tests, Holm; %u exploratory, Benjamini-Hochberg; %u paired by round, %u "
 		"unpaired; fsbench(1) STATISTICS)\n", a->r.nconfirm, a->r.nexplore, a->npaired, a->nunpaired);
-	mafter_findings_term(term, m);
 	if (m->nwarn)
 		fprintf(term, "  %u warning%s (see the report), the first: %s\n", m->nwarn, m->nwarn == 1 ? "" : "s", m->warn[0]);
 	if (db)
