@@ -13,6 +13,7 @@
 #include "report/opt_text.h"
 #include "core/quote.h"
 #include "core/stats.h"
+#include "core/verdict.h"
 #include "report/compare_text.h"
 #include "report/result_read.h"
 
@@ -21,6 +22,7 @@
 struct cmp_config {
 	bool force;
 	const char *fail_if_worse;
+	const char *equivalence;
 	const char *json;
 	int help;
 };
@@ -30,7 +32,9 @@ static const struct opt cmp_opts[] = {
 	{ 0, "force", OPT_FLAG, F(force), NULL, 0, 0, 0, 0,
 	  "compare results of different workloads (only the figures they share line up)" },
 	{ 0, "fail-if-worse", OPT_STR, F(fail_if_worse), "PCT", 0, 0, 0, 0,
-	  "exit 1 when a figure is worse than the baseline by more than PCT % (significantly, when both sides have repeated runs)" },
+	  "exit 1 when a figure is decided worse than the baseline by more than PCT % (a single run per side is undecided, never a failure)" },
+	{ 0, "equivalence", OPT_STR, F(equivalence), "PCT", 0, 0, 0, 0,
+	  "the equivalence margin: ratios within [1/(1+PCT/100), 1+PCT/100] are equivalent (default 5)" },
 	{ 0, "json", OPT_STR, F(json), "FILE", 0, 0, 0, 0,
 	  "write the comparison as JSON to FILE ('-' or /dev/stdout: stdout, then nothing else goes to stdout)" },
 	{ 'h', "help", OPT_HELP, F(help), NULL, 0, 0, 0, 0, "show this help" },
@@ -133,77 +137,54 @@ static int parse_pct(const char *s, double *v)
 	return 0;
 }
 
-/* The delta of result i against the baseline and its test; the verdict waits for the
- * correction over every test of the comparison (verdict()). */
+/* The delta of result i against the baseline, estimated by core/verdict (a result's runs are
+ * not paired with another's: unpaired); the verdict waits for the corrections (correct()). */
 static void delta(struct cmp_table *t, struct cmp_row *row, unsigned i, double *va, unsigned na,
 		  double *vb, unsigned nb)
 {
 	struct cmp_delta *d = &row->delta[i];
-	const struct cmp_cell *a = &row->cell[0], *b = &row->cell[i];
+	const struct rr_figure *f = row->fig;
+	enum vd_family fam = f->derived ? VD_FAM_NONE : f->primary ? VD_CONFIRMATORY : VD_EXPLORATORY;
 
 	memset(d, 0, sizeof(*d));
-	d->p_adj = NAN;
-	if (!a->present || !b->present)
-		return;
-	if (a->s.mean != 0) {
-		d->pct_valid = true;
-		d->pct = (b->s.mean - a->s.mean) / fabs(a->s.mean) * 100;
-	}
-	if (stats_welch(va, na, vb, nb, row->fig->rate, &d->w) == 0)
-		d->tested = true;
-	else
-		t->untested |= b->s.mean != a->s.mean;
+	vd_compare(va, na, NULL, vb, nb, NULL, strcmp(f->unit, "%") != 0, fam, &d->v);
+	t->untested |= !d->v.tested && d->v.kind == VD_UNDECIDED;
 }
 
-static void verdict(struct cmp_table *t, struct cmp_row *row, unsigned i)
+static int dir_of(const struct rr_figure *f)
 {
-	struct cmp_delta *d = &row->delta[i];
-	const struct cmp_cell *a = &row->cell[0], *b = &row->cell[i];
-	enum rr_dir dir = row->fig->dir;
-	bool up;
-
-	if (!a->present || !b->present)
-		return;
-	if (d->tested && !(d->p_adj < STATS_ALPHA)) {
-		d->verdict = CMP_SAME;
-		return;
-	}
-	if (b->s.mean == a->s.mean) {
-		d->verdict = CMP_SAME;
-		return;
-	}
-	if (!d->pct_valid)
-		return;    /* from 0 to something: no percentage, no verdict */
-	up = b->s.mean > a->s.mean;
-	if (dir == RR_NEUTRAL)
-		d->verdict = CMP_CHANGED;
-	else
-		d->verdict = (up == (dir == RR_HIGHER_BETTER)) ? CMP_BETTER : CMP_WORSE;
-	if (t->fail_set && d->verdict == CMP_WORSE && fabs(d->pct) > t->fail_pct)
-		d->fails = true;
+	return f->dir == RR_HIGHER_BETTER ? 1 : f->dir == RR_LOWER_BETTER ? -1 : 0;
 }
 
-/* Holm's correction over every delta tested (all figures, all results against the baseline):
- * the stars and verdicts go by the adjusted p-values. */
+/* the corrections over every delta (all figures, all results against the baseline): Holm in
+ * the confirmatory family, Benjamini-Hochberg in the exploratory one; then the verdicts, and
+ * --fail-if-worse on decided verdicts only */
 static int correct(struct cmp_table *t)
 {
 	unsigned n = t->nrows * (t->nres ? t->nres - 1 : 0), k = 0;
-	double *p = malloc((n ? n : 1) * sizeof(double));
+	struct vd_test *v = malloc((n ? n : 1) * sizeof(*v));
 
-	if (!p)
+	if (!v)
 		return -1;
 	for (unsigned r = 0; r < t->nrows; r++)
 		for (unsigned i = 1; i < t->nres; i++)
-			p[k++] = t->rows[r].delta[i].tested ? t->rows[r].delta[i].w.p : NAN;
-	t->ntests = stats_holm(p, n, p);
+			v[k++] = t->rows[r].delta[i].v;
+	if (vd_decide(v, n, &(struct vd_opts){ VD_ALPHA, t->equiv_pct > 0 ? t->equiv_pct : VD_EQUIV_PCT })) {
+		free(v);
+		return -1;
+	}
 	k = 0;
 	for (unsigned r = 0; r < t->nrows; r++)
 		for (unsigned i = 1; i < t->nres; i++) {
-			t->rows[r].delta[i].p_adj = p[k++];
-			verdict(t, &t->rows[r], i);
-			t->nfailing += t->rows[r].delta[i].fails;
+			struct cmp_delta *d = &t->rows[r].delta[i];
+
+			d->v = v[k++];
+			t->nconfirm += d->v.tested && d->v.family == VD_CONFIRMATORY;
+			t->nexplore += d->v.tested && d->v.family == VD_EXPLORATORY;
+			d->fails = t->fail_set && vd_fails(&d->v, dir_of(t->rows[r].fig), t->fail_pct);
+			t->nfailing += d->fails;
 		}
-	free(p);
+	free(v);
 	return 0;
 }
 
@@ -242,7 +223,9 @@ static int build_rows(struct cmp_table *t)
 				const struct rr_figure *g = rr_find(&t->res[k], fig->key);
 				unsigned n = g ? rr_values(&t->res[k], g, vb) : 0;
 
-				row->cell[k].present = n > 0 && !stats_summarize(vb, n, fig->rate, &row->cell[k].s);
+				row->cell[k].present = n > 0 &&
+						       !(!fig->rate && strcmp(fig->unit, "%") ? stats_summarize_geo(vb, n, &row->cell[k].s) :
+							 stats_summarize(vb, n, fig->rate, &row->cell[k].s));
 			}
 			na = rr_find(&t->res[0], fig->key) ? rr_values(&t->res[0], rr_find(&t->res[0], fig->key), va) : 0;
 			for (unsigned k = 1; k < t->nres; k++) {
@@ -363,6 +346,15 @@ int cmd_compare(int argc, char **argv, const char *prog)
 			return EXIT_USAGE;
 		}
 		t.fail_set = true;
+	}
+	if (c.equivalence) {
+		char q[QUOTE_MAX];
+
+		if (parse_pct(c.equivalence, &t.equiv_pct) || !(t.equiv_pct > 0) || t.equiv_pct >= 100) {
+			fprintf(stderr, "%s: option --equivalence: '%s' is not a percentage above 0 and below 100\n", prog,
+				quote_str(c.equivalence, q, sizeof(q)));
+			return EXIT_USAGE;
+		}
 	}
 	if (c.json) {
 		const struct outputs_dest d = { "--json", c.json, OUTFILE_REPLACE };

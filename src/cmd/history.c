@@ -11,11 +11,13 @@
 
 #include "cmd/cmd.h"
 #include "cmd/outputs.h"
-#include "core/effects.h"
 #include "core/opt.h"
 #include "core/quote.h"
+#include "core/figure.h"
 #include "core/stats.h"
+#include "core/verdict.h"
 #include "report/history.h"
+#include "report/result_read.h"
 #include "report/opt_text.h"
 #include "report/plot_cairo.h"
 
@@ -38,7 +40,7 @@ static const struct opt hist_opts[] = {
 	{ 0, "experiment", OPT_STR, F(experiment), "NAME", 0, 0, 0, 0, "trend, check: only this experiment's runs" },
 	{ 0, "cell", OPT_STR, F(cell), "CELL", 0, 0, 0, 0, "trend, check: only this cell's runs" },
 	{ 0, "fail-if-worse", OPT_STR, F(fail_if_worse), "PCT", 0, 0, 0, 0,
-	  "check: exit 1 when a figure of the latest runs is significantly worse than the earlier runs by more than PCT %" },
+	  "check: exit 1 when a figure of the latest runs is decided worse than the earlier runs by more than PCT % (fsbench(1) STATISTICS)" },
 	{ 0, "all", OPT_FLAG, F(all), NULL, 0, 0, 0, 0, "show, check: every figure, not the key figures and what changed" },
 	{ 0, "include-flagged", OPT_FLAG, F(include_flagged), NULL, 0, 0, 0, 0,
 	  "trend, check: count the runs flagged for other processes' CPU and those the report left out" },
@@ -93,10 +95,19 @@ static void fmt_mean(const struct stats_summary *s, const char *unit, char *buf,
 	const char *u = display(unit, s->mean, &sc);
 	int dec = fabs(s->mean * sc) >= 1e5 ? 0 : fabs(s->mean * sc) >= 100 ? 1 : fabs(s->mean * sc) >= 1 ? 2 : 3;
 
-	if (s->n >= 2)
-		snprintf(buf, len, "%.*f ± %.*f %s", dec, s->mean * sc, dec, s->ci * sc, u);
+	if (s->n >= 2 && s->sd > 0)
+		snprintf(buf, len, "%.*f [%.*f, %.*f] %s", dec, s->mean * sc, dec, s->lo * sc, dec, s->hi * sc, u);
 	else
 		snprintf(buf, len, "%.*f %s", dec, s->mean * sc, u);
+}
+
+/* rates: the harmonic mean; other positive figures but percentages: the geometric mean, whose
+ * interval never reaches below 0 (core/stats.h); percentages: the arithmetic mean */
+static int summarize(const double *v, unsigned n, bool rate, const char *unit, struct stats_summary *s)
+{
+	if (!rate && strcmp(unit, "%"))
+		return stats_summarize_geo(v, n, s);
+	return stats_summarize(v, n, rate, s);
 }
 
 /* ---- list, show ---- */
@@ -185,7 +196,7 @@ static int do_show(struct history *h, const char *what, const struct hist_config
 				for (unsigned g = f; g < nv; g++)
 					if (!strcmp(v[g].cell, v[f].cell) && !strcmp(v[g].key, v[f].key) && take(&v[g], c))
 						vals[k++] = v[g].value;
-				if (k && !stats_summarize(vals, k, v[f].rate, &s)) {
+				if (k && !summarize(vals, k, v[f].rate, v[f].unit, &s)) {
 					fmt_mean(&s, v[f].unit, buf, sizeof(buf));
 					printf("    %-36s %-28s (%u run%s)\n", v[f].name, buf, k, k == 1 ? "" : "s");
 				}
@@ -276,7 +287,7 @@ static int do_trend(struct history *h, const char *key, const struct hist_config
 					any = &v[i];
 				}
 			mean[idx] = lo[idx] = hi[idx] = NAN;
-			if (!k || stats_summarize(vals, k, any->rate, &st))
+			if (!k || summarize(vals, k, any->rate, any->unit, &st))
 				continue;
 			mean[idx] = st.mean;
 			lo[idx] = k >= 2 ? st.lo : st.mean;
@@ -352,20 +363,21 @@ struct chk {
 	char kernels[160];                   /* the earlier runs' kernel releases */
 	double *a, *b;                       /* earlier, latest */
 	unsigned na, nb;
+	const char *workload;
 	struct stats_summary sa, sb;
-	bool tested;
-	struct stats_welch w;
-	double pct, p_adj;
-	bool worse, fails;
+	struct vd_test v;                    /* core/verdict: the same verdict as report and compare */
+	bool fails;
 };
 
 static int do_check(struct history *h, const struct hist_config *c, const char *prog)
 {
 	struct history_exp *x;
 	struct history_val *v = NULL;
-	unsigned nx, nv, nchk = 0, cap = 0, ntests, nsig = 0, nfail = 0;
+	unsigned nx, nv, nchk = 0, cap = 0, ntests = 0, nsig = 0, nfail = 0;
 	struct chk *ck = NULL;
-	double fail_pct = 0, *p = NULL;
+	struct vd_test *vt = NULL;
+	bool fail_set = c->fail_if_worse != NULL;
+	double fail_pct = 0;
 	char err[512];
 	int code = EXIT_FAILED;
 
@@ -422,6 +434,7 @@ static int do_check(struct history *h, const struct hist_config *c, const char *
 			k = &ck[nchk++];
 			memset(k, 0, sizeof(*k));
 			k->exp = x[e].name;
+			k->workload = x[e].workload;
 			/* the history_val array lives until the next experiment: copy what is kept */
 			if (!(k->meta = malloc(sizeof(*k->meta))) || !(k->a = malloc(nv * sizeof(double))) ||
 			    !(k->b = malloc(nv * sizeof(double))))
@@ -443,38 +456,37 @@ static int do_check(struct history *h, const struct hist_config *c, const char *
 			}
 		}
 	}
-	if (!(p = malloc((nchk ? nchk : 1) * sizeof(double))))
+	if (!(vt = malloc((nchk ? nchk : 1) * sizeof(*vt))))
 		goto oom;
 	for (unsigned i = 0; i < nchk; i++) {
 		struct chk *k = &ck[i];
+		unsigned fl = rr_figure_flags(k->workload, k->meta->key);
+		enum vd_family fam = fl & FIG_DERIVED ? VD_FAM_NONE : fl & FIG_PRIMARY ? VD_CONFIRMATORY : VD_EXPLORATORY;
 
-		p[i] = NAN;
+		/* the earlier runs are not paired with the latest: unpaired, as report's incomplete rounds */
+		vd_compare(k->a, k->na, NULL, k->b, k->nb, NULL, strcmp(k->meta->unit, "%") != 0, fam, &vt[i]);
 		if (!k->na || !k->nb)
 			continue;
-		stats_summarize(k->a, k->na, k->meta->rate, &k->sa);
-		stats_summarize(k->b, k->nb, k->meta->rate, &k->sb);
-		k->pct = k->sa.mean != 0 ? (k->sb.mean - k->sa.mean) / fabs(k->sa.mean) * 100 : 0;
-		k->worse = k->meta->better != 0 && (k->sb.mean > k->sa.mean) != (k->meta->better > 0) &&
-			   k->sb.mean != k->sa.mean;
-		if (stats_welch(k->a, k->na, k->b, k->nb, k->meta->rate, &k->w) == 0) {
-			k->tested = true;
-			p[i] = k->w.p;
-		}
+		summarize(k->a, k->na, k->meta->rate, k->meta->unit, &k->sa);
+		summarize(k->b, k->nb, k->meta->rate, k->meta->unit, &k->sb);
 	}
-	ntests = stats_holm(p, nchk, p);
+	if (vd_decide(vt, nchk, &(struct vd_opts){ VD_ALPHA, VD_EQUIV_PCT }))
+		goto oom;
 	for (unsigned i = 0; i < nchk; i++) {
-		ck[i].p_adj = p[i];
-		nsig += ck[i].tested && ck[i].p_adj < STATS_ALPHA;
-		ck[i].fails = ck[i].tested && ck[i].p_adj < STATS_ALPHA && ck[i].worse && fabs(ck[i].pct) > fail_pct;
+		ck[i].v = vt[i];
+		ntests += vt[i].tested;
+		nsig += vt[i].kind == VD_DIFFERENT;
+		ck[i].fails = fail_set && vd_fails(&vt[i], ck[i].meta->better, fail_pct);
 		nfail += ck[i].fails;
 	}
-	printf("%-20s %-16s %-30s %-26s %-26s %9s %9s  %s\n", "experiment", "cell", "figure", "earlier runs", "latest runs",
-	       "delta", "p (Holm)", "verdict");
+	printf("%-20s %-16s %-30s %-26s %-26s %-28s %9s  %s\n", "experiment", "cell", "figure", "earlier runs", "latest runs",
+	       "effect [interval]", "p (adj.)", "verdict");
 	for (unsigned i = 0; i < nchk; i++) {
 		struct chk *k = &ck[i];
-		char a[96], b[96], pa[24];
-		bool sig = k->tested && k->p_adj < STATS_ALPHA;
-		const char *verdict;
+		char a[128], b[128], pa[24], est[64];
+		bool sig = k->v.kind == VD_DIFFERENT;
+		/* why untested, unless the verdict says it ("same (no variation)") */
+		const char *why = !k->v.tested && k->v.kind == VD_UNDECIDED ? k->v.why : NULL;
 
 		if (!k->na) {
 			bool seen = false;
@@ -491,23 +503,33 @@ static int do_check(struct history *h, const struct hist_config *c, const char *
 			printf("%-20.20s %-16.16s (config %s) latest: %u run%s on %s; earlier: %u run%s on %s\n", k->exp,
 			       k->meta->cell, k->meta->config_hash[0] ? k->meta->config_hash : "-", k->nb, k->nb == 1 ? "" : "s",
 			       k->meta->kernel, k->na, k->na == 1 ? "" : "s", k->kernels);
-		if (!c->all && !k->meta->key_fig && !sig)
+		if (!c->all && !k->meta->key_fig && !sig && k->v.family != VD_CONFIRMATORY)
 			continue;
 		fmt_mean(&k->sa, k->meta->unit, a, sizeof(a));
 		fmt_mean(&k->sb, k->meta->unit, b, sizeof(b));
-		if (isnan(k->p_adj))
+		if (isnan(k->v.p_adj))
 			snprintf(pa, sizeof(pa), "-");
 		else
-			snprintf(pa, sizeof(pa), "%.2g", k->p_adj);
-		verdict = !k->tested ? "untested (single runs)" : !sig ? "no difference" :
-			  k->meta->better == 0 ? "changed" : k->worse ? "worse" : "better";
-		printf("%-20.20s %-16.16s %-30.30s %-26s %-26s %+8.1f%% %9s  %s %s%s\n", k->exp, k->meta->cell, k->meta->name,
-		       a, b, k->pct, pa, verdict, eff_stars(k->p_adj), k->fails ? " REGRESSION" : "");
+			snprintf(pa, sizeof(pa), "%.2g", k->v.p_adj);
+		if (k->v.kind == VD_NA)
+			snprintf(est, sizeof(est), "-");
+		else if (k->v.e.log && !isnan(k->v.lo))
+			snprintf(est, sizeof(est), "x%.3g [%.3g, %.3g]", k->v.ratio, k->v.lo, k->v.hi);
+		else if (k->v.e.log)
+			snprintf(est, sizeof(est), "x%.3g", k->v.ratio);
+		else if (!isnan(k->v.lo))
+			snprintf(est, sizeof(est), "%+.3g [%.3g, %.3g]", k->v.ratio, k->v.lo, k->v.hi);
+		else
+			snprintf(est, sizeof(est), "%+.3g", k->v.ratio);
+		printf("%-20.20s %-16.16s %-30.30s %-26s %-26s %-28s %9s  %s%s%s%s%s\n", k->exp, k->meta->cell, k->meta->name,
+		       a, b, est, pa, vd_word(&k->v, k->meta->better), why ? " (" : "", why ? why : "", why ? ")" : "",
+		       k->fails ? " REGRESSION" : "");
 	}
-	printf("\n%u tests (Welch's t-test, the latest experiment's runs against the earlier runs of the same cell and\n"
-	       "configuration hash; Holm-Bonferroni correction over all %u): %u significant", ntests, ntests, nsig);
+	printf("\n%u tests (the latest experiment's runs against the earlier runs of the same cell and configuration\n"
+	       "hash; ratios of geometric means on the log scale, Welch; primary figures Holm, the others\n"
+	       "Benjamini-Hochberg, derived ones not tested; fsbench(1) STATISTICS): %u decided different", ntests, nsig);
 	if (c->fail_if_worse)
-		printf("; %u regression%s worse by more than %g%%", nfail, nfail == 1 ? "" : "s", fail_pct);
+		printf("; %u regression%s: decided worse by more than %g%%", nfail, nfail == 1 ? "" : "s", fail_pct);
 	printf(".\n");
 	if (!nchk)
 		printf("(nothing to check: the database has no runs%s)\n", c->experiment || c->cell ? " for that selection" : "");
@@ -522,7 +544,7 @@ out:
 		free(ck[i].b);
 	}
 	free(ck);
-	free(p);
+	free(vt);
 	free(v);
 	free(x);
 	return code;

@@ -16,6 +16,7 @@
 #include "core/driver.h"
 #include "core/quote.h"
 #include "report/history.h"
+#include "core/verdict.h"
 #include "report/opt_text.h"
 #include "sys/freespace.h"
 #include "sys/fsdev.h"
@@ -50,7 +51,12 @@ static const struct opt mx_opts[] = {
 	  "during each run, the filesystem's bdi strict_limit (restored after)" },
 	{ 0, "drop-caches", OPT_FLAG, F(drop_caches), NULL, 0, 0, 0, 0,
 	  "sync and drop the page cache, dentries and inodes before each run" },
-	{ 0, "repeat", OPT_UINT, F(repeat), "N", 1, 10000, 0, 0, "runs of every cell" },
+	{ 0, "repeat", OPT_STR, F(repeat_s), "N|auto", 0, 0, 0, 0,
+	  "runs of every cell (1-10000, default 3); auto: rounds until every primary effect is decided "
+	  "(fsbench(1) STATISTICS), at most --max-rounds" },
+	{ 0, "max-rounds", OPT_UINT, F(max_rounds), "N", 3, 10000, 0, 0, "--repeat auto: at most N rounds (default 20)" },
+	{ 0, "max-time", OPT_UINT, F(max_time), "SECONDS", 1, UINT64_MAX, 0, 0,
+	  "--repeat auto: start no round after SECONDS (the round under way completes)" },
 	{ 0, "order", OPT_STR, F(order), "ORDER", 0, 0, 0, 0,
 	  "interleaved (rounds of every cell, each round shuffled from --seed), rotated (round r "
 	  "starts at cell r) or sequential (all runs of a cell, then the next)" },
@@ -88,6 +94,12 @@ static const struct opt mx_opts[] = {
 	  "the history database the report records the runs in (default: "
 	  "$XDG_DATA_HOME/fsbench/history.db)" },
 	{ 0, "no-db", OPT_FLAG, F(no_db), NULL, 0, 0, 0, 0, "record the runs in no history database" },
+	{ 0, "primary", OPT_STR, F(primary), "FIG,...", 0, 0, 0, 0,
+	  "the primary figures (keys, e.g. write.rate_mib_per_s, or rate_mib_per_s for every phase): "
+	  "the confirmatory family of the report (default: the workload's declared ones)" },
+	{ 0, "equivalence", OPT_STR, F(equivalence), "PCT", 0, 0, 0, 0,
+	  "the report's equivalence margin: a ratio within [1/(1+PCT/100), 1+PCT/100] (90 % interval) "
+	  "is equivalent (default 5)" },
 	{ 0, "stop-on-error", OPT_FLAG, F(stop_on_error), NULL, 0, 0, 0, 0,
 	  "stop at the first failed run (default: record it and go on)" },
 	{ 0, "name", OPT_STR, F(name), "NAME", 0, 0, 0, 0,
@@ -108,6 +120,23 @@ static const struct opt_cmd mx_cmd = {
 		   "After the options: -- WORKLOAD ARGS... (the target directory is supplied).",
 	.opts = mx_opts,
 };
+
+/* --repeat N|auto: N into c->repeat (auto: the runner's --max-rounds, set later). 0, or -1
+ * with the message in err */
+static int repeat_parse(const char *s, struct mxc_config *c, char *err, size_t errlen)
+{
+	char *end, q[QUOTE_MAX];
+
+	if (!strcmp(s, "auto"))
+		return 0;
+	errno = 0;
+	c->repeat = strtoull(s, &end, 10);
+	if (errno || end == s || *end || s[0] == '-' || c->repeat < 1 || c->repeat > 10000) {
+		snprintf(err, errlen, "option --repeat: '%s' is not a count (1..10000) or auto", quote_str(s, q, sizeof(q)));
+		return -1;
+	}
+	return 0;
+}
 
 static void mx_defaults(struct mxc_config *c)
 {
@@ -763,7 +792,8 @@ int cmd_matrix(int argc, char **argv, const char *prog)
 		for (unsigned i = 0; i < e->nopts; i++) {
 			char *one[2] = { argv[0], e->opts[i] }, msg[1024];
 
-			if (opt_parse(&mx_cmd, 2, one, &cfg, msg, sizeof(msg))) {
+			if (opt_parse(&mx_cmd, 2, one, &cfg, msg, sizeof(msg)) ||
+			    (!strncmp(e->opts[i], "--repeat=", 9) && repeat_parse(cfg.repeat_s, &cfg, msg, sizeof(msg)))) {
 				fprintf(stderr, "%s: %s:%u: %s\n", prog, quote_str(ini, q, sizeof(q)), e->opt_line[i], msg);
 				goto out;
 			}
@@ -878,6 +908,28 @@ int cmd_matrix(int argc, char **argv, const char *prog)
 	if (after_timeout_parse(cfg.after_timeout, &plan.after_timeout_ns)) {
 		fprintf(stderr, "%s: option --after-timeout: '%s' is not auto or a time from 1 s to 30 days (90, "
 			"90s, 10m, 2h)\n", prog, quote_str(cfg.after_timeout, q, sizeof(q)));
+		goto out;
+	}
+	if (cfg.repeat_s && repeat_parse(cfg.repeat_s, &cfg, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		goto out;
+	}
+	if (cfg.repeat_s && !strcmp(cfg.repeat_s, "auto")) {
+		plan.auto_rounds = true;
+		cfg.repeat = cfg.max_rounds ? cfg.max_rounds : 20;
+	}
+	if (!plan.auto_rounds && (cfg.max_rounds || cfg.max_time)) {
+		fprintf(stderr, "%s: --max-rounds and --max-time are for --repeat auto\n", prog);
+		goto out;
+	}
+	if (cfg.primary && vd_primary_check(cfg.primary)) {
+		fprintf(stderr, "%s: option --primary: '%s' is not a comma-separated list of figure keys\n", prog,
+			quote_str(cfg.primary, q, sizeof(q)));
+		goto out;
+	}
+	if (cfg.equivalence && vd_parse_equiv(cfg.equivalence, &cfg.equiv_pct)) {
+		fprintf(stderr, "%s: option --equivalence: '%s' is not a percentage above 0 and below 100\n", prog,
+			quote_str(cfg.equivalence, q, sizeof(q)));
 		goto out;
 	}
 	if (cfg.destroy && !cfg.device) {

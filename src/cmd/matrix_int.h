@@ -26,6 +26,12 @@ struct mxc_config {
 	const char *after;           /* --after fsck,freespace */
 	const char *after_timeout;   /* --after-timeout SECONDS|auto */
 	bool no_db;                  /* --no-db */
+	const char *primary;         /* --primary FIG,...: the confirmatory figures */
+	const char *equivalence;     /* --equivalence PCT */
+	double equiv_pct;            /* its value; 0: the default */
+	const char *repeat_s;        /* --repeat N|auto (NULL: repeat's default) */
+	uint64_t max_rounds;         /* --repeat auto: at most this many rounds */
+	uint64_t max_time;           /* --repeat auto: no new round after this many seconds (0: none) */
 	int help;
 };
 
@@ -39,7 +45,8 @@ struct mxc_plan {
 	const struct mxc_config *cfg;
 	enum mx_order order;
 	uint64_t seed;
-	unsigned repeat;
+	unsigned repeat;             /* rounds; with auto_rounds, the most */
+	bool auto_rounds;            /* --repeat auto: stop once every primary effect is decided */
 	bool warmup;
 	bool after_fsck, after_freespace;   /* --after: after each run, unmounted */
 	uint64_t after_timeout_ns;   /* each check's limit; FSDEV_TIMEOUT_AUTO: from the device's size */

@@ -25,6 +25,7 @@
 #include "core/driver.h"
 #include "core/outfile.h"
 #include "core/quote.h"
+#include "core/verdict.h"
 #include "cmd/outputs.h"
 #include "report/json_after.h"
 #include "report/matrix_report.h"
@@ -61,6 +62,7 @@ struct runner {
 	unsigned findings;           /* runs after which the checker found errors or could not check */
 	bool stop;                   /* a set-up step failed or the manifest cannot be written */
 	bool commit_said;
+	struct timespec start;       /* --max-time counts from here */
 };
 
 static struct mx_cell *cell_of(struct runner *r, unsigned i)
@@ -985,6 +987,21 @@ static void plan_json(struct runner *r, const unsigned *cell, const unsigned *re
 	json_object_set_new(x, "warmup", json_boolean(p->warmup));
 	json_object_set_new(x, "drop_caches", json_boolean(p->e->drop_caches));
 	json_object_set_new(x, "max_other_cpu_pct", json_integer((json_int_t)p->cfg->max_other_cpu));
+	/* the report's families and margin, so that `fsbench report DIR` decides as the run did */
+	json_object_set_new(x, "primary", p->cfg->primary ? json_string(p->cfg->primary) : json_null());
+	json_object_set_new(x, "equivalence_pct", p->cfg->equiv_pct > 0 ? json_real(p->cfg->equiv_pct) : json_null());
+	if (p->auto_rounds) {
+		unsigned looks[VD_MAX_LOOKS], nl = vd_looks(p->repeat, looks);
+		json_t *la = json_array();
+
+		for (unsigned k = 0; k < nl; k++)
+			json_array_append_new(la, json_integer(looks[k]));
+		/* the verdicts' level after optional stopping: Bonferroni over the looks */
+		json_object_set_new(x, "alpha", json_real(VD_ALPHA / (nl ? nl : 1)));
+		json_object_set_new(x, "repeat_auto", json_pack("{s:i,s:o,s:o,s:i,s:n}", "max_rounds", (int)p->repeat,
+			"max_time_s", p->cfg->max_time ? json_integer((json_int_t)p->cfg->max_time) : json_null(),
+			"looks", la, "rounds_used", 0, "stopped"));
+	}
 	json_object_set_new(x, "size_bytes", json_integer((json_int_t)p->e->size_bytes));
 	json_object_set_new(x, "after", json_array());
 	if (p->after_fsck)
@@ -1006,6 +1023,55 @@ static void plan_json(struct runner *r, const unsigned *cell, const unsigned *re
 	json_object_set_new(r->m.root, "target", tg);
 }
 
+static double mxc_elapsed_s(const struct runner *r)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - r->start.tv_sec) + (now.tv_nsec - r->start.tv_nsec) / 1e9;
+}
+
+/* --repeat auto, after round `round`: at a look (vd_looks), stop when every primary effect is
+ * decided at alpha / looks; stop at --max-time; recorded in experiment.repeat_auto */
+static bool auto_stop(struct runner *r, unsigned round)
+{
+	const struct mxc_plan *p = r->p;
+	unsigned looks[VD_MAX_LOOKS], nl = vd_looks(p->repeat, looks), undecided = 0;
+	json_t *ra = json_object_get(json_object_get(r->m.root, "experiment"), "repeat_auto");
+	const char *why = NULL;
+	bool look = false, decided = false;
+	char err[512];
+
+	for (unsigned k = 0; k < nl; k++)
+		look |= looks[k] == round;
+	json_object_set_new(ra, "rounds_used", json_integer(round));
+	if (look) {
+		struct matrix_report_opts ro = { .primary = p->cfg->primary, .equiv_pct = p->cfg->equiv_pct };
+
+		commit(r);
+		if (matrix_decided(p->out, &ro, VD_ALPHA / nl, &decided, &undecided, err, sizeof(err)))
+			say(r, "round %u: cannot look at the effects (%s): going on", round, err);
+		else if (decided)
+			why = "decided";
+		else
+			say(r, "round %u: %u primary effect%s undecided at alpha %.3g (0.05 over %u looks): going on", round,
+			    undecided, undecided == 1 ? "" : "s", VD_ALPHA / nl, nl);
+	}
+	if (!why && p->cfg->max_time && round < p->repeat && mxc_elapsed_s(r) >= (double)p->cfg->max_time)
+		why = "max-time";
+	if (!why && round >= p->repeat)
+		why = "max-rounds";
+	if (!why)
+		return false;
+	json_object_set_new(ra, "stopped", json_string(why));
+	commit(r);
+	say(r, "--repeat auto: %u round%s; %s", round, round == 1 ? "" : "s",
+	    !strcmp(why, "decided") ? "every primary effect decided" :
+	    !strcmp(why, "max-time") ? "--max-time reached, some primary effects undecided" :
+	    "--max-rounds reached, some primary effects undecided");
+	return round < p->repeat;
+}
+
 int mxc_run(struct mxc_plan *p)
 {
 	struct runner r = { .p = p, .cwd = -1, .proof = { .scratch_rc = -EPERM } };
@@ -1022,6 +1088,7 @@ int mxc_run(struct mxc_plan *p)
 		return EXIT_FAILED;
 	}
 	mx_schedule(p->e, p->order, p->repeat, p->seed, cell, rep);
+	clock_gettime(CLOCK_MONOTONIC, &r.start);
 	cleanup_set_reporter(report_cleanup);
 	if (run_signals_install()) {
 		fprintf(stderr, "%s: cannot install signal handlers: %s\n", p->prog, strerror(errno));
@@ -1089,9 +1156,12 @@ int mxc_run(struct mxc_plan *p)
 	}
 	if (!r.stop && !interrupted() && p->warmup && n)
 		one_run(&r, 0, n, cell[0], 0);
-	for (unsigned i = 0; i < n && !r.stop && !interrupted(); i++)
+	for (unsigned i = 0; i < n && !r.stop && !interrupted(); i++) {
 		if (one_run(&r, i + 1, n, cell[i], rep[i]))
 			break;
+		if (p->auto_rounds && (i + 1) % p->e->ncells == 0 && !interrupted() && auto_stop(&r, (i + 1) / p->e->ncells))
+			break;
+	}
 	/* the runs are what they are: a signal from here on ends only the report */
 	signalled = interrupted();
 	/* the teardown: everything still set up, newest first, whatever happened above */
@@ -1107,7 +1177,8 @@ int mxc_run(struct mxc_plan *p)
 	commit(&r);
 	if (signalled)
 		say(&r, "interrupted by SIG%s; everything set up is undone", sigabbrev_np(run_signal()));
-	say(&r, "%u of %u runs ok, %u failed, %u flagged (other processes over %llu%% CPU); %s", r.done, n,
+	say(&r, "%u of %u runs ok, %u failed, %u flagged (other processes over %llu%% CPU); %s", r.done,
+	    p->auto_rounds ? r.done + r.failed : n,
 	    r.failed, r.flagged, (unsigned long long)p->cfg->max_other_cpu, r.m.path);
 	if (r.findings)
 		say(&r, "FINDING: after %u run%s the filesystem checker found errors or could not check (the "
@@ -1117,7 +1188,8 @@ int mxc_run(struct mxc_plan *p)
 		    "tries again", p->out);
 	if (r.done && !signalled && !r.stop) {
 		json_t *rep_json = json_object();
-		struct matrix_report_opts ro = { .db = p->cfg->db, .no_db = p->cfg->no_db, .stop = interrupted };
+		struct matrix_report_opts ro = { .db = p->cfg->db, .no_db = p->cfg->no_db, .stop = interrupted,
+						 .primary = p->cfg->primary, .equiv_pct = p->cfg->equiv_pct };
 
 		if ((rc = matrix_report_opts(p->out, &ro, stdout, err, sizeof(err))) == -EINTR) {
 			say(&r, "experiment complete; report %s by SIG%s: 'fsbench report %s' writes it", err,

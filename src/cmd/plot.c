@@ -16,6 +16,7 @@
 #include "report/plot_cairo.h"
 #include "report/result_read.h"
 #include "core/stats.h"
+#include "core/verdict.h"
 
 #define PLOT_MAX_RESULTS 10
 
@@ -85,13 +86,16 @@ static void median_runs(const struct rr_result *res, unsigned nres, bool agg, un
 	}
 }
 
-/* compare: each result's key figures against the baseline's, Welch's t-test where both have
- * repeated runs, Holm's correction over all of them; the stars go on the bars */
+/* compare: each result's key figures against the baseline's, decided by core/verdict as compare
+ * decides them (unpaired; primary figures Holm, the others Benjamini-Hochberg); the decided
+ * verdicts go on the bars */
 static unsigned compare_marks(const struct rr_result *res, unsigned nres, struct plot_mark *marks,
 			      unsigned max, char *note, size_t notelen)
 {
-	double p[PLOT_MAX_RESULTS * 24], *va, *vb;
-	unsigned n = 0, maxruns = 1, m;
+	struct vd_test t[PLOT_MAX_RESULTS * 24];
+	int dir[PLOT_MAX_RESULTS * 24];
+	double *va, *vb;
+	unsigned n = 0, maxruns = 1, m = 0;
 
 	for (unsigned i = 0; i < nres; i++)
 		maxruns = res[i].nruns > maxruns ? res[i].nruns : maxruns;
@@ -105,25 +109,29 @@ static unsigned compare_marks(const struct rr_result *res, unsigned nres, struct
 			continue;
 		nf++;
 		na = rr_values(&res[0], a, va);
-		for (unsigned i = 1; i < nres && n < max && n < sizeof(p) / sizeof(p[0]); i++) {
+		for (unsigned i = 1; i < nres && n < max && n < sizeof(t) / sizeof(t[0]); i++) {
 			const struct rr_figure *b = rr_find(&res[i], a->key);
 			unsigned nb = b ? rr_values(&res[i], b, vb) : 0;
-			struct stats_welch w;
 
-			p[n] = stats_welch(va, na, vb, nb, a->rate, &w) == 0 ? w.p : NAN;
+			vd_compare(va, na, NULL, vb, nb, NULL, strcmp(a->unit, "%") != 0,
+				   a->derived ? VD_FAM_NONE : a->primary ? VD_CONFIRMATORY : VD_EXPLORATORY, &t[n]);
+			dir[n] = a->dir == RR_HIGHER_BETTER ? 1 : a->dir == RR_LOWER_BETTER ? -1 : 0;
 			marks[n++] = (struct plot_mark){ a->key, i, "" };
 		}
 	}
 	free(va);
 	free(vb);
-	m = stats_holm(p, n, p);
-	for (unsigned k = 0; k < n; k++)
-		marks[k].stars = !(p[k] < 0.05) ? "" : p[k] < 0.001 ? "***" : p[k] < 0.01 ? "**" : "*";
+	vd_decide(t, n, &(struct vd_opts){ VD_ALPHA, VD_EQUIV_PCT });
+	for (unsigned k = 0; k < n; k++) {
+		m += t[k].tested;
+		if (t[k].kind == VD_DIFFERENT || t[k].kind == VD_EQUIVALENT)
+			marks[k].stars = vd_word(&t[k], dir[k]);
+	}
 	if (m)
-		snprintf(note, notelen, "stars: Welch's t-test, Holm-Bonferroni over %u test%s; * p < 0.05, ** < 0.01, *** < 0.001",
-			 m, m == 1 ? "" : "s");
+		snprintf(note, notelen, "verdicts: ratios on the log scale, %u test%s (primary figures Holm, others "
+			 "Benjamini-Hochberg); fsbench(1) STATISTICS", m, m == 1 ? "" : "s");
 	else
-		snprintf(note, notelen, "no stars: a result has a single run (--repeat N gives intervals and tests)");
+		snprintf(note, notelen, "no verdicts: a result has a single run (--repeat N gives intervals and tests)");
 	return n;
 }
 

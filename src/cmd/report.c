@@ -10,6 +10,7 @@
 #include "cmd/cmd.h"
 #include "core/opt.h"
 #include "core/quote.h"
+#include "core/verdict.h"
 #include "report/matrix_report.h"
 #include "report/opt_text.h"
 
@@ -20,6 +21,7 @@ struct report_config {
 	const char *y;
 	uint64_t smooth;
 	uint64_t profile_top;
+	const char *primary, *equivalence;
 	int help;
 };
 
@@ -33,6 +35,12 @@ static const struct opt report_opts[] = {
 	{ 0, "y", OPT_STR, F(y), "FIGURE", 0, 0, 0, 0, "the fill plot's y axis: files (fs_mark's files/sec) or aggregate" },
 	{ 0, "smooth", OPT_UINT, F(smooth), "N", 0, 100000, 0, 0, "the fill plot: a moving median over N iterations (0: none)" },
 	{ 0, "profile-top", OPT_UINT, F(profile_top), "N", 1, 1000, 0, 0, "rows of the profile tables" },
+	{ 0, "primary", OPT_STR, F(primary), "FIG,...", 0, 0, 0, 0,
+	  "the primary figures (keys, e.g. write.rate_mib_per_s, or rate_mib_per_s for every phase): the "
+	  "confirmatory family (default: the experiment's, else the workload's declared ones)" },
+	{ 0, "equivalence", OPT_STR, F(equivalence), "PCT", 0, 0, 0, 0,
+	  "the equivalence margin: a ratio within [1/(1+PCT/100), 1+PCT/100] (90 % interval) is equivalent "
+	  "(default: the experiment's, else 5)" },
 	{ 'h', "help", OPT_HELP, F(help), NULL, 0, 0, 0, 0, "show this help" },
 	{ 0 },
 };
@@ -102,6 +110,17 @@ int cmd_report(int argc, char **argv, const char *prog)
 		fprintf(stderr, "%s: --db and --no-db contradict each other\n", prog);
 		return EXIT_USAGE;
 	}
+	if (c.primary && vd_primary_check(c.primary)) {
+		fprintf(stderr, "%s: option --primary: '%s' is not a comma-separated list of figure keys\n", prog,
+			quote_str(c.primary, q, sizeof(q)));
+		return EXIT_USAGE;
+	}
+	if (c.equivalence && vd_parse_equiv(c.equivalence, &mo.equiv_pct)) {
+		fprintf(stderr, "%s: option --equivalence: '%s' is not a percentage above 0 and below 100\n", prog,
+			quote_str(c.equivalence, q, sizeof(q)));
+		return EXIT_USAGE;
+	}
+	mo.primary = c.primary;
 	mo.db = c.db;
 	mo.no_db = c.no_db;
 	mo.exclude_flagged = c.exclude_flagged;

@@ -1,25 +1,10 @@
-/* Effects, interactions and Holm's correction over the cells of an experiment (effects.h). */
+/* Effects and interactions over the cells of an experiment, their verdicts by core/verdict
+ * (effects.h). */
 #include "core/effects.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-const char *eff_verdict_name(enum eff_verdict v)
-{
-	switch (v) {
-	case EFF_SAME: return "no difference";
-	case EFF_BETTER: return "better";
-	case EFF_WORSE: return "worse";
-	case EFF_CHANGED: return "changed";
-	default: return "n/a";
-	}
-}
-
-const char *eff_stars(double p_adj)
-{
-	return !(p_adj < STATS_ALPHA) ? "" : p_adj < 0.001 ? "***" : p_adj < 0.01 ? "**" : "*";
-}
 
 /* the present values of cell c's figure f, packed into out; how many */
 static unsigned values(const struct eff_input *in, unsigned c, unsigned f, double *out)
@@ -64,18 +49,10 @@ static int push(struct eff_result *r, unsigned *cap, const struct eff_test *t)
 	return 0;
 }
 
-static enum eff_verdict direction(int dir, bool up)
-{
-	if (dir == 0)
-		return EFF_CHANGED;
-	return up == (dir > 0) ? EFF_BETTER : EFF_WORSE;
-}
-
 int eff_analyze(const struct eff_input *in, struct eff_result *r)
 {
 	unsigned maxn = 1, cap = 0;
 	double *buf[4] = { NULL };
-	double *p = NULL;
 	int rc = -1;
 
 	memset(r, 0, sizeof(*r));
@@ -91,7 +68,10 @@ int eff_analyze(const struct eff_input *in, struct eff_result *r)
 			struct eff_cell *ec = &r->cell[c * in->nfig + f];
 			unsigned m = values(in, c, f, buf[0]);
 
-			ec->present = m > 0 && !stats_summarize(buf[0], m, in->fig[f].rate, &ec->s);
+			/* rates: harmonic; other ratio-scale figures: geometric (the effects are ratios
+			 * of geometric means; an interval never below 0) */
+			ec->present = m > 0 && !(in->fig[f].ratio && !in->fig[f].rate ? stats_summarize_geo(buf[0], m, &ec->s) :
+						 stats_summarize(buf[0], m, in->fig[f].rate, &ec->s));
 		}
 
 	/* effects: every pair of cells one axis apart, the earlier value the baseline */
@@ -103,22 +83,13 @@ int eff_analyze(const struct eff_input *in, struct eff_result *r)
 			    in->cell_value[a * in->naxes + axis] > in->cell_value[b * in->naxes + axis])
 				continue;
 			for (unsigned f = 0; f < in->nfig; f++) {
-				const struct eff_cell *ca = &r->cell[a * in->nfig + f], *cb = &r->cell[b * in->nfig + f];
-				struct eff_test t = { .kind = EFF_EFFECT, .fig = f, .axis = axis, .cell = { a, b },
-						      .p = NAN, .p_adj = NAN };
+				struct eff_test t = { .kind = EFF_EFFECT, .fig = f, .axis = axis, .cell = { a, b } };
 
-				if (ca->present && cb->present) {
-					unsigned na = values(in, a, f, buf[0]), nb = values(in, b, f, buf[1]);
+				const double *va = in->v[a * in->nfig + f], *vb = in->v[b * in->nfig + f];
 
-					if (ca->s.mean != 0) {
-						t.pct_valid = true;
-						t.pct = (cb->s.mean - ca->s.mean) / fabs(ca->s.mean) * 100;
-					}
-					if (stats_welch(buf[0], na, buf[1], nb, in->fig[f].rate, &t.w) == 0) {
-						t.tested = true;
-						t.p = t.w.p;
-					}
-				}
+				vd_compare(va, va ? in->n[a] : 0, in->round ? in->round[a] : NULL,
+					   vb, vb ? in->n[b] : 0, in->round ? in->round[b] : NULL,
+					   in->fig[f].ratio, in->fig[f].family, &t.v);
 				if (push(r, &cap, &t))
 					goto out;
 			}
@@ -148,18 +119,17 @@ int eff_analyze(const struct eff_input *in, struct eff_result *r)
 						continue;
 					for (unsigned f = 0; f < in->nfig; f++) {
 						struct eff_test t = { .kind = EFF_INTERACTION, .fig = f, .axis = ax, .axis_b = bx,
-								      .cell = { c11, c21, c12, c22 }, .p = NAN, .p_adj = NAN };
-						const double *vv[4] = { buf[0], buf[1], buf[2], buf[3] };
+								      .cell = { c11, c21, c12, c22 } };
+						const double *vv[4];
+						const unsigned *rr[4];
 						unsigned nn[4];
 
-						for (int k = 0; k < 4; k++)
-							nn[k] = values(in, t.cell[k], f, buf[k]);
-						if (stats_interaction(vv, nn, in->fig[f].rate, &t.ia) == 0) {
-							t.tested = true;
-							t.p = t.ia.p;
-							t.pct_valid = t.ia.log;
-							t.pct = t.ia.log ? (exp(t.ia.est) - 1) * 100 : 0;
+						for (int k = 0; k < 4; k++) {
+							vv[k] = in->v[t.cell[k] * in->nfig + f];
+							nn[k] = vv[k] ? in->n[t.cell[k]] : 0;
+							rr[k] = in->round ? in->round[t.cell[k]] : NULL;
 						}
+						vd_compare_interaction(vv, nn, rr, in->fig[f].ratio, in->fig[f].family, &t.v);
 						if (push(r, &cap, &t))
 							goto out;
 					}
@@ -167,38 +137,26 @@ int eff_analyze(const struct eff_input *in, struct eff_result *r)
 			}
 		}
 
-	/* one family: every effect and interaction tested in this analysis */
-	if (!(p = malloc((r->nt ? r->nt : 1) * sizeof(double))))
-		goto out;
-	for (unsigned k = 0; k < r->nt; k++)
-		p[k] = r->t[k].tested ? r->t[k].p : NAN;
-	r->ntests = stats_holm(p, r->nt, p);
-	for (unsigned k = 0; k < r->nt; k++) {
-		struct eff_test *t = &r->t[k];
+	{
+		struct vd_test *vt = malloc((r->nt ? r->nt : 1) * sizeof(*vt));
 
-		t->p_adj = p[k];
-		t->significant = t->tested && t->p_adj < STATS_ALPHA;
-		if (t->kind == EFF_INTERACTION) {
-			t->verdict = !t->tested ? EFF_NA : t->significant ? EFF_CHANGED : EFF_SAME;
-			continue;
+		if (!vt)
+			goto out;
+		for (unsigned k = 0; k < r->nt; k++)
+			vt[k] = r->t[k].v;
+		if (vd_decide(vt, r->nt, &in->opts)) {
+			free(vt);
+			goto out;
 		}
-		{
-			const struct eff_cell *ca = &r->cell[t->cell[0] * in->nfig + t->fig];
-			const struct eff_cell *cb = &r->cell[t->cell[1] * in->nfig + t->fig];
-
-			if (!ca->present || !cb->present)
-				t->verdict = EFF_NA;
-			else if ((t->tested && !t->significant) || cb->s.mean == ca->s.mean)
-				t->verdict = EFF_SAME;
-			else if (!t->pct_valid)
-				t->verdict = EFF_NA;
-			else
-				t->verdict = direction(in->fig[t->fig].dir, cb->s.mean > ca->s.mean);
+		for (unsigned k = 0; k < r->nt; k++) {
+			r->t[k].v = vt[k];
+			r->nconfirm += vt[k].tested && vt[k].family == VD_CONFIRMATORY;
+			r->nexplore += vt[k].tested && vt[k].family == VD_EXPLORATORY;
 		}
+		free(vt);
 	}
 	rc = 0;
 out:
-	free(p);
 	for (int k = 0; k < 4; k++)
 		free(buf[k]);
 	return rc;

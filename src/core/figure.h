@@ -30,6 +30,10 @@ enum {
 	FIG_OPTIONAL = 1u << 1,  /* absent from some groups or older results */
 	FIG_NOCOMPARE = 1u << 2, /* written and shown (the classic tables) but not compared: a
 				  * figure that is 0 in nearly every result (tiotest's % > 2 s) */
+	FIG_PRIMARY = 1u << 3,   /* a primary figure: its effects and interactions form the
+				  * confirmatory family of an experiment (core/verdict.h) */
+	FIG_DERIVED = 1u << 4,   /* derived from, or a duplicate of, another figure (IOPS from
+				  * the rate): shown, never tested */
 };
 
 struct figure {

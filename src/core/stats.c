@@ -111,7 +111,7 @@ double stats_t_cdf(double t, double df)
 
 double stats_t_quantile(double p, double df)
 {
-	double lo = 0, hi = 1, target;
+	double lo = 0, hi = 1, target, x, lpdf0;
 	bool neg;
 
 	if (!(p > 0 && p < 1) || !(df > 0))
@@ -122,15 +122,27 @@ double stats_t_quantile(double p, double df)
 	target = neg ? 1 - p : p;
 	while (stats_t_cdf(hi, df) < target && hi < 1e300)
 		hi *= 2;
+	/* Newton's method on the CDF with the density, kept inside the bracket [lo, hi] (a step
+	 * that leaves it bisects instead): a few CDF evaluations instead of ~45 of plain bisection */
+	lpdf0 = lgamma((df + 1) / 2) - lgamma(df / 2) - 0.5 * log(df * M_PI);
+	x = 0.5 * (lo + hi);
 	for (int i = 0; i < 200 && hi - lo > 1e-13 * hi; i++) {
-		double mid = 0.5 * (lo + hi);
+		double f = stats_t_cdf(x, df) - target, pdf = exp(lpdf0 - (df + 1) / 2 * log1p(x * x / df)), nx;
 
-		if (stats_t_cdf(mid, df) < target)
-			lo = mid;
+		if (f < 0)
+			lo = x;
 		else
-			hi = mid;
+			hi = x;
+		if (f == 0)
+			break;
+		nx = pdf > 0 ? x - f / pdf : NAN;
+		if (!(nx > lo && nx < hi))
+			nx = 0.5 * (lo + hi);
+		if (fabs(nx - x) <= 1e-15 * fabs(x))
+			break;
+		x = nx;
 	}
-	return neg ? -0.5 * (lo + hi) : 0.5 * (lo + hi);
+	return neg ? -x : x;
 }
 
 static bool all_positive(const double *v, unsigned n)
@@ -183,6 +195,26 @@ int stats_summarize(const double *v, unsigned n, bool harmonic, struct stats_sum
 		s->hi = m + h;
 	}
 	free(r);
+	return 0;
+}
+
+int stats_summarize_geo(const double *v, unsigned n, struct stats_summary *s)
+{
+	double ml = 0, vl = 0, h = 0;
+
+	if (stats_summarize(v, n, false, s) || !all_positive(v, n))
+		return n ? 0 : -1;
+	for (unsigned i = 0; i < n; i++)
+		ml += log(v[i]) / n;
+	for (unsigned i = 0; n >= 2 && i < n; i++)
+		vl += (log(v[i]) - ml) * (log(v[i]) - ml) / (n - 1);
+	if (n >= 2)
+		h = stats_t_quantile(1 - STATS_ALPHA / 2, n - 1) * sqrt(vl / n);
+	s->geometric = true;
+	s->mean = exp(ml);
+	s->lo = exp(ml - h);
+	s->hi = exp(ml + h);
+	s->ci = fmax(s->mean - s->lo, s->hi - s->mean);
 	return 0;
 }
 

@@ -47,6 +47,7 @@ struct stats_summary {
 	double lo, hi;    /* the 95 % interval; hi is INFINITY when a rate's interval is unbounded */
 	double cv_pct;    /* coefficient of variation, % (of the reciprocals for a rate) */
 	bool harmonic;
+	bool geometric;   /* mean is the geometric mean, lo/hi its interval on the log scale */
 };
 
 struct stats_welch {
@@ -69,6 +70,11 @@ double stats_t_quantile(double p, double df);
 /* Summarises v[0..n-1]. harmonic: as a rate (needs every value > 0, else falls back to the
  * arithmetic mean and clears s->harmonic). Returns 0, or -1 when n is 0. */
 int stats_summarize(const double *v, unsigned n, bool harmonic, struct stats_summary *s);
+/* The same for a positive quantity that is not a rate (a time, a latency, a size): the geometric
+ * mean and its interval exp(mean ln x +- t s_ln / sqrt(n)), which never reaches below 0; sd and
+ * cv_pct of the values themselves, ci the larger distance to a bound. Falls back to
+ * stats_summarize(v, n, false, s) when a value is <= 0. */
+int stats_summarize_geo(const double *v, unsigned n, struct stats_summary *s);
 /* Welch's t-test of a against b (on the reciprocals when harmonic and all values > 0). Needs
  * at least 2 values on each side, else returns -1. With no variance on either side the p-value
  * is 1 for equal means and 0 otherwise. */

@@ -8,22 +8,9 @@
 #define VAL_W 22
 #define NAME_W 30
 
-const char *cmp_verdict_name(enum cmp_verdict v)
+const char *cmp_verdict_name(const struct cmp_row *row, const struct cmp_delta *d)
 {
-	switch (v) {
-	case CMP_SAME: return "no difference";
-	case CMP_BETTER: return "better";
-	case CMP_WORSE: return "worse";
-	case CMP_CHANGED: return "changed";
-	default: return "n/a";
-	}
-}
-
-const char *cmp_stars(const struct cmp_delta *d)
-{
-	if (!d->tested || d->verdict == CMP_SAME || d->verdict == CMP_NA)
-		return "";
-	return d->p_adj < 0.001 ? "***" : d->p_adj < 0.01 ? "**" : d->p_adj < 0.05 ? "*" : "";
+	return vd_word(&d->v, row->fig->dir == RR_HIGHER_BETTER ? 1 : row->fig->dir == RR_LOWER_BETTER ? -1 : 0);
 }
 
 const char *cmp_display(const char *unit, double *v)
@@ -66,27 +53,47 @@ static void fmt_cell(const struct cmp_cell *c, const char *unit, char *buf, size
 	cmp_display(unit, &m);
 	cmp_display(unit, &ci);
 	cmp_fmt_num(m, m, a, sizeof(a));
-	if (c->s.n < 2) {
+	if (c->s.n < 2 || c->s.sd == 0) {
 		snprintf(buf, len, "%s", a);
 		return;
 	}
-	cmp_fmt_num(ci, m, b, sizeof(b));
-	snprintf(buf, len, "%s ± %s", a, b);
+	{
+		double lo = c->s.lo, hi = c->s.hi;
+		char l[40];
+
+		(void)ci;
+		cmp_display(unit, &lo);
+		cmp_display(unit, &hi);
+		cmp_fmt_num(lo, m, l, sizeof(l));
+		cmp_fmt_num(hi, m, b, sizeof(b));
+		snprintf(buf, len, "%s [%s, %s]", a, l, b);
+	}
 }
 
-static void fmt_delta(const struct cmp_delta *d, char *buf, size_t len)
+/* "-4.8% worse x0.952 [0.93, 0.97]": the change, the verdict, the ratio (or difference) and its
+ * interval; untested verdicts say so without numbers that look like a test */
+static void fmt_delta(const struct cmp_row *row, const struct cmp_delta *d, char *buf, size_t len)
 {
-	const char *stars = cmp_stars(d);
+	const struct vd_test *v = &d->v;
+	double pct = vd_pct(v);
+	size_t at;
 
-	if (d->verdict == CMP_NA)
+	if (v->kind == VD_NA) {
 		snprintf(buf, len, "n/a");
-	else if (d->verdict == CMP_SAME && d->pct_valid && d->pct != 0)
-		snprintf(buf, len, "no difference (%+.1f%%)", d->pct);
-	else if (d->verdict == CMP_SAME)
-		snprintf(buf, len, "no difference");
+		return;
+	}
+	if (isfinite(pct))
+		at = (size_t)snprintf(buf, len, "%+.1f%% %s", pct, cmp_verdict_name(row, d));
 	else
-		snprintf(buf, len, "%+.1f%% %s%s%s%s", d->pct, cmp_verdict_name(d->verdict), *stars ? " " : "",
-			 stars, d->fails ? " FAIL" : "");
+		at = (size_t)snprintf(buf, len, "%s", cmp_verdict_name(row, d));
+	if (v->tested && at < len) {
+		if (v->e.log)
+			at += (size_t)snprintf(buf + at, len - at, " x%.3g [%.3g, %.3g]", v->ratio, v->lo, v->hi);
+		else
+			at += (size_t)snprintf(buf + at, len - at, " %+.3g [%.3g, %.3g]", v->ratio, v->lo, v->hi);
+	}
+	if (d->fails && at < len)
+		snprintf(buf + at, len - at, " FAIL");
 }
 
 /* printf's width counts bytes; '±' is two of them and one column */
@@ -146,7 +153,7 @@ void cmp_print_text(FILE *out, const struct cmp_table *t)
 	}
 	for (unsigned i = 1; i < t->nres; i++) {
 		snprintf(buf, sizeof(buf), " [%u] vs [1]", i + 1);
-		pad(out, buf, 26);
+		pad(out, buf, 45);
 	}
 	fputc('\n', out);
 	for (unsigned r = 0; r < t->nrows; r++) {
@@ -163,24 +170,24 @@ void cmp_print_text(FILE *out, const struct cmp_table *t)
 		}
 		for (unsigned i = 1; i < t->nres; i++) {
 			fputc(' ', out);
-			fmt_delta(&row->delta[i], buf, sizeof(buf));
+			fmt_delta(row, &row->delta[i], buf, sizeof(buf));
 			if (i + 1 < t->nres)
-				pad(out, buf, 25);
+				pad(out, buf, 44);
 			else
 				fputs(buf, out);
 		}
 		fputc('\n', out);
 	}
-	fprintf(out, "\nMeans over runs ± the half-width of their 95%% confidence interval; rates (MiB/s, IOPS,\n"
-		     "files/s) use the harmonic mean. Deltas against [1]; * p < 0.05, ** p < 0.01, *** p < 0.001\n"
-		     "(Welch's t-test, p-values adjusted by %s); \"no difference\": not significant at the 5%% level.\n",
-		t->ntests > 1 ? "the Holm-Bonferroni correction" : "no correction: one test");
-	if (t->ntests > 1)
-		fprintf(out, "Correction: Holm-Bonferroni over the %u tests of this comparison (every figure, every\n"
-			     "result against [1]), so a star holds for the whole table, not for one row.\n", t->ntests);
+	fprintf(out, "\nMeans over runs with their 95%% interval [low, high]; rates (MiB/s, IOPS, files/s) use the\n"
+		     "harmonic mean. Deltas against [1]: rates, times and latencies as the ratio of geometric means\n"
+		     "x[low, high] on the log scale (Welch), percentages as differences. Primary figures: %u tests, Holm;\n"
+		     "the others (exploratory): %u tests, Benjamini-Hochberg; derived figures are not tested.\n"
+		     "better/worse: the corrected interval excludes 1; equivalent: the 90%% interval lies within\n"
+		     "+-%g%%; undecided: neither (more runs would tell); fsbench(1) STATISTICS.\n",
+		t->nconfirm, t->nexplore, t->equiv_pct > 0 ? t->equiv_pct : VD_EQUIV_PCT);
 	if (t->untested)
-		fprintf(out, "Results with a single run cannot be tested: their deltas carry no stars and may be\n"
-			     "noise (--repeat N gives every figure an interval).\n");
+		fprintf(out, "Results with a single run cannot be tested: their deltas are undecided whatever their size\n"
+			     "(--repeat N gives every figure an interval).\n");
 	if (t->fail_set)
 		fprintf(out, "--fail-if-worse %g%%: %u figure%s worse by more than that%s.\n", t->fail_pct,
 			t->nfailing, t->nfailing == 1 ? " is" : "s are", t->nfailing ? " (FAIL)" : "");
@@ -200,7 +207,9 @@ json_t *cmp_json(const struct cmp_table *t)
 	json_object_set_new(root, "schema_version", json_integer(1));
 	json_object_set_new(root, "workload", json_string(t->res[0].workload));
 	json_object_set_new(root, "baseline", json_string(t->res[0].name));
-	json_object_set_new(root, "correction", json_pack("{s:s,s:i}", "method", "holm", "tests", (int)t->ntests));
+	json_object_set_new(root, "correction", json_pack("{s:{s:s,s:i},s:{s:s,s:i},s:f,s:f}", "confirmatory", "method",
+		"holm", "tests", (int)t->nconfirm, "exploratory", "method", "benjamini-hochberg", "tests", (int)t->nexplore,
+		"alpha", VD_ALPHA, "equivalence_pct", t->equiv_pct > 0 ? t->equiv_pct : VD_EQUIV_PCT));
 	for (unsigned i = 0; i < t->nres; i++)
 		json_array_append_new(res, json_pack("{s:s,s:s,s:o,s:s,s:i,s:i}", "name", t->res[i].name,
 			"path", t->res[i].path, "label", t->res[i].label ? json_string(t->res[i].label) : json_null(),
@@ -232,7 +241,7 @@ json_t *cmp_json(const struct cmp_table *t)
 				continue;
 			}
 			json_array_append_new(cells, json_pack("{s:i,s:o,s:s,s:o,s:o,s:o,s:o,s:o}", "runs", (int)c->s.n,
-				"mean", jnum(c->s.mean), "mean_kind", c->s.harmonic ? "harmonic" : "arithmetic",
+				"mean", jnum(c->s.mean), "mean_kind", c->s.harmonic ? "harmonic" : c->s.geometric ? "geometric" : "arithmetic",
 				"ci95_half_width", c->s.n >= 2 ? jnum(c->s.ci) : json_null(),
 				"ci95_low", c->s.n >= 2 ? jnum(c->s.lo) : json_null(),
 				"ci95_high", c->s.n >= 2 ? jnum(c->s.hi) : json_null(),
@@ -242,11 +251,17 @@ json_t *cmp_json(const struct cmp_table *t)
 		for (unsigned i = 1; i < t->nres; i++) {
 			const struct cmp_delta *d = &row->delta[i];
 
-			json_array_append_new(deltas, json_pack("{s:o,s:s,s:b,s:o,s:o,s:o,s:o,s:b}",
-				"pct", d->pct_valid ? jnum(d->pct) : json_null(), "verdict", cmp_verdict_name(d->verdict),
-				"tested", d->tested, "p_value", d->tested ? jnum(d->w.p) : json_null(),
-				"p_adjusted", d->tested ? jnum(d->p_adj) : json_null(),
-				"t", d->tested ? jnum(d->w.t) : json_null(), "df", d->tested ? jnum(d->w.df) : json_null(),
+			const struct vd_test *v = &d->v;
+
+			json_array_append_new(deltas, json_pack("{s:o,s:s,s:s,s:b,s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:b}",
+				"pct", v->kind != VD_NA ? jnum(vd_pct(v)) : json_null(), "verdict", cmp_verdict_name(row, d),
+				"family", vd_family_name(v->family), "tested", v->tested, "scale", v->e.log ? "ratio" : "difference",
+				"ratio", v->kind != VD_NA && v->e.log ? jnum(v->ratio) : json_null(),
+				"difference", v->kind != VD_NA && !v->e.log ? jnum(v->ratio) : json_null(),
+				"low", v->tested ? jnum(v->lo) : json_null(), "high", v->tested ? jnum(v->hi) : json_null(),
+				"p_value", v->tested ? jnum(v->e.p) : json_null(),
+				"p_adjusted", v->tested ? jnum(v->p_adj) : json_null(),
+				"t", v->tested ? jnum(v->e.t) : json_null(), "df", v->tested ? jnum(v->e.df) : json_null(),
 				"fails", d->fails));
 		}
 		json_object_set_new(o, "results", cells);

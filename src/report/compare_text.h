@@ -7,15 +7,8 @@
 #include <stdio.h>
 
 #include "core/stats.h"
+#include "core/verdict.h"
 #include "report/result_read.h"
-
-enum cmp_verdict {
-	CMP_NA,          /* a side lacks the figure, or the baseline is 0 */
-	CMP_SAME,        /* no significant difference (or exactly equal) */
-	CMP_BETTER,
-	CMP_WORSE,
-	CMP_CHANGED,     /* significant, but the figure has no better direction */
-};
 
 struct cmp_cell {
 	bool present;
@@ -23,13 +16,8 @@ struct cmp_cell {
 };
 
 struct cmp_delta {
-	enum cmp_verdict verdict;
-	bool pct_valid;
-	double pct;              /* (mean - baseline mean) / baseline mean * 100 */
-	bool tested;             /* Welch's test ran (>= 2 runs on both sides) */
-	struct stats_welch w;    /* w.p: the test's own p-value */
-	double p_adj;            /* Holm-adjusted over every test of the table; NaN untested */
-	bool fails;              /* worse by more than --fail-if-worse */
+	struct vd_test v;        /* against the baseline: estimate, family, verdict (core/verdict.h) */
+	bool fails;              /* decided worse by more than --fail-if-worse */
 };
 
 struct cmp_row {
@@ -52,17 +40,16 @@ struct cmp_table {
 	unsigned ndiffs;
 	bool fail_set;
 	double fail_pct;
+	double equiv_pct;              /* --equivalence; 0: VD_EQUIV_PCT */
 	unsigned nfailing;
 	bool untested;                 /* some delta could not be tested (single runs) */
-	unsigned ntests;               /* tests in Holm's correction */
+	unsigned nconfirm, nexplore;   /* tests in each family */
 };
 
-const char *cmp_verdict_name(enum cmp_verdict v);
+/* the delta's verdict by the figure's direction ("better", "equivalent", "undecided" ...) */
+const char *cmp_verdict_name(const struct cmp_row *row, const struct cmp_delta *d);
 /* v with enough digits to see a few % differences at ref's magnitude ("inf" when not finite) */
 void cmp_fmt_num(double v, double ref, char *buf, size_t len);
-/* significance stars of a tested delta by its adjusted p-value: "***" p < 0.001, "**" < 0.01,
- * "*" < 0.05, else "" */
-const char *cmp_stars(const struct cmp_delta *d);
 void cmp_print_text(FILE *out, const struct cmp_table *t);
 json_t *cmp_json(const struct cmp_table *t);
 /* a value in the unit people read: ns become us; returns the unit to show */

@@ -15,6 +15,7 @@
 
 #include "core/errmsg.h"
 #include "core/stats.h"
+#include "core/verdict.h"
 
 #define MX_MAX_MANIFEST_BYTES (64u << 20)
 #define MX_MAX_STR 256
@@ -755,8 +756,24 @@ int mread_load(const char *dir, bool exclude_flagged, struct mx *m, char *err, s
 		}
 	}
 	{
+		const char *ord = json_string_value(json_object_get(exp, "order"));
 		char e2[512];
 
+		const char *prim = json_string_value(json_object_get(exp, "primary"));
+		const json_t *eq = json_object_get(exp, "equivalence_pct");
+
+		/* runs in rounds that each ran every cell: interleaved or rotated, not sequential */
+		m->rounds = !ord || strcmp(ord, "sequential");
+		/* outside input: a list that fails the check is ignored (the declared figures), said */
+		if (prim && !vd_primary_check(prim) && !(m->primary = strdup(prim)))
+			goto oom;
+		if (prim && !m->primary)
+			warn(m, "manifest.json: experiment.primary is not a list of figure keys: the declared primary figures used");
+		if (json_is_number(eq) && json_number_value(eq) > 0 && json_number_value(eq) < 100)
+			m->equiv_pct = json_number_value(eq);
+		eq = json_object_get(exp, "alpha");
+		m->alpha = json_is_number(eq) && json_number_value(eq) > 0 && json_number_value(eq) <= VD_ALPHA ?
+			   json_number_value(eq) : VD_ALPHA;
 		if (read_axes(m, exp, e2, sizeof(e2)) || read_cells(m, exp, e2, sizeof(e2)) ||
 		    read_runs(m, root, e2, sizeof(e2))) {
 			errmsg(err, errlen, "manifest.json: %s", e2);
@@ -812,6 +829,7 @@ static void prof_free(struct mread_profile *p, unsigned n)
 
 void mread_free(struct mx *m)
 {
+	free(m->primary);
 	for (unsigned a = 0; a < m->naxes; a++) {
 		for (unsigned k = 0; k < m->axis[a].nvalues; k++)
 			free(m->axis[a].values[k]);

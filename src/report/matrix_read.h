@@ -90,7 +90,13 @@ struct mx {
 	struct mread_run *run;
 	unsigned nruns;
 	bool exclude_flagged;
+	bool rounds;                  /* the runs were scheduled in rounds of every cell (a blocked
+				       * design: interleaved or rotated, not sequential) */
 	bool has_after;               /* some run has --after results */
+	char *primary;                /* the run's --primary (printable); NULL: the declared figures */
+	double equiv_pct;             /* the run's --equivalence; 0: the default */
+	double alpha;                 /* the verdicts' level: VD_ALPHA, or VD_ALPHA / looks after
+				       * --repeat auto (experiment.alpha) */
 	unsigned nfindings;           /* runs after which the checker found errors or could not check */
 	char **warn;                  /* printable lines */
 	unsigned nwarn;

@@ -32,8 +32,13 @@ struct an {
 	unsigned *cell_value;
 	const double **v;
 	unsigned *n;
+	unsigned **round;                /* [cell]: each used run's round; NULL when not in rounds */
+	const char *primary;             /* --primary, else the run's; NULL: the declared figures */
+	double equiv_pct;                /* --equivalence, else the run's, else VD_EQUIV_PCT */
 	struct eff_result r;
-	unsigned nsig, nsig_eff, nsig_ia, ntested_ia;
+	unsigned nsig, nsig_eff, nsig_ia, ntested_ia;   /* decided better/worse (or an interaction) */
+	unsigned npaired, nunpaired;     /* tested, paired by round or not */
+	bool incomplete;                 /* some test wanted pairing and had incomplete rounds */
 };
 
 /* ---- numbers as people read them ---- */
@@ -82,12 +87,21 @@ static void fmt_cell(const struct an *a, unsigned c, unsigned f, double sc, char
 		return;
 	}
 	cmp_fmt_num(ec->s.mean * sc, ec->s.mean * sc, m, sizeof(m));
-	if (ec->s.n < 2) {
+	if (ec->s.n < 2 || ec->s.sd == 0) {
 		snprintf(buf, len, "%s", m);
 		return;
 	}
-	cmp_fmt_num(ec->s.ci * sc, ec->s.mean * sc, h, sizeof(h));
-	snprintf(buf, len, "%s ± %s", m, h);
+	{
+		char l[40], out[128];
+		size_t n;
+
+		cmp_fmt_num(ec->s.lo * sc, ec->s.mean * sc, l, sizeof(l));
+		cmp_fmt_num(ec->s.hi * sc, ec->s.mean * sc, h, sizeof(h));
+		snprintf(out, sizeof(out), "%s [%s, %s]", m, l, h);
+		n = strlen(out) < len ? strlen(out) : len - 1;
+		memcpy(buf, out, n);
+		buf[n] = '\0';
+	}
 }
 
 static void fmt_p(double p, char *buf, size_t len)
@@ -152,29 +166,108 @@ static void interaction_words(const struct an *a, const struct eff_test *t, char
 		 mread_value(m, t->cell[0], t->axis), e2, m->axis[t->axis].name, mread_value(m, t->cell[1], t->axis));
 }
 
-static void fmt_interaction(const struct an *a, const struct eff_test *t, char *est, size_t elen, char *ci,
-			    size_t clen)
+/* a ratio with enough digits: 0.048, 0.97, 1.03, 12.4 */
+static void fmt_ratio(double r, char *buf, size_t len)
 {
-	if (!t->tested) {
-		snprintf(est, elen, "-");
-		snprintf(ci, clen, "-");
+	if (!isfinite(r))
+		snprintf(buf, len, "inf");
+	else if (r >= 100)
+		snprintf(buf, len, "%.0f", r);
+	else if (r >= 0.1)
+		snprintf(buf, len, "%.3g", r);
+	else
+		snprintf(buf, len, "%.2g", r);
+}
+
+/* the estimate and its interval: "x0.048 [0.041, 0.056]" (a ratio B/A) or "+1.30 [0.40, 2.20] %"
+ * (a difference, in the figure's unit) */
+static void fmt_estimate(const struct an *a, const struct eff_test *t, char *buf, size_t len)
+{
+	const struct vd_test *v = &t->v;
+	char e[40], l[40], h[40];
+
+	if (v->kind == VD_NA) {
+		snprintf(buf, len, "-");
 		return;
 	}
-	if (t->ia.log) {
-		snprintf(est, elen, "%+.1f%%", (exp(t->ia.est) - 1) * 100);
-		snprintf(ci, clen, "[%+.1f%%, %+.1f%%]", (exp(t->ia.lo) - 1) * 100, (exp(t->ia.hi) - 1) * 100);
-	} else {
-		char x[40], y[40], z[40];
-
-		fmt_val(a->fig[t->fig], t->ia.est, x, sizeof(x), true);
-		fmt_val_as(a->fig[t->fig], t->ia.lo, t->ia.est, y, sizeof(y), false);
-		fmt_val_as(a->fig[t->fig], t->ia.hi, t->ia.est, z, sizeof(z), false);
-		snprintf(est, elen, "%s%s", t->ia.est > 0 ? "+" : "", x);
-		snprintf(ci, clen, "[%s, %s]", y, z);
+	if (v->e.log) {
+		fmt_ratio(v->ratio, e, sizeof(e));
+		if (isnan(v->lo)) {
+			snprintf(buf, len, "x%s", e);
+			return;
+		}
+		fmt_ratio(v->lo, l, sizeof(l));
+		fmt_ratio(v->hi, h, sizeof(h));
+		snprintf(buf, len, "x%s [%s, %s]", e, l, h);
+		return;
 	}
+	fmt_val(a->fig[t->fig], v->ratio, e, sizeof(e), false);
+	if (isnan(v->lo)) {
+		snprintf(buf, len, "%s%s %s", v->ratio > 0 ? "+" : "", e, a->fig[t->fig]->unit);
+		return;
+	}
+	fmt_val_as(a->fig[t->fig], v->lo, v->ratio, l, sizeof(l), false);
+	fmt_val_as(a->fig[t->fig], v->hi, v->ratio, h, sizeof(h), true);
+	snprintf(buf, len, "%s%s [%s, %s]", v->ratio > 0 ? "+" : "", e, l, h);
+}
+
+/* the verdict in words: an effect's "worse", an interaction's "yes" / "no" / "undecided" */
+static const char *verdict_word(const struct an *a, const struct eff_test *t)
+{
+	const struct rr_figure *f = a->fig[t->fig];
+
+	if (t->kind == EFF_INTERACTION) {
+		switch (t->v.kind) {
+		case VD_DIFFERENT: return "yes";
+		case VD_EQUIVALENT: return "no";
+		case VD_DETERMINISTIC: return "yes (deterministic)";
+		case VD_SAME_CONST: return "no (no variation)";
+		default: return vd_word(&t->v, 0);
+		}
+	}
+	return vd_word(&t->v, f->dir == RR_HIGHER_BETTER ? 1 : f->dir == RR_LOWER_BETTER ? -1 : 0);
+}
+
+/* how the test was made and what would decide it: "paired, 3 rounds; ~4 more rounds would decide it" */
+static void fmt_how(const struct eff_test *t, char *buf, size_t len)
+{
+	const struct vd_test *v = &t->v;
+	size_t at = 0;
+
+	buf[0] = '\0';
+	if (!v->tested) {
+		if (v->why)
+			snprintf(buf, len, "not tested: %s", v->why);
+		return;
+	}
+	at = (size_t)snprintf(buf, len, "%s%s, n %u, %s", v->e.paired ? "paired by round" : "unpaired",
+			      v->incomplete ? " (incomplete rounds)" : "", v->e.n, vd_family_name(v->family));
+	if (v->kind == VD_UNDECIDED && isfinite(v->more_rounds) && at < len)
+		snprintf(buf + at, len - at, v->more_rounds > 1000 ? "; more than 1000 more rounds would decide it" :
+			 "; ~%.0f more round%s would decide it", v->more_rounds, v->more_rounds == 1 ? "" : "s");
 }
 
 /* ---- the analysis ---- */
+
+/* --primary KEY,...: a figure's key, or its key without the group ("rate_mib_per_s" for every
+ * phase's rate); NULL: the workload's declarations */
+static bool is_primary(const char *list, const struct rr_figure *f)
+{
+	const char *dot = strchr(f->key, '.');
+
+	if (!list)
+		return f->primary;
+	for (const char *p = list; *p;) {
+		size_t n = strcspn(p, ",");
+
+		if ((strlen(f->key) == n && !strncmp(p, f->key, n)) ||
+		    (dot && strlen(dot + 1) == n && !strncmp(p, dot + 1, n)))
+			return true;
+		p += n;
+		p += *p == ',';
+	}
+	return false;
+}
 
 static int analyse(struct an *a)
 {
@@ -182,6 +275,8 @@ static int analyse(struct an *a)
 	unsigned cap = 0;
 	struct eff_input in;
 
+	a->primary = a->o->primary ? a->o->primary : m->primary;
+	a->equiv_pct = a->o->equiv_pct > 0 ? a->o->equiv_pct : m->equiv_pct > 0 ? m->equiv_pct : VD_EQUIV_PCT;
 	for (unsigned c = 0; c < m->ncells; c++)
 		cap += m->cell[c].merged.nfig;
 	a->fig = calloc(cap + 1, sizeof(*a->fig));
@@ -202,13 +297,24 @@ static int analyse(struct an *a)
 				continue;
 			a->fig[a->nfig] = fg;
 			a->ef[a->nfig].rate = fg->rate;
+			a->ef[a->nfig].ratio = strcmp(fg->unit, "%") != 0;
 			a->ef[a->nfig].dir = fg->dir == RR_HIGHER_BETTER ? 1 : fg->dir == RR_LOWER_BETTER ? -1 : 0;
+			a->ef[a->nfig].family = fg->derived ? VD_FAM_NONE :
+						is_primary(a->primary, fg) ? VD_CONFIRMATORY : VD_EXPLORATORY;
 			a->nfig++;
 		}
-	if (!(a->v = calloc((size_t)m->ncells * a->nfig + 1, sizeof(*a->v))))
+	if (!(a->v = calloc((size_t)m->ncells * a->nfig + 1, sizeof(*a->v))) ||
+	    !(a->round = calloc(m->ncells + 1, sizeof(*a->round))))
 		return -1;
 	for (unsigned c = 0; c < m->ncells; c++) {
 		a->n[c] = m->cell[c].merged.nruns;
+		/* the merged runs are the cell's used runs in order: each one's round */
+		if (m->rounds && m->cell[c].nrun == a->n[c]) {
+			if (!(a->round[c] = calloc(m->cell[c].nrun + 1, sizeof(unsigned))))
+				return -1;
+			for (unsigned k = 0; k < m->cell[c].nrun; k++)
+				a->round[c][k] = m->run[m->cell[c].run[k]].repeat;
+		}
 		for (unsigned x = 0; x < m->naxes; x++)
 			a->cell_value[c * m->naxes + x] = m->cell[c].value[x];
 		for (unsigned f = 0; f < a->nfig; f++) {
@@ -218,22 +324,31 @@ static int analyse(struct an *a)
 		}
 	}
 	in = (struct eff_input){ .naxes = m->naxes, .ncells = m->ncells, .nfig = a->nfig, .cell_value = a->cell_value,
-				 .fig = a->ef, .v = a->v, .n = a->n };
+				 .fig = a->ef, .v = a->v, .n = a->n,
+				 .round = (const unsigned *const *)a->round,
+				 .opts = { m->alpha > 0 ? m->alpha : VD_ALPHA, a->equiv_pct } };
 	if (eff_analyze(&in, &a->r))
 		return -1;
 	for (unsigned k = 0; k < a->r.nt; k++) {
 		const struct eff_test *t = &a->r.t[k];
+		bool sig = t->v.kind == VD_DIFFERENT;
 
-		a->nsig += t->significant;
-		a->nsig_eff += t->significant && t->kind == EFF_EFFECT;
-		a->nsig_ia += t->significant && t->kind == EFF_INTERACTION;
-		a->ntested_ia += t->tested && t->kind == EFF_INTERACTION;
+		a->nsig += sig;
+		a->nsig_eff += sig && t->kind == EFF_EFFECT;
+		a->nsig_ia += sig && t->kind == EFF_INTERACTION;
+		a->ntested_ia += t->v.tested && t->kind == EFF_INTERACTION;
+		a->npaired += t->v.tested && t->v.e.paired;
+		a->nunpaired += t->v.tested && !t->v.e.paired;
+		a->incomplete |= t->v.incomplete;
 	}
 	return 0;
 }
 
 static void an_free(struct an *a)
 {
+	for (unsigned c = 0; a->round && c < a->m->ncells; c++)
+		free(a->round[c]);
+	free(a->round);
 	eff_free(&a->r);
 	free(a->fig);
 	free(a->ef);
@@ -262,6 +377,154 @@ static json_t *jnum(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
+/* ---- the answer: the summary's first lines ---- */
+
+#define ANSWER_MAX_EXPLORATORY 8
+
+enum answer_kind { ANS_EFFECT, ANS_INTERACTION, ANS_EXPLORATORY, ANS_DISAGREE };
+
+/* One line of the answer; t the test behind it (NULL for a disagreement's line). */
+typedef void answer_fn(void *ctx, enum answer_kind k, const struct eff_test *t, const char *line);
+
+static void answer_test(const struct an *a, const struct eff_test *t, enum answer_kind k, answer_fn *fn, void *ctx)
+{
+	char lab[768], est[128], how[160], line[1280];
+
+	if (t->kind == EFF_EFFECT) {
+		effect_label(a, t, lab, sizeof(lab));
+	} else {
+		char words[320];
+
+		interaction_words(a, t, words, sizeof(words));
+		snprintf(lab, sizeof(lab), "interaction %s x %s (%s)", a->m->axis[t->axis].name,
+			 a->m->axis[t->axis_b].name, words);
+	}
+	fmt_estimate(a, t, est, sizeof(est));
+	fmt_how(t, how, sizeof(how));
+	snprintf(line, sizeof(line), "%s%s, %s: %s %s%s%s%s", k == ANS_EXPLORATORY ? "exploratory: " : "",
+		 a->fig[t->fig]->name, lab, verdict_word(a, t), est, *how ? " (" : "", how, *how ? ")" : "");
+	fn(ctx, k, t, line);
+}
+
+/* "write.rate" and "write.iops" share the group "write"; "files_per_sec" and its aggregate none */
+static bool same_group(const struct rr_figure *f, const struct rr_figure *g)
+{
+	const char *df = strchr(f->key, '.'), *dg = strchr(g->key, '.');
+	size_t nf = df ? (size_t)(df - f->key) : 0, ng = dg ? (size_t)(dg - g->key) : 0;
+
+	return nf == ng && !strncmp(f->key, g->key, nf);
+}
+
+/* For each axis the primary figures' effects, for each two axes their interactions, then the
+ * exploratory figures that moved, then primary figures of one comparison that moved apart. */
+static void answer(const struct an *a, answer_fn *fn, void *ctx)
+{
+	unsigned nexp = 0, moved = 0;
+
+	for (unsigned x = 0; x < a->m->naxes; x++)
+		for (unsigned k = 0; k < a->r.nt; k++) {
+			const struct eff_test *t = &a->r.t[k];
+
+			if (t->kind == EFF_EFFECT && t->axis == x && t->v.family == VD_CONFIRMATORY)
+				answer_test(a, t, ANS_EFFECT, fn, ctx);
+		}
+	for (unsigned k = 0; k < a->r.nt; k++) {
+		const struct eff_test *t = &a->r.t[k];
+
+		if (t->kind == EFF_INTERACTION && t->v.family == VD_CONFIRMATORY)
+			answer_test(a, t, ANS_INTERACTION, fn, ctx);
+	}
+	for (unsigned k = 0; k < a->r.nt; k++) {
+		const struct eff_test *t = &a->r.t[k];
+
+		if (t->v.family != VD_EXPLORATORY || t->v.kind != VD_DIFFERENT)
+			continue;
+		if (nexp++ < ANSWER_MAX_EXPLORATORY)
+			answer_test(a, t, ANS_EXPLORATORY, fn, ctx);
+		else
+			moved++;
+	}
+	if (moved) {
+		char line[160];
+
+		snprintf(line, sizeof(line), "exploratory: %u more figure%s moved (Effects below, summary.json)", moved,
+			 moved == 1 ? "" : "s");
+		fn(ctx, ANS_EXPLORATORY, NULL, line);
+	}
+	/* related primary figures of one comparison in opposite directions: the same unit and the
+	 * same group (fs_mark's files/sec and aggregate; not two tiotest phases) */
+	for (unsigned i = 0; i < a->r.nt; i++)
+		for (unsigned j = i + 1; j < a->r.nt; j++) {
+			const struct eff_test *t = &a->r.t[i], *u = &a->r.t[j];
+			char lab[256], line[768];
+
+			if (t->kind != EFF_EFFECT || u->kind != EFF_EFFECT || t->cell[0] != u->cell[0] ||
+			    t->cell[1] != u->cell[1] || t->v.family != VD_CONFIRMATORY || u->v.family != VD_CONFIRMATORY ||
+			    strcmp(a->fig[t->fig]->unit, a->fig[u->fig]->unit) || !same_group(a->fig[t->fig], a->fig[u->fig]) ||
+			    t->v.sign * u->v.sign >= 0 ||
+			    (t->v.kind != VD_DIFFERENT && u->v.kind != VD_DIFFERENT))
+				continue;
+			effect_label(a, t, lab, sizeof(lab));
+			snprintf(line, sizeof(line), "%s and %s move in opposite directions, %s (%+.1f%% vs %+.1f%%): they "
+				 "measure the same runs differently (a sum of each thread's own rate against all the work over "
+				 "the wall time), so threads that finish far apart, or one slow phase, move them apart",
+				 a->fig[t->fig]->name, a->fig[u->fig]->name, lab, vd_pct(&t->v), vd_pct(&u->v));
+			fn(ctx, ANS_DISAGREE, NULL, line);
+		}
+}
+
+static const char *const answer_kind_name[] = { "effect", "interaction", "exploratory", "disagreement" };
+
+static void verdict_json(const struct an *a, const struct eff_test *t, json_t *o);
+
+static void answer_to_json(void *ctx, enum answer_kind k, const struct eff_test *t, const char *line)
+{
+	json_t *o = json_pack("{s:s,s:s}", "kind", answer_kind_name[k], "text", line);
+
+	if (t) {
+		const struct an *a = *(const struct an **)ctx;
+
+		json_object_set_new(o, "figure", json_string(a->fig[t->fig]->key));
+		verdict_json(a, t, o);
+	}
+	json_array_append_new(((json_t **)ctx)[1], o);
+}
+
+static json_t *answer_json(const struct an *a)
+{
+	json_t *arr = json_array();
+	void *ctx[2] = { (void *)a, arr };
+
+	answer(a, answer_to_json, ctx);
+	return arr;
+}
+
+/* a test's verdict, as every writer shows it */
+static void verdict_json(const struct an *a, const struct eff_test *t, json_t *o)
+{
+	const struct vd_test *v = &t->v;
+
+	json_object_set_new(o, "verdict", json_string(verdict_word(a, t)));
+	json_object_set_new(o, "family", json_string(vd_family_name(v->family)));
+	json_object_set_new(o, "tested", json_boolean(v->tested));
+	json_object_set_new(o, "not_tested_because", v->why && !v->tested ? json_string(v->why) : json_null());
+	json_object_set_new(o, "scale", json_string(v->e.log ? "ratio" : "difference"));
+	json_object_set_new(o, "ratio", v->kind != VD_NA && v->e.log ? jnum(v->ratio) : json_null());
+	json_object_set_new(o, "difference", v->kind != VD_NA && !v->e.log ? jnum(v->ratio) : json_null());
+	json_object_set_new(o, "low", v->tested ? jnum(v->lo) : json_null());
+	json_object_set_new(o, "high", v->tested ? jnum(v->hi) : json_null());
+	json_object_set_new(o, "level", v->tested ? jnum(v->level) : json_null());
+	json_object_set_new(o, "delta_pct", v->kind != VD_NA ? jnum(vd_pct(v)) : json_null());
+	json_object_set_new(o, "paired", json_boolean(v->tested && v->e.paired));
+	json_object_set_new(o, "incomplete_rounds", json_boolean(v->incomplete));
+	json_object_set_new(o, "n", v->tested ? json_integer(v->e.n) : json_null());
+	json_object_set_new(o, "t", v->tested ? jnum(v->e.t) : json_null());
+	json_object_set_new(o, "df", v->tested ? jnum(v->e.df) : json_null());
+	json_object_set_new(o, "p_value", v->tested ? jnum(v->e.p) : json_null());
+	json_object_set_new(o, "p_adjusted", v->tested ? jnum(v->p_adj) : json_null());
+	json_object_set_new(o, "more_rounds", isfinite(v->more_rounds) ? json_real(v->more_rounds) : json_null());
+}
+
 static json_t *summary_json(const struct an *a)
 {
 	const struct mx *m = a->m;
@@ -275,9 +538,11 @@ static json_t *summary_json(const struct an *a)
 	json_object_set_new(root, "kernel_release", json_string(m->kernel_release));
 	json_object_set_new(root, "host", json_string(m->host));
 	json_object_set_new(root, "fsbench_version", json_string(m->fsbench_version));
-	json_object_set_new(root, "correction", json_pack("{s:s,s:s,s:i,s:f,s:s}", "method", "holm",
-		"name", "Holm-Bonferroni", "tests", (int)a->r.ntests, "alpha", 0.05,
-		"family", "every effect and interaction test of this report"));
+	json_object_set_new(root, "correction", json_pack("{s:{s:s,s:i,s:s},s:{s:s,s:i,s:s},s:f,s:f}",
+		"confirmatory", "method", "holm", "tests", (int)a->r.nconfirm, "figures", "the primary figures' effects and interactions",
+		"exploratory", "method", "benjamini-hochberg", "tests", (int)a->r.nexplore, "figures", "every other tested figure",
+		"alpha", m->alpha > 0 ? m->alpha : VD_ALPHA, "equivalence_pct", a->equiv_pct));
+	json_object_set_new(root, "answer", answer_json(a));
 	json_object_set_new(root, "findings", mafter_findings_json(m));
 	json_object_set_new(root, "flagged_runs", json_string(m->exclude_flagged ? "excluded" : "included"));
 	for (unsigned x = 0; x < m->naxes; x++) {
@@ -302,7 +567,7 @@ static json_t *summary_json(const struct an *a)
 			if (!ec->present)
 				continue;
 			json_object_set_new(figs, a->fig[f]->key, json_pack("{s:i,s:o,s:s,s:o,s:o,s:o,s:o}",
-				"n", (int)ec->s.n, "mean", jnum(ec->s.mean), "mean_kind", ec->s.harmonic ? "harmonic" : "arithmetic",
+				"n", (int)ec->s.n, "mean", jnum(ec->s.mean), "mean_kind", ec->s.harmonic ? "harmonic" : ec->s.geometric ? "geometric" : "arithmetic",
 				"ci95_half_width", two ? jnum(ec->s.ci) : json_null(), "ci95_low", two ? jnum(ec->s.lo) : json_null(),
 				"ci95_high", two ? jnum(ec->s.hi) : json_null(), "cv_pct", two ? jnum(ec->s.cv_pct) : json_null()));
 		}
@@ -333,29 +598,14 @@ static json_t *summary_json(const struct an *a)
 				mread_value(m, t->cell[1], t->axis));
 			json_object_set_new(o, "mean_from", c0->present ? jnum(c0->s.mean) : json_null());
 			json_object_set_new(o, "mean_to", c1->present ? jnum(c1->s.mean) : json_null());
-			json_object_set_new(o, "delta_pct", t->pct_valid ? jnum(t->pct) : json_null());
-			json_object_set_new(o, "tested", json_boolean(t->tested));
-			json_object_set_new(o, "t", t->tested ? jnum(t->w.t) : json_null());
-			json_object_set_new(o, "df", t->tested ? jnum(t->w.df) : json_null());
-			json_object_set_new(o, "p_value", t->tested ? jnum(t->p) : json_null());
-			json_object_set_new(o, "p_adjusted", t->tested ? jnum(t->p_adj) : json_null());
-			json_object_set_new(o, "significant", json_boolean(t->significant));
-			json_object_set_new(o, "verdict", json_string(eff_verdict_name(t->verdict)));
+			verdict_json(a, t, o);
 			json_array_append_new(eff, o);
 		} else {
 			o = json_pack("{s:s,s:s,s:s,s:[s,s],s:[s,s,s,s],s:s}", "figure", f->key, "name", f->name, "unit", f->unit,
 				"axes", m->axis[t->axis].name, m->axis[t->axis_b].name, "cells", cell_name(a, t->cell[0]),
 				cell_name(a, t->cell[1]), cell_name(a, t->cell[2]), cell_name(a, t->cell[3]),
-				"scale", t->ia.log ? "log" : "linear");
-			json_object_set_new(o, "tested", json_boolean(t->tested));
-			json_object_set_new(o, "estimate", t->tested ? jnum(t->ia.est) : json_null());
-			json_object_set_new(o, "ci95_low", t->tested ? jnum(t->ia.lo) : json_null());
-			json_object_set_new(o, "ci95_high", t->tested ? jnum(t->ia.hi) : json_null());
-			json_object_set_new(o, "ratio_of_ratios_pct", t->tested && t->ia.log ? jnum(t->pct) : json_null());
-			json_object_set_new(o, "df", t->tested ? jnum(t->ia.df) : json_null());
-			json_object_set_new(o, "p_value", t->tested ? jnum(t->p) : json_null());
-			json_object_set_new(o, "p_adjusted", t->tested ? jnum(t->p_adj) : json_null());
-			json_object_set_new(o, "significant", json_boolean(t->significant));
+				"scale", t->v.e.log ? "log" : "linear");
+			verdict_json(a, t, o);
 			json_array_append_new(ia, o);
 		}
 	}
@@ -605,16 +855,16 @@ static void section_figures(struct doc *d, const struct an *a)
 	const struct mx *m = a->m;
 	unsigned nc = m->ncells + 2;
 	const char **head = calloc(nc, sizeof(char *)), **cells = calloc(nc, sizeof(char *));
-	char (*buf)[96] = calloc(nc, sizeof(*buf));
+	char (*buf)[128] = calloc(nc, sizeof(*buf));
 
 	if (!head || !cells || !buf)
 		goto out;
 	doc_h(d, 2, "Figures by cell");
-	doc_p(d, "Mean over the runs ± the half-width of its 95%% confidence interval (Student's t); rates (MiB/s, "
-		 "IOPS, files/s) are harmonic means, each run doing the same work. Stars: the cell against %s, the "
-		 "first cell, where the two differ in one axis (Welch's t-test, Holm-Bonferroni over all %u tests of "
-		 "this report): * p < 0.05, ** p < 0.01, *** p < 0.001 after the correction. CV per cell and figure "
-		 "is in summary.json.", m->cell[0].name, a->r.ntests);
+	doc_p(d, "Mean over the runs and its 95%% confidence interval [low, high] (Student's t); rates (MiB/s, "
+		 "IOPS, files/s) are harmonic means, each run doing the same work, with the interval mapped back from "
+		 "the reciprocals. In parentheses: the verdict of the cell against %s, the first cell, where the two "
+		 "differ in one axis and it is decided (Effects below). CV per cell and figure is in summary.json.",
+	      m->cell[0].name);
 	head[0] = "figure";
 	head[1] = "unit";
 	for (unsigned c = 0; c < m->ncells; c++)
@@ -630,11 +880,11 @@ static void section_figures(struct doc *d, const struct an *a)
 		cells[1] = disp_unit(a->fig[f]->unit, ref, &sc);
 		for (unsigned c = 0; c < m->ncells; c++) {
 			const struct eff_test *t = c ? test_vs_first(a, c, f) : NULL;
-			const char *st = t ? eff_stars(t->p_adj) : "";
+			const char *st = t && (t->v.kind == VD_DIFFERENT || t->v.kind == VD_EQUIVALENT) ? verdict_word(a, t) : "";
 
-			fmt_cell(a, c, f, sc, buf[c], sizeof(buf[c]) - 8);
+			fmt_cell(a, c, f, sc, buf[c], sizeof(buf[c]) - 16);
 			if (*st)
-				snprintf(buf[c] + strlen(buf[c]), sizeof(buf[c]) - strlen(buf[c]), " %s", st);
+				snprintf(buf[c] + strlen(buf[c]), sizeof(buf[c]) - strlen(buf[c]), " (%s)", st);
 			cells[c + 2] = buf[c];
 		}
 		doc_row(d, cells);
@@ -646,35 +896,46 @@ out:
 	free(buf);
 }
 
+static const char *const verdict_legend =
+	"Effects of rates, times and latencies are ratios B/A of geometric means with their interval [low, high] "
+	"on the log scale; percentages are differences. Paired by round when every round ran both cells "
+	"(drift between rounds cancels), else unpaired (Welch). Primary figures form the confirmatory family "
+	"(Holm), the others the exploratory one (Benjamini-Hochberg); derived figures are shown, not tested. "
+	"The interval is the family-corrected one (it excludes 1 exactly when the corrected p < 0.05); "
+	"\"equivalent\": the 90%% interval lies within the margin of +-%g%%; \"undecided\": neither, with the "
+	"rounds that would decide it at the observed spread; figures that do not vary within either cell are "
+	"not tested. fsbench(1) STATISTICS has the reasoning.";
+
 static void section_effects(struct doc *d, const struct an *a)
 {
 	const struct mx *m = a->m;
-	static const char *const head[] = { "figure", "from -> to", "from", "to", "delta", "p", "p (Holm)", "verdict" };
+	static const char *const head[] = { "figure", "from -> to", "from", "to", "effect [interval]", "family",
+					     "p (adj.)", "verdict", "how" };
 
 	doc_h(d, 2, "Effects");
-	doc_p(d, "Each axis' effect: every pair of cells that differ in that axis alone, the earlier value as the "
-		 "baseline; Welch's t-test (rates on their reciprocals), p-values adjusted by the Holm-Bonferroni "
-		 "correction over all %u tests of this report (effects and interactions). Shown: the key figures and "
-		 "every significant one; summary.json has every test.", a->r.ntests);
+	doc_p(d, verdict_legend, a->equiv_pct);
+	doc_p(d, "Confirmatory: %u tests (Holm); exploratory: %u tests (Benjamini-Hochberg). Shown: the primary and "
+		 "key figures and every decided difference; summary.json has every test.", a->r.nconfirm, a->r.nexplore);
 	for (unsigned x = 0; x < m->naxes; x++) {
 		unsigned hidden = 0;
 		bool any = false;
 
 		for (unsigned k = 0; k < a->r.nt; k++) {
 			const struct eff_test *t = &a->r.t[k];
-			char lab[256], from[48], to[48], dl[64], p[24], pa[24], v[64];
-			const char *cells[8] = { a->fig[t->fig]->name, lab, from, to, dl, p, pa, v };
+			char lab[256], from[48], to[48], est[128], pa[24], how[160];
+			const char *cells[9] = { a->fig[t->fig]->name, lab, from, to, est, vd_family_name(t->v.family), pa,
+						 verdict_word(a, t), how };
 			const struct eff_cell *c0, *c1;
 
 			if (t->kind != EFF_EFFECT || t->axis != x)
 				continue;
-			if (!shown_fig(a, t->fig) && !t->significant) {
+			if (!shown_fig(a, t->fig) && t->v.family != VD_CONFIRMATORY && t->v.kind != VD_DIFFERENT) {
 				hidden++;
 				continue;
 			}
 			if (!any) {
 				doc_h(d, 3, "%s", m->axis[x].name);
-				doc_table(d, 8, head, NULL);
+				doc_table(d, 9, head, NULL);
 				any = true;
 			}
 			c0 = &a->r.cell[t->cell[0] * a->nfig + t->fig];
@@ -688,29 +949,23 @@ static void section_effects(struct doc *d, const struct an *a)
 				fmt_val(a->fig[t->fig], c1->s.mean, to, sizeof(to), true);
 			else
 				snprintf(to, sizeof(to), "-");
-			if (t->pct_valid)
-				snprintf(dl, sizeof(dl), "%+.1f%%", t->pct);
-			else
-				snprintf(dl, sizeof(dl), "-");
-			fmt_p(t->p, p, sizeof(p));
-			fmt_p(t->p_adj, pa, sizeof(pa));
-			snprintf(v, sizeof(v), "%s%s%s%s", eff_verdict_name(t->verdict), *eff_stars(t->p_adj) ? " " : "",
-				 eff_stars(t->p_adj), t->tested ? "" : !c0->present || !c1->present ?
-				 " (untested: absent in a cell)" : " (untested: fewer than 2 runs)");
+			fmt_estimate(a, t, est, sizeof(est));
+			fmt_p(t->v.p_adj, pa, sizeof(pa));
+			fmt_how(t, how, sizeof(how));
 			doc_row(d, cells);
 		}
 		if (any)
 			doc_table_end(d);
 		if (hidden)
-			doc_p(d, "%s: %u more tests of other figures, none significant (summary.json).", m->axis[x].name,
+			doc_p(d, "%s: %u more tests of other figures, none decided different (summary.json).", m->axis[x].name,
 			      hidden);
 	}
 }
 
 static void section_interactions(struct doc *d, const struct an *a)
 {
-	static const char *const head[] = { "figure", "axes", "B's effect at each A", "interaction", "95% interval",
-					     "p", "p (Holm)", "verdict" };
+	static const char *const head[] = { "figure", "axes", "B's effect at each A", "ratio of ratios [interval]",
+					     "family", "p (adj.)", "interaction", "how" };
 	unsigned nia = 0, hidden = 0;
 	bool any = false;
 
@@ -722,18 +977,21 @@ static void section_interactions(struct doc *d, const struct an *a)
 		return;
 	}
 	doc_p(d, "Does one axis' effect depend on another's value? The difference of differences "
-		 "(A2B2 - A1B2) - (A2B1 - A1B1): for rates on the log scale, shown as the ratio of the two ratios "
-		 "minus 1 (0%%: the same relative effect at both A values); for other figures in their unit. Its "
-		 "interval and test use the four cells' variances (Welch-Satterthwaite degrees of freedom); p-values in "
-		 "the same Holm-Bonferroni family as the effects. Shown: the key figures and every significant one.");
+		 "(A2B2 - A1B2) - (A2B1 - A1B1) on the log scale, shown as the ratio of the two ratios (1: the same "
+		 "relative effect at both A values); for percentages the difference of differences in their unit. "
+		 "Paired by round: the per-round contrast and a one-sample t; else the four cells' variances "
+		 "(Welch-Satterthwaite). \"yes\": the corrected interval excludes 1, \"no\": the 90%% interval lies "
+		 "within the equivalence margin, else undecided. Shown: the primary and key figures and every decided "
+		 "interaction.");
 	for (unsigned k = 0; k < a->r.nt; k++) {
 		const struct eff_test *t = &a->r.t[k];
-		char axes[160], words[320], est[64], ci[96], p[24], pa[24], v[48];
-		const char *cells[8] = { a->fig[t->fig]->name, axes, words, est, ci, p, pa, v };
+		char axes[160], words[320], est[128], pa[24], how[160];
+		const char *cells[8] = { a->fig[t->fig]->name, axes, words, est, vd_family_name(t->v.family), pa,
+					 verdict_word(a, t), how };
 
 		if (t->kind != EFF_INTERACTION)
 			continue;
-		if (!shown_fig(a, t->fig) && !t->significant) {
+		if (!shown_fig(a, t->fig) && t->v.family != VD_CONFIRMATORY && t->v.kind != VD_DIFFERENT) {
 			hidden++;
 			continue;
 		}
@@ -743,17 +1001,15 @@ static void section_interactions(struct doc *d, const struct an *a)
 		}
 		snprintf(axes, sizeof(axes), "A=%s x B=%s", a->m->axis[t->axis].name, a->m->axis[t->axis_b].name);
 		interaction_words(a, t, words, sizeof(words));
-		fmt_interaction(a, t, est, sizeof(est), ci, sizeof(ci));
-		fmt_p(t->p, p, sizeof(p));
-		fmt_p(t->p_adj, pa, sizeof(pa));
-		snprintf(v, sizeof(v), "%s%s%s", !t->tested ? "untested" : t->significant ? "interaction" : "none",
-			 *eff_stars(t->p_adj) ? " " : "", eff_stars(t->p_adj));
+		fmt_estimate(a, t, est, sizeof(est));
+		fmt_p(t->v.p_adj, pa, sizeof(pa));
+		fmt_how(t, how, sizeof(how));
 		doc_row(d, cells);
 	}
 	if (any)
 		doc_table_end(d);
 	if (hidden)
-		doc_p(d, "%u more interaction tests of other figures, none significant (summary.json).", hidden);
+		doc_p(d, "%u more interaction tests of other figures, none decided (summary.json).", hidden);
 }
 
 static void section_classic(struct doc *d, const struct an *a)
@@ -976,6 +1232,13 @@ static void section_runs(struct doc *d, const struct an *a)
 	free(idx);
 }
 
+static void answer_to_doc(void *ctx, enum answer_kind k, const struct eff_test *t, const char *line)
+{
+	(void)k;
+	(void)t;
+	doc_li(ctx, "%s", line);
+}
+
 static void write_doc(struct doc *d, const struct an *a, const struct plot_buf *cmp, const struct plot_buf *fill,
 		      const struct plot_buf *after)
 {
@@ -993,39 +1256,15 @@ static void write_doc(struct doc *d, const struct an *a, const struct plot_buf *
 		 "targets: %s.", m->workload, args, m->ncells, m->nruns, used, m->kernel_release[0] ? m->kernel_release : "?",
 	      m->host[0] ? m->host : "?", m->fsbench_version[0] ? m->fsbench_version : "?",
 	      m->target_kind[0] ? m->target_kind : "?");
-	doc_p(d, "Statistics: %u tests (each axis' effect and every interaction, all figures); p-values corrected "
-		 "for multiple comparisons with the Holm-Bonferroni method over all of them, so a star holds for the "
-		 "whole report, not one row. %u significant: %u effects, %u interactions.", a->r.ntests, a->nsig,
-	      a->nsig_eff, a->nsig_ia);
+	/* a checker's finding (a corrupted filesystem) before any performance figure */
 	mafter_findings_doc(d, m);
 	doc_h(d, 2, "Summary");
-	{
-		unsigned shown = 0;
-
-		for (unsigned k = 0; k < a->r.nt && shown < 20; k++) {
-			const struct eff_test *t = &a->r.t[k];
-			char lab[256], words[320];
-
-			if (!t->significant || !a->fig[t->fig]->key_fig)
-				continue;
-			shown++;
-			if (t->kind == EFF_EFFECT) {
-				effect_label(a, t, lab, sizeof(lab));
-				doc_li(d, "%s, %s: %+.1f%% %s %s (p = %.2g after correction)", a->fig[t->fig]->name, lab, t->pct,
-				       eff_verdict_name(t->verdict), eff_stars(t->p_adj), t->p_adj);
-			} else {
-				interaction_words(a, t, words, sizeof(words));
-				doc_li(d, "interaction on %s (%s x %s): %s %s (p = %.2g after correction)", a->fig[t->fig]->name,
-				       m->axis[t->axis].name, m->axis[t->axis_b].name, words, eff_stars(t->p_adj), t->p_adj);
-			}
-		}
-		if (!a->nsig)
-			doc_li(d, "no significant difference between the cells after the correction");
-		else if (shown < a->nsig)
-			doc_li(d, "and %u more significant test%s (%sother figures: Effects and Interactions below, "
-			       "summary.json)", a->nsig - shown, a->nsig - shown == 1 ? "" : "s", shown ? "" : "none of a key figure; ");
-		doc_list_end(d);
-	}
+	answer(a, answer_to_doc, d);
+	doc_list_end(d);
+	doc_p(d, "Confirmatory family (primary figures): %u tests, Holm; exploratory: %u tests, Benjamini-Hochberg; "
+		 "%u tests paired by round, %u unpaired%s. %u decided different: %u effects, %u interactions.",
+	      a->r.nconfirm, a->r.nexplore, a->npaired, a->nunpaired,
+	      a->incomplete ? " (some rounds incomplete: those tests unpaired)" : "", a->nsig, a->nsig_eff, a->nsig_ia);
 	section_cells(d, a);
 	section_figures(d, a);
 	section_effects(d, a);
@@ -1055,42 +1294,27 @@ static void write_doc(struct doc *d, const struct an *a, const struct plot_buf *
 
 /* ---- the terminal ---- */
 
+static void answer_to_term(void *ctx, enum answer_kind k, const struct eff_test *t, const char *line)
+{
+	(void)k;
+	(void)t;
+	fprintf(ctx, "  %s\n", line);
+}
+
 static void terminal(FILE *term, const struct an *a, const char *dir, unsigned added, bool db)
 {
 	const struct mx *m = a->m;
-	unsigned used = 0, shown = 0;
+	unsigned used = 0;
 
 	if (!term)
 		return;
 	for (unsigned r = 0; r < m->nruns; r++)
 		used += m->run[r].used;
-	fprintf(term, "%s: %s, %u cells, %u of %u runs used; %u tests, Holm-Bonferroni: %u significant (%u effects, %u "
-		"interactions)\n", m->name, m->workload, m->ncells, used, m->nruns, a->r.ntests, a->nsig, a->nsig_eff,
-		a->nsig_ia);
+	fprintf(term, "%s: %s, %u cells, %u of %u runs used\n", m->name, m->workload, m->ncells, used, m->nruns);
 	mafter_findings_term(term, m);
-	for (unsigned k = 0; k < a->r.nt; k++) {
-		const struct eff_test *t = &a->r.t[k];
-		char lab[256];
-
-		if (!t->significant || t->kind != EFF_EFFECT || !a->fig[t->fig]->key_fig)
-			continue;
-		if (shown++ >= MAX_SHOWN)
-			continue;
-		effect_label(a, t, lab, sizeof(lab));
-		fprintf(term, "  %s, %s: %+.1f%% %s %s\n", a->fig[t->fig]->name, lab, t->pct, eff_verdict_name(t->verdict),
-			eff_stars(t->p_adj));
-	}
-	if (shown > MAX_SHOWN)
-		fprintf(term, "  ... and %u more key-figure effects\n", shown - MAX_SHOWN);
-	for (unsigned k = 0, n = 0; k < a->r.nt; k++) {
-		const struct eff_test *t = &a->r.t[k];
-		char words[320];
-
-		if (!t->significant || t->kind != EFF_INTERACTION || !a->fig[t->fig]->key_fig || n++ >= 4)
-			continue;
-		interaction_words(a, t, words, sizeof(words));
-		fprintf(term, "  interaction, %s: %s %s\n", a->fig[t->fig]->name, words, eff_stars(t->p_adj));
-	}
+	answer(a, answer_to_term, term);
+	fprintf(term, "  (%u confirmatory tests, Holm; %u exploratory, Benjamini-Hochberg; %u paired by round, %u "
+		"unpaired; fsbench(1) STATISTICS)\n", a->r.nconfirm, a->r.nexplore, a->npaired, a->nunpaired);
 	if (m->nwarn)
 		fprintf(term, "  %u warning%s (see the report), the first: %s\n", m->nwarn, m->nwarn == 1 ? "" : "s", m->warn[0]);
 	if (db)
@@ -1129,6 +1353,38 @@ static bool stopped(const struct matrix_report_opts *o, const char *before, char
 
 static const char *const outputs[] = { "summary.json", "report.md", "report.html", "plot-compare.svg",
 				       "plot-compare.png", "plot-fill.svg", "plot-fill.png", "plot-after.svg", "plot-after.png" };
+
+int matrix_decided(const char *dir, const struct matrix_report_opts *o, double alpha, bool *decided,
+		   unsigned *undecided, char *err, size_t errlen)
+{
+	struct mx m;
+	struct an a = { 0 };
+	int rc = 0;
+
+	*decided = false;
+	*undecided = 0;
+	if (mread_load(dir, o->exclude_flagged, &m, err, errlen)) {
+		mread_free(&m);
+		return -EINVAL;
+	}
+	m.alpha = alpha;
+	a.m = &m;
+	a.o = o;
+	if (analyse(&a)) {
+		errmsg(err, errlen, "out of memory");
+		rc = -ENOMEM;
+	} else {
+		for (unsigned k = 0; k < a.r.nt; k++) {
+			const struct vd_test *v = &a.r.t[k].v;
+
+			*undecided += v->family == VD_CONFIRMATORY && (v->kind == VD_UNDECIDED || v->kind == VD_NA);
+		}
+		*decided = !*undecided;
+	}
+	an_free(&a);
+	mread_free(&m);
+	return rc;
+}
 
 int matrix_report_opts(const char *dir, const struct matrix_report_opts *o, FILE *term, char *err, size_t errlen)
 {
@@ -1209,7 +1465,9 @@ int matrix_report_opts(const char *dir, const struct matrix_report_opts *o, FILE
 			const struct eff_test *t = c ? test_vs_first(&a, c, f) : NULL;
 
 			if (t && nres)
-				marks[nmarks++] = (struct plot_mark){ a.fig[f]->key, nres, eff_stars(t->p_adj) };
+				marks[nmarks++] = (struct plot_mark){ a.fig[f]->key, nres,
+								      t->v.kind == VD_DIFFERENT || t->v.kind == VD_EQUIVALENT ?
+								      verdict_word(&a, t) : "" };
 		}
 		nres++;
 	}
@@ -1219,8 +1477,8 @@ int matrix_report_opts(const char *dir, const struct matrix_report_opts *o, FILE
 		struct plot_opts po = { .type = PLOT_COMPARE, .width = 1200, .height = 800, .marks = marks,
 					.nmarks = nmarks, .marks_note = note };
 
-		snprintf(note, sizeof(note), "stars against %s: Welch, Holm-Bonferroni over the report's %u tests "
-			 "(none for cells two axes apart)", m.cell[0].name, a.r.ntests);
+		snprintf(note, sizeof(note), "verdicts against %s: the report's (confirmatory %u tests, Holm; exploratory "
+			 "%u, BH; none for cells two axes apart)", m.cell[0].name, a.r.nconfirm, a.r.nexplore);
 		const struct plot_src src = { res, nres, NULL };
 
 		if (plot_both(dir, "plot-compare", &src, &po, &cmp, e, sizeof(e))) {

@@ -23,6 +23,8 @@ struct matrix_report_opts {
 	unsigned profile_top;    /* rows of the side-by-side profile tables (0: 10) */
 	bool (*stop)(void);      /* NULL, or true when the report is to end (the runner's signal):
 				  * asked between its files and while the database is locked */
+	const char *primary;     /* --primary KEY,...: the confirmatory figures; NULL: the declared ones */
+	double equiv_pct;        /* --equivalence PCT; 0: VD_EQUIV_PCT */
 };
 
 /* With the defaults (all zero: the default database, flagged runs counted). 0; or, with a
@@ -33,4 +35,9 @@ struct matrix_report_opts {
 int matrix_report(const char *dir, FILE *term, char *err, size_t errlen);
 int matrix_report_opts(const char *dir, const struct matrix_report_opts *o, FILE *term, char *err,
 		       size_t errlen);
+/* --repeat auto: whether every primary effect and interaction of DIR's runs so far is decided
+ * (better, worse, equivalent, or without variation) at level alpha; *undecided counts the others.
+ * Writes nothing. 0, or -EINVAL / -ENOMEM with the reason in err. */
+int matrix_decided(const char *dir, const struct matrix_report_opts *o, double alpha, bool *decided,
+		   unsigned *undecided, char *err, size_t errlen);
 #endif

@@ -17,7 +17,7 @@ enum plot_format { PLOT_PNG, PLOT_SVG };
 struct plot_mark {
 	const char *key;
 	unsigned res;
-	const char *stars;       /* "", "*", "**", "***" */
+	const char *stars;       /* the verdict drawn beside the bar ("worse", "equivalent"); "" none */
 };
 
 struct plot_opts {
@@ -31,9 +31,9 @@ struct plot_opts {
 	unsigned smooth;         /* fill: a moving median over this many iterations (0 or 1: none) */
 	const unsigned *bold_run;/* fill: per result, the run drawn bold; NULL: run 0 */
 	const char *bold_what;   /* fill's legend: what the bold run is ("median run by files/sec") */
-	const struct plot_mark *marks;   /* compare: stars; NULL: none drawn */
+	const struct plot_mark *marks;   /* compare: verdicts; NULL: none drawn */
 	unsigned nmarks;
-	const char *marks_note;  /* compare: how the stars were tested ("Welch, Holm over 12 tests") */
+	const char *marks_note;  /* compare: how the verdicts were decided */
 };
 
 extern const char *const plot_type_name[];   /* indexed by enum plot_type: "auto", "fill", ... */

@@ -194,6 +194,8 @@ static struct rr_figure *fig_get(struct ctx *c, const char *group, const struct 
 	f->dir = (enum rr_dir)d->dir;
 	f->rate = figure_is_rate(d);
 	f->key_fig = d->flags & FIG_KEY;
+	f->primary = d->flags & FIG_PRIMARY;
+	f->derived = d->flags & FIG_DERIVED;
 	return f;
 }
 
@@ -1053,8 +1055,30 @@ int rr_figure_put(struct rr_result *r, const struct figure *d, unsigned run, dou
 		f->dir = (enum rr_dir)d->dir;
 		f->rate = figure_is_rate(d);
 		f->key_fig = d->flags & FIG_KEY;
+		f->primary = d->flags & FIG_PRIMARY;
+		f->derived = d->flags & FIG_DERIVED;
 	}
 	f->v[run] = v;
+	return 0;
+}
+
+unsigned rr_figure_flags(const char *workload, const char *key)
+{
+	const struct workload_ops *w = workload ? workload_find(workload) : NULL;
+	const struct figure_set *fs = w ? w->figs : NULL;
+	const char *dot = strchr(key, '.');
+
+	if (!fs)
+		return 0;
+	for (unsigned k = 0; k < fs->nrun; k++)
+		if (!strcmp(fs->run[k].key, key))
+			return fs->run[k].flags;
+	for (unsigned k = 0; k < fs->niter; k++)
+		if (!strcmp(fs->iter[k].key, key))
+			return fs->iter[k].flags;
+	for (unsigned k = 0; dot && k < fs->ngroup; k++)
+		if (!strcmp(fs->group[k].key, dot + 1))
+			return fs->group[k].flags;
 	return 0;
 }
 

@@ -33,6 +33,8 @@ struct rr_figure {
 	enum rr_dir dir;
 	bool rate;                /* same work per run: averaged with the harmonic mean */
 	bool key_fig;             /* one of the few figures plot --type compare draws */
+	bool primary;             /* declared primary (FIG_PRIMARY): the confirmatory family */
+	bool derived;             /* derived or duplicate (FIG_DERIVED): never tested */
 	double *v;                /* per run; NAN where that run lacks the figure */
 };
 
@@ -99,6 +101,9 @@ void rr_free(struct rr_result *r);
  * named name (its path too). 0, or -1 out of memory (dst safe to rr_free). */
 int rr_concat(struct rr_result *dst, const struct rr_result *const *src, unsigned n, const char *name);
 const struct rr_figure *rr_find(const struct rr_result *r, const char *key);
+/* The FIG_* flags workload declares for the figure key (a phase's "write.rate_mib_per_s" by its
+ * group declaration); 0 for a key it does not declare (history check: FIG_PRIMARY, FIG_DERIVED). */
+unsigned rr_figure_flags(const char *workload, const char *key);
 /* Sets run's value of the figure d declares (added, NaN in the other runs, when r lacks it):
  * figures measured beside a result (fsbench matrix --after). 0, -EINVAL (no such run), -E2BIG,
  * -ENOMEM. */

@@ -901,10 +901,12 @@ static int setup_threads(struct driver *d, const struct tio_config *c, struct ti
 }
 
 /* The figures, computed once from the raw counters (core/figure.h): the text tables, the JSON,
- * the --repeat summary and compare all read these. */
+ * the --repeat summary and compare all read these. Primary: each phase's rate (the question a
+ * tiotest experiment asks). Derived, never tested: IOPS (the rate over the block size), the mean
+ * extent size and discontinuities per MiB (the same layout as extents per MiB, measured once). */
 const struct figure tio_phase_figs[TIO_NFIGS] = {
-	[TIO_FIG_RATE] = { "rate_mib_per_s", "rate_mib_per_s", "rate", "MiB/s", FIG_HIGHER_BETTER, FIG_HMEAN, FIG_SUM, FIG_KEY },
-	[TIO_FIG_IOPS] = { "iops", "iops", "IOPS", "IOPS", FIG_HIGHER_BETTER, FIG_HMEAN, FIG_SUM, 0 },
+	[TIO_FIG_RATE] = { "rate_mib_per_s", "rate_mib_per_s", "rate", "MiB/s", FIG_HIGHER_BETTER, FIG_HMEAN, FIG_SUM, FIG_KEY | FIG_PRIMARY },
+	[TIO_FIG_IOPS] = { "iops", "iops", "IOPS", "IOPS", FIG_HIGHER_BETTER, FIG_HMEAN, FIG_SUM, FIG_DERIVED },
 	[TIO_FIG_USR_PCT] = { "cpu_usr_pct", "cpu_usr_pct", "CPU usr", "%", FIG_LOWER_BETTER, FIG_MEAN, FIG_SUM, 0 },
 	[TIO_FIG_SYS_PCT] = { "cpu_sys_pct", "cpu_sys_pct", "CPU sys", "%", FIG_LOWER_BETTER, FIG_MEAN, FIG_SUM, 0 },
 	[TIO_FIG_LAT_MEAN] = { "latency_mean_ns", "latency.mean_ns", "latency mean", "ns", FIG_LOWER_BETTER, FIG_MEAN, FIG_HIST, 0 },
@@ -917,8 +919,8 @@ const struct figure tio_phase_figs[TIO_NFIGS] = {
 	[TIO_FIG_OVER_10S_PCT] = { "latency_over_10s_pct", "latency.over_10s_pct", "ops over 10 s", "%", FIG_LOWER_BETTER, FIG_MEAN, FIG_RECOMPUTE, FIG_OPTIONAL | FIG_NOCOMPARE },
 	/* the layout the phase left (struct tio_layout): absent from read phases and older results */
 	[TIO_FIG_LAYOUT_EXTENTS_PER_MIB] = { "layout_extents_per_mib", "layout.extents_per_mib", "extents per MiB", "extents/MiB", FIG_LOWER_BETTER, FIG_MEAN, FIG_RECOMPUTE, FIG_OPTIONAL },
-	[TIO_FIG_LAYOUT_MEAN_EXTENT_BYTES] = { "layout_mean_extent_bytes", "layout.mean_extent_bytes", "mean extent size", "bytes", FIG_HIGHER_BETTER, FIG_MEAN, FIG_RECOMPUTE, FIG_OPTIONAL },
-	[TIO_FIG_LAYOUT_DISCONT_PER_MIB] = { "layout_discontinuities_per_mib", "layout.discontinuities_per_mib", "discontinuities per MiB", "/MiB", FIG_LOWER_BETTER, FIG_MEAN, FIG_RECOMPUTE, FIG_OPTIONAL },
+	[TIO_FIG_LAYOUT_MEAN_EXTENT_BYTES] = { "layout_mean_extent_bytes", "layout.mean_extent_bytes", "mean extent size", "bytes", FIG_HIGHER_BETTER, FIG_MEAN, FIG_RECOMPUTE, FIG_OPTIONAL | FIG_DERIVED },
+	[TIO_FIG_LAYOUT_DISCONT_PER_MIB] = { "layout_discontinuities_per_mib", "layout.discontinuities_per_mib", "discontinuities per MiB", "/MiB", FIG_LOWER_BETTER, FIG_MEAN, FIG_RECOMPUTE, FIG_OPTIONAL | FIG_DERIVED },
 };
 
 const struct figure tio_run_figs[TIO_NRFIGS] = {

@@ -44,7 +44,7 @@ ok "compare and plot (fill, timeline, latency) accept it"
 # the old layout (schema 1, buckets per iteration) and the new one side by side
 fsb compare "$C/valid_fs_mark_v1_real.json" "$C/valid_fs_mark_v2_real.json" > cmp.txt 2> err ||
     fail "compare schema 1 and 2: exit $?: $(cat err)"
-grep -qE '^fsync latency p99 +us +[0-9.]+ ± [0-9.]+ +[0-9.]+ ± [0-9.]+ ' cmp.txt ||
+grep -qE '^fsync latency p99 +us +[0-9.]+ \[[0-9.]+, [0-9.]+\] +[0-9.]+ \[[0-9.]+, [0-9.]+\] ' cmp.txt ||
     fail "compare schema 1 and 2: no fsync p99 for both: $(cat cmp.txt)"
 fsb plot --type latency -o old.png "$C/valid_fs_mark_v1_real.json" 2> err || fail "plot schema 1: $(cat err)"
 ok "a schema 1 result still loads, beside a schema 2 one"

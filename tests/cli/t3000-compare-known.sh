@@ -1,6 +1,7 @@
 #!/bin/bash
-# t3000: compare on synthetic results with known numbers: exact deltas, verdicts and stars;
-# identical results are "no difference"; single runs get no stars; --fail-if-worse; --json;
+# t3000: compare on synthetic results with known numbers: exact deltas, ratios, intervals and
+# verdicts; identical results are "equivalent" (never "no difference"); figures without variation
+# are not tested; single runs are undecided; --fail-if-worse on decided verdicts only; --json;
 # what differs is listed first; different workloads refused without --force.
 . "$(dirname "$0")/lib.sh"
 need_cmd jq
@@ -24,41 +25,49 @@ jq -c '.config.o_sync = true' b.json > b-sync.json
 
 out=$(fsb compare a.json b.json) || fail "compare exit $?"
 echo "$out"
-# harmonic means: 3/(1/100+1/102+1/98) = 99.973, 3/(1/50+1/51+1/49) = 49.987: -50.0 %, Welch on
-# the reciprocals p = 4.5e-5 < 0.001; Holm over the table's 53 tests (53 figures, one result
-# against the baseline) makes it 53 x 4.5e-5 = 0.0024: two stars, not three (intended: a star
-# holds for the whole table)
-echo "$out" | grep -E '^write rate +MiB/s +99\.97 ± 4\.97 +49\.99 ± 2\.48 +-50\.0% worse \*\*$' ||
+# harmonic means: 3/(1/100+1/102+1/98) = 99.973, 3/(1/50+1/51+1/49) = 49.987, intervals from the
+# reciprocals; the ratio of geometric means exactly 0.5 (every rate halved), Welch on the logs;
+# the write rate is the only figure that varies, so the only test (primary: confirmatory family)
+# and its interval needs no correction: 0.5 x exp(+-t(0.975, 4) 0.02 sqrt(2/3)) = [0.478, 0.523]
+echo "$out" | grep -E '^write rate +MiB/s +99\.97 \[95\.24, 105\.20\] +49\.99 \[47\.62, 52\.60\] +-50\.0% worse x0\.5 \[0\.478, 0\.523\]$' ||
     fail "write rate row"
-echo "$out" | grep -Eq '^Correction: Holm-Bonferroni over the [0-9]+ tests' || fail "the correction is not named"
-
-echo "$out" | grep -E '^write latency p99 +us +9\.15 ± 0\.00 +9\.15 ± 0\.00 +no difference$' || fail "p99 row"
+echo "$out" | grep -Eq '^x\[low, high\] on the log scale \(Welch\), percentages as differences\. Primary figures: 1 tests, Holm;$' ||
+    fail "the families are not named"
+# a figure that does not vary within either result is not tested; IOPS is the rate again
+echo "$out" | grep -E '^write latency p99 +us +9\.15 +9\.15 +\+0\.0% same \(no variation\)$' || fail "p99 row"
+echo "$out" | grep -E '^write IOPS +IOPS +.* not tested \(derived\)$' || fail "IOPS row"
 grep -q 'The results do not differ\|What differs' <<<"$out" || fail "no differences section"
 ok "exact deltas and marks"
 
 out=$(fsb compare a.json a2.json) || fail "identical exit $?"
-n=$(echo "$out" | grep -cE '(better|worse|changed)( |$)')
+n=$(echo "$out" | grep -cE '(better|worse|changed|undecided)( |$)')
 [ "$n" = 0 ] || fail "identical runs show $n differences"
-[ "$(echo "$out" | grep -c 'no difference$')" -ge 30 ] || fail "identical runs: not all 'no difference'"
-ok "identical runs: no difference"
+! echo "$out" | grep -q 'no difference' || fail "'no difference' is not a verdict"
+# identical spread 2 %: the 90 % interval of the ratio is well within +-5 %
+echo "$out" | grep -E '^write rate .* \+0\.0% equivalent x1 \[0\.966, 1\.04\]$' || fail "identical: equivalent"
+[ "$(echo "$out" | grep -c 'same (no variation)$')" -ge 30 ] || fail "identical runs: constant figures not 'same (no variation)'"
+ok "identical runs: equivalent, constant figures untested"
 
 fsb compare a.json b-sync.json > diff.txt || fail "exit $?"
 grep -E '^  config\.o_sync +false +true' diff.txt || fail "config.o_sync not shown as differing"
 grep -E '^  label +A +B' diff.txt || fail "label not shown as differing"
 ok "what differs comes first"
 
-# single runs: delta, no stars, and the note
+# single runs: a delta, undecided whatever its size, and the note
 jq -c 'del(.runs) + .runs[0]' a.json > a1.json
 jq -c 'del(.runs) + .runs[0] | .phases[0].rate_mib_per_s = 110' a.json > b1.json
 out=$(fsb compare a1.json b1.json) || fail "single exit $?"
-echo "$out" | grep -E '^write rate +MiB/s +100\.0 +110\.0 +\+10\.0% better$' || fail "single-run row"
+echo "$out" | grep -E '^write rate +MiB/s +100\.0 +110\.0 +\+10\.0% undecided$' || fail "single-run row"
 echo "$out" | grep -q 'cannot be tested' || fail "no note on untested deltas"
 # the note names the option, not one workload (tiotest and fs_mark both have --repeat)
-echo "$out" | grep -q '^noise (--repeat N gives every figure an interval)\.$' || fail "note: $out"
+echo "$out" | grep -q '^(--repeat N gives every figure an interval)\.$' || fail "note: $out"
+# a single run per side cannot be tested: never a failure by direction alone
+jq -c 'del(.runs) + .runs[0] | .phases[0].rate_mib_per_s = 50' a.json > w1.json
+expect_exit 0 fsb compare --fail-if-worse 10 a1.json w1.json > /dev/null
 ok "single runs"
 
 expect_exit 1 fsb compare --fail-if-worse 10 a.json b.json > /dev/null
-fsb compare --fail-if-worse 10 a.json b.json | grep -q 'write rate .* worse \*\* FAIL$' || fail "FAIL mark"
+fsb compare --fail-if-worse 10 a.json b.json | grep -q 'write rate .* worse x0\.5 \[.*\] FAIL$' || fail "FAIL mark"
 expect_exit 0 fsb compare --fail-if-worse 60 a.json b.json > /dev/null
 expect_exit 0 fsb compare --fail-if-worse 10 b.json a.json > /dev/null
 expect_exit 2 fsb compare --fail-if-worse ten a.json b.json
@@ -66,10 +75,13 @@ ok "--fail-if-worse"
 
 fsb compare --json - a.json b.json > cmp.json || fail "--json - exit $?"
 jq -e '.schema == "fsbench-compare" and .baseline == "A" and (.results | length) == 2 and
-       .correction.method == "holm" and .correction.tests > 20' cmp.json >/dev/null || fail "json head"
+       .correction.confirmatory.method == "holm" and .correction.confirmatory.tests == 1 and
+       .correction.exploratory.method == "benjamini-hochberg" and .correction.equivalence_pct == 5' cmp.json >/dev/null ||
+    fail "json head"
 jq -e '.figures[] | select(.key == "write.rate_mib_per_s") | .deltas[0].verdict == "worse" and
        (.deltas[0].pct * 10 | round) == -500 and .deltas[0].p_value < 0.001 and .results[0].mean_kind == "harmonic"
-       and .deltas[0].p_adjusted > .deltas[0].p_value and .deltas[0].p_adjusted < 0.01
+       and .deltas[0].family == "confirmatory" and .deltas[0].scale == "ratio" and .deltas[0].ratio == 0.5
+       and .deltas[0].low < 0.5 and .deltas[0].high > 0.5 and .deltas[0].high < 1
        and .results[0].runs == 3' cmp.json >/dev/null || fail "json figure"
 fsb compare --json out.json a.json b.json > text.txt && [ -s out.json ] && grep -q '^write rate' text.txt ||
     fail "--json FILE keeps the text on stdout"

@@ -1,7 +1,8 @@
 #!/bin/bash
 # t8000: fsbench report on a synthetic 2x2 matrix directory (tests/cli/lib_matrix.sh: real
 # tiotest results of this build, figures set to known values; a kernel profile in the write
-# phase; one run flagged for other CPU) writes every artefact: summary.json with the correction,
+# phase; one run flagged for other CPU) writes every artefact: summary.json with the two families
+# (the phases' rates confirmatory, Holm; the rest exploratory, Benjamini-Hochberg), the answer,
 # 4 cells, 4 x 53 effects and 53 interactions; plot-compare.svg and .png (not blank);
 # report.md and report.html with each section (classic tables of the median runs, profiles
 # side by side and the moved-most table, runs with the flagged one, warnings); the terminal
@@ -32,23 +33,37 @@ done
 [ ! -e m/plot-fill.svg ] || fail "a fill plot of tiotest results"
 ls m | grep -q '\.tmp\.' && fail "temporary files left: $(ls m)"
 tail -n 1 out.txt | grep -qx 'report: m/report.html (report.md, summary.json, plots beside it)' || fail "no report path"
-grep -Eq '^kmemleak: tiotest, 4 cells, 16 of 16 runs used; [0-9]+ tests, Holm-Bonferroni: ' out.txt || fail "summary line"
+grep -Eq '^kmemleak: tiotest, 4 cells, 16 of 16 runs used$' out.txt || fail "summary line"
+# the answer first: each axis' effect on the primary figures, then the interactions
+sed -n 2p out.txt | grep -Eq '^  write rate, fs: ext4 -> btrfs \(kmemleak=on\): worse x0\.[0-9]+ \[0\.[0-9]+, 0\.[0-9]+\] \(paired by round, n 4, confirmatory\)$' ||
+    fail "the answer's first line: $(sed -n 2p out.txt)"
+grep -Eq '^  write rate, interaction fs x kmemleak \(.*\): yes x1\.9[0-9]* \[' out.txt || fail "the interaction line"
+grep -Eq '^  \(20 confirmatory tests, Holm; [0-9]+ exploratory, Benjamini-Hochberg; [0-9]+ paired by round, 0 unpaired' out.txt ||
+    fail "the families line"
 [ -f "$XDG_DATA_HOME/fsbench/history.db" ] || fail "no history database at \$XDG_DATA_HOME/fsbench/history.db"
 grep -q 'history: 16 runs added' out.txt || fail "history: not 16 runs added"
 ok "every artefact, the summary and its path; 16 runs into the default database"
 
 S=m/summary.json
 # one interaction per figure the results compare (nf), four effects per figure (each axis at
-# each level of the other), one Holm family of all of them
+# each level of the other); the 4 phases' rates x 5 tests are the confirmatory family
 jq -e '(.interactions | length) as $nf | $nf > 20
-       and .schema == "fsbench-matrix-summary" and .schema_version == 1 and .correction.method == "holm"
-       and .correction.tests == 5 * $nf and (.cells | length) == 4 and (.effects | length) == 4 * $nf
+       and .schema == "fsbench-matrix-summary" and .schema_version == 1
+       and .correction.confirmatory.method == "holm" and .correction.confirmatory.tests == 20
+       and .correction.exploratory.method == "benjamini-hochberg"
+       and .correction.confirmatory.tests + .correction.exploratory.tests < 5 * $nf
+       and (.cells | length) == 4 and (.effects | length) == 4 * $nf
        and (.runs | length) == 16 and .flagged_runs == "included"' $S > /dev/null ||
     fail "summary.json head: $(jq -c '{correction, n: (.effects | length)}' $S)"
 jq -e '[.effects[] | has("figure", "axis", "cells", "from", "to", "mean_from", "mean_to", "delta_pct", "p_value",
-        "p_adjusted", "significant", "verdict")] | all' $S > /dev/null || fail "an effect lacks a field"
-jq -e '[.interactions[] | has("figure", "axes", "cells", "scale", "estimate", "ci95_low", "ci95_high", "p_value",
-        "p_adjusted", "significant")] | all' $S > /dev/null || fail "an interaction lacks a field"
+        "p_adjusted", "verdict", "family", "ratio", "low", "high", "paired")] | all' $S > /dev/null || fail "an effect lacks a field"
+jq -e '[.interactions[] | has("figure", "axes", "cells", "scale", "ratio", "low", "high", "p_value",
+        "p_adjusted", "verdict", "family", "paired")] | all' $S > /dev/null || fail "an interaction lacks a field"
+jq -e '[.answer[] | select(.kind == "effect")] | length == 16 and (.[0] | .verdict == "worse" and .family == "confirmatory"
+       and .paired and .low < .ratio and .ratio < .high and .high < 1)' $S > /dev/null || fail "summary.json: the answer"
+# IOPS is the rate again: never tested
+jq -e '[.effects[] | select(.figure | endswith(".iops")) | .tested or .verdict != "not tested (derived)"] | any | not' $S \
+    > /dev/null || fail "IOPS tested"
 jq -e '.cells[0] | .name == "ext4-on" and .axes == {"fs": "ext4", "kmemleak": "on"} and .runs_used == 4
        and .config_hash == "h-ext4-on" and (.median_run | startswith("runs/ext4-on/"))
        and .figures["write.rate_mib_per_s"].mean_kind == "harmonic"' $S > /dev/null || fail "cells[0]"
@@ -57,14 +72,14 @@ jq -e '[.runs[] | select(.other_cpu_flag)] | length == 1 and .[0].cell == "btrfs
 # p_adjusted >= p_value, and Holm's largest is at most 1
 jq -e '[(.effects + .interactions)[] | select(.p_value != null) | .p_adjusted >= .p_value - 1e-12 and .p_adjusted <= 1]
        | all' $S > /dev/null || fail "adjusted p-values"
-ok "summary.json: 4 effects and 1 interaction per figure, one Holm family"
+ok "summary.json: 4 effects and 1 interaction per figure, two families, the answer"
 
 M=m/report.md
 for s in '## Summary' '## Cells' '## Figures by cell' '## Effects' '### fs' '### kmemleak' '## Interactions' \
          '## Plots' "## Each cell's median run" '## Profiles' '## Runs' '## Warnings'; do
     grep -qxF "$s" $M || fail "report.md lacks '$s'"
 done
-grep -q 'Holm-Bonferroni' $M || fail "the correction is not named"
+grep -q 'Benjamini-Hochberg' $M && grep -q 'Holm' $M || fail "the corrections are not named"
 [ "$(grep -c '^Tiotest results for 1 concurrent io threads:$' $M)" = 4 ] || fail "not 4 classic tables"
 grep -qE '^\| Write +1 MBs \| +0\.0 s \| +[0-9]+\.[0-9]{3} MB/s \|' $M || fail "classic throughput row"
 grep -qE '^\| Total +\| +[0-9.]+ ms \|' $M || fail "classic latency total row"
@@ -108,8 +123,8 @@ grep -q '^FSUse%        Count         Size    Files/sec     App Overhead$' f/rep
 # two plots inline: their ids apart (a glyph of one must not resolve to the other's)
 [ "$(grep -o 'id="s1-' f/report.html | wc -l)" -gt 0 ] && [ "$(grep -o 'id="s2-' f/report.html | wc -l)" -gt 0 ] ||
     fail "inline SVG ids not prefixed"
-jq -e '.effects[] | select(.figure == "files_per_sec") | .significant and .verdict == "better"' f/summary.json > /dev/null ||
-    fail "fs_mark: files/sec x1.5 not significant"
+jq -e '.effects[] | select(.figure == "files_per_sec") | .verdict == "better" and .family == "confirmatory"' f/summary.json > /dev/null ||
+    fail "fs_mark: files/sec x1.5 not better"
 ok "fs_mark: fill and compare plots, fs_mark's rows, two inline SVGs apart"
 
 expect_exit 2 fsb report

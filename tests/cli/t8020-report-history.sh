@@ -30,7 +30,7 @@ fsb history --db h.db list > list.txt || fail "list: exit $?"
 [ "$(grep -c '^[0-9]' list.txt)" = 2 ] || fail "list: $(cat list.txt)"
 grep -qE '^1 +ci +2026-09-21T14:13:20Z +tiotest +6\.1\.0 +testhost +2 +8$' list.txt || fail "list row: $(cat list.txt)"
 fsb history --db h.db show ci > show.txt || fail "show: exit $?"
-[ "$(grep -c '^experiment ' show.txt)" = 2 ] && grep -qE '^    write rate +[0-9.]+ ± [0-9.]+ MiB/s +\(4 runs\)$' show.txt ||
+[ "$(grep -c '^experiment ' show.txt)" = 2 ] && grep -qE '^    write rate +[0-9.]+ \[[0-9.]+, [0-9.]+\] MiB/s +\(4 runs\)$' show.txt ||
     fail "show: $(head -5 show.txt)"
 fsb history --db h.db show 2 | grep -q '^experiment 2: ci' || fail "show by id"
 expect_exit 2 fsb history --db h.db show nosuch
@@ -41,7 +41,7 @@ fsb report --db h.db same > /dev/null || fail "report same"
 fsb history --db h.db check --fail-if-worse 10 > chk.txt; rc=$?
 cat chk.txt
 [ $rc = 0 ] || fail "no change: check exit $rc"
-grep -q ' 0 significant; 0 regressions worse by more than 10%' chk.txt || fail "no change: $(tail -2 chk.txt)"
+grep -q ' 0 decided different; 0 regressions: decided worse by more than 10%' chk.txt || fail "no change: $(tail -2 chk.txt)"
 grep -qE '^ci +a +\(config h-a\) latest: 4 runs on 6\.3\.0; earlier: 8 runs on 6\.1\.0, 6\.2\.0$' chk.txt ||
     fail "check: the cell line"
 ok "check: a no-change passes the gate"
@@ -49,7 +49,7 @@ ok "check: a no-change passes the gate"
 fsb report --db h2.db slow > /dev/null || fail "report slow"
 fsb history --db h2.db check --fail-if-worse 10 > chk.txt; rc=$?
 [ $rc = 1 ] || fail "regression: check exit $rc: $(cat chk.txt)"
-grep -qE '^ci +a +write rate +.* -[23][0-9]\.[0-9]% .* worse \*+ REGRESSION$' chk.txt || fail "regression row: $(grep 'write rate' chk.txt)"
+grep -qE '^ci +a +write rate +.* x0\.[67][0-9]* \[0\.[0-9]+, 0\.[0-9]+\] .* worse REGRESSION$' chk.txt || fail "regression row: $(grep 'write rate' chk.txt)"
 grep -E 'REGRESSION' chk.txt | grep -vq '^ci  *a ' && fail "cell b flagged: $(grep REGRESSION chk.txt)"
 expect_exit 0 fsb history --db h2.db check --fail-if-worse 50 > /dev/null
 expect_exit 0 fsb history --db h2.db check > /dev/null

@@ -1,7 +1,7 @@
 /* Unit tests for core/effects: which cells are compared (pairs one axis apart, the earlier value
  * the baseline; 2x2 squares for interactions) in full, partial and 2x3 designs; the numbers are
- * core/stats' own (Welch, interaction) and one Holm family spans effects and interactions;
- * verdicts by direction. */
+ * core/verdict's own (Welch on logs, paired by round, interaction); the families (primary
+ * figures confirmatory, Holm; constant figures not tested); verdicts by direction. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -31,10 +31,13 @@ int main(void)
 		{ 23.0, 22.5, 23.6 }, { 40.6, 41.0, 40.2 }, { 46.9, 47.3, 46.5 }, { 41.3, 41.5, 40.9 },
 	};
 	static const double lat[4][3] = { { 5, 5, 5 }, { 5, 5, 5 }, { 5, 5, 5 }, { 5, 5, 5 } };
-	static const struct eff_figure figs[2] = { { true, 1 }, { false, -1 } };
+	static const struct eff_figure figs[2] = { { true, true, 1, VD_CONFIRMATORY }, { false, true, -1, VD_EXPLORATORY } };
+	static const unsigned rounds[3] = { 1, 2, 3 };
+	const unsigned *rnd[4] = { rounds, rounds, rounds, rounds };
 	const double *v[8];
 	const unsigned n[4] = { 3, 3, 3, 3 };
-	struct eff_input in = { .naxes = 2, .ncells = 4, .nfig = 2, .cell_value = cv, .fig = figs, .v = v, .n = n };
+	struct eff_input in = { .naxes = 2, .ncells = 4, .nfig = 2, .cell_value = cv, .fig = figs, .v = v, .n = n,
+				.opts = { VD_ALPHA, VD_EQUIV_PCT } };
 	struct eff_result r;
 
 	for (unsigned c = 0; c < 4; c++) {
@@ -44,7 +47,8 @@ int main(void)
 	CHECK(eff_analyze(&in, &r) == 0, "analyze 2x2");
 	CHECK(r.nt == 10 && count(&r, EFF_EFFECT) == 8 && count(&r, EFF_INTERACTION) == 2,
 	      "2x2: 4 pairs x 2 figures + 1 square x 2: %u tests", r.nt);
-	CHECK(r.ntests == 10, "every test in the family: %u", r.ntests);
+	CHECK(r.nconfirm == 5 && r.nexplore == 0, "the rate's 5 tests confirmatory, the constant latency untested: %u %u",
+	      r.nconfirm, r.nexplore);
 	CHECK(r.cell[1 * 2].present && close_rel(r.cell[1 * 2].s.mean, 3 / (1 / 40.6 + 1 / 41.0 + 1 / 40.2), 1e-12),
 	      "cell mean is harmonic for a rate: %g", r.cell[2].s.mean);
 	for (unsigned i = 0; i < r.nt; i++) {
@@ -52,15 +56,17 @@ int main(void)
 
 		if (t->kind == EFF_EFFECT) {
 			unsigned a = t->cell[0], b = t->cell[1];
-			struct stats_welch w;
+			struct vd_est w;
 
 			CHECK(cv[a * 2 + t->axis] < cv[b * 2 + t->axis] && cv[a * 2 + (1 - t->axis)] == cv[b * 2 + (1 - t->axis)],
 			      "effect %u: cells %u -> %u one axis apart, baseline first", i, a, b);
-			stats_welch(rate[a], 3, rate[b], 3, true, &w);
+			vd_welch(rate[a], 3, rate[b], 3, true, &w);
 			if (t->fig == 0) {
-				CHECK(t->tested && close_rel(t->p, w.p, 1e-15), "effect %u: Welch's p", i);
+				CHECK(t->v.tested && !t->v.e.paired && t->v.e.log && close_rel(t->v.e.p, w.p, 1e-15) &&
+				      close_rel(t->v.ratio, exp(w.est), 1e-15), "effect %u: Welch on the logs", i);
 			} else {
-				CHECK(t->tested && t->p == 1 && t->verdict == EFF_SAME, "constant latency: p 1, no difference");
+				CHECK(!t->v.tested && t->v.kind == VD_SAME_CONST && isnan(t->v.p_adj),
+				      "constant latency: not tested, same (no variation)");
 			}
 		} else {
 			CHECK(t->axis == 0 && t->axis_b == 1, "interaction axes %u %u", t->axis, t->axis_b);
@@ -69,41 +75,84 @@ int main(void)
 			      "square %u %u %u %u", t->cell[0], t->cell[1], t->cell[2], t->cell[3]);
 			if (t->fig == 0) {
 				const double *vv[4] = { rate[1], rate[2], rate[3], rate[0] };
-				struct stats_interaction ia;
+				struct vd_est ia;
 
-				stats_interaction(vv, n, true, &ia);
-				CHECK(t->tested && close_rel(t->ia.est, ia.est, 1e-15) && t->significant,
-				      "rate interaction: est %g p %g adj %g", t->ia.est, t->p, t->p_adj);
-				CHECK(close_rel(t->pct, (exp(ia.est) - 1) * 100, 1e-12), "as a ratio of ratios: %g %%", t->pct);
+				vd_interaction(vv, n, true, &ia);
+				CHECK(t->v.tested && close_rel(t->v.e.est, ia.est, 1e-12) && t->v.kind == VD_DIFFERENT,
+				      "rate interaction: est %g p %g adj %g", t->v.e.est, t->v.e.p, t->v.p_adj);
 				/* ln((23.03/46.9) / (41.23/40.6)) < 0: the toggle costs btrfs, not ext4 */
-				CHECK(t->ia.est < 0 && t->verdict == EFF_CHANGED, "the toggle hurts btrfs more");
+				CHECK(t->v.e.est < 0 && t->v.hi < 1, "the toggle hurts btrfs more: [%g, %g]", t->v.lo, t->v.hi);
 			}
 		}
 	}
-	/* Holm by hand over the 10: the rate tests' p-values times their rank factors */
+	/* Holm by hand over the 5 confirmatory tests */
 	{
 		double all[10], adj[10];
 
 		for (unsigned i = 0; i < r.nt; i++)
-			all[i] = r.t[i].p;
+			all[i] = r.t[i].v.tested ? r.t[i].v.e.p : NAN;
 		stats_holm(all, 10, adj);
 		for (unsigned i = 0; i < r.nt; i++)
-			CHECK(r.t[i].p_adj == adj[i], "test %u adjusted %g, want %g", i, r.t[i].p_adj, adj[i]);
+			CHECK(r.t[i].v.p_adj == adj[i] || (isnan(adj[i]) && isnan(r.t[i].v.p_adj)),
+			      "test %u adjusted %g, want %g", i, r.t[i].v.p_adj, adj[i]);
 	}
 	for (unsigned i = 0; i < r.nt; i++) {
 		const struct eff_test *t = &r.t[i];
 
 		/* ext4/on -> btrfs/on: 41.23 -> 23.03 MiB/s: worse */
 		if (t->kind == EFF_EFFECT && t->fig == 0 && t->cell[0] == 3 && t->cell[1] == 0)
-			CHECK(t->significant && t->verdict == EFF_WORSE && t->pct < -40, "btrfs/on worse: %g %%", t->pct);
+			CHECK(t->v.kind == VD_DIFFERENT && !strcmp(vd_word(&t->v, 1), "worse") && vd_pct(&t->v) < -40 &&
+			      t->v.lo < t->v.ratio && t->v.ratio < t->v.hi && t->v.hi < 1,
+			      "btrfs/on worse: %g %% [%g, %g]", vd_pct(&t->v), t->v.lo, t->v.hi);
 	}
 	eff_free(&r);
+
+	/* interleaved rounds: paired by round */
+	{
+		struct eff_input inr = in;
+
+		inr.round = rnd;
+		CHECK(eff_analyze(&inr, &r) == 0, "analyze with rounds");
+		for (unsigned i = 0; i < r.nt; i++) {
+			const struct eff_test *t = &r.t[i];
+			struct vd_est e;
+
+			if (t->kind != EFF_EFFECT || t->fig != 0)
+				continue;
+			vd_paired(rate[t->cell[0]], rate[t->cell[1]], 3, true, &e);
+			CHECK(t->v.e.paired && !t->v.incomplete && close_rel(t->v.e.p, e.p, 1e-15) && t->v.e.df == 2,
+			      "effect %u paired: p %g want %g", i, t->v.e.p, e.p);
+		}
+		eff_free(&r);
+	}
+	/* a failed run (NaN) leaves a round incomplete: unpaired, and said */
+	{
+		struct eff_input inr = in;
+		const double gap[3] = { 40.6, NAN, 40.2 };
+		const double *vg[8];
+
+		memcpy(vg, v, sizeof(vg));
+		vg[1 * 2] = gap;
+		inr.v = vg;
+		inr.round = rnd;
+		CHECK(eff_analyze(&inr, &r) == 0, "analyze with a gap");
+		for (unsigned i = 0; i < r.nt; i++) {
+			const struct eff_test *t = &r.t[i];
+			bool has = t->cell[0] == 1 || t->cell[1] == 1;
+
+			if (t->kind == EFF_EFFECT && t->fig == 0)
+				CHECK(has ? (!t->v.e.paired && t->v.incomplete) : t->v.e.paired, "effect %u: %s", i,
+				      has ? "unpaired (incomplete rounds)" : "paired");
+		}
+		eff_free(&r);
+	}
 
 	/* a partial design: btrfs/on missing, so no square */
 	{
 		static const unsigned cv3[3 * 2] = { 0, 0, 1, 0, 0, 1 };
 		const double *v3[6] = { rate[1], lat[1], rate[2], lat[2], rate[3], lat[3] };
-		struct eff_input in3 = { .naxes = 2, .ncells = 3, .nfig = 2, .cell_value = cv3, .fig = figs, .v = v3, .n = n };
+		struct eff_input in3 = { .naxes = 2, .ncells = 3, .nfig = 2, .cell_value = cv3, .fig = figs, .v = v3, .n = n,
+					 .opts = { VD_ALPHA, VD_EQUIV_PCT } };
 
 		CHECK(eff_analyze(&in3, &r) == 0 && count(&r, EFF_EFFECT) == 4 && count(&r, EFF_INTERACTION) == 0,
 		      "3 of 4 cells: 2 pairs x 2 figures, no interaction (%u tests)", r.nt);
@@ -114,7 +163,8 @@ int main(void)
 		unsigned cv6[6 * 2];
 		const double *v6[6 * 2];
 		const unsigned n6[6] = { 3, 3, 3, 3, 3, 3 };
-		struct eff_input in6 = { .naxes = 2, .ncells = 6, .nfig = 2, .cell_value = cv6, .fig = figs, .v = v6, .n = n6 };
+		struct eff_input in6 = { .naxes = 2, .ncells = 6, .nfig = 2, .cell_value = cv6, .fig = figs, .v = v6, .n = n6,
+					 .opts = { VD_ALPHA, VD_EQUIV_PCT } };
 
 		for (unsigned c = 0; c < 6; c++) {
 			cv6[c * 2] = c % 2;
@@ -127,18 +177,16 @@ int main(void)
 		      count(&r, EFF_INTERACTION));
 		eff_free(&r);
 	}
-	/* single runs: no test, a delta all the same */
+	/* single runs: nothing tested; undecided, never "no difference" */
 	{
 		const unsigned n1[4] = { 1, 1, 1, 1 };
 		struct eff_input in1 = in;
 
 		in1.n = n1;
-		CHECK(eff_analyze(&in1, &r) == 0 && r.ntests == 0, "single runs: nothing tested");
+		CHECK(eff_analyze(&in1, &r) == 0 && r.nconfirm + r.nexplore == 0, "single runs: nothing tested");
 		for (unsigned i = 0; i < r.nt; i++)
-			CHECK(!r.t[i].tested && isnan(r.t[i].p_adj), "untested %u", i);
+			CHECK(!r.t[i].v.tested && isnan(r.t[i].v.p_adj) && r.t[i].v.kind == VD_UNDECIDED, "untested %u", i);
 		eff_free(&r);
 	}
-	CHECK(strcmp(eff_stars(0.0005), "***") == 0 && strcmp(eff_stars(0.005), "**") == 0 &&
-	      strcmp(eff_stars(0.02), "*") == 0 && strcmp(eff_stars(0.05), "") == 0 && strcmp(eff_stars(NAN), "") == 0, "stars");
 	return check_done("test_effects");
 }
