@@ -86,7 +86,8 @@ int cmd_report(int argc, char **argv, const char *prog)
 	if (c.help) {
 		opt_text_help(&report_cmd, &defaults, prog, stdout);
 		printf("\nExit status: 0; 1 when an output or the database cannot be written; 2 on a bad command line\n"
-		       "or a directory that is not a readable matrix result.\n");
+		       "or a directory that is not a readable matrix result; 3 when no run could be used (nothing to\n"
+		       "compare: every run failed, or was flagged and left out by --exclude-flagged).\n");
 		return EXIT_OK;
 	}
 	if (ndirs != 1) {
@@ -110,7 +111,7 @@ int cmd_report(int argc, char **argv, const char *prog)
 	rc = matrix_report_opts(dirs[0], &mo, stdout, err, sizeof(err));
 	if (rc) {
 		fprintf(stderr, "%s: %s\n", prog, err);
-		return rc == -EINVAL ? EXIT_USAGE : EXIT_FAILED;
+		return rc == -EINVAL ? EXIT_USAGE : rc == -ENODATA ? EXIT_UNSUPPORTED : EXIT_FAILED;
 	}
 	return EXIT_OK;
 }

@@ -496,6 +496,7 @@ static void load_run(struct mx *m, struct mread_run *r)
 	load_profiles(m, r, path);
 	if (r->other_cpu_flag && m->exclude_flagged) {
 		r->problem = strdup("flagged: other processes took CPU (--exclude-flagged)");
+		r->flag_excluded = true;
 		return;
 	}
 	r->used = true;
@@ -694,7 +695,10 @@ int mread_load(const char *dir, bool exclude_flagged, struct mx *m, char *err, s
 		for (unsigned r = 0; r < m->nruns; r++) {
 			flagged += m->run[r].other_cpu_flag;
 			used += m->run[r].used;
+			m->nexcluded += m->run[r].flag_excluded;
 		}
+		m->nused = used;
+		m->nflagged = flagged;
 		if (flagged)
 			warn(m, "%u of %u runs flagged: other processes took CPU beyond the runner's threshold (%s)", flagged,
 			     m->nruns, exclude_flagged ? "left out: --exclude-flagged" : "counted; marked in the runs table");

@@ -46,6 +46,7 @@ struct mread_run {
 	bool other_cpu_flag;
 	bool loaded;                  /* its result was read */
 	bool used;                    /* in the statistics */
+	bool flag_excluded;           /* usable, left out only by --exclude-flagged */
 	char *problem;                /* why not loaded or not used; NULL */
 	struct rr_result r;
 	struct mread_profile *prof;
@@ -90,6 +91,7 @@ struct mx {
 	struct mread_run *run;
 	unsigned nruns;
 	bool exclude_flagged;
+	unsigned nused, nflagged, nexcluded;   /* runs used; flagged; left out by --exclude-flagged */
 	bool has_after;               /* some run has --after results */
 	unsigned nfindings;           /* runs after which the checker found errors or could not check */
 	char **warn;                  /* printable lines */

@@ -444,7 +444,9 @@ static void classic_tiotest(FILE *o, const struct mread_run *r)
 
 		for (int i = 0; i < 4; i++) {
 			snprintf(key, sizeof(key), "%s.%s", g, k[i]);
-			v[i] = run_fig(r, key);
+			/* "% >2 sec" is written for this table only (never compared): the run's own value */
+			if (isnan(v[i] = run_fig(r, key)))
+				v[i] = rr_shown(&r->r, key, 0);
 		}
 		if (isnan(v[0]))
 			continue;
@@ -1276,6 +1278,12 @@ int matrix_report_opts(const char *dir, const struct matrix_report_opts *o, FILE
 	}
 	terminal(term, &a, dir, added, !o->no_db);
 	rc = 0;
+	if (!m.nused) {
+		/* written, and said: nothing to compare is not a result */
+		errmsg(err, errlen, "0 of %u runs used%s: nothing to compare", m.nruns,
+		       m.nexcluded ? " (every usable run flagged and left out: --exclude-flagged)" : "");
+		rc = -ENODATA;
+	}
 out:
 	json_decref(sum);
 	free(cmp.svg);

@@ -200,8 +200,22 @@ static struct rr_figure *fig_get(struct ctx *c, const char *group, const struct 
 static int fig_set(struct ctx *c, unsigned run, const char *group, const struct figure *d,
 		   const char *key_suffix, const char *name_suffix, double v)
 {
-	if (d->flags & FIG_NOCOMPARE)
+	if (d->flags & FIG_NOCOMPARE) {
+		struct rr_result *r = c->r;
+		struct rr_shown *ns;
+
+		if (r->nshown >= RR_MAX_FIGURES * 4)
+			return 0;
+		if (!(ns = realloc(r->shown, (r->nshown + 1) * sizeof(*ns))))
+			return fail(c, "out of memory");
+		r->shown = ns;
+		ns = &r->shown[r->nshown++];
+		snprintf(ns->key, sizeof(ns->key), "%s%s%s%s", group ? group : "", group ? "." : "", d->key,
+			 key_suffix ? key_suffix : "");
+		ns->run = run;
+		ns->v = v;
 		return 0;
+	}
 	struct rr_figure *f = fig_get(c, group, d, key_suffix, name_suffix);
 
 	if (!f)
@@ -1009,6 +1023,7 @@ void rr_free(struct rr_result *r)
 		free(r->facts[i].value);
 	}
 	free(r->facts);
+	free(r->shown);
 	free(r->path);
 	free(r->name);
 	free(r->label);
@@ -1058,6 +1073,14 @@ const struct rr_figure *rr_find(const struct rr_result *r, const char *key)
 		if (!strcmp(r->fig[i].key, key))
 			return &r->fig[i];
 	return NULL;
+}
+
+double rr_shown(const struct rr_result *r, const char *key, unsigned run)
+{
+	for (unsigned i = 0; i < r->nshown; i++)
+		if (r->shown[i].run == run && !strcmp(r->shown[i].key, key))
+			return r->shown[i].v;
+	return NAN;
 }
 
 const struct rr_fact *rr_fact_find(const struct rr_result *r, const char *key)

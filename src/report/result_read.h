@@ -56,6 +56,12 @@ struct rr_lat {
 	struct hist *h;
 };
 
+struct rr_shown {
+	char key[96];             /* "write.latency_over_2s_pct", "total.latency_over_2s_pct" */
+	unsigned run;
+	double v;
+};
+
 struct rr_fact {
 	char *key;                /* "config.threads", "environment.kernel_release", "command_line" */
 	char *value;              /* printable text */
@@ -81,6 +87,10 @@ struct rr_result {
 	unsigned nfill;
 	struct rr_fact *facts;
 	unsigned nfacts;
+	/* figures written for the classic tables only (FIG_NOCOMPARE: "% >2 sec"): shown as the
+	 * run printed them, never compared, so kept apart from fig; not carried by rr_concat */
+	struct rr_shown *shown;
+	unsigned nshown;
 };
 
 /* Loads path into r (zeroed first). 0, or -1 with a one-line reason in err (without the
@@ -96,6 +106,8 @@ void rr_free(struct rr_result *r);
  * named name (its path too). 0, or -1 out of memory (dst safe to rr_free). */
 int rr_concat(struct rr_result *dst, const struct rr_result *const *src, unsigned n, const char *name);
 const struct rr_figure *rr_find(const struct rr_result *r, const char *key);
+/* A shown-only figure's value in run (NaN when absent). */
+double rr_shown(const struct rr_result *r, const char *key, unsigned run);
 /* Sets run's value of the figure d declares (added, NaN in the other runs, when r lacks it):
  * figures measured beside a result (fsbench matrix --after). 0, -EINVAL (no such run), -E2BIG,
  * -ENOMEM. */
