@@ -43,6 +43,7 @@ struct mread_run {
 	char *json;                   /* relative to the directory */
 	int exit_status;
 	double other_cpu_pct;         /* NaN when absent */
+	double steal_pct;             /* cpu.steal_pct: CPU the hypervisor gave other guests; NaN */
 	bool other_cpu_flag;
 	bool loaded;                  /* its result was read */
 	bool used;                    /* in the statistics */

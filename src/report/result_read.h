@@ -62,6 +62,19 @@ struct rr_shown {
 	double v;
 };
 
+struct rr_warn {
+	char id[40];              /* "cache_absorbed_writes", "short_phase", ... */
+	char msg[320];            /* the first phase's message */
+	unsigned run;
+	unsigned phases, of;      /* phases (iterations) with it, of the run's */
+};
+
+struct rr_coverage {
+	char key[96];             /* the figure: "layout_extents_per_file" */
+	unsigned run;
+	unsigned present, of;     /* iterations that had it, of the run's */
+};
+
 struct rr_fact {
 	char *key;                /* "config.threads", "environment.kernel_release", "command_line" */
 	char *value;              /* printable text */
@@ -91,6 +104,13 @@ struct rr_result {
 	 * run printed them, never compared, so kept apart from fig; not carried by rr_concat */
 	struct rr_shown *shown;
 	unsigned nshown;
+	/* the honesty warnings (core/warn.h) the run's phases or iterations had, one entry per run
+	 * and id; and the iteration figures some iterations lacked (fs_mark --layout before data
+	 * is placed): how many iterations had them. Neither is carried by rr_concat. */
+	struct rr_warn *warns;
+	unsigned nwarns;
+	struct rr_coverage *cover;
+	unsigned ncover;
 };
 
 /* Loads path into r (zeroed first). 0, or -1 with a one-line reason in err (without the
