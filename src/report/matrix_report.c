@@ -1208,7 +1208,7 @@ int matrix_report_opts(const char *dir, const struct matrix_report_opts *o, FILE
 		}
 	}
 	if (has_fill) {
-		struct plot_opts po = { .type = PLOT_FILL, .width = 1200, .height = 800, .bold_run = bold,
+		struct plot_opts po = { .type = PLOT_FILL, .width = 1200, .height = 800, .bold_run = bold, .band = true,
 					.bold_what = o->fill_y ? "median run by aggregate files/sec" : "median run",
 					.fill_y = o->fill_y, .smooth = o->smooth };
 

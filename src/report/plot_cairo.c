@@ -404,6 +404,102 @@ static void draw_fill_y2(cairo_t *cr, const struct panel *p0, const struct rr_re
 	cairo_restore(cr);
 }
 
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* the q-quantile of sorted v[0..n), linear between order statistics (R's type 7) */
+static double quantile(const double *v, unsigned n, double q)
+{
+	double h = (n - 1) * q;
+	unsigned lo = (unsigned)h;
+
+	return lo + 1 < n ? v[lo] + (h - lo) * (v[lo + 1] - v[lo]) : v[n - 1];
+}
+
+#define FILL_BINS 50
+
+/* --band: per result, the iterations of all its runs binned by x (FSUse%: one bin per percent;
+ * Count: FILL_BINS equal bins), each bin's median drawn as the curve and its quartiles as the
+ * band. Neighbouring iterations of one run jump (short iterations, writeback bursts); the
+ * median over runs and neighbours shows the curve. */
+static int draw_fill_band(cairo_t *cr, const struct panel *p, const struct rr_result *res, unsigned nres,
+			  const struct plot_opts *o, bool by_count, double xmax)
+{
+	double width = by_count ? (xmax > 0 ? xmax / FILL_BINS : 1) : 1;
+	unsigned nb = by_count ? FILL_BINS + 1 : (unsigned)fmax(1, ceil(xmax)) + 1;
+	double *bx = malloc(nb * sizeof(double)), *md = malloc(nb * sizeof(double)),
+	       *q1 = malloc(nb * sizeof(double)), *q3 = malloc(nb * sizeof(double)), *v = NULL;
+	size_t cap = 0;
+	int rc = -1;
+
+	if (!bx || !md || !q1 || !q3)
+		goto out;
+	for (unsigned i = 0; i < nres; i++) {
+		unsigned n = 0;
+
+		for (unsigned b = 0; b < nb; b++) {
+			double lo = b * width, hi = (b + 1) * width;
+			size_t k = 0;
+
+			for (unsigned s = 0; s < res[i].nfill; s++) {
+				const struct rr_series *se = &res[i].fill[s];
+				const double *y = o->fill_y ? se->agg : se->y;
+
+				for (unsigned j = 0; y && j < se->n; j++) {
+					double x = by_count ? se->x2[j] : se->x[j];
+
+					/* FSUse% is whole percent: bin b holds x = b */
+					if (isnan(y[j]) || (by_count ? !(x >= lo && (x < hi || b + 1 == nb)) : fabs(x - b) >= 0.5))
+						continue;
+					if (k == cap) {
+						double *nv = realloc(v, (cap = cap ? 2 * cap : 256) * sizeof(double));
+
+						if (!nv)
+							goto out;
+						v = nv;
+					}
+					v[k++] = y[j];
+				}
+			}
+			if (!k)
+				continue;
+			qsort(v, k, sizeof(double), cmp_dbl);
+			bx[n] = by_count ? (lo + hi) / 2 : b;
+			md[n] = quantile(v, (unsigned)k, 0.5);
+			q1[n] = quantile(v, (unsigned)k, 0.25);
+			q3[n] = quantile(v, (unsigned)k, 0.75);
+			n++;
+		}
+		if (!n)
+			continue;
+		cairo_save(cr);
+		cairo_rectangle(cr, p->x, p->y, p->w, p->h);
+		cairo_clip(cr);
+		color(cr, i, 0.22);
+		cairo_move_to(cr, px(p, bx[0]), py(p, q3[0]));
+		for (unsigned k = 1; k < n; k++)
+			cairo_line_to(cr, px(p, bx[k]), py(p, q3[k]));
+		for (unsigned k = n; k-- > 0;)
+			cairo_line_to(cr, px(p, bx[k]), py(p, q1[k]));
+		cairo_close_path(cr);
+		cairo_fill(cr);
+		cairo_restore(cr);
+		polyline(cr, p, bx, md, n, i, 1, n <= 100, 2.5);
+	}
+	rc = 0;
+out:
+	free(bx);
+	free(md);
+	free(q1);
+	free(q3);
+	free(v);
+	return rc;
+}
+
 static int draw_fill(cairo_t *cr, const struct rr_result *res, unsigned nres, const struct plot_opts *o,
 		     double top, char *err, size_t errlen)
 {
@@ -470,14 +566,30 @@ static int draw_fill(cairo_t *cr, const struct rr_result *res, unsigned nres, co
 	p.ay.label = ylabel;
 	if (y2)
 		p.w -= 56;
-	if (several)
+	if (o->band)
+		snprintf(p.title, sizeof(p.title), "bold: each %s's median over its runs per %s, band: their "
+			 "quartiles; faint: the runs", nres > 1 ? "line colour" : "result",
+			 by_count ? "Count bin" : "FSUse%");
+	else if (several)
 		snprintf(p.title, sizeof(p.title), "bold: each %s's %s; light: its other runs",
 			 nres > 1 ? "line colour" : "result", o->bold_what ? o->bold_what : "first run");
 	axis_fit(&p.ax, 0, by_count ? xmax : (xmax > 0 ? xmax : 100), true);
 	axis_fit(&p.ay, 0, ymax, true);
 	draw_axes(cr, &p);
-	/* the light runs first, the bold one over them */
-	for (int bold = 0; bold < 2; bold++)
+	/* the light runs first, the bold one over them; with the band, every run faint under it */
+	for (unsigned i = 0; i < nres && o->band; i++)
+		for (unsigned s = 0; s < res[i].nfill; s++) {
+			const struct rr_series *se = &res[i].fill[s];
+
+			polyline(cr, &p, by_count ? se->x2 : se->x, o->fill_y ? se->agg : se->y, se->n, i, 0.15, false,
+				 0.8);
+		}
+	if (o->band && draw_fill_band(cr, &p, res, nres, o, by_count, xmax)) {
+		free(ys);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (int bold = 0; bold < 2 && !o->band; bold++)
 		for (unsigned i = 0; i < nres; i++)
 			for (unsigned s = 0; s < res[i].nfill; s++) {
 				const struct rr_series *se = &res[i].fill[s];
