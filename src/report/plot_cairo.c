@@ -422,17 +422,52 @@ static double quantile(const double *v, unsigned n, double q)
 
 #define FILL_BINS 50
 
-/* --band: per result, the iterations of all its runs binned by x (FSUse%: one bin per percent;
- * Count: FILL_BINS equal bins), each bin's median drawn as the curve and its quartiles as the
- * band. Neighbouring iterations of one run jump (short iterations, writeback bursts); the
- * median over runs and neighbours shows the curve. */
+/* the median step between a run's consecutive iterations along x (0 when none) */
+static double median_step(const struct rr_result *res, unsigned nres, bool by_count)
+{
+	double *d = NULL, m = 0;
+	size_t n = 0, cap = 0;
+
+	for (unsigned i = 0; i < nres; i++)
+		for (unsigned s = 0; s < res[i].nfill; s++) {
+			const struct rr_series *se = &res[i].fill[s];
+			const double *x = by_count ? se->x2 : se->x;
+
+			for (unsigned k = 1; k < se->n; k++) {
+				if (!(x[k] > x[k - 1]))
+					continue;
+				if (n == cap) {
+					double *nd = realloc(d, (cap = cap ? 2 * cap : 256) * sizeof(double));
+
+					if (!nd) {
+						free(d);
+						return 0;
+					}
+					d = nd;
+				}
+				d[n++] = x[k] - x[k - 1];
+			}
+		}
+	if (n) {
+		qsort(d, n, sizeof(double), cmp_dbl);
+		m = quantile(d, (unsigned)n, 0.5);
+	}
+	free(d);
+	return m;
+}
+
+/* --band: per result, the iterations of all its runs binned by x, each bin's median drawn as
+ * the curve (at the median x of its points) and its quartiles as the band. A bin is as wide as
+ * the runs' median step between iterations, at least 1 % (FSUse%) or 1/FILL_BINS of the range
+ * (Count), so that each bin holds about one iteration of every run. Neighbouring iterations of
+ * one run jump (short iterations, writeback bursts); the median over runs shows the curve. */
 static int draw_fill_band(cairo_t *cr, const struct panel *p, const struct rr_result *res, unsigned nres,
 			  const struct plot_opts *o, bool by_count, double xmax)
 {
-	double width = by_count ? (xmax > 0 ? xmax / FILL_BINS : 1) : 1;
-	unsigned nb = by_count ? FILL_BINS + 1 : (unsigned)fmax(1, ceil(xmax)) + 1;
+	double width = fmax(by_count ? (xmax > 0 ? xmax / FILL_BINS : 1) : 1, median_step(res, nres, by_count));
+	unsigned nb = (unsigned)fmin(100000, floor(fmax(xmax, 0) / width)) + 1;
 	double *bx = malloc(nb * sizeof(double)), *md = malloc(nb * sizeof(double)),
-	       *q1 = malloc(nb * sizeof(double)), *q3 = malloc(nb * sizeof(double)), *v = NULL;
+	       *q1 = malloc(nb * sizeof(double)), *q3 = malloc(nb * sizeof(double)), *v = NULL, *vx = NULL;
 	size_t cap = 0;
 	int rc = -1;
 
@@ -452,23 +487,28 @@ static int draw_fill_band(cairo_t *cr, const struct panel *p, const struct rr_re
 				for (unsigned j = 0; y && j < se->n; j++) {
 					double x = by_count ? se->x2[j] : se->x[j];
 
-					/* FSUse% is whole percent: bin b holds x = b */
-					if (isnan(y[j]) || (by_count ? !(x >= lo && (x < hi || b + 1 == nb)) : fabs(x - b) >= 0.5))
+					if (isnan(y[j]) || isnan(x) || !(x >= lo && (x < hi || b + 1 == nb)))
 						continue;
 					if (k == cap) {
-						double *nv = realloc(v, (cap = cap ? 2 * cap : 256) * sizeof(double));
+						double *nv = realloc(v, (cap ? 2 * cap : 256) * sizeof(double)),
+						       *nx = nv ? realloc(vx, (cap ? 2 * cap : 256) * sizeof(double)) : NULL;
 
-						if (!nv)
+						if (nv)
+							v = nv;
+						if (!nv || !nx)
 							goto out;
-						v = nv;
+						vx = nx;
+						cap = cap ? 2 * cap : 256;
 					}
+					vx[k] = x;
 					v[k++] = y[j];
 				}
 			}
 			if (!k)
 				continue;
 			qsort(v, k, sizeof(double), cmp_dbl);
-			bx[n] = by_count ? (lo + hi) / 2 : b;
+			qsort(vx, k, sizeof(double), cmp_dbl);
+			bx[n] = quantile(vx, (unsigned)k, 0.5);
 			md[n] = quantile(v, (unsigned)k, 0.5);
 			q1[n] = quantile(v, (unsigned)k, 0.25);
 			q3[n] = quantile(v, (unsigned)k, 0.75);
@@ -497,6 +537,7 @@ out:
 	free(q1);
 	free(q3);
 	free(v);
+	free(vx);
 	return rc;
 }
 
