@@ -25,6 +25,8 @@ expect_exit 3 fsb report --no-db --exclude-flagged k1 > r0.txt 2> e0.txt
 grep -q '0 of 6 runs used' r0.txt || fail "report --exclude-flagged: $(head -1 r0.txt)"
 grep -q 'nothing to compare' e0.txt || fail "report --exclude-flagged: no message: $(cat e0.txt)"
 [ -s k1/report.md ] || fail "report --exclude-flagged: no report written"
+jq -e '.runs_counted == {runs: 6, used: 0, flagged: 6, flagged_left_out: 6}' k1/summary.json > /dev/null ||
+    fail "summary.json: $(jq -c .runs_counted k1/summary.json)"
 ok "report: flagged runs kept by default; --exclude-flagged with every run flagged: 0 runs used, exit 3"
 
 expect_exit 0 fsb history --db h.db show ci > show.txt

@@ -39,6 +39,9 @@ grep -qF -- '- cell b: 2 of 8 runs warned: writes absorbed by the page cache (2 
 grep -qF -- '- cell b: 2 of 8 runs warned: phases (iterations) shorter than 1 s' <<<"$W" || fail "short phases not carried: $W"
 grep -q '^- cell a: .* runs warned' <<<"$W" && fail "cell a warned: $W"
 grep -qF -- '- 1 of 16 runs lost 5 % or more of the machine'"'"'s CPU to steal time (up to 12.5 %)' <<<"$W" || fail "steal: $W"
+jq -e '[.runs[] | .steal_pct] | (map(select(. == 12.5)) | length) == 1' m/summary.json > /dev/null ||
+    fail "summary.json: steal: $(jq -c '[.runs[].steal_pct]' m/summary.json)"
+grep -qE '^\| [0-9]+ \| a \| 2 \| .* \| 12\.5 \|$' m/report.md || fail "runs table: no steal: $(grep '^| [0-9]* | a | 2 |' m/report.md)"
 ok "report: a drift with its trend, the runs' warnings per cell, steal time"
 
 mx_base fs_mark fbase.json
