@@ -96,7 +96,7 @@ void warn_compute(const struct warn_phase *p, struct warn_list *l)
 		w->first_done_ns = p->first_done_ns;
 		w->last_done_ns = p->last_done_ns;
 	}
-	if (p->wall_ns && p->wall_ns < SHORT_PHASE_NS) {
+	if (p->wall_ns && p->wall_ns < SHORT_PHASE_NS && !p->cut_short) {
 		w = add(l, "short_phase", "%s: %.3f s, shorter than 1 s: start-up and the clock's and the "
 			"scheduler's granularity weigh on its figures (give it more work)", p->name, wall_s);
 		w->wall_s = wall_s;

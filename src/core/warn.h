@@ -55,6 +55,8 @@ struct warn_phase {
 	uint64_t wall_ns, first_done_ns, last_done_ns;
 	double sys_s;            /* the process's system CPU over the phase */
 	bool has_device;         /* false: deviceless filesystem (tmpfs ...) */
+	bool cut_short;          /* ended by an error, a signal or a full filesystem: never a
+				  * short_phase, whatever it lasted */
 	const struct kstat_delta *k;        /* NULL when kstat was not taken */
 };
 

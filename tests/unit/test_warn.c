@@ -185,6 +185,13 @@ int main(void)
 	warn_tally_add(&t, &l, 1, "iteration", 4);
 	phase(&l, "iteration 5", 0, MIB, true, MIB, 0.01, 1, 1000000000, 1000000000);
 	CHECK(l.n == 0, "a 1 s phase is not short: %u", l.n);
+	{
+		struct warn_phase w = { .name = "iteration 6", .threads = 1, .cpus = 8, .wall_ns = 5000000,
+					.last_done_ns = 5000000, .has_device = true, .cut_short = true };
+
+		warn_compute(&w, &l);
+		CHECK(l.n == 0, "a phase cut short (ENOSPC, an error) is not a short phase: %u", l.n);
+	}
 	s = text(&t, &c);
 	CHECK(lines(s) == 1 && strstr(s, ": warning: shorter than 1 s") &&
 	      strstr(s, "write (0.250 s), iterations 3-4 (0.400-0.900 s)"), "short phases: %s", s);
