@@ -7,6 +7,8 @@
 #      (-S), three runs each, compared with statistics, and plotted;
 #   4. as root: a small experiment (fsbench matrix, two cells: ext4 mounted with and without
 #      sync on fresh loop images, runs interleaved), then how to run the full examples.
+# The experiment's runs go into a history database under the demo's directory (--db), never the
+# user's $XDG_DATA_HOME/fsbench/history.db: a demo is not a measurement worth keeping.
 # usage: scripts/demo.sh ./fsbench build/demo
 set -eu
 bin=$1 dir=$2
@@ -37,9 +39,9 @@ left=$(find "$dir/files" -mindepth 1 | head -3)
 [ -z "$left" ] || { echo "demo: files left behind: $left" >&2; exit 1; }
 rmdir "$dir/files"
 if [ "$(id -u)" = 0 ]; then
-    say "fsbench matrix --fs ext4 --mount-opts defaults --mount-opts sync --repeat 3 --size 256 --after fsck,freespace -o $dir/matrix -- tiotest -t 1 -f 8 -r 1000"
+    say "fsbench matrix --fs ext4 --mount-opts defaults --mount-opts sync --repeat 3 --size 256 --after fsck,freespace --db $dir/history.db -o $dir/matrix -- tiotest -t 1 -f 8 -r 1000"
     "$bin" matrix --fs ext4 --mount-opts defaults --mount-opts sync --repeat 3 --size 256 --after fsck,freespace \
-        -o "$dir/matrix" -- tiotest -t 1 -f 8 -r 1000
+        --db "$dir/history.db" -o "$dir/matrix" -- tiotest -t 1 -f 8 -r 1000
     ls -1 "$dir/matrix" "$dir/matrix/runs"
 else
     say "fsbench matrix (an experiment on fresh loop images) needs root: not run"
@@ -48,5 +50,5 @@ say "results in $dir:"
 ls -1 "$dir"
 top=$(cd "$(dirname "$0")/.." && pwd)
 printf '\nThe reference experiments, a few minutes each on loop images (as root):\n'
-printf '  %s matrix %s/examples/000-tiotest-btrfs-ext4-toggle.ini -o %s/ex000\n' "$bin" "$top" "$dir"
-printf '  %s matrix %s/examples/001-fs_mark-delalloc.ini -o %s/ex001\n' "$bin" "$top" "$dir"
+printf '  %s matrix %s/examples/000-tiotest-btrfs-ext4-toggle.ini --db %s/history.db -o %s/ex000\n' "$bin" "$top" "$dir" "$dir"
+printf '  %s matrix %s/examples/001-fs_mark-delalloc.ini --db %s/history.db -o %s/ex001\n' "$bin" "$top" "$dir" "$dir"

@@ -28,7 +28,8 @@ struct hist_config {
 	const char *fail_if_worse;
 	const char *output;
 	bool all;
-	bool include_flagged;
+	bool include_flagged;    /* the default since flagged runs stay in; kept for old scripts */
+	bool exclude_flagged;
 	uint64_t width, height;
 	int help;
 };
@@ -42,8 +43,11 @@ static const struct opt hist_opts[] = {
 	{ 0, "fail-if-worse", OPT_STR, F(fail_if_worse), "PCT", 0, 0, 0, 0,
 	  "check: exit 1 when a figure of the latest runs is decided worse than the earlier runs by more than PCT % (fsbench(1) STATISTICS)" },
 	{ 0, "all", OPT_FLAG, F(all), NULL, 0, 0, 0, 0, "show, check: every figure, not the key figures and what changed" },
+	{ 0, "exclude-flagged", OPT_FLAG, F(exclude_flagged), NULL, 0, 0, 0, 0,
+	  "show, trend, check: leave out the runs flagged for other processes' CPU (default: counted, marked, "
+	  "and how many said); with nothing left to check or draw, exit 3" },
 	{ 0, "include-flagged", OPT_FLAG, F(include_flagged), NULL, 0, 0, 0, 0,
-	  "trend, check: count the runs flagged for other processes' CPU and those the report left out" },
+	  "the default: count the runs flagged for other processes' CPU (kept for old scripts)" },
 	{ 'o', "output", OPT_STR, F(output), "FILE", 0, 0, 0, 0, "trend: draw it to FILE.png or FILE.svg" },
 	{ 0, "width", OPT_UINT, F(width), "PIXELS", 200, 10000, 0, 0, "trend: image width" },
 	{ 0, "height", OPT_UINT, F(height), "PIXELS", 200, 10000, 0, 0, "trend: image height" },
@@ -141,9 +145,39 @@ struct group {
 	unsigned n;
 };
 
+/* A run the report could use (complete, of the experiment's workload), flagged or not, unless
+ * --exclude-flagged. Flagged runs are never dropped silently: every output counts them. */
 static bool take(const struct history_val *v, const struct hist_config *c)
 {
-	return c->include_flagged || (v->used && !v->flagged);
+	return v->used && !(c->exclude_flagged && v->flagged);
+}
+
+/* Runs (distinct run ids; values come ordered by run) among v[0..n) that match cell (NULL: any)
+ * and key (NULL: any): *flagged of them flagged, *left of those left out by --exclude-flagged. */
+static void count_flagged(const struct history_val *v, unsigned n, long long exp_id, const char *cell,
+			  const struct hist_config *c, unsigned *flagged, unsigned *left)
+{
+	long long last = -1;
+
+	*flagged = *left = 0;
+	for (unsigned i = 0; i < n; i++) {
+		if ((exp_id && v[i].exp_id != exp_id) || (cell && strcmp(v[i].cell, cell)) || !v[i].used ||
+		    v[i].run_id == last)
+			continue;
+		last = v[i].run_id;
+		*flagged += v[i].flagged;
+		*left += v[i].flagged && c->exclude_flagged;
+	}
+}
+
+static void say_flagged(unsigned flagged, unsigned left, const char *indent)
+{
+	if (left)
+		printf("%s%u run%s flagged for other processes' CPU left out (--exclude-flagged)\n", indent, left,
+		       left == 1 ? "" : "s");
+	else if (flagged)
+		printf("%s%u run%s flagged for other processes' CPU, counted (--exclude-flagged leaves %s out)\n",
+		       indent, flagged, flagged == 1 ? "" : "s", flagged == 1 ? "it" : "them");
 }
 
 static int do_show(struct history *h, const char *what, const struct hist_config *c, const char *prog)
@@ -173,6 +207,7 @@ static int do_show(struct history *h, const char *what, const struct hist_config
 		}
 		/* cell by cell, figure by figure, in the order recorded */
 		for (unsigned a = 0; a < nv; a++) {
+			unsigned nflag, nleft;
 			bool seen = false;
 
 			for (unsigned b = 0; b < a && !seen; b++)
@@ -180,9 +215,11 @@ static int do_show(struct history *h, const char *what, const struct hist_config
 			if (seen)
 				continue;
 			printf("  %s (config %s)\n", v[a].cell, v[a].config_hash[0] ? v[a].config_hash : "-");
+			count_flagged(v, nv, 0, v[a].cell, c, &nflag, &nleft);
+			say_flagged(nflag, nleft, "    ");
 			for (unsigned f = a; f < nv; f++) {
 				double *vals;
-				unsigned k = 0;
+				unsigned k = 0, kf = 0;
 				bool dup = false;
 				struct stats_summary s;
 				char buf[96];
@@ -194,11 +231,19 @@ static int do_show(struct history *h, const char *what, const struct hist_config
 				if (dup || !(vals = malloc(nv * sizeof(double))))
 					continue;
 				for (unsigned g = f; g < nv; g++)
-					if (!strcmp(v[g].cell, v[f].cell) && !strcmp(v[g].key, v[f].key) && take(&v[g], c))
+					if (!strcmp(v[g].cell, v[f].cell) && !strcmp(v[g].key, v[f].key) && take(&v[g], c)) {
 						vals[k++] = v[g].value;
+						kf += v[g].flagged;
+					}
 				if (k && !summarize(vals, k, v[f].rate, v[f].unit, &s)) {
 					fmt_mean(&s, v[f].unit, buf, sizeof(buf));
-					printf("    %-36s %-28s (%u run%s)\n", v[f].name, buf, k, k == 1 ? "" : "s");
+					if (kf)
+						printf("    %-36s %-28s (%u run%s, %u flagged)\n", v[f].name, buf, k,
+						       k == 1 ? "" : "s", kf);
+					else
+						printf("    %-36s %-28s (%u run%s)\n", v[f].name, buf, k, k == 1 ? "" : "s");
+				} else if (!k) {
+					printf("    %-36s %-28s (0 runs left)\n", v[f].name, "-");
 				}
 				free(vals);
 			}
@@ -222,7 +267,7 @@ static int do_trend(struct history *h, const char *key, const struct hist_config
 {
 	struct history_val *v;
 	struct history_exp *x;
-	unsigned nv, nx, nslot = 0, nline = 0;
+	unsigned nv, nx, nslot = 0, nline = 0, nrows = 0, nflag, nleft;
 	char err[512];
 	long long *slot_id = NULL;
 	char (*line)[128] = NULL, (*xlab)[200] = NULL;
@@ -276,7 +321,7 @@ static int do_trend(struct history *h, const char *key, const struct hist_config
 	printf("%-6s %-21s %-24s %-20s %4s  %s\n", "exp", "first run", "kernel", "cell", "runs", "mean");
 	for (unsigned l = 0; l < nline; l++)
 		for (unsigned s = 0; s < nslot; s++) {
-			unsigned k = 0, idx = l * nslot + s;
+			unsigned k = 0, kf = 0, idx = l * nslot + s;
 			struct stats_summary st;
 			const struct history_val *any = NULL;
 			char buf[96];
@@ -284,20 +329,35 @@ static int do_trend(struct history *h, const char *key, const struct hist_config
 			for (unsigned i = 0; i < nv; i++)
 				if (v[i].exp_id == slot_id[s] && !strcmp(v[i].cell, line[l]) && take(&v[i], c)) {
 					vals[k++] = v[i].value;
+					kf += v[i].flagged;
 					any = &v[i];
 				}
 			mean[idx] = lo[idx] = hi[idx] = NAN;
 			if (!k || summarize(vals, k, any->rate, any->unit, &st))
 				continue;
+			nrows++;
 			mean[idx] = st.mean;
 			lo[idx] = k >= 2 ? st.lo : st.mean;
 			hi[idx] = k >= 2 ? st.hi : st.mean;
 			fmt_mean(&st, any->unit, buf, sizeof(buf));
+			if (kf)
+				snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), " (%u flagged)", kf);
 			for (unsigned e = 0; e < nx; e++)
 				if (x[e].id == slot_id[s])
-					printf("%-6lld %-21s %-24s %-20s %4u  %s\n", slot_id[s], x[e].started, any->kernel, line[l], k,
-					       buf);
+					printf("%-6lld %-21s %-24s %-20s %4u  %s\n", slot_id[s], x[e].started, any->kernel,
+					       line[l], k, buf);
 		}
+	count_flagged(v, nv, 0, NULL, c, &nflag, &nleft);
+	say_flagged(nflag, nleft, "");
+	if (!nrows) {
+		char q[QUOTE_MAX];
+
+		/* an empty table or plot would read as "measured, nothing there" */
+		fprintf(stderr, "%s: nothing to show for '%s': every run of that selection was left out%s\n", prog,
+			quote_str(key, q, sizeof(q)), nleft ? " (--exclude-flagged)" : "");
+		code = EXIT_UNSUPPORTED;
+		goto out;
+	}
 	if (c->output) {
 		const char *ext = strrchr(c->output, '.');
 		struct plot_opts po = { .width = (unsigned)c->width, .height = (unsigned)c->height };
@@ -373,7 +433,7 @@ static int do_check(struct history *h, const struct hist_config *c, const char *
 {
 	struct history_exp *x;
 	struct history_val *v = NULL;
-	unsigned nx, nv, nchk = 0, cap = 0, ntests = 0, nsig = 0, nfail = 0;
+	unsigned nx, nv, nchk = 0, cap = 0, ntests = 0, nsig = 0, nfail = 0, ncmp = 0, nflag = 0, nleft = 0;
 	struct chk *ck = NULL;
 	struct vd_test *vt = NULL;
 	bool fail_set = c->fail_if_worse != NULL;
@@ -412,6 +472,13 @@ static int do_check(struct history *h, const struct hist_config *c, const char *
 		if (history_values(h, 0, x[e].name, c->cell, NULL, &v, &nv, err, sizeof(err))) {
 			fprintf(stderr, "%s: %s\n", prog, err);
 			goto out;
+		}
+		{
+			unsigned f, l;
+
+			count_flagged(v, nv, 0, NULL, c, &f, &l);
+			nflag += f;
+			nleft += l;
 		}
 		for (unsigned i = 0; i < nv; i++) {
 			struct chk *k = NULL;
@@ -467,6 +534,7 @@ static int do_check(struct history *h, const struct hist_config *c, const char *
 		vd_compare(k->a, k->na, NULL, k->b, k->nb, NULL, strcmp(k->meta->unit, "%") != 0, fam, &vt[i]);
 		if (!k->na || !k->nb)
 			continue;
+		ncmp++;
 		summarize(k->a, k->na, k->meta->rate, k->meta->unit, &k->sa);
 		summarize(k->b, k->nb, k->meta->rate, k->meta->unit, &k->sb);
 	}
@@ -531,8 +599,16 @@ static int do_check(struct history *h, const struct hist_config *c, const char *
 	if (c->fail_if_worse)
 		printf("; %u regression%s: decided worse by more than %g%%", nfail, nfail == 1 ? "" : "s", fail_pct);
 	printf(".\n");
-	if (!nchk)
-		printf("(nothing to check: the database has no runs%s)\n", c->experiment || c->cell ? " for that selection" : "");
+	say_flagged(nflag, nleft, "");
+	if (!ncmp) {
+		/* a gate that checked nothing must not pass: exit 3, "cannot decide here" */
+		fprintf(stderr, "%s: nothing to check: %s%s\n", prog,
+			!nchk && nleft ? "every run was left out (--exclude-flagged)" :
+			!nchk ? "the database has no runs" : "no figure has both latest and earlier runs of the same configuration",
+			c->experiment || c->cell ? " for that selection" : "");
+		code = EXIT_UNSUPPORTED;
+		goto out;
+	}
 	code = c->fail_if_worse && nfail ? EXIT_FAILED : EXIT_OK;
 	goto out;
 oom:
@@ -575,7 +651,8 @@ int cmd_history(int argc, char **argv, const char *prog)
 	if (c.help) {
 		opt_text_help(&hist_cmd, &defaults, prog, stdout);
 		printf("\nExit status: 0; 1 when check --fail-if-worse finds a regression, or the database cannot be read\n"
-		       "or is damaged (never repaired); 2 on a bad command line.\n");
+		       "or is damaged (never repaired); 2 on a bad command line; 3 when nothing is left to check or draw\n"
+		       "(e.g. every run left out by --exclude-flagged, no earlier runs of the same configuration).\n");
 		return EXIT_OK;
 	}
 	if (nops < 1) {

@@ -804,9 +804,10 @@ static int one_run(struct runner *r, unsigned slot, unsigned nslots, unsigned ci
 	json_object_set_new(run, "status", json_string(code == 0 ? "ok" : code > 128 ? "interrupted" : "failed"));
 	json_object_set_new(run, "other_cpu_pct", pct(load.other_pct));
 	json_object_set_new(run, "other_cpu_flagged", json_boolean(load.other_pct > (double)p->cfg->max_other_cpu));
-	json_object_set_new(run, "cpu", json_pack("{s:o, s:o, s:o, s:o}", "busy_pct", pct(load.busy_pct),
+	json_object_set_new(run, "cpu", json_pack("{s:o, s:o, s:o, s:o, s:o}", "busy_pct", pct(load.busy_pct),
 						    "own_pct", pct(load.own_pct), "kthread_pct",
-						    pct(load.kthread_pct), "other_pct", pct(load.other_pct)));
+						    pct(load.kthread_pct), "other_pct", pct(load.other_pct),
+						    "steal_pct", pct(load.steal_pct)));
 	{
 		char path[PATH_MAX * 2];
 
@@ -832,6 +833,8 @@ static int one_run(struct runner *r, unsigned slot, unsigned nslots, unsigned ci
 		if (load.other_pct > (double)p->cfg->max_other_cpu)
 			snprintf(note, sizeof(note), " (over --max-other-cpu %llu%%: flagged)",
 				 (unsigned long long)p->cfg->max_other_cpu);
+		if (load.steal_pct >= 0.5)
+			snprintf(note + strlen(note), sizeof(note) - strlen(note), ", steal %.0f%%", load.steal_pct);
 		if (code == 0)
 			say(r, "%s %s #%u: ok, %s, other processes %.0f%% CPU%s", where, c->name, rep + 1, a,
 			    load.other_pct, note);

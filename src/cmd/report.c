@@ -95,7 +95,9 @@ int cmd_report(int argc, char **argv, const char *prog)
 		opt_text_help(&report_cmd, &defaults, prog, stdout);
 		printf("\nExit status: 0; 1 when an output or the database cannot be written, or the database is damaged;\n"
 		       "2 on a bad command line, a directory that is not a readable matrix result (a file in it reached\n"
-		       "through a symbolic link, not regular, or as root another user's: refused), or a --db path refused.\n");
+		       "through a symbolic link, not regular, or as root another user's: refused), or a --db path refused;\n"
+		       "3 when no run could be used (nothing to compare: every run failed, or was flagged and left out by\n"
+		       "--exclude-flagged).\n");
 		return EXIT_OK;
 	}
 	if (ndirs != 1) {
@@ -130,7 +132,7 @@ int cmd_report(int argc, char **argv, const char *prog)
 	rc = matrix_report_opts(dirs[0], &mo, stdout, err, sizeof(err));
 	if (rc) {
 		fprintf(stderr, "%s: %s\n", prog, err);
-		return rc == -EINVAL ? EXIT_USAGE : EXIT_FAILED;
+		return rc == -EINVAL ? EXIT_USAGE : rc == -ENODATA ? EXIT_UNSUPPORTED : EXIT_FAILED;
 	}
 	return EXIT_OK;
 }

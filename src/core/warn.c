@@ -9,8 +9,10 @@
 
 #define MIB 1048576.0
 
-/* warn_compute adds at most one warning of each of its four ids */
-_Static_assert(WARN_MAX >= 4, "WARN_MAX below the number of warning ids");
+/* warn_compute adds at most one warning of each of its five ids */
+_Static_assert(WARN_MAX >= 5, "WARN_MAX below the number of warning ids");
+
+#define SHORT_PHASE_NS 1000000000ull
 
 static struct warn *add(struct warn_list *l, const char *id, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -94,6 +96,11 @@ void warn_compute(const struct warn_phase *p, struct warn_list *l)
 		w->first_done_ns = p->first_done_ns;
 		w->last_done_ns = p->last_done_ns;
 	}
+	if (p->wall_ns && p->wall_ns < SHORT_PHASE_NS && !p->cut_short) {
+		w = add(l, "short_phase", "%s: %.3f s, shorter than 1 s: start-up and the clock's and the "
+			"scheduler's granularity weigh on its figures (give it more work)", p->name, wall_s);
+		w->wall_s = wall_s;
+	}
 }
 
 /* ---- the tally ------------------------------------------------------------------------------ */
@@ -116,6 +123,8 @@ static enum warn_kind kind_of(const struct warn *w)
 		return WARN_CPU;
 	if (!strcmp(w->id, "early_finisher"))
 		return WARN_EARLY;
+	if (!strcmp(w->id, "short_phase"))
+		return WARN_SHORT;
 	return WARN_NKINDS;
 }
 
@@ -218,6 +227,9 @@ int warn_tally_add(struct warn_tally *t, const struct warn_list *l, unsigned run
 		case WARN_EARLY:
 			span_add(&p->first_s, (double)w->first_done_ns / 1e9);
 			span_add(&p->last_s, (double)w->last_done_ns / 1e9);
+			break;
+		case WARN_SHORT:
+			span_add(&p->wall_s, w->wall_s);
 			break;
 		case WARN_NKINDS:
 			break;

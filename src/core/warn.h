@@ -10,7 +10,11 @@
  *                      bytes written (or no block device)
  *   cpu_bound          the process's system CPU >= 90% of min(threads, CPUs) cores
  *   early_finisher     several threads, the first done before 50% of the last one's time
- *                      (and the phase took at least 100 ms) */
+ *                      (and the phase took at least 100 ms)
+ *   short_phase        the phase (an fs_mark iteration) took less than 1 s: start-up, the
+ *                      clock's and the scheduler's granularity, one writeback burst more or
+ *                      less, weigh on its figures; on a shared 2-core machine neighbouring
+ *                      sub-second iterations were seen to differ tenfold */
 #ifndef FSB_CORE_WARN_H
 #define FSB_CORE_WARN_H
 #include <stdbool.h>
@@ -32,6 +36,7 @@ struct warn {
 	double cpu_pct;          /* cpu_bound: system CPU in % of one core */
 	unsigned cores;          /* cpu_bound: min(threads, CPUs) */
 	uint64_t first_done_ns, last_done_ns;       /* early_finisher */
+	double wall_s;           /* short_phase */
 };
 
 struct warn_list {
@@ -50,6 +55,8 @@ struct warn_phase {
 	uint64_t wall_ns, first_done_ns, last_done_ns;
 	double sys_s;            /* the process's system CPU over the phase */
 	bool has_device;         /* false: deviceless filesystem (tmpfs ...) */
+	bool cut_short;          /* ended by an error, a signal or a full filesystem: never a
+				  * short_phase, whatever it lasted */
 	const struct kstat_delta *k;        /* NULL when kstat was not taken */
 };
 
@@ -62,6 +69,7 @@ enum warn_kind {
 	WARN_CACHE_WRITES,       /* cache_absorbed_writes */
 	WARN_CPU,                /* cpu_bound */
 	WARN_EARLY,              /* early_finisher */
+	WARN_SHORT,              /* short_phase */
 	WARN_NKINDS
 };
 
@@ -79,7 +87,7 @@ struct warn_tally_phase {
 	unsigned runs, last_run; /* how many runs had it */
 	unsigned niters, cap;    /* sorted, disjoint, non-adjacent ranges of iteration numbers */
 	struct { unsigned lo, hi; } *iters;
-	struct warn_span read_bytes, write_bytes, dev_bytes, cpu_pct, first_s, last_s;
+	struct warn_span read_bytes, write_bytes, dev_bytes, cpu_pct, first_s, last_s, wall_s;
 };
 
 struct warn_tally_kind {

@@ -556,7 +556,8 @@ int history_add_matrix(struct history *h, const struct mx *m, unsigned *added, c
 		else
 			sqlite3_bind_double(qr, 12, ru->other_cpu_pct);
 		sqlite3_bind_int(qr, 13, ru->other_cpu_flag);
-		sqlite3_bind_int(qr, 14, ru->used);
+		/* usable: a run left out only by --exclude-flagged stays usable for history's own choice */
+		sqlite3_bind_int(qr, 14, ru->used || ru->flag_excluded);
 		if (sqlite3_step(qr) != SQLITE_DONE) {
 			errmsg(err, errlen, "%s", sqlite3_errmsg(h->db));
 			goto out;

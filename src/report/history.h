@@ -43,7 +43,8 @@ int history_open_stop(const char *path, bool create, bool (*stop)(void), struct 
 int history_check_path(const char *path, char *err, size_t errlen);
 void history_close(struct history *h);
 /* Records the experiment's runs (all of them, used or not: `used` says which the statistics
- * took) and their figures in one transaction. *added: runs new to the database. */
+ * could take: a flagged run left out by the report's --exclude-flagged is recorded as usable,
+ * flagged, so that history decides for itself) and their figures in one transaction. *added: runs new to the database. */
 int history_add_matrix(struct history *h, const struct mx *m, unsigned *added, char *err, size_t errlen);
 
 /* ---- queries ---- */

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/drift.h"
 #include "core/errmsg.h"
 #include "core/stats.h"
 #include "core/verdict.h"
@@ -37,6 +38,8 @@ static void warn(struct mx *m, const char *fmt, ...)
 	if ((m->warn[m->nwarn] = strdup(line)))
 		m->nwarn++;
 }
+
+static void noise_warnings(struct mx *m);
 
 /* a printable copy of a JSON string (NULL when j is not a string and !opt; "" when absent and opt) */
 static char *str_of(const json_t *j, bool opt)
@@ -413,6 +416,7 @@ static int read_runs(struct mx *m, const json_t *root, char *err, size_t errlen)
 			continue;
 		snprintf(where, sizeof(where), "runs[%zu]", i);
 		ru->other_cpu_pct = NAN;
+		ru->steal_pct = NAN;
 		m->nruns++;
 		if (!json_is_object(r))
 			return errmsg(err, errlen, "%s is not an object", where);
@@ -479,6 +483,9 @@ static int read_runs(struct mx *m, const json_t *root, char *err, size_t errlen)
 		if (x && !json_is_null(x) && !json_is_boolean(x))
 			return errmsg(err, errlen, "%s.other_cpu_flag is not a boolean", where);
 		ru->other_cpu_flag = json_is_true(x);
+		x = json_object_get(json_object_get(r, "cpu"), "steal_pct");
+		if (json_is_number(x) && isfinite(json_number_value(x)))
+			ru->steal_pct = json_number_value(x);
 	}
 	return 0;
 }
@@ -573,6 +580,7 @@ static int load_run(struct mx *m, int dfd, struct mread_run *r, char *err, size_
 	close(fd);
 	if (r->other_cpu_flag && m->exclude_flagged) {
 		r->problem = strdup("flagged: other processes took CPU (--exclude-flagged)");
+		r->flag_excluded = true;
 		return 0;
 	}
 	r->used = true;
@@ -800,13 +808,17 @@ int mread_load(const char *dir, bool exclude_flagged, struct mx *m, char *err, s
 		for (unsigned r = 0; r < m->nruns; r++) {
 			flagged += m->run[r].other_cpu_flag;
 			used += m->run[r].used;
+			m->nexcluded += m->run[r].flag_excluded;
 		}
+		m->nused = used;
+		m->nflagged = flagged;
 		if (flagged)
 			warn(m, "%u of %u runs flagged: other processes took CPU beyond the runner's threshold (%s)", flagged,
 			     m->nruns, exclude_flagged ? "left out: --exclude-flagged" : "counted; marked in the runs table");
 		if (!used)
 			warn(m, "no usable run: nothing to analyse");
 	}
+	noise_warnings(m);
 	rc = 0;
 	goto out;
 oom:
@@ -818,6 +830,179 @@ out:
 	if (dfd >= 0)
 		close(dfd);
 	return rc;
+}
+
+/* ---- noise, measured and named: warnings the report carries (its Warnings section) ---- */
+
+static const char *warn_words(const char *id)
+{
+	static const char *const w[][2] = {
+		{ "cache_absorbed_writes", "writes absorbed by the page cache" },
+		{ "page_cache_reads", "reads served from the page cache" },
+		{ "cpu_bound", "bound by kernel CPU" },
+		{ "early_finisher", "threads finished far apart" },
+		{ "short_phase", "phases (iterations) shorter than 1 s" },
+	};
+
+	for (size_t k = 0; k < sizeof(w) / sizeof(w[0]); k++)
+		if (!strcmp(w[k][0], id))
+			return w[k][1];
+	return id;
+}
+
+/* what each cell's runs warned, counted: "6 of 6 runs: writes absorbed ..." */
+static void cell_run_warnings(struct mx *m, unsigned ci)
+{
+	const struct mread_cell *c = &m->cell[ci];
+	const char *seen[32];
+	unsigned nseen = 0;
+
+	for (unsigned k = 0; k < c->nrun; k++) {
+		const struct rr_result *r = &m->run[c->run[k]].r;
+
+		for (unsigned w = 0; w < r->nwarns; w++) {
+			const struct rr_warn *x = &r->warns[w];
+			unsigned runs = 0, ph = 0, of = 0;
+			bool dup = false;
+
+			for (unsigned s = 0; s < nseen && !dup; s++)
+				dup = !strcmp(seen[s], x->id);
+			if (dup || nseen == 32)
+				continue;
+			seen[nseen++] = x->id;
+			for (unsigned j = 0; j < c->nrun; j++) {
+				const struct rr_result *o = &m->run[c->run[j]].r;
+				bool had = false;
+
+				for (unsigned v = 0; v < o->nwarns; v++)
+					if (!strcmp(o->warns[v].id, x->id)) {
+						had = true;
+						ph += o->warns[v].phases;
+						of += o->warns[v].of;
+					}
+				runs += had;
+			}
+			warn(m, "cell %s: %u of %u runs warned: %s (%u of their %u phases or iterations), e.g. %s", c->name,
+			     runs, c->nrun, warn_words(x->id), ph, of, x->msg);
+		}
+	}
+}
+
+/* an optional iteration figure measured in some iterations only (fs_mark --layout) */
+static void cell_coverage(struct mx *m, unsigned ci)
+{
+	const struct mread_cell *c = &m->cell[ci];
+	const char *seen[16];
+	unsigned nseen = 0;
+
+	for (unsigned k = 0; k < c->nrun; k++) {
+		const struct rr_result *r = &m->run[c->run[k]].r;
+
+		for (unsigned v = 0; v < r->ncover; v++) {
+			unsigned present = 0, of = 0;
+			bool dup = false;
+			const struct rr_figure *f;
+
+			for (unsigned s = 0; s < nseen && !dup; s++)
+				dup = !strcmp(seen[s], r->cover[v].key);
+			if (dup || nseen == 16)
+				continue;
+			seen[nseen++] = r->cover[v].key;
+			for (unsigned j = 0; j < c->nrun; j++) {
+				const struct rr_result *o = &m->run[c->run[j]].r;
+				bool had = false;
+				unsigned iters = 0;
+
+				for (unsigned w = 0; w < o->ncover; w++)
+					if (!strcmp(o->cover[w].key, r->cover[v].key)) {
+						present += o->cover[w].present;
+						of += o->cover[w].of;
+						had = true;
+					}
+				/* a run whose every iteration had it: fully covered */
+				if (!had && o->nfill)
+					for (unsigned s = 0; s < o->nfill; s++)
+						iters += o->fill[s].n;
+				present += iters;
+				of += iters;
+			}
+			f = rr_find(&m->run[c->run[k]].r, r->cover[v].key);
+			warn(m, "cell %s: %s measured in %u of %u iterations (%.0f %%); the others had nothing to "
+			     "measure yet: its figures describe those %u only", c->name, f ? f->name : r->cover[v].key,
+			     present, of, of ? 100.0 * present / of : 0.0, present);
+		}
+	}
+}
+
+/* each cell's key figures across its runs in run order (core/drift.h), the tests corrected
+ * together (Holm): a drift is named with its trend */
+static void drift_warnings(struct mx *m)
+{
+	struct dt {
+		unsigned cell;
+		const struct rr_figure *f;
+		struct drift d;
+	} *t = NULL;
+	double *p = NULL;
+	unsigned n = 0, cap = 0;
+
+	for (unsigned ci = 0; ci < m->ncells; ci++) {
+		const struct rr_result *r = &m->cell[ci].merged;
+
+		for (unsigned f = 0; f < r->nfig; f++) {
+			struct drift d;
+
+			if (!r->fig[f].key_fig || r->nruns < 5 || drift_test(r->fig[f].v, r->nruns, &d))
+				continue;
+			if (n == cap) {
+				struct dt *nt = realloc(t, (cap = cap ? 2 * cap : 32) * sizeof(*t));
+
+				if (!nt)
+					goto out;
+				t = nt;
+			}
+			t[n++] = (struct dt){ ci, &r->fig[f], d };
+		}
+	}
+	if (!n || !(p = malloc(n * sizeof(double))))
+		goto out;
+	for (unsigned k = 0; k < n; k++)
+		p[k] = t[k].d.p;
+	stats_holm(p, n, p);
+	for (unsigned k = 0; k < n; k++)
+		if (p[k] < 0.05)
+			warn(m, "cell %s: %s drifts across its %u runs in run order: %+.1f %% per run, %+.0f %% from the "
+			     "first to the last (Kendall tau %+.2f, p %.2g, Holm over %u drift tests): the machine changed "
+			     "during the experiment", m->cell[t[k].cell].name, t[k].f->name, t[k].d.n, t[k].d.slope_pct,
+			     t[k].d.total_pct, t[k].d.tau, p[k], n);
+out:
+	free(t);
+	free(p);
+}
+
+static void steal_warning(struct mx *m)
+{
+	unsigned n = 0;
+	double hi = 0;
+
+	for (unsigned r = 0; r < m->nruns; r++)
+		if (!isnan(m->run[r].steal_pct) && m->run[r].steal_pct >= 5) {
+			n++;
+			hi = fmax(hi, m->run[r].steal_pct);
+		}
+	if (n)
+		warn(m, "%u of %u runs lost 5 %% or more of the machine's CPU to steal time (up to %.1f %%): the "
+		     "hypervisor ran other guests meanwhile", n, m->nruns, hi);
+}
+
+static void noise_warnings(struct mx *m)
+{
+	steal_warning(m);
+	drift_warnings(m);
+	for (unsigned c = 0; c < m->ncells; c++) {
+		cell_run_warnings(m, c);
+		cell_coverage(m, c);
+	}
 }
 
 static void prof_free(struct mread_profile *p, unsigned n)

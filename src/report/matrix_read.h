@@ -43,9 +43,11 @@ struct mread_run {
 	char *json;                   /* relative to the directory */
 	int exit_status;
 	double other_cpu_pct;         /* NaN when absent */
+	double steal_pct;             /* cpu.steal_pct: CPU the hypervisor gave other guests; NaN */
 	bool other_cpu_flag;
 	bool loaded;                  /* its result was read */
 	bool used;                    /* in the statistics */
+	bool flag_excluded;           /* usable, left out only by --exclude-flagged */
 	char *problem;                /* why not loaded or not used; NULL */
 	struct rr_result r;
 	struct mread_profile *prof;
@@ -92,6 +94,7 @@ struct mx {
 	bool exclude_flagged;
 	bool rounds;                  /* the runs were scheduled in rounds of every cell (a blocked
 				       * design: interleaved or rotated, not sequential) */
+	unsigned nused, nflagged, nexcluded;   /* runs used; flagged; left out by --exclude-flagged */
 	bool has_after;               /* some run has --after results */
 	char *primary;                /* the run's --primary (printable); NULL: the declared figures */
 	double equiv_pct;             /* the run's --equivalence; 0: the default */

@@ -621,6 +621,12 @@ static json_t *summary_json(const struct an *a)
 			"problem", ru->problem ? json_string(ru->problem) : json_null()));
 	}
 	json_object_set_new(root, "runs", runs);
+	/* noise: steal per run; flagged runs counted, and those left out */
+	for (unsigned r = 0; r < m->nruns; r++)
+		json_object_set_new(json_array_get(runs, r), "steal_pct", jnum(m->run[r].steal_pct));
+	json_object_set_new(root, "runs_counted", json_pack("{s:i,s:i,s:i,s:i}", "runs", (int)m->nruns, "used",
+							    (int)m->nused, "flagged", (int)m->nflagged,
+							    "flagged_left_out", (int)m->nexcluded));
 	for (unsigned w = 0; w < m->nwarn; w++)
 		json_array_append_new(warn, json_string(m->warn[w]));
 	json_object_set_new(root, "warnings", warn);
@@ -694,7 +700,9 @@ static void classic_tiotest(FILE *o, const struct mread_run *r)
 
 		for (int i = 0; i < 4; i++) {
 			snprintf(key, sizeof(key), "%s.%s", g, k[i]);
-			v[i] = run_fig(r, key);
+			/* "% >2 sec" is written for this table only (never compared): the run's own value */
+			if (isnan(v[i] = run_fig(r, key)))
+				v[i] = rr_shown(&r->r, key, 0);
 		}
 		if (isnan(v[0]))
 			continue;
@@ -1190,14 +1198,14 @@ static void section_runs(struct doc *d, const struct an *a)
 {
 	const struct mx *m = a->m;
 	static const char *const head[] = { "order", "cell", "repeat", "started", "exit", "other CPU %", "flagged",
-					    "used", "file" };
+					    "used", "file", "steal %" };
 	unsigned *idx;
 
 	doc_h(d, 2, "Runs");
 	doc_p(d, "In the order they ran. Flagged: other processes took more CPU than the runner's threshold during "
 		 "the run (%s).", m->exclude_flagged ? "left out of the statistics: --exclude-flagged" :
 		 "counted in the statistics; fsbench report --exclude-flagged leaves them out");
-	doc_table(d, 9, head, NULL);
+	doc_table(d, 10, head, NULL);
 	idx = calloc(m->nruns + 1, sizeof(*idx));
 	for (unsigned k = 0; idx && k < m->nruns; k++)
 		idx[k] = k;
@@ -1211,7 +1219,7 @@ static void section_runs(struct doc *d, const struct an *a)
 		}
 	for (unsigned k = 0; k < m->nruns; k++) {
 		const struct mread_run *r = &m->run[idx ? idx[k] : k];
-		char o[16], rp[16], ex[16], cpu[24], used[300];
+		char o[16], rp[16], ex[16], cpu[24], used[300], st[24];
 
 		snprintf(o, sizeof(o), "%u", r->order);
 		snprintf(rp, sizeof(rp), "%u", r->repeat);
@@ -1221,9 +1229,13 @@ static void section_runs(struct doc *d, const struct an *a)
 		else
 			snprintf(cpu, sizeof(cpu), "%.1f", r->other_cpu_pct);
 		snprintf(used, sizeof(used), "%s%s%s", r->used ? "yes" : "no", r->problem ? ": " : "", r->problem ? r->problem : "");
+		if (isnan(r->steal_pct))
+			snprintf(st, sizeof(st), "-");
+		else
+			snprintf(st, sizeof(st), "%.1f", r->steal_pct);
 		{
-			const char *row[9] = { o, m->cell[r->cell].name, rp, r->started_at, ex, cpu,
-					       r->other_cpu_flag ? "FLAGGED" : "", used, r->json ? r->json : "-" };
+			const char *row[10] = { o, m->cell[r->cell].name, rp, r->started_at, ex, cpu,
+					       r->other_cpu_flag ? "FLAGGED" : "", used, r->json ? r->json : "-", st };
 
 			doc_row(d, row);
 		}
@@ -1492,7 +1504,7 @@ int matrix_report_opts(const char *dir, const struct matrix_report_opts *o, FILE
 		}
 	}
 	if (has_fill) {
-		struct plot_opts po = { .type = PLOT_FILL, .width = 1200, .height = 800, .bold_run = bold,
+		struct plot_opts po = { .type = PLOT_FILL, .width = 1200, .height = 800, .bold_run = bold, .band = true,
 					.bold_what = o->fill_y ? "median run by aggregate files/sec" : "median run",
 					.fill_y = o->fill_y, .smooth = o->smooth };
 
@@ -1561,6 +1573,12 @@ int matrix_report_opts(const char *dir, const struct matrix_report_opts *o, FILE
 	}
 	terminal(term, &a, dir, added, !o->no_db);
 	rc = 0;
+	if (!m.nused) {
+		/* written, and said: nothing to compare is not a result */
+		errmsg(err, errlen, "0 of %u runs used%s: nothing to compare", m.nruns,
+		       m.nexcluded ? " (every usable run flagged and left out: --exclude-flagged)" : "");
+		rc = -ENODATA;
+	}
 	goto out;
 out_stop:
 	if (!o->stop || !o->stop())

@@ -29,7 +29,8 @@ struct matrix_report_opts {
 
 /* With the defaults (all zero: the default database, flagged runs counted). 0; or, with a
  * one-line reason in err, -EINVAL when DIR is not a readable matrix result or an output cannot
- * be written there (checked first: nothing written),
+ * be written there (checked first: nothing written), -ENODATA when everything was written but
+ * no run could be used (all failed, or all flagged and --exclude-flagged: nothing compared),
  * -EIO when an output or the database could not be written (what was written is complete),
  * -EINTR when o->stop ended it (each file written is complete; the others are not there). */
 int matrix_report(const char *dir, FILE *term, char *err, size_t errlen);

@@ -404,6 +404,143 @@ static void draw_fill_y2(cairo_t *cr, const struct panel *p0, const struct rr_re
 	cairo_restore(cr);
 }
 
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* the q-quantile of sorted v[0..n), linear between order statistics (R's type 7) */
+static double quantile(const double *v, unsigned n, double q)
+{
+	double h = (n - 1) * q;
+	unsigned lo = (unsigned)h;
+
+	return lo + 1 < n ? v[lo] + (h - lo) * (v[lo + 1] - v[lo]) : v[n - 1];
+}
+
+#define FILL_BINS 50
+
+/* the median step between a run's consecutive iterations along x (0 when none) */
+static double median_step(const struct rr_result *res, unsigned nres, bool by_count)
+{
+	double *d = NULL, m = 0;
+	size_t n = 0, cap = 0;
+
+	for (unsigned i = 0; i < nres; i++)
+		for (unsigned s = 0; s < res[i].nfill; s++) {
+			const struct rr_series *se = &res[i].fill[s];
+			const double *x = by_count ? se->x2 : se->x;
+
+			for (unsigned k = 1; k < se->n; k++) {
+				if (!(x[k] > x[k - 1]))
+					continue;
+				if (n == cap) {
+					double *nd = realloc(d, (cap = cap ? 2 * cap : 256) * sizeof(double));
+
+					if (!nd) {
+						free(d);
+						return 0;
+					}
+					d = nd;
+				}
+				d[n++] = x[k] - x[k - 1];
+			}
+		}
+	if (n) {
+		qsort(d, n, sizeof(double), cmp_dbl);
+		m = quantile(d, (unsigned)n, 0.5);
+	}
+	free(d);
+	return m;
+}
+
+/* --band: per result, the iterations of all its runs binned by x, each bin's median drawn as
+ * the curve (at the median x of its points) and its quartiles as the band. A bin is as wide as
+ * the runs' median step between iterations, at least 1 % (FSUse%) or 1/FILL_BINS of the range
+ * (Count), so that each bin holds about one iteration of every run. Neighbouring iterations of
+ * one run jump (short iterations, writeback bursts); the median over runs shows the curve. */
+static int draw_fill_band(cairo_t *cr, const struct panel *p, const struct rr_result *res, unsigned nres,
+			  const struct plot_opts *o, bool by_count, double xmax)
+{
+	double width = fmax(by_count ? (xmax > 0 ? xmax / FILL_BINS : 1) : 1, median_step(res, nres, by_count));
+	unsigned nb = (unsigned)fmin(100000, floor(fmax(xmax, 0) / width)) + 1;
+	double *bx = malloc(nb * sizeof(double)), *md = malloc(nb * sizeof(double)),
+	       *q1 = malloc(nb * sizeof(double)), *q3 = malloc(nb * sizeof(double)), *v = NULL, *vx = NULL;
+	size_t cap = 0;
+	int rc = -1;
+
+	if (!bx || !md || !q1 || !q3)
+		goto out;
+	for (unsigned i = 0; i < nres; i++) {
+		unsigned n = 0;
+
+		for (unsigned b = 0; b < nb; b++) {
+			double lo = b * width, hi = (b + 1) * width;
+			size_t k = 0;
+
+			for (unsigned s = 0; s < res[i].nfill; s++) {
+				const struct rr_series *se = &res[i].fill[s];
+				const double *y = o->fill_y ? se->agg : se->y;
+
+				for (unsigned j = 0; y && j < se->n; j++) {
+					double x = by_count ? se->x2[j] : se->x[j];
+
+					if (isnan(y[j]) || isnan(x) || !(x >= lo && (x < hi || b + 1 == nb)))
+						continue;
+					if (k == cap) {
+						double *nv = realloc(v, (cap ? 2 * cap : 256) * sizeof(double)),
+						       *nx = nv ? realloc(vx, (cap ? 2 * cap : 256) * sizeof(double)) : NULL;
+
+						if (nv)
+							v = nv;
+						if (!nv || !nx)
+							goto out;
+						vx = nx;
+						cap = cap ? 2 * cap : 256;
+					}
+					vx[k] = x;
+					v[k++] = y[j];
+				}
+			}
+			if (!k)
+				continue;
+			qsort(v, k, sizeof(double), cmp_dbl);
+			qsort(vx, k, sizeof(double), cmp_dbl);
+			bx[n] = quantile(vx, (unsigned)k, 0.5);
+			md[n] = quantile(v, (unsigned)k, 0.5);
+			q1[n] = quantile(v, (unsigned)k, 0.25);
+			q3[n] = quantile(v, (unsigned)k, 0.75);
+			n++;
+		}
+		if (!n)
+			continue;
+		cairo_save(cr);
+		cairo_rectangle(cr, p->x, p->y, p->w, p->h);
+		cairo_clip(cr);
+		color(cr, i, 0.22);
+		cairo_move_to(cr, px(p, bx[0]), py(p, q3[0]));
+		for (unsigned k = 1; k < n; k++)
+			cairo_line_to(cr, px(p, bx[k]), py(p, q3[k]));
+		for (unsigned k = n; k-- > 0;)
+			cairo_line_to(cr, px(p, bx[k]), py(p, q1[k]));
+		cairo_close_path(cr);
+		cairo_fill(cr);
+		cairo_restore(cr);
+		polyline(cr, p, bx, md, n, i, 1, n <= 100, 2.5);
+	}
+	rc = 0;
+out:
+	free(bx);
+	free(md);
+	free(q1);
+	free(q3);
+	free(v);
+	free(vx);
+	return rc;
+}
+
 static int draw_fill(cairo_t *cr, const struct rr_result *res, unsigned nres, const struct plot_opts *o,
 		     double top, char *err, size_t errlen)
 {
@@ -470,14 +607,30 @@ static int draw_fill(cairo_t *cr, const struct rr_result *res, unsigned nres, co
 	p.ay.label = ylabel;
 	if (y2)
 		p.w -= 56;
-	if (several)
+	if (o->band)
+		snprintf(p.title, sizeof(p.title), "bold: each %s's median over its runs per %s, band: their "
+			 "quartiles; faint: the runs", nres > 1 ? "line colour" : "result",
+			 by_count ? "Count bin" : "FSUse%");
+	else if (several)
 		snprintf(p.title, sizeof(p.title), "bold: each %s's %s; light: its other runs",
 			 nres > 1 ? "line colour" : "result", o->bold_what ? o->bold_what : "first run");
 	axis_fit(&p.ax, 0, by_count ? xmax : (xmax > 0 ? xmax : 100), true);
 	axis_fit(&p.ay, 0, ymax, true);
 	draw_axes(cr, &p);
-	/* the light runs first, the bold one over them */
-	for (int bold = 0; bold < 2; bold++)
+	/* the light runs first, the bold one over them; with the band, every run faint under it */
+	for (unsigned i = 0; i < nres && o->band; i++)
+		for (unsigned s = 0; s < res[i].nfill; s++) {
+			const struct rr_series *se = &res[i].fill[s];
+
+			polyline(cr, &p, by_count ? se->x2 : se->x, o->fill_y ? se->agg : se->y, se->n, i, 0.15, false,
+				 0.8);
+		}
+	if (o->band && draw_fill_band(cr, &p, res, nres, o, by_count, xmax)) {
+		free(ys);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (int bold = 0; bold < 2 && !o->band; bold++)
 		for (unsigned i = 0; i < nres; i++)
 			for (unsigned s = 0; s < res[i].nfill; s++) {
 				const struct rr_series *se = &res[i].fill[s];

@@ -31,6 +31,8 @@ struct plot_opts {
 	unsigned smooth;         /* fill: a moving median over this many iterations (0 or 1: none) */
 	const unsigned *bold_run;/* fill: per result, the run drawn bold; NULL: run 0 */
 	const char *bold_what;   /* fill's legend: what the bold run is ("median run by files/sec") */
+	bool band;               /* fill: each result's median across its runs per FSUse% (or Count)
+				  * bin, with the interquartile band; the runs faint behind it */
 	const struct plot_mark *marks;   /* compare: verdicts; NULL: none drawn */
 	unsigned nmarks;
 	const char *marks_note;  /* compare: how the verdicts were decided */

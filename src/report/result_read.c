@@ -202,8 +202,22 @@ static struct rr_figure *fig_get(struct ctx *c, const char *group, const struct 
 static int fig_set(struct ctx *c, unsigned run, const char *group, const struct figure *d,
 		   const char *key_suffix, const char *name_suffix, double v)
 {
-	if (d->flags & FIG_NOCOMPARE)
+	if (d->flags & FIG_NOCOMPARE) {
+		struct rr_result *r = c->r;
+		struct rr_shown *ns;
+
+		if (r->nshown >= RR_MAX_FIGURES * 4)
+			return 0;
+		if (!(ns = realloc(r->shown, (r->nshown + 1) * sizeof(*ns))))
+			return fail(c, "out of memory");
+		r->shown = ns;
+		ns = &r->shown[r->nshown++];
+		snprintf(ns->key, sizeof(ns->key), "%s%s%s%s", group ? group : "", group ? "." : "", d->key,
+			 key_suffix ? key_suffix : "");
+		ns->run = run;
+		ns->v = v;
 		return 0;
+	}
 	struct rr_figure *f = fig_get(c, group, d, key_suffix, name_suffix);
 
 	if (!f)
@@ -611,11 +625,71 @@ static int read_iters(struct ctx *c, unsigned run, const json_t *ro, struct opst
 		    fig_set(c, run, ops[k].name, &p99, NULL, NULL, (double)hist_percentile(ops[k].h, 99)))
 			goto out;
 	}
+	for (size_t k = 0; k < nf; k++) {
+		struct rr_coverage *cv;
+
+		/* an optional iteration figure some iterations lacked: say how many had it */
+		if (!acc[k].n || acc[k].n >= json_array_size(arr) || c->r->ncover >= RR_MAX_FIGURES)
+			continue;
+		if (!(cv = realloc(c->r->cover, (c->r->ncover + 1) * sizeof(*cv)))) {
+			fail(c, "out of memory");
+			goto out;
+		}
+		c->r->cover = cv;
+		cv = &cv[c->r->ncover++];
+		snprintf(cv->key, sizeof(cv->key), "%s", c->figs->iter[k].key);
+		cv->run = run;
+		cv->present = acc[k].n;
+		cv->of = (unsigned)json_array_size(arr);
+	}
 	rc = 0;
 out:
 	for (unsigned k = 0; k < nops; k++)
 		free(ops[k].h);
 	return rc;
+}
+
+/* the warnings of each phase or iteration ({id, message} objects): one entry per id per run */
+static int read_warnings(struct ctx *c, unsigned run, const json_t *arr)
+{
+	const json_t *g, *w;
+	size_t i, j;
+
+	if (!json_is_array(arr))
+		return 0;
+	json_array_foreach(arr, i, g) {
+		json_array_foreach(json_object_get(g, "warnings"), j, w) {
+			const char *id = json_string_value(json_object_get(w, "id")),
+				   *msg = json_string_value(json_object_get(w, "message"));
+			struct rr_warn *rw = NULL;
+
+			if (!id)
+				continue;
+			for (unsigned k = 0; k < c->r->nwarns && !rw; k++)
+				if (c->r->warns[k].run == run && !strncmp(c->r->warns[k].id, id, sizeof(rw->id) - 1))
+					rw = &c->r->warns[k];
+			if (!rw) {
+				char *p;
+
+				if (c->r->nwarns >= RR_MAX_FIGURES)
+					return 0;
+				if (!(rw = realloc(c->r->warns, (c->r->nwarns + 1) * sizeof(*rw))))
+					return fail(c, "out of memory");
+				c->r->warns = rw;
+				rw = &rw[c->r->nwarns++];
+				memset(rw, 0, sizeof(*rw));
+				rw->run = run;
+				rw->of = (unsigned)json_array_size(arr);
+				snprintf(rw->id, sizeof(rw->id), "%s", id);
+				if ((p = xstrdup_printable(msg ? msg : "", sizeof(rw->msg) - 1))) {
+					snprintf(rw->msg, sizeof(rw->msg), "%s", p);
+					free(p);
+				}
+			}
+			rw->phases++;
+		}
+	}
+	return 0;
 }
 
 static int read_run_figs(struct ctx *c, unsigned run, const json_t *ro)
@@ -671,6 +745,8 @@ static int read_run(struct ctx *c, unsigned run, const json_t *ro)
 	if (d->iter_intervals && read_iter_intervals(c, run, json_object_get(ro, d->iters), strlen(c->where)))
 		goto out;
 	if (!d->iters && read_run_figs(c, run, ro))
+		goto out;
+	if ((d->iters || d->groups) && read_warnings(c, run, json_object_get(ro, d->iters ? d->iters : d->groups)))
 		goto out;
 	rc = 0;
 out:
@@ -1017,6 +1093,9 @@ void rr_free(struct rr_result *r)
 		free(r->facts[i].value);
 	}
 	free(r->facts);
+	free(r->shown);
+	free(r->warns);
+	free(r->cover);
 	free(r->path);
 	free(r->name);
 	free(r->label);
@@ -1088,6 +1167,14 @@ const struct rr_figure *rr_find(const struct rr_result *r, const char *key)
 		if (!strcmp(r->fig[i].key, key))
 			return &r->fig[i];
 	return NULL;
+}
+
+double rr_shown(const struct rr_result *r, const char *key, unsigned run)
+{
+	for (unsigned i = 0; i < r->nshown; i++)
+		if (r->shown[i].run == run && !strcmp(r->shown[i].key, key))
+			return r->shown[i].v;
+	return NAN;
 }
 
 const struct rr_fact *rr_fact_find(const struct rr_result *r, const char *key)

@@ -58,6 +58,25 @@ struct rr_lat {
 	struct hist *h;
 };
 
+struct rr_shown {
+	char key[96];             /* "write.latency_over_2s_pct", "total.latency_over_2s_pct" */
+	unsigned run;
+	double v;
+};
+
+struct rr_warn {
+	char id[40];              /* "cache_absorbed_writes", "short_phase", ... */
+	char msg[320];            /* the first phase's message */
+	unsigned run;
+	unsigned phases, of;      /* phases (iterations) with it, of the run's */
+};
+
+struct rr_coverage {
+	char key[96];             /* the figure: "layout_extents_per_file" */
+	unsigned run;
+	unsigned present, of;     /* iterations that had it, of the run's */
+};
+
 struct rr_fact {
 	char *key;                /* "config.threads", "environment.kernel_release", "command_line" */
 	char *value;              /* printable text */
@@ -83,6 +102,17 @@ struct rr_result {
 	unsigned nfill;
 	struct rr_fact *facts;
 	unsigned nfacts;
+	/* figures written for the classic tables only (FIG_NOCOMPARE: "% >2 sec"): shown as the
+	 * run printed them, never compared, so kept apart from fig; not carried by rr_concat */
+	struct rr_shown *shown;
+	unsigned nshown;
+	/* the honesty warnings (core/warn.h) the run's phases or iterations had, one entry per run
+	 * and id; and the iteration figures some iterations lacked (fs_mark --layout before data
+	 * is placed): how many iterations had them. Neither is carried by rr_concat. */
+	struct rr_warn *warns;
+	unsigned nwarns;
+	struct rr_coverage *cover;
+	unsigned ncover;
 };
 
 /* Loads path into r (zeroed first). 0, or -1 with a one-line reason in err (without the
@@ -104,6 +134,8 @@ const struct rr_figure *rr_find(const struct rr_result *r, const char *key);
 /* The FIG_* flags workload declares for the figure key (a phase's "write.rate_mib_per_s" by its
  * group declaration); 0 for a key it does not declare (history check: FIG_PRIMARY, FIG_DERIVED). */
 unsigned rr_figure_flags(const char *workload, const char *key);
+/* A shown-only figure's value in run (NaN when absent). */
+double rr_shown(const struct rr_result *r, const char *key, unsigned run);
 /* Sets run's value of the figure d declares (added, NaN in the other runs, when r lacks it):
  * figures measured beside a result (fsbench matrix --after). 0, -EINVAL (no such run), -E2BIG,
  * -ENOMEM. */

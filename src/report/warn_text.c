@@ -173,6 +173,23 @@ static void line_early(FILE *out, const struct warn_tally_kind *k)
 	}
 }
 
+static void line_short(FILE *out, const struct warn_tally_kind *k)
+{
+	fputs("shorter than 1 s, start-up and timing granularity weigh on their figures (give them more "
+	      "work): ", out);
+	for (unsigned j = 0; j < k->nphases; j++) {
+		const struct warn_tally_phase *p = &k->p[j];
+
+		fputs(j ? ", " : "", out);
+		phase_name(out, p);
+		fputs(" (", out);
+		span(out, &p->wall_s, 1, 3);
+		fputs(" s", out);
+		phase_runs(out, k, p, ", ", "");
+		fputc(')', out);
+	}
+}
+
 void warn_text_print(FILE *out, const struct warn_tally *t, const struct warn_text_ctx *c)
 {
 	unsigned nruns = c->nruns > t->max_run ? c->nruns : t->max_run;
@@ -198,6 +215,9 @@ void warn_text_print(FILE *out, const struct warn_tally *t, const struct warn_te
 			break;
 		case WARN_EARLY:
 			line_early(out, k);
+			break;
+		case WARN_SHORT:
+			line_short(out, k);
 			break;
 		case WARN_NKINDS:
 			break;

@@ -13,23 +13,47 @@
 
 #define PF_KTHREAD 0x00200000u
 
-static int stat_line(struct cpuload_snap *s)
+int cpuload_parse_stat(const char *text, struct cpuload_snap *s)
 {
 	unsigned long long v[10] = { 0 };
-	FILE *f = fopen("/proc/stat", "re");
 	int n;
+
+	/* the machine's line: "cpu" then blanks, not "cpu0" */
+	if (strncmp(text, "cpu", 3) || (text[3] != ' ' && text[3] != '\t'))
+		return -EIO;
+	n = sscanf(text, "cpu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3],
+		   &v[4], &v[5], &v[6], &v[7], &v[8], &v[9]);
+	if (n < 4)
+		return -EIO;
+	/* guest time is already inside user and nice; steal (the 8th field, Linux 2.6.11+) is time
+	 * this virtual CPU wanted to run and the hypervisor ran someone else: capacity the run lost */
+	s->busy = v[0] + v[1] + v[2];
+	s->steal = v[7];
+	s->total = v[0] + v[1] + v[2] + v[3] + v[4] + v[5] + v[6] + v[7];
+	return 0;
+}
+
+static int stat_line(struct cpuload_snap *s)
+{
+	char buf[512];
+	FILE *f = fopen("/proc/stat", "re");
+	int rc;
 
 	if (!f)
 		return -errno;
-	n = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2],
-		   &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9]);
+	rc = fgets(buf, sizeof(buf), f) ? cpuload_parse_stat(buf, s) : -EIO;
 	fclose(f);
-	if (n < 4)
-		return -EIO;
-	/* guest time is already inside user and nice */
-	s->busy = v[0] + v[1] + v[2];
-	s->total = v[0] + v[1] + v[2] + v[3] + v[4] + v[5] + v[6] + v[7];
-	return 0;
+	return rc;
+}
+
+static double rusage_s(int who)
+{
+	struct rusage ru;
+
+	if (getrusage(who, &ru))
+		return 0;
+	return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
+	       ru.ru_stime.tv_usec / 1e6;
 }
 
 /* utime + stime of a kernel thread; -1 for a process or an unreadable entry */
@@ -62,7 +86,6 @@ static int kthread_ticks(const char *pid, uint64_t *ticks)
 
 int cpuload_snap(struct cpuload_snap *s)
 {
-	struct rusage ru;
 	struct dirent *de;
 	unsigned cap = 0;
 	DIR *d;
@@ -71,9 +94,9 @@ int cpuload_snap(struct cpuload_snap *s)
 	memset(s, 0, sizeof(*s));
 	if ((rc = stat_line(s)))
 		return rc;
-	if (getrusage(RUSAGE_SELF, &ru) == 0)
-		s->own_s = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
-			   (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+	/* children waited for count as our own: a launcher (mpirun) and its descendants, the
+	 * job's ranks and their helpers, once the launcher has reaped them and we the launcher */
+	s->own_s = rusage_s(RUSAGE_SELF) + rusage_s(RUSAGE_CHILDREN);
 	if (!(d = opendir("/proc")))
 		return 0;
 	while ((de = readdir(d))) {
@@ -117,6 +140,7 @@ void cpuload_window(struct cpuload_snap *a, struct cpuload_snap *b, struct cpulo
 	other = busy - own - kt;
 	memset(out, 0, sizeof(*out));
 	if (total > 0) {
+		out->steal_pct = (double)(b->steal - a->steal) / total * 100;
 		out->busy_pct = busy / total * 100;
 		out->own_pct = own / total * 100;
 		out->kthread_pct = kt / total * 100;

@@ -16,18 +16,23 @@ struct cpuload_kt {
 struct cpuload_snap {
 	uint64_t busy;               /* /proc/stat user + nice + system, all CPUs, in ticks */
 	uint64_t total;              /* every field: the capacity over the window */
-	double own_s;                /* this process's user + system CPU */
+	uint64_t steal;              /* steal: taken by the hypervisor for other guests */
+	double own_s;                /* this process's user + system CPU, and its waited-for
+				      * children's (an MPI launcher, its ranks and their helpers) */
 	unsigned nkt;
 	struct cpuload_kt *kt;       /* kernel threads' utime + stime */
 };
 
 /* Shares of the machine's CPU capacity over the window, in %. other = busy - own - kthreads
- * (never below 0). */
+ * (never below 0). steal: of the capacity, what the hypervisor gave other guests. */
 struct cpuload {
-	double busy_pct, own_pct, kthread_pct, other_pct;
+	double busy_pct, own_pct, kthread_pct, other_pct, steal_pct;
 };
 
 int cpuload_snap(struct cpuload_snap *s);
+/* /proc/stat's first line ("cpu  user nice system idle iowait irq softirq steal ...") into s's
+ * busy, total and steal. 0, or -EIO when it is not such a line. */
+int cpuload_parse_stat(const char *text, struct cpuload_snap *s);
 /* The window from a to b; frees both snapshots' memory. */
 void cpuload_window(struct cpuload_snap *a, struct cpuload_snap *b, struct cpuload *out);
 #endif

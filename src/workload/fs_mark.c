@@ -1194,7 +1194,9 @@ static void iter_warn(struct driver *d, const struct fsm_config *c, const struct
 				.sync = c->sync_method != 0, .threads = c->nthreads,
 				.wall_ns = ph->end_ns - ph->start_ns,
 				.first_done_ns = ph->first_done_ns - ph->start_ns,
-				.last_done_ns = ph->end_ns - ph->start_ns, .sys_s = 0 };
+				.last_done_ns = ph->end_ns - ph->start_ns, .sys_s = 0,
+				/* a fill's last iteration ends at ENOSPC: short by design */
+				.cut_short = it->partial || run_stopping() };
 
 	/* the workers' own system time, not the main and reporter threads' too */
 	for (unsigned i = 0; i < ph->nworkers; i++)

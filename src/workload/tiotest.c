@@ -1044,7 +1044,7 @@ static void phase_warn(struct driver *d, const struct tio_config *c, struct tio_
 				.data_set_bytes = c->threads * c->blocks * c->block_bytes,
 				.threads = (unsigned)c->threads, .wall_ns = pr->wall_ns,
 				.first_done_ns = pr->first_done_ns, .last_done_ns = pr->last_done_ns,
-				.sys_s = 0 };
+				.sys_s = 0, .cut_short = !pr->complete };
 
 	/* the workers' own system time ("near 100 % of one core per thread"), not the process's,
 	 * which also holds the main and reporter threads */

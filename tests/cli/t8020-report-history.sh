@@ -4,8 +4,8 @@
 # not blank); history check against the earlier runs of the same configuration hash passes a
 # no-change (exit 0 with --fail-if-worse) and flags a synthetic 30 % regression of one cell
 # (exit 1, that cell only, REGRESSION), which a gate wider than the regression lets through; a
-# changed configuration hash has nothing to compare with. The database path: --db, a symbolic
-# link refused (report: exit 2 before anything is written), nothing created by reading.
+# changed configuration hash has nothing to compare with (exit 3). The database path: --db, a
+# symbolic link refused (report: exit 2 before anything is written), nothing created by reading.
 . "$(dirname "$0")/lib.sh"
 . "$TESTS_DIR/cli/lib_matrix.sh"
 need_cmd jq
@@ -58,9 +58,10 @@ expect_exit 0 fsb history --db h2.db check --cell b --fail-if-worse 10 > /dev/nu
 ok "check: a 30 % regression of one cell fails a 10 % gate, not a 50 % one"
 
 fsb report --db h2.db newcfg > /dev/null || fail "report newcfg"
-fsb history --db h2.db check --fail-if-worse 10 > chk.txt || fail "new config: exit $?"
+# nothing compared: a gate that checked nothing does not pass (exit 3)
+expect_exit 3 fsb history --db h2.db check --fail-if-worse 10 > chk.txt 2> /dev/null
 grep -q '(no earlier runs with config h-a-new: nothing to check against)' chk.txt || fail "new config: $(cat chk.txt)"
-ok "check: a new configuration hash has nothing to compare with"
+ok "check: a new configuration hash has nothing to compare with (exit 3)"
 
 fsb history --db h2.db trend write.rate_mib_per_s -o trend.png > trend.txt || fail "trend: exit $?"
 [ "$(grep -cE '^[0-9]+ +20' trend.txt)" = 8 ] || fail "trend rows: $(cat trend.txt)"

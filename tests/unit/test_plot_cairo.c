@@ -95,6 +95,41 @@ int main(int argc, char **argv)
 			unlink(out);
 		}
 	}
+	/* the fill band: three runs whose iterations land on neighbouring FSUse% values, jumping up
+	 * and down; their median and quartile band per bin ink more than the runs' lines alone */
+	{
+		static double x[3][20], x2[3][20], y[3][20];
+		struct rr_series se[3];
+		struct rr_result r;
+		long ink0 = 0, ink1 = 0;
+
+		memset(&r, 0, sizeof(r));
+		for (unsigned s = 0; s < 3; s++) {
+			for (unsigned k = 0; k < 20; k++) {
+				x[s][k] = 5.0 * k + s;
+				x2[s][k] = 1000.0 * (k + 1);
+				y[s][k] = 2000 - 60.0 * k + ((k + s) % 2 ? 400 : -400);
+			}
+			se[s] = (struct rr_series){ .name = "fill", .run = s, .n = 20, .x = x[s], .x2 = x2[s], .y = y[s] };
+		}
+		r.fill = se;
+		r.nfill = 3;
+		r.name = r.path = (char *)"synthetic";
+		for (int band = 0; band < 2; band++) {
+			struct plot_opts o = { .type = PLOT_FILL, .format = PLOT_PNG, .width = 900, .height = 600,
+					       .band = band };
+			FILE *fw;
+
+			snprintf(out, sizeof(out), "%s/band%d.png", tmpdir, band);
+			fw = fopen(out, "we");
+			CHECK(fw && plot_render(&r, 1, &o, fw, err, sizeof(err)) == 0, "band %d: %s", band, err);
+			CHECK(fw && fclose(fw) == 0, "band %d: close", band);
+			*(band ? &ink1 : &ink0) = ink(out, &w, &h);
+			unlink(out);
+		}
+		printf("fill: %ld pixels with the band, %ld the runs alone\n", ink1, ink0);
+		CHECK(ink1 > ink0 + 20000, "the band inks %ld pixels, the runs alone %ld", ink1, ink0);
+	}
 	/* a type the results have no data for names the file */
 	{
 		struct plot_opts o = { .type = PLOT_FILL, .format = PLOT_PNG, .width = 400, .height = 300 };

@@ -173,5 +173,29 @@ int main(void)
 		     "speed, not storage"), "nfs: %s", s);
 	free(s);
 	warn_tally_free(&t);
+	/* short_phase: under 1 s, each phase its own span; 1 s itself is long enough */
+	warn_tally_init(&t);
+	phase(&l, "write", 0, 40 * MIB, true, 40 * MIB, 0.01, 1, 250000000, 250000000);
+	CHECK(l.n == 1 && !strcmp(l.w[0].id, "short_phase") && strstr(l.w[0].msg, "write: 0.250 s, shorter than 1 s"),
+	      "a 0.25 s phase: %u %s", l.n, l.n ? l.w[0].msg : "");
+	warn_tally_add(&t, &l, 1, "write", 0);
+	phase(&l, "iteration 3", 0, MIB, true, MIB, 0.01, 1, 400000000, 400000000);
+	warn_tally_add(&t, &l, 1, "iteration", 3);
+	phase(&l, "iteration 4", 0, MIB, true, MIB, 0.01, 1, 900000000, 900000000);
+	warn_tally_add(&t, &l, 1, "iteration", 4);
+	phase(&l, "iteration 5", 0, MIB, true, MIB, 0.01, 1, 1000000000, 1000000000);
+	CHECK(l.n == 0, "a 1 s phase is not short: %u", l.n);
+	{
+		struct warn_phase w = { .name = "iteration 6", .threads = 1, .cpus = 8, .wall_ns = 5000000,
+					.last_done_ns = 5000000, .has_device = true, .cut_short = true };
+
+		warn_compute(&w, &l);
+		CHECK(l.n == 0, "a phase cut short (ENOSPC, an error) is not a short phase: %u", l.n);
+	}
+	s = text(&t, &c);
+	CHECK(lines(s) == 1 && strstr(s, ": warning: shorter than 1 s") &&
+	      strstr(s, "write (0.250 s), iterations 3-4 (0.400-0.900 s)"), "short phases: %s", s);
+	free(s);
+	warn_tally_free(&t);
 	return check_done("test_warn");
 }

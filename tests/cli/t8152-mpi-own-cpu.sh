@@ -1,0 +1,27 @@
+#!/bin/bash
+# t8152: fsbench matrix --mpi: the job's ranks (mpirun's descendants) are the run's own CPU, not
+# "other processes". Before, the runner counted only its own rusage: own 0.1 %, the ranks' work
+# as other processes' (83-86 %), and every MPI run was flagged. A 2-rank job writing and reading
+# 2 x 128 MiB: its own share is the ranks' CPU (several % of the machine), and the same CPU is
+# not counted again as other processes' (other <= busy - own). The manifest records steal time.
+. "$(dirname "$0")/lib.sh"
+need_root
+need_mpi
+need_cmd mkfs.ext4
+export TMPDIR=$SCRATCH/tmp
+mkdir -p "$TMPDIR"
+
+fsb matrix --fs ext4 --repeat 2 --size 768 --no-db --max-other-cpu 100 \
+    --mpi "mpirun --oversubscribe --allow-run-as-root ${MPIRUN_OPTS[*]:-} -np 2" -o "$SCRATCH/r" \
+    -- tiotest -t 1 -f 128 -r 2000 > out 2> err || fail "matrix --mpi exit $?: $(cat err)"
+M=$SCRATCH/r/manifest.json
+jq -e '[.runs[] | select(.warmup | not)] | length == 2' "$M" > /dev/null || fail "not 2 runs"
+jq -c '[.runs[] | .cpu]' "$M"
+jq -e '[.runs[] | select(.warmup | not) | .cpu.own_pct >= 3] | all' "$M" > /dev/null ||
+    fail "the ranks' CPU is not the run's own: $(jq -c '[.runs[].cpu]' "$M")"
+jq -e '[.runs[] | select(.warmup | not) | .cpu.other_pct <= .cpu.busy_pct - .cpu.own_pct + 0.2] | all' "$M" > /dev/null ||
+    fail "own CPU counted as other too: $(jq -c '[.runs[].cpu]' "$M")"
+jq -e '[.runs[] | select(.warmup | not) | .cpu.steal_pct | type == "number" and . >= 0] | all' "$M" > /dev/null ||
+    fail "no steal time recorded: $(jq -c '[.runs[].cpu]' "$M")"
+! grep -q "$SCRATCH" /proc/self/mountinfo || fail "a mount left"
+ok "--mpi: the job's ranks are the run's own CPU; steal time recorded"
