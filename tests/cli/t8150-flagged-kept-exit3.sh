@@ -31,7 +31,7 @@ ok "report: flagged runs kept by default; --exclude-flagged with every run flagg
 
 expect_exit 0 fsb history --db h.db show ci > show.txt
 grep -q "3 runs flagged for other processes' CPU, counted" show.txt || fail "show: not counted: $(cat show.txt)"
-grep -qE '^    write rate +[0-9.]+ ± [0-9.]+ MiB/s +\(3 runs, 3 flagged\)$' show.txt || fail "show: not marked: $(cat show.txt)"
+grep -qE '^    write rate +[0-9.]+ \[[0-9.]+, [0-9.]+\] MiB/s +\(3 runs, 3 flagged\)$' show.txt || fail "show: not marked: $(cat show.txt)"
 expect_exit 0 fsb history --db h.db show --exclude-flagged ci > show0.txt
 grep -q "3 runs flagged for other processes' CPU left out (--exclude-flagged)" show0.txt || fail "show --exclude-flagged: $(cat show0.txt)"
 grep -qE '^    write rate .*\(0 runs left\)$' show0.txt || fail "show --exclude-flagged: rows: $(cat show0.txt)"
