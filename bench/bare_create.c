@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The bare reference for bench/fs_mark.sh: the least a file-create benchmark can do per file,
  * openat(O_CREAT|O_EXCL) + write in -w chunks + close, in one directory, timed as one loop.
  * usage: bare_create DIR NFILES SIZE [IO_SIZE]; prints "files_per_sec N"; removes its files. */

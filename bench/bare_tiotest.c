@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* bare_tiotest: the reference loop for bench/tiotest.sh.
  *
  * The same syscalls as one `fsbench tiotest -t 1` thread, with no measurement inside the loop:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* bare_uring: the io_uring reference loop for bench/uring.sh.
  *
  * The requests of one `fsbench tiotest -t 1 --engine io_uring --iodepth N` thread's read

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # bench/compare_ab.sh [FSBENCH]: a real A/B for `fsbench compare`. A writes with 64 KiB blocks,
 # B moves the same bytes in 512-byte blocks (128 times the syscalls per byte); ROUNDS rounds, A
 # and B alternating (A first in odd rounds, B first in even ones), one run each per round, joined

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cputime: run a command and report the CPU time it used, user and system.
  *
  * usage: cputime OUT CMD [ARG]...

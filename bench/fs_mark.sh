@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # bench/fs_mark.sh [FSBENCH [BASELINE]]: fsbench fs_mark against a bare openat/write/close loop
 # (bench/bare_create.c) and against Debian's fs_mark 3.3 when installed: one thread, -S 0,
 # -s 0 and -s 4096, NFILES files, on tmpfs. The contenders run alternating, ROUNDS times each;

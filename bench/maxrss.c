@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* maxrss: run a command and report its peak resident set size.
  *
  * usage: maxrss OUT CMD [ARG]...

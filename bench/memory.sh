@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # bench/memory.sh [FSBENCH]: peak RSS of fsbench tiotest with many ops vs few ops.
 # Goal (issue 2 §4): peak RSS with 10 million ops no more than 1 MiB above the peak with 100
 # thousand ops, i.e. memory does not grow with the number of operations (histograms are fixed size,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # bench/mpi.sh [FSBENCH]: fsbench-mpi's 4 ranks x 1 thread against one fsbench process with
 # -t 4, on tmpfs, for fs_mark -s 0 -S 0 (the process's threads each in a directory of its own,
 # as the ranks are in DIR/rank.R) and tiotest's random read: the aggregate rate of each

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # bench/paired.sh: paired by round against unpaired on real runs (fsbench(1) STATISTICS, "The
 # design is used"). Four matrices on loop images (as root), 5 interleaved rounds each: tiotest
 # A/A (defaults vs rw) and defaults vs sync, fs_mark the same; each reported twice, as run (paired

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # bench/profile_overhead.sh [FSBENCH]: what --profile costs. Runs the same tiotest with and
 # without --profile (default 999 Hz), alternating, ROUNDS times each, and prints per phase the
 # median MB/s of each and the ratio. Goal: with/without >= 0.95. A report, not a test: exits 0

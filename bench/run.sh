@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # bench/run.sh [FSBENCH]: run every benchmark script bench/*.sh (except this one) with the fsbench
 # binary path as its argument. `make bench` calls `bench/run.sh ./fsbench`. Exits non-zero when a
 # script fails to run (the scripts themselves report goals, they do not fail on them).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # bench/tiotest.sh [FSBENCH [BASELINE]]: fsbench tiotest against a bare loop of the same syscalls
 # (and fio, psync, when installed), 1 thread, 4 KiB blocks, on tmpfs. Runs the contenders
 # alternating, ROUNDS times each, and prints per phase the median ops/s of each, its ratio to the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # bench/uring.sh [FSBENCH]: fsbench tiotest --engine io_uring against a bare io_uring loop of the
 # same requests (bench/bare_uring.c) and fio --ioengine=io_uring, 1 thread, 4 KiB reads on tmpfs,
 # sequential and random, at depths 1, 8 and 32 (DEPTHS). Contenders alternate, the order

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # bench/uring_fs_mark.sh [FSBENCH]: fs_mark's create loop through io_uring against psync (issue 12):
 # -s 0 and -s 4096, -S 0, one thread, psync at depth 1 against io_uring at depths 1, 8, 32, on
 # tmpfs and (as root) on loop ext4 and xfs images. Contenders alternate, ROUNDS rounds (rotated

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # make demo: the main job on a fresh scratch directory under the build tree, sized to finish
 # in well under a minute:
 #   1. tiotest as the classic tool prints it, plus percentiles and a JSON result;

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Checks, and when root with apt-get installs, the Debian packages listed in deps.txt.
 # --check: only checks, and says what is missing with the apt-get line (a plain `make`).
 # usage: scripts/deps.sh [--check] build|test|mpi|all

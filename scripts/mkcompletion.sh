@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Builds the shell completion for fsbench from the binary's own tables, as mkman.sh builds the
 # man page: the commands (fsbench list), each command's options (__man-options CMD --list),
 # the workloads and engines (list workloads|engines) and the figure keys `history trend` takes

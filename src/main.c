@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fsbench: the workloads (from their registry, workload/registry.c) and the table of the other
  * subcommands, and dispatch on argv[0] so that a link named after a classic tool (tiotest)
  * behaves exactly as that tool's subcommand. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fsbench __after fsck|freespace DEVICE FSTYPE [--json FILE] [--after-timeout SECONDS|auto]: the
  * after-run tools (sys/fsck.h, sys/freespace.h) on their own, as fsbench matrix calls them after
  * a cell; hidden, for tests and for running a check by hand. The same exit status for both

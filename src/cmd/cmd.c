@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What every command decides the same way: the exit status for an errno and for a signal. */
 #include "cmd/cmd.h"
 

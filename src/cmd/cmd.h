@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Subcommands and the exit codes every one of them uses (documented in fsbench(1)). */
 #ifndef FSB_CMD_H
 #define FSB_CMD_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fsbench compare: results side by side, deltas against the first, significance from the
  * repeated runs (Welch's t-test), what differs between the results, and a regression gate. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fsbench export --openmetrics FILE DIR|RESULT...: results' figures for a monitoring stack
  * (node_exporter's textfile collector). A directory is a matrix result (each cell's runs as
  * one result, labelled with the cell); a file is any result fsbench wrote. */

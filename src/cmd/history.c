@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fsbench history list|show|trend|check: what the history database (report/history.h) holds,
  * a figure over kernel releases and time, and the latest runs of each cell checked against
  * the earlier ones of the same configuration (Welch, Holm-Bonferroni; a CI gate). */

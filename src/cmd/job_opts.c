@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fsbench-mpi's own options (cmd/job_opts.h). */
 #include "cmd/job_opts.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The options of a job of several processes (fsbench-mpi: src/mpi/), beside the workload's:
  * declared once here, so that fsbench-mpi parses them, --help lists them and the man page is
  * generated from them (fsbench __man-options mpi) even where fsbench-mpi is not built. */

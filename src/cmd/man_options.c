@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fsbench __man-options CMD: the options table as man page text, spliced into fsbench.1 at
  * build time so the man page cannot drift from the table. Also --list for tests and the shell
  * completion (scripts/mkcompletion.sh), and --figures: the declared figure keys. */

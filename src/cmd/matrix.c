@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fsbench matrix: an experiment in one command. The command line (and an experiment file) say
  * what varies; this file parses and checks all of it before anything is set up (bad input:
  * exit 2 with one line; not root or a tool missing: exit 3), then hands the plan to the runner

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fsbench matrix, inside: the parsed command (matrix.c), the runner that sets up, runs and
  * tears down (matrix_run.c), and the undo of what the manifest records (matrix_undo.c). */
 #ifndef FSB_CMD_MATRIX_INT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The experiment runner: the result directory and its manifest first, then the targets (a
  * sparse image and a loop device per cell, or the --device), then every run in the planned
  * order (knobs, mkfs when fresh, mount, bdi limits, cache drop, the workload in this process

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The undo of what an experiment set up, entry by entry from the manifest's undo list: during
  * the runner's teardown and for `fsbench matrix --undo DIR` after a kill. The manifest says what
  * to look at, never what to trust: an object is touched only when it carries proof, outside the

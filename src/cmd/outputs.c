@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The destinations a command's options name: checked before a run, written after it. */
 #include "cmd/outputs.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The files a command's options name (--json, the folded stacks, fs_mark's -l log, plot -o):
  * checked together before anything runs, opened and committed through outfile, each failure
  * said once in one style. */

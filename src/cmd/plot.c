@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fsbench plot: results drawn with cairo to PNG or SVG (by the -o extension). */
 #include <errno.h>
 #include <math.h>

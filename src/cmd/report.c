@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fsbench report DIR: the analysis, report and history of a matrix result directory again
  * (report/matrix_report.h), e.g. after fsbench changed, with other options, or into another
  * database. */

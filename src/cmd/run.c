@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Every workload command: parse the workload's options, check them and every output
  * destination, run the driver, and send what it returns where it belongs (the classic text on
  * stdout, warnings and errors on stderr, the JSON and the folded stacks to their files), then

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The cleanup registry: what fsbench created, and nothing else, is removed at the end. */
 #include "core/cleanup.h"
 

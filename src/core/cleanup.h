@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The cleanup registry: every file and directory fsbench creates is registered right after it
  * was created (O_EXCL), and removed in reverse order at the end, on error and on interrupt,
  * unless the user asked to keep it. Removal checks the entry is still the inode fsbench

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Latency clock selection and TSC calibration against CLOCK_MONOTONIC (see clock.h). */
 #include "core/clock.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The one clock of fsbench: CLOCK_MONOTONIC in nanoseconds. Report code converts units.
  *
  * Per-op latency needs two reads around every syscall, and on tmpfs a syscall is ~1 us, so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The drift test across a cell's runs in run order (core/drift.h: the method and its limits). */
 #include "core/drift.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Drift across a cell's runs in the order they ran: did the machine change under the experiment?
  *
  * The test is Mann-Kendall's: Kendall's S between run order and the values (concordant minus

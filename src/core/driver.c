@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The driver (core/driver.h): repeats, the phase bracketing, warnings, cleanup, the first
  * error and the signal, for every workload alike. */
 #include "core/driver.h"

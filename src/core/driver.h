@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The driver: what every workload shares, owned once. A command (cmd/run.c) parses a
  * workload's options into its config, then hands the workload's ops (workload/workload.h) and
  * the config to driver_run(), which

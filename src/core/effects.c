@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Effects and interactions over the cells of an experiment, their verdicts by core/verdict
  * (effects.h). */
 #include "core/effects.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The statistics of an experiment of several axes (fsbench matrix): per cell and figure the
  * mean, its 95 % interval and CV; each axis' effect for every pair of cells that differ in
  * exactly one axis; for every two axes the interaction (difference of differences) of every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The one-line reason (core/errmsg.h). */
 #include "core/errmsg.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Combining a figure's values as its declaration says (core/figure.h). */
 #include "core/figure.h"
 

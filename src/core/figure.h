@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A figure declared once, as data: its key, unit, which direction is better, and how it
  * combines over repeated runs (and iterations) and over processes. A workload declares its
  * figures in one table; it computes their values once, from raw counters, into an array

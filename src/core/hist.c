@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Log-linear latency histogram; the design note is in hist.h. */
 #include "core/hist.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Latency histogram: log-linear buckets over the whole uint64 nanosecond range.
  *
  * Design. Values below 2^HIST_SUB_BITS (64 ns) get one bucket each, so they are exact. Every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A job's records of its processes' phases (core/job.h): taken, shipped, summed up. */
 #include "core/job.h"
 

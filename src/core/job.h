@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A job: one workload run by several processes at once (fsbench-mpi, src/mpi/), reported as
  * one. The workload's own result travels through its pack/merge hooks (workload/workload.h);
  * this module holds what the job adds beside it, with no MPI in it:

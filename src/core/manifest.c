@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* manifest.json: kept in memory, committed whole after every change (core/manifest.h). */
 #include "core/manifest.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* manifest.json, the experiment runner's record in its result directory: what was planned, what
  * was set up (the undo list), what ran. It is rewritten whole after every change, through
  * outfile (a temporary renamed over it), so a runner killed at any point leaves a complete

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The experiment model (core/matrix.h): axes, cells, the experiment file, the schedule. */
 #include "core/matrix.h"
 

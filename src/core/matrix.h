@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The experiment model of `fsbench matrix`: the axes (what varies and how it is applied), the
  * cells (the cross product of the axes, or cells listed by name), each cell's full effective
  * configuration with a stable hash of it, the experiment file (INI, libinih), and the seeded

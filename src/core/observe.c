@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Per-phase kernel observation: device resolution, kstat window, perf window, warnings. */
 #include "core/observe.h"
 

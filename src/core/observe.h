@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The kernel-side view of each phase, for every workload: the targets' block devices (resolved
  * once), a kstat snapshot pair and, with --profile, a perf window around each phase, and the
  * honesty warnings. The command opens one session for the whole run; the workload calls

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Table-driven option parsing, strict number parsing, --help and man page text. */
 #include "core/opt.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The options table: each option is declared once (letter, long name, type, range, help) and
  * drives parsing, range checks, --help and the man page. Values land in a config struct at
  * the declared offset; defaults are whatever the struct holds before parsing. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Every file fsbench writes and its standard output: the destination rules, replacement by
  * rename of a temporary, append logs, and the first write error kept (rules in outfile.h). */
 #include "core/outfile.h"

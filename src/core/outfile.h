@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Every file fsbench writes (--json, the folded stacks, fs_mark's -l log, plot -o) and its
  * standard output: where a result may go, how it is replaced, and every write checked.
  *

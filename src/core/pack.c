@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The byte stream of values that travels between a job's processes (core/pack.h). */
 #include "core/pack.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A byte stream of values, for results that travel between the processes of a job
  * (fsbench-mpi ships each rank's result to rank 0, src/mpi/). Writers append; a failed
  * allocation sets err and later appends do nothing. Readers take values back in the same

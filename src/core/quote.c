@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Escaping outside text for messages (quote.h). */
 #include "core/quote.h"
 

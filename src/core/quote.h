@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Text from outside (option values, paths, file contents) made safe to echo in a message: no
  * raw newline, terminal escape sequence or invalid byte reaches the terminal. */
 #ifndef FSB_QUOTE_H

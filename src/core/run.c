@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Worker threads, start barrier, phase window, CPU accounting, stop flag and first error. */
 #include "core/run.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Worker threads released by a start barrier, phase timing and CPU accounting, the process-wide
  * stop flag and the first error. A workload supplies the work hook; the core owns timing. */
 #ifndef FSB_RUN_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The per-phase reporter thread: interval samples and the progress line (design in sample.h). */
 #include "core/sample.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Interval samples and the live progress line, taken by one reporter thread per phase from the
  * workers' live op statistics (relaxed loads: the workers' hot loop gains no lock and no
  * syscall).

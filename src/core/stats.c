@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Means, confidence intervals, Welch's t-test, Holm's correction and the interaction of two
  * factors (design note in stats.h). */
 #include "core/stats.h"

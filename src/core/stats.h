@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Statistics for comparing repeated runs: means, 95 % confidence intervals from Student's t
  * distribution, and Welch's unequal-variance t-test.
  *

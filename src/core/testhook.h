@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Test hooks: behaviours the tests switch on through the environment (an io_uring opcode
  * hidden, the test engines, perf denied, short transfers). They exist only in the test build
  * (-DFSB_TEST_HOOKS: build/fsbench-test and the unit tests, Makefile); in the product

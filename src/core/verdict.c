@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Estimates, corrections and verdicts of "B against A" (design note in verdict.h). */
 #include "core/verdict.h"
 

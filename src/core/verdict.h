@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Verdicts: what matrix/report, compare and history check all say about "B against A". One
  * module, so the three commands cannot disagree (fsbench(1) STATISTICS has the reasoning).
  *

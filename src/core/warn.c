@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Honesty warnings from a phase's figures and its kstat delta (thresholds in warn.h), and
  * their tally over a command's phases, iterations and runs. */
 #include "core/warn.h"

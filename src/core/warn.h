@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Honesty warnings: when a phase's figures describe the page cache or the CPU rather than the
  * storage, say so, with the numbers behind it. Computed from the phase's own figures and its
  * kstat delta and kept in the JSON one per phase; a tally merges a command's warnings over its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The engine registry (every built-in engine listed once, stress-ng's X-macro; a test may
  * register more), --engine/--iodepth resolution, and the request plumbing every engine shares:
  * contexts, submit/reap over a synchronous engine's exec, the synchronous convenience path. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* I/O engines: how a workload's operations reach the kernel. The workload owns what to do,
  * offsets, timing and statistics; an engine only carries operations out. Engines are listed
  * once in engine.c's X-macro (a test may register more); `--engine NAME` picks one.

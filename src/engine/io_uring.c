@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* io_uring: every request through one ring per context (liburing), chains as IOSQE_IO_LINK,
  * up to --iodepth chains in flight. Files a chain opens are direct descriptors: the engine
  * picks a slot of a sparse registered file table at submit time, the openat installs the file

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mmap: the region is mapped once and each op is a memcpy (tiotest -M). One mapping of the
  * whole region, 64-bit offsets throughout: no 1 GiB chunking, so no chunk-boundary bugs. */
 #include "engine/engine.h"

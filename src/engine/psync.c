@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* psync: one syscall per op, as tiotest and fs_mark do: the data path of one file (its rw is
  * engine_psync_rw(), inlined in the op loop) and the synchronous request executor, which the
  * other fd-based engines reuse. */

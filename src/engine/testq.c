@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* testq: a test-only asynchronous engine, usable only in the test build (core/testhook.h) with
  * FSBENCH_TEST_ENGINES=1. submit only
  * queues chains; reap runs a random number of them (at least min), picked in random order,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fsbench-mpi: fsbench's workloads as MPI jobs (mpirun -np N fsbench-mpi tiotest ...). Every
  * rank runs the workload with its own threads; rank 0 decides the command line and prints the
  * whole job's result (mpi/mpi_cmd.h). Outside mpirun it is a job of one rank. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A workload command as an MPI job (mpi/mpi_cmd.h): the leader's options and config for every
  * rank, per-rank directories, the driver's hooks (barrier, phase records, stonewall, kernel view
  * once per host), each rank's result and units to rank 0, merged there and replayed into the

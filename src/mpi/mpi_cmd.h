@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A workload command run as an MPI job: cmd/run.c's command flow with the job's hooks
  * (struct cmd_job, cmd/cmd.h), built on mpi_job.h. Reusable by anything that launches a
  * workload under mpirun (fsbench-mpi's main; an experiment runner's MPI cells). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The MPI side of a job (mpi/mpi_job.h): processes, hosts, clocks, the phase barrier, the
  * stop, liveness, results and the exit status. */
 #include "mpi/mpi_job.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The MPI side of a job (fsbench-mpi): the processes, their hosts and clocks, the phase start
  * barrier, the stop that one rank's error or signal sends to all, the liveness that ends a job
  * whose rank died, the results shipped to rank 0, the agreed exit status. What is recorded and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* runs/CELL/run-K.after.json back into figures (report/after_read.h). */
 #include "report/after_read.h"
 

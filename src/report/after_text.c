@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The after-run tools' results as text (report/after_text.h). Everything that comes from the
  * tools or the command line (their lines, reasons that quote them, device names) is escaped
  * (core/quote.h): no terminal escape sequence of theirs reaches the terminal. */

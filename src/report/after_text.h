@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The after-run tools' results as text (fsbench __after): the verdict first, a finding in
  * capitals with the checker's own words under it, then the command and what it cost. */
 #ifndef FSB_REPORT_AFTER_TEXT_H

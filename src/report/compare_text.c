@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* compare's output: what differs, then one row per figure, one column per result, then the
  * deltas against the baseline with their verdicts; and the same as JSON. */
 #include "report/compare_text.h"

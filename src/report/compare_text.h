@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The comparison of results as text (side-by-side table) and as JSON. The numbers are
  * computed by the compare command (src/cmd/compare.c); this only lays them out. */
 #ifndef FSB_REPORT_COMPARE_TEXT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* --csv: a result's declared figures (core/figure.h) as a table, one row per group (tiotest's
  * phases) or per iteration (fs_mark's), read from the result's own JSON by each figure's path,
  * so the CSV and the JSON cannot disagree. No workload is known here by name. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* --csv: a result's declared figures as one row per phase or iteration (report/csv.c). */
 #ifndef FSB_REPORT_CSV_H
 #define FSB_REPORT_CSV_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Markdown and self-contained HTML from one sequence of calls (doc.h). */
 #include "report/doc.h"
 

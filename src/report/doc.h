@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* One document written twice at once: Markdown (report.md) and one self-contained HTML file
  * (report.html: inline CSS, inline SVG, no external URL). Headings, paragraphs, lists,
  * preformatted blocks, tables and figures; text is escaped for each. Presentation only. */

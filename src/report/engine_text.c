@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The engine registry as text, and an engine's submission time as --sysstats rows
  * (report/engine_text.h). */
 #include "report/engine_text.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The engine registry as text: `fsbench list engines` and the man page's ENGINES entries; and
  * an engine's submission time (struct engine_submit_stats) as --sysstats rows. */
 #ifndef FSB_REPORT_ENGINE_TEXT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fs_mark 3.3's header, columns and rows (doc/reference/fs_mark.md §8), and fsbench's extra columns. */
 #include "report/fs_mark_text.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fs_mark 3.3's text output, byte for byte (doc/reference/fs_mark.md §8): the '#' header block, the column
  * header, one row per iteration; plus fsbench's extra columns and the summary block.
  * Presentation only: every figure comes from fsm_iter / fsm_result. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The presentation of a workload without a classic format of its own: one line per declared
  * run figure after each run, the --repeat summary from the declarations, and a JSON result
  * with the common head and each run's figures. Nothing here knows a figure by name. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The history database: SQLite, schema and rules in history.h. */
 #include "report/history.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The history database (SQLite): every run of every matrix experiment with its figures, keyed
  * by experiment, cell, the hash of the cell's full configuration, kernel release, host,
  * fsbench version and time, so that later runs can be checked against earlier ones of the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A job's text under each run's classic output (report/job_text.h). Presentation only: the
  * figures are core/job.c's sums. */
 #include "report/job_text.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A job of several processes (core/job.h) as text, under the classic output of each run:
  * the stonewall note always; with --sysstats the clocks, each phase's start skew, window,
  * aggregate and stonewall figures, and each host's kernel view; with --percentiles each

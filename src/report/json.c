@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* JSON results with jansson: writer and reader. */
 #include "report/json.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* JSON results: the writer for every workload's result and the reader that loads them back
  * (compare, plot, tests). Field names carry their units; counts and nanoseconds are integers. */
 #ifndef FSB_REPORT_JSON_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The after-run tools' results as JSON (report/json_after.h). */
 #include "report/json_after.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* JSON for the after-run tools (sys/fsck.h, sys/freespace.h): what fsbench __after writes, and
  * what fsbench matrix keeps per cell. Absent figures are null with the reason, never zeros. */
 #ifndef FSB_REPORT_JSON_AFTER_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fs_mark's JSON result: config, environment (json_result_head), iterations, end, summary. */
 #include "report/json_fs_mark.h"
 

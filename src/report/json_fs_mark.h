@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fs_mark results as JSON: one object per iteration (built as each completes, so no
  * histogram outlives its iteration) and the whole result around them. An iteration keeps its
  * latency percentiles per op type; the buckets are the run's, merged over its iterations

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A job's "mpi" object (report/json_job.h). Presentation only: the figures are core/job.c's. */
 #include "report/json_job.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A job of several processes (core/job.h) as JSON: the result's "mpi" object beside the
  * job's merged figures: the clocks, every phase's skew, window, aggregate and stonewall
  * figures, per host and per rank their phases, latency (buckets) and kernel view, the job's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* JSON for device resolution, kstat deltas, honesty warnings and profiles. Field names carry
  * their units; counts are integers. */
 #include "report/json_kstat.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* JSON for the kernel-side figures: device resolution, kstat deltas, warnings, profiles. */
 #ifndef FSB_REPORT_JSON_KSTAT_H
 #define FSB_REPORT_JSON_KSTAT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tiotest's JSON result: config, environment (json_result_head), per run its phases with their
  * figures (tio_phase_figs), threads, latency histograms, time series and kernel view. */
 #include "report/json_tiotest.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tiotest's JSON result. */
 #ifndef FSB_REPORT_JSON_TIOTEST_H
 #define FSB_REPORT_JSON_TIOTEST_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The --sysstats table: one row per phase and device. */
 #include "report/kstat_text.h"
 

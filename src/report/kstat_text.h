@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* --sysstats: a compact table of the kernel's view of each phase (devices, CPU split, dirty
  * pages), printed under the classic output. Presentation only. */
 #ifndef FSB_REPORT_KSTAT_TEXT_H

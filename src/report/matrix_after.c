@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fsbench matrix --after in the report (report/matrix_after.h). */
 #include "report/matrix_after.h"
 

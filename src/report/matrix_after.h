@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The matrix report's part for fsbench matrix --after (report/after_read.h): the findings (runs
  * after which the filesystem's checker found errors or could not check: first in every
  * output), the verdicts and free-extent histograms per cell, and the plot of both (fsck time per

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A matrix result directory read back: the manifest, each run's result and profiles, per cell
  * the runs as one result and the median run (matrix_read.h). */
 #include "report/matrix_read.h"

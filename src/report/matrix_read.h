@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Reading a matrix result directory back (what `fsbench matrix -o DIR` writes): manifest.json
  * (schema "fsbench-matrix", version 1: the experiment's axes and cells, every run with its
  * order, times, exit status and the CPU other processes took) and each run's result file,

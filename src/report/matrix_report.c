@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A matrix directory's analysis written out: summary.json, plots, report.md, report.html, the
  * history, the terminal summary (matrix_report.h). The numbers come from core/effects; this
  * file lays them out. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The analysis, report and history of a matrix result directory (what `fsbench matrix -o DIR`
  * writes, read by report/matrix_read.h): per cell and figure mean, 95 % interval and CV; each
  * axis' effect and every two axes' interaction, all tests corrected together (Holm-Bonferroni,

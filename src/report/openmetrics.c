@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* OpenMetrics text from results (report/openmetrics.h). Names follow Prometheus' conventions
  * (promtool check metrics): base units spelled out (seconds, bytes, ratio), no abbreviated
  * unit inside a name, so a figure key's own unit tokens (_ns, _mib_per_s, _pct) are dropped

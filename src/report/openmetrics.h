@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fsbench export --openmetrics: results' figures as OpenMetrics text (node_exporter's textfile
  * collector), one gauge family per figure, named fsbench_<figure>_<unit> in base units. */
 #ifndef FSB_REPORT_OPENMETRICS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The options table as text: --help, the man page's option lists, and the plain list tests
  * compare them with (core/opt.h declares the table). */
 #include "report/opt_text.h"

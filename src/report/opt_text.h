@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The options table (core/opt.h) as text: --help, man page lists, the plain list. */
 #ifndef FSB_REPORT_OPT_TEXT_H
 #define FSB_REPORT_OPT_TEXT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Drawing results with cairo: panels with linear or log axes, lines, bars, legend. */
 #include "report/plot_cairo.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Plots of results with cairo, to PNG or SVG: fs_mark fill curves, throughput timelines,
  * latency distributions, and bars per figure as ratios to the baseline on a log axis with
  * 95 % intervals, significance stars and the absolute values. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The profile table (the layout of opreport's symbol summary) and folded stacks. */
 #include "report/profile_text.h"
 

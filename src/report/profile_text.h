@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* --profile output: the oprofile-like table per phase and the folded stacks file. */
 #ifndef FSB_REPORT_PROFILE_TEXT_H
 #define FSB_REPORT_PROFILE_TEXT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The live status line (report/progress_text.h). */
 #include "report/progress_text.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Result files back into a model (result_read.h). The figures are the workloads' own
  * declarations (core/figure.h); the table at the top says where each workload keeps its
  * groups, iterations, latency and time series. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Reading fsbench results back: any result file (tiotest, fs_mark; one run or --repeat's
  * "runs") becomes one in-memory model: workload, name, the facts that describe the run
  * (config, environment, command line) and, per run, named figures with unit and direction,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tiotest 0.4.2's tables, byte for byte (doc/reference/tiotest.md §4), plus the --percentiles table. */
 #include "report/tiotest_text.h"
 

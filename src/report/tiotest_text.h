@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tiotest's classic text output: the throughput table, the latency table, terse mode, and
  * fsbench's percentile table. Presentation only: every figure comes from tio_result. */
 #ifndef FSB_REPORT_TIOTEST_TEXT_H

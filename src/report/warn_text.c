@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Honesty warnings on stderr, one line per kind (see warn_text.h). */
 #include "report/warn_text.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The honesty warnings on stderr: one line per kind for the whole command (core/warn.h's
  * tally), naming the phases or iterations it applies to with the numbers behind it, and with
  * several runs in how many of them it fired. Presentation only. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A workload's presentation: its classic text, its JSON, its folded profile stacks. The
  * command (cmd/run.c) drives these hooks from the driver's sink; they format what the
  * workload and the driver computed and never compute figures themselves.

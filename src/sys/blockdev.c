@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Target path -> filesystem -> block device -> the disks whose diskstats tell where its I/O went,
  * read from mountinfo (env_mount_of) and sysfs; and a device -> everything stacked on it. */
 #include "sys/blockdev.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Which block devices a target path's I/O reaches: the filesystem (mountinfo), the device that
  * holds it (st_dev -> /sys/dev/block/MAJ:MIN), its whole disk, a loop device's backing file, a
  * device-mapper name, and the leaf disks under dm and md devices (slaves/, recursively). And the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The CPU other processes took during a window (sys/cpuload.h). */
 #include "sys/cpuload.h"
 

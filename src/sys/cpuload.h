@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Who used the CPU during a run: the whole machine (/proc/stat), fsbench itself (its rusage),
  * kernel threads (their /proc/PID/stat times: writeback, the loop device's work, filesystem
  * workers, much of it on fsbench's behalf), and what is left: other processes. A run that

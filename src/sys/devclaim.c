@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The runner's --device: one name, one device number, an exclusive claim (sys/devclaim.h). */
 #include "sys/devclaim.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The block device the experiment runner was given (--device): named once, held for the whole
  * experiment, and checked to be the same device before and after every step that opens it by
  * name (mkfs, mount, the after-run checkers).

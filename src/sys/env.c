@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What fsbench records about the machine and the target directories: mountinfo lookup for a path
    or block device, and host identity from uname, /proc/cpuinfo and /proc/meminfo. */
 #include "sys/env.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What fsbench records about the machine and the target directories: the mount a path lives on
    (from /proc/self/mountinfo) and the host identity (uname, /proc/cpuinfo, /proc/meminfo). */
 #ifndef FSB_SYS_ENV_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Free-space fragmentation from e2freefrag and xfs_db (sys/freespace.h). */
 #include "sys/freespace.h"
 

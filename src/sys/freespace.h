@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* After a run: free-space fragmentation, from the filesystem's own tool, parsed into a histogram
  * of free extent sizes (fsbench matrix --after freespace; fsbench __after freespace exercises it).
  *

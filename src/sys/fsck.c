@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The filesystem's own checker, read-only (sys/fsck.h). */
 #include "sys/fsck.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* After a run: the filesystem's own checker, read-only, on the unmounted device, timed
  * (fsbench matrix --after fsck; fsbench __after fsck exercises it). A checker that finds
  * corruption after a benchmark is a finding: callers report it before anything else.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A filesystem's device for the after-run tools (sys/fsdev.h). */
 #include "sys/fsdev.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The device an after-run tool reads (sys/fsck.h, sys/freespace.h): named by the caller,
  * resolved once (realpath: /dev/mapper/NAME becomes the dm node it points to), checked to be a
  * block device or a regular file (a filesystem image), and from then on only that resolved name

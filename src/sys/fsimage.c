@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Images, loop devices, mkfs, mounts, knobs, bdi limits and device checks for the experiment
  * runner (sys/fsimage.h). */
 #include "sys/fsimage.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What the experiment runner (fsbench matrix) sets up and undoes: sparse images, loop devices
  * (through /dev/loop-control, direct I/O on), mkfs, mounts, /proc/sys and /sys knobs, bdi
  * writeback limits, the page cache drop, and the checks that keep it off a device that holds

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The mkfs and mount option grammars of the experiment runner (sys/fsopts.h). */
 #include "sys/fsopts.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The options fsbench matrix passes to mkfs and mount(2), as grammars: what a user may give and
  * in which form. mkfs: per program (mke2fs for ext2/3/4, mkfs.xfs, mkfs.btrfs) a whitelist of
  * options with the shape of their argument, read the way the program's getopt reads it (glued

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Snapshots and deltas of /proc/diskstats, /proc/stat, /proc/vmstat and /proc/meminfo. */
 #include "sys/kstat.h"
 

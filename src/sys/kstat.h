@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What the kernel did during a window, system-wide: /proc/diskstats for a set of devices,
  * /proc/stat's CPU split, /proc/vmstat and /proc/meminfo. kstat_begin() snapshots right before
  * the window, kstat_end() right after and computes the delta.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Symbol tables for profiles: /proc/kallsyms, an ELF .symtab, /proc/self/maps. */
 #include "sys/ksyms.h"
 

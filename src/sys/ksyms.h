@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Address -> (image, symbol) for a profile: kernel addresses from /proc/kallsyms (module name
  * as the image, else "vmlinux"), fsbench's own code from its ELF .symtab (PIE load bias from
  * /proc/self/maps), other user addresses grouped by the mapping that holds them. */

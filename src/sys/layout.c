@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* File layout from FS_IOC_FIEMAP, and ext4 block groups from the superblock or statfs
  * (sys/layout.h has the rules). */
 #include "sys/layout.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Where a file's data lies on its device, as the filesystem itself says (FS_IOC_FIEMAP, fstat,
  * fstatfs; no outside tool): extents, physical discontinuities, and on ext4 the block group of
  * the data against the group of its inode and of its directory.

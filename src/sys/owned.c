@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Markers, the directory rules, knob paths and knob locks (sys/owned.h). */
 #include "sys/owned.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What proves to the experiment runner, as root, that something is its own, and the paths it may
  * write through: the marker it sets on what it creates (an extended attribute in the trusted
  * namespace, which only a process with CAP_SYS_ADMIN can set or read), the rules a directory must

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* perf_event_open sampling: events, ring buffers, the reader thread, attribution of each
  * sample to a task, aggregation and symbolisation into a per-window profile (design in
  * perf.h). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* --profile: sample on-CPU activity during a window with perf_event_open (software cpu-clock,
  * frequency mode) and turn the samples into a per-symbol profile and, with call chains, folded
  * stacks.

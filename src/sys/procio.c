@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* /proc/self/io: bytes and syscalls the kernel accounted for this process (all threads). */
 #include "sys/procio.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What the kernel accounted for this process's I/O: /proc/self/io. */
 #ifndef FSB_SYS_PROCIO_H
 #define FSB_SYS_PROCIO_H

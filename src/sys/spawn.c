@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* An outside tool run by argv, captured and measured (sys/spawn.h). */
 #include "sys/spawn.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Running an outside tool (a filesystem's checker, its free-space reporter) and measuring it:
  * posix_spawn of a program found by name in $PATH and the sbin directories, with an argv array
  * and no shell; standard input /dev/null; standard output and error captured together through

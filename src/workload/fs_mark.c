@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The fs_mark workload: directories, regenerable names, the per-thread create loop with the
  * -S sync methods, the stat/read/unlink phases, iterations and fill mode.
  * Compatibility notes say which fs_mark 3.3 behaviour (doc/reference/fs_mark.md) each choice keeps or fixes. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The fs_mark workload: t threads each create n files per iteration (name, open, write in -w
  * chunks, the -S sync method), optionally stat and read them back, then unlink them unless kept;
  * iterations repeat (-L) or fill the filesystem (-F). fs_mark 3.3 compatible in what it does

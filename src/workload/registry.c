@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The workload registry: every built-in workload listed once (stress-ng's X-macro); adding a
  * workload is its file plus one line here. */
 #include "workload/workload.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The long options every workload shares (JSON result, repeats, time series, progress, kernel
  * view), declared once and expanded into each workload's options table. F is the workload's
  * offsetof macro; its config embeds struct run_opts (core/driver.h) as the member `run`. UNIT names one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The tiotest workload: file setup, the four phases and the per-thread op loop.
  * Compatibility notes say which tiotest 0.4.2 behaviour each choice keeps or fixes. */
 #include "workload/tiotest.h"

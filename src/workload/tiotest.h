@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The tiotest workload: t threads, one file each, four phases (write, random write, read,
  * random read) with one synchronous op of bs bytes at a time, as tiotest 0.4.2 does them.
  * workload_tiotest (workload/workload.h) is its ops: options, checks, the run; the figures are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The workload contract. A workload is one file exporting one `struct workload_ops`, listed
  * once in workload/registry.c's X-macro; the command (cmd/run.c), the driver (core/driver.h),
  * `fsbench list`, the man page and the tests all walk that list.

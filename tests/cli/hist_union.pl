@@ -1,4 +1,5 @@
 #!/usr/bin/perl
+# SPDX-License-Identifier: GPL-2.0-or-later
 # hist_union.pl: reads latency objects (fsbench JSON: count, min_ns, max_ns, buckets
 # [[lo, hi, count], ...]) one per line, the first being the merged one, the others its parts;
 # checks that the merged histogram is the parts' union: buckets added up, count, min and max,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Shared helpers for the numbered CLI tests. Source it first: it makes a scratch directory,
 # and removes it (and any loop mount the test made) on exit.
 set -u

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Fake after-run tools for the t60xx tests of the time limit and the escaping. Source after
 # lib.sh. fsbench finds a checker by name in $PATH first (sys/spawn.c: spawn_find), so a script
 # named e2fsck in $FAKE_BIN, put first on PATH, is the one that runs. Every process they start

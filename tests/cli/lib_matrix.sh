@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Synthetic matrix result directories (what `fsbench matrix -o DIR` writes) with known figures,
 # for the report and history tests (t8xxx). Source after lib.sh.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 # schema_check.py SCHEMA FILE...: validates each JSON FILE against the draft-07 SCHEMA
 # (python3-jsonschema); one line per error, exit 1 when any file does not validate.
 import json

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t0010: every workload in the registry (asked of the binary: `fsbench list workloads`) is a
 # command with --help and a man page section whose option list matches its table, is listed by
 # `fsbench list` and `fsbench --help`, runs a tiny job on the scratch directory with --json,

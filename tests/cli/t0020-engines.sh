@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t0020: every engine in the registry (asked of the binary: `fsbench list engines`, the test
 # engines included with FSBENCH_TEST_ENGINES=1) is listed with its summary, is in the man
 # page's ENGINES section unless it is a test engine, and runs a tiny tiotest and fs_mark job

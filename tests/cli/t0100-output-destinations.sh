@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t0100: every output destination is checked before anything runs, by the rules of OUTPUT
 # FILES in fsbench(1). For each command that writes files (tiotest, fs_mark: --json, the
 # --profile-callgraph folded file, fs_mark's -l; compare --json; plot -o) and each refused

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t0110: standard output and the descriptors a user names. For each command (tiotest,
 # fs_mark, compare):
 #  - --json /dev/stdout > out.txt: out.txt holds the JSON alone (valid), /dev/stdout is still

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t0120 (root): block devices are never written, a full filesystem loses nothing.
 #  - A loop device (over an image of random bytes) reached as a destination: through a symlink
 #    (ln -s /dev/loopN x.json), named directly, as standard output behind --json /dev/stdout,

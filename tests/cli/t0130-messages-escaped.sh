@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t0130: values from the command line echoed in error messages are escaped: a newline, an
 # escape sequence (colour, window title), a C1 control or an invalid byte in an option value,
 # an argument, an option name or an output path never reaches the terminal raw. Each case:

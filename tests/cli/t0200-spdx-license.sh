@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t0200: the license is stated once, in LICENSE (GPL-2.0-or-later, the full text), and every
 # source file under src/ tests/unit/ tests/cli/ scripts/ bench/ says so in its first lines
 # ("SPDX-License-Identifier: GPL-2.0-or-later", after a #! line if any). Source files: .c .h

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t0210: the environment switches the tests use (FSBENCH_URING_MISSING, FSBENCH_TEST_ENGINES,
 # FSBENCH_PROFILE_FORCE_DENY, FSBENCH_TESTQ_SHORT) are compiled only into the test build
 # (build/fsbench-test, core/testhook.h): the product binary holds none of their names, ignores

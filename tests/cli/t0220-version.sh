@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t0220: --version says the version and the commit the binary was built from (`git describe
 # --always --dirty` when built in a git tree, else "release"); the man page's date is
 # SOURCE_DATE_EPOCH's when set (reproducible builds), else the last commit's, else today's.

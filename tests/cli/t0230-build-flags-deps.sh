@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t0230: the build respects and appends to the caller's flags, so dpkg-buildflags' hardening
 # applies: with CPPFLAGS=-D_FORTIFY_SOURCE=3 CFLAGS=-O2 LDFLAGS=-Wl,-z,now every compile line
 # (V=1) carries both and every link line LDFLAGS; one object is really compiled that way. Every

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t0240: the bash and zsh completion, generated from the binary's tables by
 # scripts/mkcompletion.sh (make builds build/completion/fsbench and _fsbench). In a bash started
 # with the completion file, the completion function (which answers with compgen) completes

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t0300: --csv FILE for every workload: the header is the run and phase/iteration columns, then
 # one "KEY (UNIT)" column per declared figure; each row's values are the JSON's figures at
 # their paths (jq), for tiotest (a row per phase) and fs_mark with --repeat 2 (a row per

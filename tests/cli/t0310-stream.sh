@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t0310: --stream FILE writes each --interval sample as one JSON line while the run goes. A
 # run killed with SIGKILL (no cleanup, no final write) keeps every completed interval: each
 # line is valid JSON, elapsed_ns strictly increases, each phase's t_ns ends on the interval

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t0320: the JSON's environment records the fsbench version and build commit, the sysfs
 # settings this machine has (CPU frequency governor and driver, transparent huge pages) and, per
 # target on a block device, its disk's request queue (scheduler, model, rotational, read-ahead,

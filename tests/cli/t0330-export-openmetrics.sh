@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t0330: fsbench export --openmetrics FILE DIR|RESULT...: OpenMetrics text that promtool
 # accepts (check metrics: syntax and Prometheus' naming lint), from a tiotest result, an
 # fs_mark result and a matrix directory (one sample per cell, labelled with it); values in base

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t0340: every kind of JSON the CLI writes validates against its JSON Schema in doc/schema
 # (python3-jsonschema, draft 7): tiotest and fs_mark results (one run, and --repeat's runs),
 # a matrix's manifest.json, its run files and report's summary.json. The schemas have teeth: a

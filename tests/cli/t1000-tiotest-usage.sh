@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t1000: tiotest usage errors. Every bad-input class (junk, negative, zero where invalid,
 # overflow, unknown option, missing value, -k 4, out of range, bad size suffix, suffix on a
 # short option, bs > file size, bad -d) ends with exactly one line on stderr that names the

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t1001: -F (drop caches) without root is a clear error before anything runs: one line on
 # stderr naming -F, exit 3 (unsupported here), nothing created. tiotest instead printed a
 # warning per thread, did no I/O and reported empty tables with exit 0.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t1002: a --json destination that cannot be written is bad input, found before anything runs:
 # one line on stderr naming --json, exit 2, nothing created, nothing printed (not a whole run
 # whose result is then lost). Cases: a missing directory, an existing directory, a directory

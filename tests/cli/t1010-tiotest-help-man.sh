@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t1010: --help and the man page cover the options table, both ways: every option the binary
 # lists (`fsbench __man-options tiotest --list`) is in `tiotest --help` and in fsbench.1, and
 # neither documents an option the table does not have. Also tiotest's defaults (-f 10 MiB,

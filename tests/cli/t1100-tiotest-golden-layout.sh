@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t1100: the classic output, byte for byte (tiotest.md §4), on tmpfs.
 # - the fixed lines (titles, rules, headers) exactly; every data row equal to its own numbers
 #   printed again with the exact printf format of §4.1/§4.2 (so any column width, spacing or

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t1110: a link named `tiotest` to the binary is `fsbench tiotest`: the same terse and table
 # layout, `tiotest -h` exits 1 with help on stdout (as tiotest does), bad input exits 2 with
 # the message prefixed "tiotest:", and the files still go to -d and are removed.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t1200: --json FILE and --json -. The file is valid JSON (jq) with schema, schema_version,
 # fsbench_version, command_line, the effective config, the environment (kernel release, CPU
 # model, memory, targets with fstype "tmpfs" for a /dev/shm directory) and one object per phase

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t1210: the bytes fsbench reports are the bytes the kernel accounted to the process
 # (/proc/self/io deltas over each phase window, in the JSON next to ops/bytes), psync engine:
 # - write phases: wchar == bytes and syscw == ops, exactly (nothing else writes in the window);

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t1300: -c really verifies (tiotest 0.4.2's -c never fails: its CRC table is all zeros).
 # A clean -c run passes. Between the write phases and the reads, --between-phases damages the
 # first thread's file; the read must fail: exit 1, one error line on stderr naming the file and

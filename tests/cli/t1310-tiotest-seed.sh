@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t1310: random offsets are reproducible from --seed, different seeds give different offsets,
 # and each thread draws its own stream (tiotest seeded from the microseconds of the clock).
 # How it is seen: only the random write runs (-k 0 -k 2 -k 3) on sparse files with -c, so the

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t1400 (root): tiotest on a real filesystem, a loop-mounted ext4 of 300 MiB made and removed
 # by the test. -t 2 -f 32 -r 2000: all four rows with the right MBs, the JSON names the target
 # fstype ext4 on a loop device, bytes exact, no files left. -X (O_DIRECT) works, and really

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t1410 (root): ENOSPC ends the run cleanly (tiotest: exit(-1) from a thread, no results, files
 # left). A 16 MiB loop ext4 and -f 64: exit 1, exactly one error line on stderr with
 # "No space left on device" and the file, the results so far on stdout followed by the

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t1500: SIGINT / SIGTERM in the middle of a phase. A long run on tmpfs (huge -r) is
 # signalled once its random write is under way: exit 130 (SIGINT) / 143 (SIGTERM), the tables
 # so far and then the "Results incomplete" line on stdout, the JSON (if asked) says so, no test

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t1510: a symlink planted at a test file's name is not followed, and fsbench deletes nothing
 # it did not create. The pid is known in advance by planting from a shell that then execs
 # fsbench. Cases: the link at thread 0's name; at thread 1's name (thread 0's file was already

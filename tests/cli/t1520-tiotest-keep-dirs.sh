@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t1520: files and directories. Without --keep no file is left (every run of the suite checks
 # that too); with --keep each thread's file stays, named _tiotest_pid<PID>.thr<i>, sized
 # floor(f*2^20/bs)*bs. -d given twice spreads the threads round-robin: thr0 and thr2 in the

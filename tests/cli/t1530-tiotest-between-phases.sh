@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t1530: --between-phases CMD, the hook the other tests use to damage files between phases.
 # It runs between consecutive phases that run (not before the first, not after the last),
 # with FSBENCH_PHASE_DONE / FSBENCH_PHASE_NEXT naming them and FSBENCH_FILES listing the test

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t1531: --between-phases with paths that FSBENCH_FILES cannot carry. FSBENCH_FILES_LIST names a
 # file with one test file per line: a -d with spaces works in a `while read -r` loop; the list
 # is fsbench's own (a private mkdtemp directory, mode 0700) and is gone at the end, --keep or not.

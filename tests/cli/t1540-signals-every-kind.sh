@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t1540: every catchable signal whose default action ends the process ends a run through the
 # same cleanup as SIGINT, for both workloads (tiotest and fs_mark): nothing is left on disk.
 # QUIT, USR1, USR2, ALRM, VTALRM, PROF, IO, PWR, STKFLT, XCPU and the real-time signals exit

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t1550 (root): one mapping from errno to exit status for every command: a run the system
 # refuses here is status 3 ("cannot run here"), for tiotest and fs_mark alike. As nobody on a
 # root-owned 0755 directory (EACCES: tiotest's test file, fs_mark's first file, fs_mark -D's

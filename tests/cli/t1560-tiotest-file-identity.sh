@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t1560: each phase reopens its test files by name, and writes (or reads) them only if they are
 # still the inodes fsbench created. A --between-phases command that swaps a test file for a hard
 # link to a foreign file, or renames another file over it, makes the next phase a run error

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t1570 (root): -X with a block size O_DIRECT refuses (not a multiple of the logical block size)
 # is found before any phase: exit 3 ("cannot run here", as O_DIRECT unsupported), one line naming
 # the directory or device, nothing on stdout, no files. Before: the first pwrite failed with

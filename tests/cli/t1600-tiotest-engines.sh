@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t1600: the other I/O modes on tmpfs.
 # -M (mmap): a small full run with -c passes; files of 1 GiB and more work (tiotest 0.4.2
 # aborts at -f 1024 and segfaults at -f 1100) and random ops reach past the first GiB (tiotest

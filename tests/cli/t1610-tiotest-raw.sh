@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t1610 (root): -R raw mode on a loop device over a sparse 64 MiB file (attached and detached
 # by the test, never mounted). Thread k on a device uses the region starting at k*(f+o) MiB,
 # plus o with -O: with -c (non-zero blocks) the backing file shows exactly where each thread

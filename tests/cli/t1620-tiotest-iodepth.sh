@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t1620: tiotest's queued path (--iodepth) end to end, through the hidden test engine testq
 # (FSBENCH_TEST_ENGINES=1: requests queue at submit and run at reap time, in random order).
 # - depths 1, 4 and 32 with -c: clean runs pass; ops and bytes per phase are the workload's;

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t1640: the io_uring engine's options (issue 12).
 # - --io_uring-sqpoll, --io_uring-fixed and both, tiotest at depths 1, 8, 32 with -c on tmpfs
 #   (buffered and -X) and on loop ext4 -X (root, storage bytes exact as t1630): the same ops and

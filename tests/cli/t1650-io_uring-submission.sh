@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t1650: submission time with the io_uring engine (issue 12): the time inside the calls that
 # hand requests to the kernel (io_uring_submit), per tiotest phase and per fs_mark iteration and
 # phase, in the JSON's "submission" object; absent (not zeros) for psync and mmap.

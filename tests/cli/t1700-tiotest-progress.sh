@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The live progress line: with stderr on a pseudo-terminal it appears on stderr (phase, %,
 # MiB/s) and is erased at the end; stdout carries exactly what a non-terminal run prints
 # (same lines, numbers aside); --quiet and a non-terminal stderr show none (--quiet: no

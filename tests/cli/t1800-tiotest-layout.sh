@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t1800: the test files' layout after tiotest's write phases (FIEMAP, measured by fsbench after
 # each write phase, outside the windows). tmpfs has no FIEMAP: absent with the reason, null
 # figures, never zeros. -R has no files: absent. As root, on loop filesystems: a file written

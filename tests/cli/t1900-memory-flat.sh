@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Memory does not grow with the number of ops (issue 2 §4, the non-timing half): the peak RSS of
 # a random-write run with 2,000,000 ops is within 1 MiB of one with 20,000 ops. Peak RSS is the
 # child's ru_maxrss from wait4(), via bench/maxrss.c; the files live on tmpfs, whose pages are not

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # fs_mark: bad input is one line on stderr naming the problem, exit 2, and nothing created
 # (no test directory, no log file); -h/--help; the options table drives help and man page.
 . "$(dirname "$0")/lib.sh"

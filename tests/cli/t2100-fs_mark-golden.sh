@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # fs_mark: the output layout, byte for byte where nothing varies, against fs_mark.md §8 and,
 # when Debian's fs_mark 3.3 is installed, against its real output for the same arguments
 # (program name, start time and measured figures masked; column positions kept).

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # fs_mark: each -S method issues exactly its syscalls, in its order (fs_mark.md §3); no
 # per-file mkdir, no zero-byte write for -s 0; --fdatasync, --dirsync, --xattr.
 . "$(dirname "$0")/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t2210: fs_mark with create chains in flight (--iodepth), end to end through the hidden test
 # engine testq (FSBENCH_TEST_ENGINES=1: chains queue at submit and run at reap time, in random
 # order, with the real syscalls).

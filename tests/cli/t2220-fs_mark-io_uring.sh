@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t2220: fs_mark through the io_uring engine (issue 12): create chains in the ring.
 # - -S 0..6 at depths 1, 8 and 32 on tmpfs (and on loop ext4 as root): the same files and op
 #   counts as psync at depth 1, and the ring operations by opcode per phase (the JSON's

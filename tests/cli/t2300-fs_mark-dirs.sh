@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # fs_mark: where files land (threads over -d, TIME_HASH, ROUND_ROBIN, --spread), unique
 # names (-r 0), cumulative Count, -L implies -k, nothing left behind without -k.
 . "$(dirname "$0")/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # fs_mark -F on a small loop-mounted ext4: the fill ends cleanly (partial final row with the
 # files really created, a closing line on stderr, exit 0, no stray files), by space and by
 # inodes; the 2008 reference command scaled down; a run that cannot fit creates nothing.

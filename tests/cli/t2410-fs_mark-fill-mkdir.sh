@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t2410 (root): fill mode ends cleanly whatever syscall finds the filesystem full, mkdir of the
 # -D subdirectories included: exit 0, the closing line naming the mkdir, and no stray
 # directories (a run that created no file keeps nothing, -k or not), exactly as the same full

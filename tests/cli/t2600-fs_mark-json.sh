@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # fs_mark --json: config, per-iteration figures (both files/sec definitions, FSUse%, inode
 # use, app overhead, latency percentiles per op type), the run's latency histograms per op type;
 # --json - owns stdout; --stat/--read phases; --summary/--percentiles/--inodes columns; memory

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t2620: a fill-like fs_mark run of 2,000 iterations (-L 2000, 10 files of 16 writes each per
 # iteration) writes a JSON whose size per iteration is bounded, and compare and plot (fill,
 # timeline, latency) accept it. Each iteration keeps its latency percentiles per op type; the

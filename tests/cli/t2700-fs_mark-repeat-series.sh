@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t2700: fs_mark --repeat, --label and the create loop's time series. Three runs each print the
 # classic output as a single run does, then a summary of the runs (mean ± 95% interval and CV
 # per figure, on '#' lines); the JSON keeps every run under "runs" (one run stays at the top

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t2710: fs_mark's live progress line: with stderr on a pseudo-terminal it appears on stderr
 # (run, iteration, phase, % done) and is redrawn in place; stdout carries what a non-terminal
 # run prints (numbers aside); --quiet and a non-terminal stderr show none (--quiet: no warnings

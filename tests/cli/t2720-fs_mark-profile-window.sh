@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t2720: fs_mark --profile-window A-B: the run's profile merges only the iterations whose FSUse%
 # is in the window (the reference profiled the first 15 % of a fill); the JSON says which window
 # and how many iterations; a window no iteration is in gives no table; bad windows are exit 2

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t2800: fs_mark --layout[=N]: after each iteration's timed phases and before its unlink, a
 # seeded sample of N files is mapped (FIEMAP). tmpfs has no FIEMAP: absent with the reason, "-"
 # in the columns, never zeros. As root on a loop ext4: small files (-s 4096, fsync per file) are

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t3000: compare on synthetic results with known numbers: exact deltas, ratios, intervals and
 # verdicts; identical results are "equivalent" (never "no difference"); figures without variation
 # are not tested; single runs are undecided; --fail-if-worse on decided verdicts only; --json;

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t3010: compare's mechanics on results this build writes: real tiotest and fs_mark runs
 # (--repeat 3, and a single run) whose figures jq then sets to known values, so that whether
 # two results differ is decided by construction, never by the machine's noise:

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t3020: hostile and broken result files: compare and plot exit 2 with one line on stderr that
 # names the file, never crash (the fuzz corpus, plus what only a file system can give: a
 # missing file, a directory, a FIFO, /dev/zero, a file over the size limit).

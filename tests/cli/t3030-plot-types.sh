@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t3030: plot renders real results: each type to PNG and SVG, of the asked size (1200x800 by
 # default), not blank (non-background pixels counted by test_plot_cairo reading the PNG back);
 # the default type follows the results; bad -o and --type are usage errors.

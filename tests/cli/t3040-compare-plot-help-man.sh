@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t3040: compare's, plot's, report's and history's --help and man page cover their options
 # tables, both ways.
 . "$(dirname "$0")/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t3050: plot --type timeline on a real fs_mark result (3 iterations of 20000 empty files on
 # tmpfs): PNG and SVG not blank; the one "create" line holds every iteration's samples end to
 # end (x only grows); without --type a single fs_mark result is still drawn as fill; with

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t5000: device resolution and diskstats deltas on a loop-mounted ext4 (root): the JSON names
 # the loop device and its backing file, and an O_DIRECT write phase shows up on the device
 # (device write bytes within 5% of the bytes written). --sysstats prints the table.

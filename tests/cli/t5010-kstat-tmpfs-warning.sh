@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t5010: a tmpfs target has no block device, and buffered reads from it raise the page cache
 # warning: in the JSON per read phase, and on stderr (by default, not only with --sysstats) as
 # the one line that names every phase with its MiB; --quiet keeps stderr empty.

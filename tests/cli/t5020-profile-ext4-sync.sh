@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t5020: --profile on a phase that lives in a known kernel path (O_SYNC writes on a loop ext4):
 # plausible kernel symbols among the top entries, the JSON profile's percentages add up to
 # 100, --profile-top limits the table, and --profile-callgraph writes folded stacks that parse

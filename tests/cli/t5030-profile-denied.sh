@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t5030: when perf may not be used, --profile says what to change in one line on stderr and
 # the benchmark runs without a profile, with the exit status it has without --profile. Tested
 # with FSBENCH_PROFILE_FORCE_DENY=1 and, as root, for real as nobody (perf_event_paranoid >= 2

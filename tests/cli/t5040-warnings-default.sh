@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t5040: the honesty warnings are on stderr by default, one line per kind for the whole command:
 # a tiotest run on tmpfs prints one memory-speed line naming its four phases with their MiB,
 # fs_mark one naming its iterations; stdout is what a --quiet run prints (numbers aside);

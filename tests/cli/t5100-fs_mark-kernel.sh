@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t5100: fs_mark's kernel view. --sysstats prints a kstat row per iteration under the classic
 # output (which stays as it was); the JSON has "kernel" and "warnings" in every iteration with
 # or without it. --profile on tmpfs with -s 0 (the create loop is file creation in the kernel)

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t5110: a system-wide --profile shows only this run. fs_mark creates files on a loop ext4
 # while dd processes write to tmpfs: none of tmpfs's write path (shmem_file_write_iter and
 # what it calls) in the table (JSON, every iteration, call chains included),

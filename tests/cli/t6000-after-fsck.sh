@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t6000: fsbench __after fsck DEVICE FSTYPE, the read-only checker the matrix runs after a cell,
 # on filesystem images made by the test (no mount needed). A clean ext4: verdict clean, exit 0,
 # the checker's exit status, CPU and peak RSS in the JSON. The same image with one file's link

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t6010: fsbench __after freespace DEVICE FSTYPE: free-space fragmentation from the
 # filesystem's own tool, parsed into a histogram of free extent sizes. On images made by the
 # test: e2freefrag (ext4) and xfs_db freesp (xfs), whose own totals the parsed result must

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t7010: a 2x2 matrix (ext4, xfs x defaults, noatime) on loop images completes: exit 0, every
 # artefact the runner writes exists (manifest, each run's JSON and text), each run really ran on
 # its cell's filesystem with its cell's mount options (read back from the run's own JSON), the

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t7030: fsbench matrix --undo DIR. A runner SIGKILLed in the middle of a run (filesystem
 # mounted, knob written) leaves a complete manifest; --undo puts everything back (unmount, loop
 # devices, images, folders, the knob), a second --undo finds nothing to do, and --undo refuses

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t7040: --device. A device that holds a filesystem is refused without --destroy: exit 2, one
 # line, no result directory, the device unchanged (same bytes); so is a mounted device even
 # with --destroy, and --destroy naming another device. --destroy naming it again runs the

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t7065: a filesystem corrupted during a run is a finding, reported first. While fs_mark runs in
 # a matrix cell with --after fsck, the test overwrites, through the loop device and O_DIRECT,
 # the inode-table block of files written and synced earlier (the kernel holds it clean, so

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t7105: --undo trusts no manifest (issue 17, critical 1). A manifest written by nobody into an
 # -o directory nobody owns, one nobody owns in root's directory, one in a directory others may
 # write, one that is a symbolic link, and one whose pid has no start time: refused (exit 2),

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t7115: how --undo keeps its manifest (issue 17): 5,000 entries take seconds, not a rewrite of
 # the whole file after each (64 s before); a manifest it cannot write is exit 1, not 0; a
 # SIGTERM leaves no manifest.json.tmp.* and a manifest that parses.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t7140: --device with a filesystem stacked on it through loop devices. A loop device at an
 # offset into the device, mounted: exit 2 (with --destroy too), one line naming the loop device
 # and its mount point, nothing written (the stacked filesystem's file and signature, and the

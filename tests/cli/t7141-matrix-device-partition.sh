@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t7141: --device with a partition table: a partition mounted, and a filesystem mounted from a
 # loop device over a partition (the partition itself unclaimed, so the kernel's O_EXCL check
 # lets the whole device through). Exit 2 with --destroy too, one line naming the chain, the

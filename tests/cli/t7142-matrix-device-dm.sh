@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t7142: --device under device-mapper: a linear target at an offset into the device, mounted,
 # then unmounted (device-mapper still holds it). Exit 2 with --destroy too, one line naming the
 # dm device (not only "in use"), the stacked filesystem unchanged.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t7145: --device given as a symbolic link, re-pointed to another device between runs (by a
 # mkfs.ext4 wrapper first in PATH, after the first mkfs). The experiment keeps using the device
 # the link led to at the start: every mkfs names it (its /dev node, not the link), the manifest

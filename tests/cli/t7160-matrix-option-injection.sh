@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t7160: mkfs and mount options cannot reach another device (issue 17). A victim loop device of
 # the test's own, holding an ext4 filesystem, is named through every way an option could smuggle
 # it in: an operand, after a value (separate, glued, --long=), after "--", a value missing (the

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t7161: an experiment file that begins with a UTF-8 byte order mark (as some editors write it)
 # is read as without it: its first section and keys count, the plan is the same as the file's
 # without the mark, and an error in it still names the right line. A mark elsewhere is a byte

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t8000: fsbench report on a synthetic 2x2 matrix directory (tests/cli/lib_matrix.sh: real
 # tiotest results of this build, figures set to known values; a kernel profile in the write
 # phase; one run flagged for other CPU) writes every artefact: summary.json with the two families

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t8010: the report's statistics decide by construction (synthetic matrices, lib_matrix.sh):
 # - an injected effect (one cell's rates x 0.7, 3 % noise, 5 runs) is decided worse on every
 #   phase's rate (the confirmatory family), with a ratio interval around 0.7;

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t8020: the history database with synthetic experiments (lib_matrix.sh) on "kernels" 6.1, 6.2
 # and 6.3: report records each directory once; list, show and trend read them back (trend's plot
 # not blank); history check against the earlier runs of the same configuration hash passes a

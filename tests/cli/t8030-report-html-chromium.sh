@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t8030: report.html as a browser shows it: headless Chromium (deps.txt, test stage) renders
 # the report of a synthetic 2x2 (with profiles) to a screenshot that is not one colour and has
 # plenty drawn (test_plot_cairo counts the pixels that are not white); its DOM (--dump-dom) has

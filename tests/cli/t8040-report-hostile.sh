@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t8040: a matrix directory is outside input. A manifest that is not JSON, of another schema or
 # version, with a run path outside the directory (.., absolute), a run of an unknown cell, a
 # cell without a value for an axis or with one the axis lacks, two cells of the same name: exit 2,

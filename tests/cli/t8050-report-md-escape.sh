@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t8050: report.md carries text from outside (experiment, cell and axis names, host, kernel,
 # workload arguments, a run's status, the checker's lines) as text: no HTML of its own (< and &
 # as entities), no Markdown of its own (a table cell split by |, a heading or list item started

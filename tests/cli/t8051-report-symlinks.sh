@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t8051: fsbench report reads a matrix directory's files (manifest.json, runs/*/run-*.json,
 # *.after.json) only as regular files reached without a symbolic link, and as root only those
 # owned by root (or the invoking user) with one name: anything else is refused, exit 2, one line

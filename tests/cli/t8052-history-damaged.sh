@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t8052: the history database's path and content are outside input. A symbolic link anywhere on
 # --db's path is refused before anything is made (report: exit 2, nothing written; history: exit
 # 1), so nothing appears at the link's target. An existing database is never repaired: a dropped

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t8053: SIGINT while the runner writes its report, after every run completed: the experiment
 # stands (exit 0 when every run was ok, manifest state "done"), the report ends between its
 # files (the manifest's report: "interrupted"), and the line says so and how to write it. The

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t8100: verdicts on real loop filesystems, 3 interleaved rounds (the runner's default): the
 # demo's question (scripts/demo.sh: ext4 mounted defaults against sync, tiotest) decides the
 # sync mount's write rate worse, with the ratio and its interval below 1, paired by round, in

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t8110: an A/A experiment on real loop filesystems: ext4 mounted "defaults" and "rw" (two
 # spellings of the same options), mkfs before every run, 3 interleaved rounds. No primary figure
 # (each phase's rate) is decided better or worse; each is equivalent or undecided with its

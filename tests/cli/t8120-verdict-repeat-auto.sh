@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t8120: matrix --repeat auto on real loop filesystems: the sync mount's write rate (tiotest,
 # --primary write.rate_mib_per_s: many times slower; the read phases' rates, from the page
 # cache, may stay undecided for many rounds) is decided in fewer rounds than --max-rounds, the manifest records the

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t8150: runs flagged for other processes' CPU are never dropped silently. Every run of two
 # synthetic experiments (lib_matrix.sh) is flagged. By default report and history show, trend
 # and check keep them, marked and counted; --exclude-flagged leaves them out and each output says

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t8151: the report's rebuilt classic tiotest tables print what the run printed. "% >2 sec" and
 # "% >10 sec" are written for the classic table only (never compared); the report printed "nan"
 # for them. Here: 0.00000 as the run printed it, and a value set in the run files (0.25 % of the

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t8153: noise measured and named in the report (synthetic matrices, lib_matrix.sh):
 # - a drift across a cell's runs in run order (cell a's write rate +10 % per run, 8 runs) is a
 #   warning with its trend; the cell without one gets none;

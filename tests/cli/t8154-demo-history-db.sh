@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t8154: make demo's matrix records its runs in a history database under the demo's directory
 # (build/demo/history.db), never the user's $XDG_DATA_HOME/fsbench/history.db. scripts/demo.sh
 # runs against a stand-in fsbench that logs its command lines (and makes the matrix directory

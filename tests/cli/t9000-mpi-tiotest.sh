@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # fsbench-mpi tiotest, 4 ranks x 2 threads on this host: the classic output is the whole job's
 # (8 concurrent threads), its totals are exactly 4 x one rank's configured work, each phase's
 # merged latency histogram is the union of the ranks' (count, min, max, every bucket,

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # fsbench-mpi fs_mark, 4 ranks x 2 threads on this host: the classic rows are the whole job's
 # (Count is every rank's files), the totals are exactly 4 x one rank's configured work, the
 # merged create latency is the union of the ranks' (count, min, max, every bucket,

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # fsbench-mpi's command line is rank 0's to judge: a bad option, a bad job option, a workload
 # that cannot have per-rank directories, an unknown workload, each give one message (mpirun's
 # own banners aside) and exit 2 from the whole job, with nothing created; --help lists the

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # An error on one rank stops the job: rank 2's DIR/rank.2 is a 1 MiB tmpfs (tiotest: ENOSPC in
 # the middle of the write phase) or a read-only one (fs_mark: EROFS at the first create); the
 # other ranks stop at their next op, the job's first error is printed once with its rank and

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # A rank killed (SIGKILL) in the middle of a job must not hang the others: rank 0 hears nothing
 # from it for --mpi-timeout, stops the job naming it, the other ranks remove their files, rank
 # 0 reports what it has and the job ends (MPI_Abort: a dead rank would hang MPI_Finalize),

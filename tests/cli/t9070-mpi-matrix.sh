@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t9070: fsbench matrix --mpi LAUNCHER runs each run as an MPI job: the run's JSON is the job's
 # (2 ranks, their threads summed, every rank in DIR/rank.R on the cell's filesystem), its text the
 # job's classic output, and nothing is left. Without fsbench-mpi beside fsbench: exit 3 first.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t9080: fsbench matrix --mpi with a launcher that exits 0 without running the job (so no JSON):
 # a failed run, not "ok": the manifest's run failed (exit 1, no json), counted as failed, the
 # line names the missing result, the experiment exits 1, and nothing is left set up. Needs no

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Minimal table-driven test support: CHECK records a failure with its line and goes on;
  * CHECK_SKIP says that a check could not run here and why; check_done prints "NAME: N passed,
  * N failed" and gives the exit status: 1 on any failure, else 77 (tests/run.sh: a visible SKIP,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* after_read: what fsbench matrix --after wrote back into figures. The writer's own output
  * (report/json_after.h from parsed results) reads back to the same numbers; absent checks give
  * NaN figures, never zeros; hostile files (wrong schema, version, types, ranges, sizes, control

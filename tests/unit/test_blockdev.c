@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* blockdev: device resolution against a synthetic sysfs tree (disk, partition, loop with its
  * backing file, dm over a partition, md over two disks, a dm over md), then this machine's
  * root filesystem and a tmpfs. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests for src/sys/cpuload.c: /proc/stat's cpu line (busy, total, steal), the window's
    shares with steal time, and a live snapshot pair on this machine. */
 #include "sys/cpuload.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* devclaim: a --device named through a symbolic link resolves to the kernel's node of that
  * device; what is not a block device, or is missing, is refused; a name that leads elsewhere
  * fails the check. Nothing is opened (no claim is taken on this machine's devices). */

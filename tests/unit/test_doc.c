@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* doc: text from outside written into report.md and report.html, table-driven: in a paragraph,
  * a list item, a heading, a table cell and a code block, what stays text and how. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests for src/core/drift.c: Kendall's S and its exact p against enumeration of every
    permutation and R's cor.test(x, y, method = "kendall") (exact for n < 50 without ties), the
    Theil-Sen slope on log values, bad input; then by simulation, runs without drift (log-normal

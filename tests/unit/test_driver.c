@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* core/driver end to end through a test-only workload registered from this binary (no I/O in
  * its phases, one marker file per run through the cleanup registry): repeats, the first error
  * stopping the repeats, cleanup between and after runs, --keep, the generic JSON read back by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests for core/effects: which cells are compared (pairs one axis apart, the earlier value
  * the baseline; 2x2 squares for interactions) in full, partial and 2x3 designs; the numbers are
  * core/verdict's own (Welch on logs, paired by round, interaction); the families (primary

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* engine/: the registry (built-ins, hidden test engines, runtime registration, the list),
  * engine_select's answers for --engine/--iodepth, and the request contract on every engine
  * that has requests, this binary's own registered one included: chains with ENGINE_FD_CHAIN,

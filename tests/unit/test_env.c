@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests for src/sys/env.c: mountinfo parsing against a synthetic table (bind mounts, escapes,
    optional fields, btrfs subvolumes, malformed lines), then live checks on this machine. */
 #include "sys/env.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* freespace: e2freefrag's and xfs_db's output (e2fsprogs 1.47, xfsprogs 6.1, real runs) parsed
  * into the histogram and totals; output that is not theirs refused; btrfs and tmpfs absent. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fsck: the verdict from each checker's exit status and output, and its problem lines without
  * the progress lines, on the checkers' real output (e2fsprogs 1.47, xfsprogs 6.1, btrfs-progs
  * 6.2); then a filesystem with no checker, and a device that does not exist; the default time

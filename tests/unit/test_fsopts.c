@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fsopts: the mkfs grammars (accepted and refused spellings per program, every way a word
  * could become an operand, an override or a path) and the mount option classification
  * (flags and data through libmount, refused options). */

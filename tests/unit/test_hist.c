@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* hist: every percentile from p50 to p99.99 within 1 % of the exact value on random and
  * adversarial distributions; exact count/min/max/mean; exact merge; bucket geometry. */
 #include <math.h>

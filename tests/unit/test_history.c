@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests for report/history on a temporary database: the default path ($XDG_DATA_HOME, then
  * ~/.local/share), the database's directory created 0700, a symbolic link or a directory at the
  * path refused, an experiment recorded once however often it is added, its runs' figures read

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* report/json: a tiotest result written as JSON and read back by the result reader has every
  * declared figure at its key with its value, unit and direction, and every histogram bucket;
  * nan/inf are written as null; fs_mark's layout (percentiles per iteration, buckets per run)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* kstat: /proc parsers on synthetic text (old and new diskstats layouts, short cpu lines,
  * per-zone allocstall), the delta maths, the warnings built on it, and a live snapshot. */
 #include <math.h>

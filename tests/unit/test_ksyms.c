@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ksyms: kallsyms parsing (modules, non-text symbols, restricted tables), lookups at and
  * between symbols, maps parsing, this test program's own ELF symbols at their PIE addresses,
  * and, when perf is permitted here, a live profile that finds a kernel symbol. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* layout: the extent walk on synthetic FIEMAP extents (merging, adjacency, holes, delayed
  * allocation, inline data), the sums and figures, the histogram buckets, the ext4 superblock
  * parser and group arithmetic; then FIEMAP on a real file here and on tmpfs (absent). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* matrix: the experiment model without the system: axes and the cross product, cell names,
  * listed cells, effective configurations, the hash, word splitting, the experiment file and its
  * errors (with lines), and the seeded order of the runs. */

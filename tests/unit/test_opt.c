@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* opt: table-driven parsing of good and bad command lines, every bad-input class, and the
  * strict number parsers. */
 #include <stddef.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* outfile: every destination class checked (accepted or refused, with the reason), a
  * replacement complete or absent, the first write errno kept, appends, descriptors. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* owned: knob paths resolved (the kernel's links followed, no one else's), paths made absolute,
  * the directory rules (owner, group/other write, sticky parents), markers and knob locks. The
  * ownership and marker cases need root (chown, trusted.*): skipped, visibly, otherwise. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* pack: values come back in order and exactly (histograms bucket for bucket); a truncated or
  * corrupt stream is an error, never a crash or a half-filled value taken as good. */
 #include <stdlib.h>

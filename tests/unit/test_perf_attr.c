@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* perf attribution and accounting: comm cleaning, the classification of a sample's task (this
  * process, a helper kernel thread by comm pattern and device, another process), and a whole
  * window fed with synthetic samples and call chains (recursion included) through perf_acc:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* perf_profile_merge: two synthetic profiles with shared and distinct symbols and stacks add
  * up (entries, stacks, totals, pct, order); NULL on either side; under ASan nothing leaks. */
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests for report/plot_cairo: every plot type renders the corpus results to PNG and SVG
  * of the asked size, and the PNG is not blank (pixels read back with cairo).
  * With arguments, "test_plot_cairo FILE.png WIDTH HEIGHT MIN_PIXELS" checks one PNG (used by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* quote: outside text echoed in messages, table-driven: what stays, what is escaped, cuts. */
 #include <string.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests for report/result_read: synthetic results with known numbers become the expected
  * figures (units, directions, per-run values, facts, histograms, series); and every file of
  * the fuzz corpus (tests/fuzz/corpus) is replayed through the fuzz target: the valid_* files

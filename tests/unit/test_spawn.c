@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* spawn: a tool run by argv without a shell, its output captured (both streams, in order),
  * its exit status, signal, timeout and stop, the C locale, and the lookup by name; the timeout
  * and the stop kill the tool's whole process group, within a bounded time, even when a child

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests for core/stats: the t distribution against independent values (mpmath
  * quadrature of the t density, 30 digits), Welch's test against R's t.test, the harmonic mean
  * and its interval, and the degenerate cases (no spread, too few runs, non-positive rates);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests for core/verdict against published reference values: R's t.test on its `sleep` data
  * (Welch, paired, one-sample; the same on the log scale of exp(extra)), R's qt(), p.adjust() for
  * Holm and Benjamini-Hochberg, TOST by the 90 % interval of R's t.test(conf.level = 0.9); then

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Simulation of core/verdict's rules on synthetic experiments (seeded, a few seconds): log-normal
  * noise at CV 5-50 %, a slow drift across rounds that every cell shares, one outlier run, 2 cells
  * and 2x2 designs, 3-10 rounds, paired by round as the runner's interleaved design is.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* core/warn.c's tally and report/warn_text.c's lines: kinds merged over phases, iterations and
  * runs, the numbers behind each, ranges when they differ, "in K of N runs". */
 #include <stdlib.h>
