@@ -632,8 +632,8 @@ static int do_check(struct history *h, const struct hist_config *c, const char *
 		ck[i].fails = fail_set && vd_fails(&vt[i], ck[i].meta->better, fail_pct);
 		nfail += ck[i].fails;
 	}
-	fprintf(out, "%-20s %-16s %-30s %-26s %-26s %-28s %9s  %s\n", "experiment", "cell", "figure", "earlier runs", "latest runs",
-	       "effect [interval]", "p (adj.)", "verdict");
+	fprintf(out, "%-20s %-16s %-30s %-26s %-26s %-28s %9s  %s\n", "experiment", "cell", "figure", "earlier runs",
+		"latest runs", "effect [interval]", "p (adj.)", "verdict");
 	for (unsigned i = 0; i < nchk; i++) {
 		struct chk *k = &ck[i];
 		char a[128], b[128], pa[24], est[64];
