@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "cmd/cmd.h"
 #include "cmd/outputs.h"
@@ -18,6 +19,7 @@
 #include "core/stats.h"
 #include "core/verdict.h"
 #include "report/history.h"
+#include "report/junit.h"
 #include "report/result_read.h"
 #include "report/opt_text.h"
 #include "report/plot_cairo.h"
@@ -28,6 +30,7 @@ struct hist_config {
 	const char *experiment;
 	const char *fail_if_worse;
 	const char *output;
+	const char *junit;
 	bool all;
 	bool include_flagged;    /* the default since flagged runs stay in; kept for old scripts */
 	bool exclude_flagged;
@@ -49,6 +52,10 @@ static const struct opt hist_opts[] = {
 	  "and how many said); with nothing left to check or draw, exit 3" },
 	{ 0, "include-flagged", OPT_FLAG, F(include_flagged), NULL, 0, 0, 0, 0,
 	  "the default: count the runs flagged for other processes' CPU (kept for old scripts)" },
+	{ 0, "junit", OPT_STR, F(junit), "FILE", 0, 0, 0, 0,
+	  "check: also write JUnit XML, a test case per figure checked: a failure for each REGRESSION (what "
+	  "fails --fail-if-worse), skipped for undecided or untested (- standard output: the table then goes to "
+	  "standard error; nothing is written when nothing was checked)" },
 	{ 'o', "output", OPT_STR, F(output), "FILE", 0, 0, 0, 0, "trend: draw it to FILE.png or FILE.svg" },
 	{ 0, "width", OPT_UINT, F(width), "PIXELS", 200, 10000, 0, 0, "trend: image width" },
 	{ 0, "height", OPT_UINT, F(height), "PIXELS", 200, 10000, 0, 0, "trend: image height" },
@@ -171,13 +178,13 @@ static void count_flagged(const struct history_val *v, unsigned n, long long exp
 	}
 }
 
-static void say_flagged(unsigned flagged, unsigned left, const char *indent)
+static void say_flagged(FILE *out, unsigned flagged, unsigned left, const char *indent)
 {
 	if (left)
-		printf("%s%u run%s flagged for other processes' CPU left out (--exclude-flagged)\n", indent, left,
+		fprintf(out, "%s%u run%s flagged for other processes' CPU left out (--exclude-flagged)\n", indent, left,
 		       left == 1 ? "" : "s");
 	else if (flagged)
-		printf("%s%u run%s flagged for other processes' CPU, counted (--exclude-flagged leaves %s out)\n",
+		fprintf(out, "%s%u run%s flagged for other processes' CPU, counted (--exclude-flagged leaves %s out)\n",
 		       indent, flagged, flagged == 1 ? "" : "s", flagged == 1 ? "it" : "them");
 }
 
@@ -217,7 +224,7 @@ static int do_show(struct history *h, const char *what, const struct hist_config
 				continue;
 			printf("  %s (config %s)\n", v[a].cell, v[a].config_hash[0] ? v[a].config_hash : "-");
 			count_flagged(v, nv, 0, v[a].cell, c, &nflag, &nleft);
-			say_flagged(nflag, nleft, "    ");
+			say_flagged(stdout, nflag, nleft, "    ");
 			for (unsigned f = a; f < nv; f++) {
 				double *vals;
 				unsigned k = 0, kf = 0;
@@ -349,7 +356,7 @@ static int do_trend(struct history *h, const char *key, const struct hist_config
 					       line[l], k, buf);
 		}
 	count_flagged(v, nv, 0, NULL, c, &nflag, &nleft);
-	say_flagged(nflag, nleft, "");
+	say_flagged(stdout, nflag, nleft, "");
 	if (!nrows) {
 		char q[QUOTE_MAX];
 
@@ -430,6 +437,78 @@ struct chk {
 	bool fails;
 };
 
+/* --junit: a test case per figure checked (both latest and earlier runs): a failure exactly
+ * where the table says REGRESSION (what fails --fail-if-worse), skipped when undecided or
+ * untested (with why), else passed. 0, or -1 said. */
+static int check_junit(const struct hist_config *c, const struct chk *ck, unsigned nchk, const struct timespec *t0,
+		       const char *prog)
+{
+	struct junit_case *jc = calloc((size_t)nchk + 1, sizeof(*jc));
+	char (*cls)[160] = calloc((size_t)nchk + 1, sizeof(*cls));
+	char (*name)[256] = calloc((size_t)nchk + 1, sizeof(*name));
+	char (*msg)[320] = calloc((size_t)nchk + 1, sizeof(*msg));
+	char exps[512] = "";
+	unsigned n = 0, cells = 0;
+	struct timespec t1;
+	struct outfile *of;
+	int rc = -1;
+
+	if (!jc || !cls || !name || !msg) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		goto out;
+	}
+	for (unsigned i = 0; i < nchk; i++) {
+		const struct chk *k = &ck[i];
+		const char *word = vd_word(&k->v, k->meta->better);
+		bool seen = false;
+		size_t at = strlen(exps);
+
+		if (!k->na || !k->nb)
+			continue;
+		for (unsigned j = 0; j < i && !seen; j++)
+			seen = ck[j].na && ck[j].nb && ck[j].meta->exp_id == k->meta->exp_id &&
+			       !strcmp(ck[j].meta->cell, k->meta->cell);
+		cells += !seen;
+		if (!strstr(exps, k->exp) && at + strlen(k->exp) + 3 < sizeof(exps))
+			snprintf(exps + at, sizeof(exps) - at, "%s%s", at ? ", " : "", k->exp);
+		snprintf(cls[n], sizeof(cls[n]), "history.%s.%s", k->exp, k->meta->cell);
+		snprintf(name[n], sizeof(name[n]), "%s (%s)", k->meta->name, k->meta->key);
+		jc[n].classname = cls[n];
+		jc[n].name = name[n];
+		jc[n].result = k->fails ? JUNIT_FAILURE :
+			       k->v.kind == VD_UNDECIDED || k->v.kind == VD_NA || k->v.kind == VD_NOT_TESTED ? JUNIT_SKIPPED :
+			       JUNIT_PASS;
+		snprintf(msg[n], sizeof(msg[n]), "%s%s%s%s: %+.1f%% (%u latest runs against %u earlier, config %s)", word,
+			 k->fails ? " REGRESSION beyond " : "", k->fails ? c->fail_if_worse : "", k->fails ? "%" : "",
+			 k->v.kind == VD_NA ? 0.0 : vd_pct(&k->v), k->nb, k->na,
+			 k->meta->config_hash[0] ? k->meta->config_hash : "-");
+		if (!k->v.tested && k->v.why && jc[n].result == JUNIT_SKIPPED)
+			snprintf(msg[n], sizeof(msg[n]), "%s: %s", word, k->v.why);
+		jc[n].message = msg[n];
+		jc[n].text = msg[n];
+		n++;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	{
+		const struct junit_suite s = { "fsbench history check", c->experiment ? c->experiment : exps, cells,
+					       FSB_VERSION,
+					       (double)(t1.tv_sec - t0->tv_sec) + (t1.tv_nsec - t0->tv_nsec) / 1e9 };
+
+		if (!(of = outputs_open(prog, c->junit, OUTFILE_REPLACE)))
+			goto out;
+		junit_write(of->f, &s, jc, n);
+		if (outputs_commit(prog, of, c->junit))
+			goto out;
+	}
+	rc = 0;
+out:
+	free(jc);
+	free(cls);
+	free(name);
+	free(msg);
+	return rc;
+}
+
 static int do_check(struct history *h, const struct hist_config *c, const char *prog)
 {
 	struct history_exp *x;
@@ -441,6 +520,11 @@ static int do_check(struct history *h, const struct hist_config *c, const char *
 	double fail_pct = 0;
 	char err[512];
 	int code = EXIT_FAILED;
+	/* --junit -: the XML alone on standard output */
+	FILE *out = c->junit && outfile_is_stdout(c->junit) ? stderr : stdout;
+	struct timespec t0;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 
 	if (c->fail_if_worse) {
 		char *end;
@@ -548,8 +632,8 @@ static int do_check(struct history *h, const struct hist_config *c, const char *
 		ck[i].fails = fail_set && vd_fails(&vt[i], ck[i].meta->better, fail_pct);
 		nfail += ck[i].fails;
 	}
-	printf("%-20s %-16s %-30s %-26s %-26s %-28s %9s  %s\n", "experiment", "cell", "figure", "earlier runs", "latest runs",
-	       "effect [interval]", "p (adj.)", "verdict");
+	fprintf(out, "%-20s %-16s %-30s %-26s %-26s %-28s %9s  %s\n", "experiment", "cell", "figure", "earlier runs",
+		"latest runs", "effect [interval]", "p (adj.)", "verdict");
 	for (unsigned i = 0; i < nchk; i++) {
 		struct chk *k = &ck[i];
 		char a[128], b[128], pa[24], est[64];
@@ -563,13 +647,13 @@ static int do_check(struct history *h, const struct hist_config *c, const char *
 			for (unsigned j = 0; j < i && !seen; j++)
 				seen = !strcmp(ck[j].meta->cell, k->meta->cell) && ck[j].meta->exp_id == k->meta->exp_id;
 			if (!seen) {
-				printf("%-20.20s %-16.16s (no earlier runs with config %s: nothing to check against)\n",
+				fprintf(out, "%-20.20s %-16.16s (no earlier runs with config %s: nothing to check against)\n",
 				       k->exp, k->meta->cell, k->meta->config_hash[0] ? k->meta->config_hash : "-");
 			}
 			continue;
 		}
 		if (!i || strcmp(ck[i - 1].meta->cell, k->meta->cell) || ck[i - 1].meta->exp_id != k->meta->exp_id)
-			printf("%-20.20s %-16.16s (config %s) latest: %u run%s on %s; earlier: %u run%s on %s\n", k->exp,
+			fprintf(out, "%-20.20s %-16.16s (config %s) latest: %u run%s on %s; earlier: %u run%s on %s\n", k->exp,
 			       k->meta->cell, k->meta->config_hash[0] ? k->meta->config_hash : "-", k->nb, k->nb == 1 ? "" : "s",
 			       k->meta->kernel, k->na, k->na == 1 ? "" : "s", k->kernels);
 		if (!c->all && !k->meta->key_fig && !sig && k->v.family != VD_CONFIRMATORY)
@@ -590,17 +674,17 @@ static int do_check(struct history *h, const struct hist_config *c, const char *
 			snprintf(est, sizeof(est), "%+.3g [%.3g, %.3g]", k->v.ratio, k->v.lo, k->v.hi);
 		else
 			snprintf(est, sizeof(est), "%+.3g", k->v.ratio);
-		printf("%-20.20s %-16.16s %-30.30s %-26s %-26s %-28s %9s  %s%s%s%s%s\n", k->exp, k->meta->cell, k->meta->name,
+		fprintf(out, "%-20.20s %-16.16s %-30.30s %-26s %-26s %-28s %9s  %s%s%s%s%s\n", k->exp, k->meta->cell, k->meta->name,
 		       a, b, est, pa, vd_word(&k->v, k->meta->better), why ? " (" : "", why ? why : "", why ? ")" : "",
 		       k->fails ? " REGRESSION" : "");
 	}
-	printf("\n%u tests (the latest experiment's runs against the earlier runs of the same cell and configuration\n"
+	fprintf(out, "\n%u tests (the latest experiment's runs against the earlier runs of the same cell and configuration\n"
 	       "hash; ratios of geometric means on the log scale, Welch; primary figures Holm, the others\n"
 	       "Benjamini-Hochberg, derived ones not tested; fsbench(1) STATISTICS): %u decided different", ntests, nsig);
 	if (c->fail_if_worse)
-		printf("; %u regression%s: decided worse by more than %g%%", nfail, nfail == 1 ? "" : "s", fail_pct);
-	printf(".\n");
-	say_flagged(nflag, nleft, "");
+		fprintf(out, "; %u regression%s: decided worse by more than %g%%", nfail, nfail == 1 ? "" : "s", fail_pct);
+	fprintf(out, ".\n");
+	say_flagged(out, nflag, nleft, "");
 	if (!ncmp) {
 		/* a gate that checked nothing must not pass: exit 3, "cannot decide here" */
 		fprintf(stderr, "%s: nothing to check: %s%s\n", prog,
@@ -610,6 +694,8 @@ static int do_check(struct history *h, const struct hist_config *c, const char *
 		code = EXIT_UNSUPPORTED;
 		goto out;
 	}
+	if (c->junit && check_junit(c, ck, nchk, &t0, prog))
+		goto out;
 	code = c->fail_if_worse && nfail ? EXIT_FAILED : EXIT_OK;
 	goto out;
 oom:
@@ -682,6 +768,14 @@ int cmd_history(int argc, char **argv, const char *prog)
 			return EXIT_USAGE;
 		}
 		if ((code = outputs_check(prog, &(const struct outputs_dest){ "-o", c.output, OUTFILE_REPLACE }, 1)))
+			return code;
+	}
+	if (c.junit) {
+		if (strcmp(ops[0], "check")) {
+			fprintf(stderr, "%s: option --junit is for check\n", prog);
+			return EXIT_USAGE;
+		}
+		if ((code = outputs_check(prog, &(const struct outputs_dest){ "--junit", c.junit, OUTFILE_REPLACE }, 1)))
 			return code;
 	}
 	if (c.db)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "cmd/outputs.h"
 #include "core/opt.h"
 #include "core/quote.h"
 #include "core/verdict.h"
@@ -23,6 +24,7 @@ struct report_config {
 	uint64_t smooth;
 	uint64_t profile_top;
 	const char *primary, *equivalence;
+	const char *junit;
 	int help;
 };
 
@@ -42,6 +44,10 @@ static const struct opt report_opts[] = {
 	{ 0, "equivalence", OPT_STR, F(equivalence), "PCT", 0, 0, 0, 0,
 	  "the equivalence margin: a ratio within [1/(1+PCT/100), 1+PCT/100] (90 % interval) is equivalent "
 	  "(default: the experiment's, else 5)" },
+	{ 0, "junit", OPT_STR, F(junit), "FILE", 0, 0, 0, 0,
+	  "also write the primary effects and interactions as JUnit XML: a test case each, a failure for an "
+	  "effect decided worse, skipped for undecided or untested (- standard output: the summary then goes to "
+	  "standard error)" },
 	{ 'h', "help", OPT_HELP, F(help), NULL, 0, 0, 0, 0, "show this help" },
 	{ 0 },
 };
@@ -123,6 +129,9 @@ int cmd_report(int argc, char **argv, const char *prog)
 			quote_str(c.equivalence, q, sizeof(q)));
 		return EXIT_USAGE;
 	}
+	if (c.junit && outputs_check(prog, &(const struct outputs_dest){ "--junit", c.junit, OUTFILE_REPLACE }, 1))
+		return EXIT_USAGE;
+	mo.junit = c.junit;
 	mo.primary = c.primary;
 	mo.db = c.db;
 	mo.no_db = c.no_db;
@@ -130,7 +139,9 @@ int cmd_report(int argc, char **argv, const char *prog)
 	mo.fill_y = c.y && !strcmp(c.y, "aggregate");
 	mo.smooth = (unsigned)c.smooth;
 	mo.profile_top = (unsigned)c.profile_top;
-	rc = matrix_report_opts(dirs[0], &mo, stdout, err, sizeof(err));
+	/* --junit -: the XML alone on standard output, the summary on standard error */
+	rc = matrix_report_opts(dirs[0], &mo, c.junit && outfile_is_stdout(c.junit) ? stderr : stdout, err,
+				sizeof(err));
 	if (rc) {
 		fprintf(stderr, "%s: %s\n", prog, err);
 		return rc == -EINVAL ? EXIT_USAGE : rc == -ENODATA ? EXIT_UNSUPPORTED : EXIT_FAILED;

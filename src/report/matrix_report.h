@@ -26,6 +26,8 @@ struct matrix_report_opts {
 				  * asked between its files and while the database is locked */
 	const char *primary;     /* --primary KEY,...: the confirmatory figures; NULL: the declared ones */
 	double equiv_pct;        /* --equivalence PCT; 0: VD_EQUIV_PCT */
+	const char *junit;       /* --junit FILE: the primary effects and interactions as JUnit XML
+				  * (report/junit.h; written with the other outputs); NULL: none */
 };
 
 /* With the defaults (all zero: the default database, flagged runs counted). 0; or, with a
