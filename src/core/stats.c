@@ -269,49 +269,63 @@ int stats_welch(const double *a, unsigned na, const double *b, unsigned nb, bool
 	return 0;
 }
 
-struct holm_item {
+struct p_item {
 	double p;
 	unsigned i;
 };
 
-static int holm_cmp(const void *a, const void *b)
+static int p_cmp(const void *a, const void *b)
 {
-	const struct holm_item *x = a, *y = b;
+	const struct p_item *x = a, *y = b;
 
 	if (x->p != y->p)
 		return x->p < y->p ? -1 : 1;
 	return x->i < y->i ? -1 : x->i > y->i;
 }
 
-unsigned stats_holm(const double *p, unsigned n, double *adj)
+unsigned stats_p_adjust(const double *p, unsigned n, bool bh, double *adj)
 {
-	struct holm_item *s = malloc((n ? n : 1) * sizeof(*s));
+	struct p_item *s = malloc((n ? n : 1) * sizeof(*s));
 	unsigned m = 0;
-	double run = 0;
+	double run;
 
-	for (unsigned i = 0; i < n; i++)
-		if (!isnan(p[i]) && s)
-			s[m++] = (struct holm_item){ p[i] < 0 ? 0 : p[i] > 1 ? 1 : p[i], i };
 	if (!s) {
-		/* no memory for the order: Bonferroni, which Holm never exceeds */
+		/* no memory for the order: Bonferroni, which neither Holm nor BH ever exceeds */
 		for (unsigned i = 0; i < n; i++)
 			m += !isnan(p[i]);
 		for (unsigned i = 0; i < n; i++)
 			adj[i] = isnan(p[i]) ? NAN : fmin(1, p[i] * m);
 		return m;
 	}
-	qsort(s, m, sizeof(*s), holm_cmp);
+	for (unsigned i = 0; i < n; i++)
+		if (!isnan(p[i]))
+			s[m++] = (struct p_item){ p[i] < 0 ? 0 : p[i] > 1 ? 1 : p[i], i };
+	qsort(s, m, sizeof(*s), p_cmp);
 	for (unsigned i = 0; i < n; i++)
 		if (isnan(p[i]))
 			adj[i] = NAN;
-	for (unsigned k = 0; k < m; k++) {
-		double a = fmin(1, (double)(m - k) * s[k].p);
-
-		run = fmax(run, a);
-		adj[s[k].i] = run;
+	if (bh) {
+		/* from the largest p down: the running minimum of m p(j) / j */
+		run = 1;
+		for (unsigned k = m; k-- > 0;) {
+			run = fmin(run, fmin(1, m * s[k].p / (k + 1)));
+			adj[s[k].i] = run;
+		}
+	} else {
+		/* from the smallest p up: the running maximum of (m - j + 1) p(j) */
+		run = 0;
+		for (unsigned k = 0; k < m; k++) {
+			run = fmax(run, fmin(1, (double)(m - k) * s[k].p));
+			adj[s[k].i] = run;
+		}
 	}
 	free(s);
 	return m;
+}
+
+unsigned stats_holm(const double *p, unsigned n, double *adj)
+{
+	return stats_p_adjust(p, n, false, adj);
 }
 
 int stats_interaction(const double *const v[4], const unsigned n[4], bool rate,

@@ -92,6 +92,9 @@ int stats_moving_median(const double *v, unsigned n, unsigned w, double *out);
 
 /* Holm's adjusted p-values of p[0..n-1] into adj[0..n-1] (adj may be p). A NaN entry is not a
  * test: it stays NaN and does not count in m. Returns m, the number of tests. */
+/* Adjusted p-values in adj (NaN where p is NaN): Holm's step-down (bh false) or
+ * Benjamini-Hochberg's step-up (bh true); returns how many were adjusted. */
+unsigned stats_p_adjust(const double *p, unsigned n, bool bh, double *adj);
 unsigned stats_holm(const double *p, unsigned n, double *adj);
 
 struct stats_interaction {

@@ -141,48 +141,9 @@ void vd_interval(const struct vd_est *e, double level, double *lo, double *hi)
 	*hi = e->est + h;
 }
 
-struct bh_item {
-	double p;
-	unsigned i;
-};
-
-static int bh_cmp(const void *a, const void *b)
-{
-	const struct bh_item *x = a, *y = b;
-
-	if (x->p != y->p)
-		return x->p < y->p ? -1 : 1;
-	return x->i < y->i ? -1 : x->i > y->i;
-}
-
 unsigned vd_bh(const double *p, unsigned n, double *adj)
 {
-	struct bh_item *s = malloc((n ? n : 1) * sizeof(*s));
-	unsigned m = 0;
-	double run = 1;
-
-	if (!s) {
-		/* no memory for the order: Bonferroni, which BH never exceeds */
-		for (unsigned i = 0; i < n; i++)
-			m += !isnan(p[i]);
-		for (unsigned i = 0; i < n; i++)
-			adj[i] = isnan(p[i]) ? NAN : fmin(1, p[i] * m);
-		return m;
-	}
-	for (unsigned i = 0; i < n; i++)
-		if (!isnan(p[i]))
-			s[m++] = (struct bh_item){ p[i] < 0 ? 0 : p[i] > 1 ? 1 : p[i], i };
-	qsort(s, m, sizeof(*s), bh_cmp);
-	for (unsigned i = 0; i < n; i++)
-		if (isnan(p[i]))
-			adj[i] = NAN;
-	/* from the largest p down: the running minimum of m p(j) / j */
-	for (unsigned k = m; k-- > 0;) {
-		run = fmin(run, fmin(1, m * s[k].p / (k + 1)));
-		adj[s[k].i] = run;
-	}
-	free(s);
-	return m;
+	return stats_p_adjust(p, n, true, adj);
 }
 
 /* ---- one comparison ---- */
