@@ -17,6 +17,8 @@ bin=${1:-./fsbench}
 aa=${AA:-10} aa_rounds=${AA_ROUNDS:-3} max_rounds=${MAX_ROUNDS:-20} size=${SIZE:-256}
 parts=${PARTS:-aa known sim} build=${BUILD:-build}
 tio=${TIO:--t 1 -f 16 -r 2000} fsm=${FSM:--n 200 -s 4096 -S 0 -t 1}
+read -ra tio_args <<< "$tio"
+read -ra fsm_args <<< "$fsm"
 dir=$(mktemp -d "${TMPDIR:-/tmp}/fsbench-verdicts.XXXXXX")
 trap 'rm -rf "$dir"' EXIT
 export TMPDIR=$dir
@@ -33,7 +35,7 @@ if [[ " $parts " == *" aa "* ]]; then
     echo "== (a) A/A: $aa experiments x $aa_rounds rounds, ext4, mount defaults vs rw, tiotest $tio"
     load
     for i in $(seq 1 "$aa"); do
-        mx "aa$i" --fs ext4 --mount-opts defaults --mount-opts rw --repeat "$aa_rounds" -- tiotest $tio
+        mx "aa$i" --fs ext4 --mount-opts defaults --mount-opts rw --repeat "$aa_rounds" -- tiotest "${tio_args[@]}"
     done
     # one line per experiment, then the totals: primary (confirmatory) and exploratory verdicts
     for i in $(seq 1 "$aa"); do
@@ -69,10 +71,10 @@ values = 0 1
 labels = nostrict strict
 EOF
     auto=(--repeat auto --max-rounds "$max_rounds")
-    mx sync-fs_mark --fs ext4 --mount-opts defaults --mount-opts sync "${auto[@]}" -- fs_mark $fsm
+    mx sync-fs_mark --fs ext4 --mount-opts defaults --mount-opts sync "${auto[@]}" -- fs_mark "${fsm_args[@]}"
     mx sync-tiotest --fs ext4 --mount-opts defaults --mount-opts sync --primary write.rate_mib_per_s "${auto[@]}" \
-        -- tiotest $tio
-    mx btrfs-ext4 --fs ext4 --fs btrfs --primary random_write.rate_mib_per_s "${auto[@]}" -- tiotest $tio
+        -- tiotest "${tio_args[@]}"
+    mx btrfs-ext4 --fs ext4 --fs btrfs --primary random_write.rate_mib_per_s "${auto[@]}" -- tiotest "${tio_args[@]}"
     mx strict-limit "$dir/strict.ini" --primary write.rate_mib_per_s "${auto[@]}"
     for name in sync-fs_mark sync-tiotest btrfs-ext4 strict-limit; do
         jq -r --arg n "$name" --slurpfile m "$dir/$name/manifest.json" '.effects[] | select(.family == "confirmatory")
