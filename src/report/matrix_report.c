@@ -418,12 +418,26 @@ static bool same_group(const struct rr_figure *f, const struct rr_figure *g)
 	return nf == ng && !strncmp(f->key, g->key, nf);
 }
 
-/* For each axis the primary figures' effects, for each two axes their interactions, then the
- * exploratory figures that moved, then primary figures of one comparison that moved apart. */
+static void answer_interactions(const struct an *a, answer_fn *fn, void *ctx)
+{
+	for (unsigned k = 0; k < a->r.nt; k++) {
+		const struct eff_test *t = &a->r.t[k];
+
+		if (t->kind == EFF_INTERACTION && t->v.family == VD_CONFIRMATORY)
+			answer_test(a, t, ANS_INTERACTION, fn, ctx);
+	}
+}
+
+/* The primary figures' interactions of every two axes first: an experiment with two axes asks
+ * whether one changes the other's effect ("does the toggle hurt btrfs more than ext4?"), and
+ * its per-axis effects (one per level of the other axis) would push that answer down the page.
+ * Then for each axis the primary figures' effects, the exploratory figures that moved, and
+ * primary figures of one comparison that moved apart. */
 static void answer(const struct an *a, answer_fn *fn, void *ctx)
 {
 	unsigned nexp = 0, moved = 0;
 
+	answer_interactions(a, fn, ctx);
 	for (unsigned x = 0; x < a->m->naxes; x++)
 		for (unsigned k = 0; k < a->r.nt; k++) {
 			const struct eff_test *t = &a->r.t[k];
@@ -431,12 +445,6 @@ static void answer(const struct an *a, answer_fn *fn, void *ctx)
 			if (t->kind == EFF_EFFECT && t->axis == x && t->v.family == VD_CONFIRMATORY)
 				answer_test(a, t, ANS_EFFECT, fn, ctx);
 		}
-	for (unsigned k = 0; k < a->r.nt; k++) {
-		const struct eff_test *t = &a->r.t[k];
-
-		if (t->kind == EFF_INTERACTION && t->v.family == VD_CONFIRMATORY)
-			answer_test(a, t, ANS_INTERACTION, fn, ctx);
-	}
 	for (unsigned k = 0; k < a->r.nt; k++) {
 		const struct eff_test *t = &a->r.t[k];
 

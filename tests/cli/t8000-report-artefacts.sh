@@ -35,10 +35,11 @@ done
 ls m | grep -q '\.tmp\.' && fail "temporary files left: $(ls m)"
 tail -n 1 out.txt | grep -qx 'report: m/report.html (report.md, summary.json, plots beside it)' || fail "no report path"
 grep -Eq '^kmemleak: tiotest, 4 cells, 16 of 16 runs used$' out.txt || fail "summary line"
-# the answer first: each axis' effect on the primary figures, then the interactions
-sed -n 2p out.txt | grep -Eq '^  write rate, fs: ext4 -> btrfs \(kmemleak=on\): worse x0\.[0-9]+ \[0\.[0-9]+, 0\.[0-9]+\] \(paired by round, n 4, confirmatory\)$' ||
+# the answer first: the interactions (the question two axes ask), then each axis' effects
+sed -n 2p out.txt | grep -Eq '^  write rate, interaction fs x kmemleak \(.*\): yes x1\.9[0-9]* \[' ||
     fail "the answer's first line: $(sed -n 2p out.txt)"
-grep -Eq '^  write rate, interaction fs x kmemleak \(.*\): yes x1\.9[0-9]* \[' out.txt || fail "the interaction line"
+grep -Eq '^  write rate, fs: ext4 -> btrfs \(kmemleak=on\): worse x0\.[0-9]+ \[0\.[0-9]+, 0\.[0-9]+\] \(paired by round, n 4, confirmatory\)$' out.txt ||
+    fail "the effect line"
 grep -Eq '^  \(20 confirmatory tests, Holm; [0-9]+ exploratory, Benjamini-Hochberg; [0-9]+ paired by round, 0 unpaired' out.txt ||
     fail "the families line"
 [ -f "$XDG_DATA_HOME/fsbench/history.db" ] || fail "no history database at \$XDG_DATA_HOME/fsbench/history.db"
