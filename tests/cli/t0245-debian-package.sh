@@ -26,7 +26,7 @@ tar -C "$TOP" --exclude-vcs --anchored --exclude=./build --exclude=./build-asan 
     --exclude=./fsbench-mpi -cf - . | tar -C "$SRC" -xf - || fail "cannot copy the tree"
 # parallel: every core; noddebs: no -dbgsym packages; not noopt: the real flags are checked
 # and none of the test runner's variables (BUILD would send the Makefile to the tree's build/)
-( cd "$SRC" && env -u BUILD -u BIN -u FSBENCH -u FSBENCH_TEST -u FSBENCH_MPI -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+( cd "$SRC" && env -u BUILD -u BIN -u FSBENCH -u FSBENCH_TEST -u FSBENCH_MPI -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u CFLAGS -u CPPFLAGS -u LDFLAGS -u CC -u V \
     DEB_BUILD_OPTIONS="parallel=$(nproc) noddebs" timeout 900 dpkg-buildpackage -us -uc -b ) > build.log 2>&1 ||
     fail "dpkg-buildpackage: $(tail -n 20 build.log)"
 ls "$SCRATCH"/src/fsbench_*.deb "$SCRATCH"/src/fsbench-mpi_*.deb > debs 2>/dev/null || fail "no packages: $(ls "$SCRATCH/src")"
