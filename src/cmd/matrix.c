@@ -738,6 +738,57 @@ static void reset_user(struct mxc_config *c)
 	c->fs.user = c->mkfs.user = c->mount.user = c->knob.user = false;
 }
 
+/* The run's limits and rules (--after-timeout, --repeat auto and its budget, --primary,
+ * --equivalence, --destroy, --dir, --db), checked before anything is set up: 0, or -1 with
+ * the message in err. */
+static int limits_check(struct mxc_config *cfg, struct mxc_plan *plan, char *err, size_t len)
+{
+	char q[QUOTE_MAX];
+
+	if (after_timeout_parse(cfg->after_timeout, &plan->after_timeout_ns)) {
+		snprintf(err, len, "option --after-timeout: '%s' is not auto or a time from 1 s to 30 days (90, "
+			 "90s, 10m, 2h)", quote_str(cfg->after_timeout, q, sizeof(q)));
+		return -1;
+	}
+	if (cfg->repeat_s && repeat_parse(cfg->repeat_s, cfg, err, len))
+		return -1;
+	if (cfg->repeat_s && !strcmp(cfg->repeat_s, "auto")) {
+		plan->auto_rounds = true;
+		cfg->repeat = cfg->max_rounds ? cfg->max_rounds : 20;
+	}
+	if (!plan->auto_rounds && (cfg->max_rounds || cfg->max_time)) {
+		snprintf(err, len, "--max-rounds and --max-time are for --repeat auto");
+		return -1;
+	}
+	if (cfg->primary && vd_primary_check(cfg->primary)) {
+		snprintf(err, len, "option --primary: '%s' is not a comma-separated list of figure keys",
+			 quote_str(cfg->primary, q, sizeof(q)));
+		return -1;
+	}
+	if (cfg->equivalence && vd_parse_equiv(cfg->equivalence, &cfg->equiv_pct)) {
+		snprintf(err, len, "option --equivalence: '%s' is not a percentage above 0 and below 100",
+			 quote_str(cfg->equivalence, q, sizeof(q)));
+		return -1;
+	}
+	if (cfg->destroy && !cfg->device) {
+		snprintf(err, len, "--destroy names the --device to overwrite; there is no --device");
+		return -1;
+	}
+	if (cfg->device && cfg->dir) {
+		snprintf(err, len, "--dir is for images; with --device there are none");
+		return -1;
+	}
+	if (cfg->db) {
+		char why[512];
+
+		if (history_check_path(cfg->db, why, sizeof(why))) {
+			snprintf(err, len, "option --db: %s", why);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int cmd_matrix(int argc, char **argv, const char *prog)
 {
 	struct mxc_config cfg, defaults;
@@ -906,43 +957,8 @@ int cmd_matrix(int argc, char **argv, const char *prog)
 		fprintf(stderr, "%s: %s\n", prog, err);
 		goto out;
 	}
-	if (after_timeout_parse(cfg.after_timeout, &plan.after_timeout_ns)) {
-		fprintf(stderr, "%s: option --after-timeout: '%s' is not auto or a time from 1 s to 30 days (90, "
-			"90s, 10m, 2h)\n", prog, quote_str(cfg.after_timeout, q, sizeof(q)));
-		goto out;
-	}
-	if (cfg.repeat_s && repeat_parse(cfg.repeat_s, &cfg, err, sizeof(err))) {
+	if (limits_check(&cfg, &plan, err, sizeof(err))) {
 		fprintf(stderr, "%s: %s\n", prog, err);
-		goto out;
-	}
-	if (cfg.repeat_s && !strcmp(cfg.repeat_s, "auto")) {
-		plan.auto_rounds = true;
-		cfg.repeat = cfg.max_rounds ? cfg.max_rounds : 20;
-	}
-	if (!plan.auto_rounds && (cfg.max_rounds || cfg.max_time)) {
-		fprintf(stderr, "%s: --max-rounds and --max-time are for --repeat auto\n", prog);
-		goto out;
-	}
-	if (cfg.primary && vd_primary_check(cfg.primary)) {
-		fprintf(stderr, "%s: option --primary: '%s' is not a comma-separated list of figure keys\n", prog,
-			quote_str(cfg.primary, q, sizeof(q)));
-		goto out;
-	}
-	if (cfg.equivalence && vd_parse_equiv(cfg.equivalence, &cfg.equiv_pct)) {
-		fprintf(stderr, "%s: option --equivalence: '%s' is not a percentage above 0 and below 100\n", prog,
-			quote_str(cfg.equivalence, q, sizeof(q)));
-		goto out;
-	}
-	if (cfg.destroy && !cfg.device) {
-		fprintf(stderr, "%s: --destroy names the --device to overwrite; there is no --device\n", prog);
-		goto out;
-	}
-	if (cfg.device && cfg.dir) {
-		fprintf(stderr, "%s: --dir is for images; with --device there are none\n", prog);
-		goto out;
-	}
-	if (cfg.db && history_check_path(cfg.db, err, sizeof(err))) {
-		fprintf(stderr, "%s: option --db: %s\n", prog, err);
 		goto out;
 	}
 	e->target_kind = cfg.device ? "device" : "image";
