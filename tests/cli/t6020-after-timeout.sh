@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
+# test: serial (asserts how fast a timeout or a signal ends the run)
 # t6020: fsbench __after's time limit, escaping and exit status, with fake checkers first on
 # PATH (fsbench finds a tool by name in $PATH first: the fake's path is the JSON's command) on a
 # small unmounted ext4 loop device. A checker that sleeps, and one that daemonizes a sleeper

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
+# test: serial (asserts how fast a timeout or a signal ends the run)
 # t6030: fsbench matrix --after fsck with fake checkers first on PATH (the runner finds e2fsck
 # by name in $PATH first: the after file's command is the fake's), on its own small loop ext4.
 # A checker that sleeps and one that daemonizes a sleeper holding its output: with

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
+# test: serial (its verdicts or shares are measurements that other tests' load would blur)
 # t7050: an effect injected on real loop filesystems is found: fs_mark with 4 KiB files on ext4
 # mounted defaults against the same mounted -o sync (every write waits for the disk: many times
 # slower by construction, not by chance). The report decides fs_mark's files/sec (a primary

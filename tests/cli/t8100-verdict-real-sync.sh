@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
+# test: serial (its verdicts or shares are measurements that other tests' load would blur)
 # t8100: verdicts on real loop filesystems, 3 interleaved rounds (the runner's default): the
 # demo's question (scripts/demo.sh: ext4 mounted defaults against sync, tiotest, "does sync slow
 # the write rate?", so --primary write.rate_mib_per_s as the demo has it) decides the

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
+# test: serial (its verdicts or shares are measurements that other tests' load would blur)
 # t8110: an A/A experiment on real loop filesystems: ext4 mounted "defaults" and "rw" (two
 # spellings of the same options), mkfs before every run, 3 interleaved rounds. No primary figure
 # (each phase's rate) is decided better or worse; each is equivalent or undecided with its

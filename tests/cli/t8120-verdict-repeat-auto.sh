@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
+# test: serial (its verdicts or shares are measurements that other tests' load would blur)
 # t8120: matrix --repeat auto on real loop filesystems: the sync mount's write rate (tiotest,
 # --primary write.rate_mib_per_s: many times slower; the read phases' rates, from the page
 # cache, may stay undecided for many rounds) is decided in fewer rounds than --max-rounds, the manifest records the
