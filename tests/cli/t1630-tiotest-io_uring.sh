@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
+# test: serial (sets kernel.io_uring_disabled, which every io_uring run on the machine sees)
 # t1630: tiotest through the io_uring engine (issue 12), next to psync.
 # - tmpfs, depths 1, 8, 32 with -c (verification at completion): ops and bytes per phase as at
 #   depth 1; /proc/self/io shows that the data went through the ring: no read or write system
