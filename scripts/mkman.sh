@@ -14,10 +14,12 @@ if [ -z "$epoch" ] && [ "$(git -C "$(dirname "$src")/.." rev-parse --show-toplev
     epoch=$(git -C "$(dirname "$src")/.." log -1 --format=%ct 2>/dev/null || true)
 fi
 date=$(date -u -d "@${epoch:-$(date +%s)}" +%Y-%m-%d)
-while IFS= read -r line; do
+# one sed over the whole file, not one per line: the man page has thousands of lines, and a
+# fork per line took minutes on a loaded machine
+sed "s/@VERSION@/$version/g; s/@DATE@/$date/g" "$src" | while IFS= read -r line; do
     case "$line" in
     @OPTIONS\ *@) cmd=${line#@OPTIONS }; cmd=${cmd%@}; "$bin" __man-options "$cmd" ;;
     @LIST\ *@) what=${line#@LIST }; what=${what%@}; "$bin" list "$what" --man ;;
-    *) printf '%s\n' "$line" | sed "s/@VERSION@/$version/g; s/@DATE@/$date/g" ;;
+    *) printf '%s\n' "$line" ;;
     esac
-done < "$src"
+done
