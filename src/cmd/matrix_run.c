@@ -1000,8 +1000,9 @@ static void plan_json(struct runner *r, const unsigned *cell, const unsigned *re
 
 		for (unsigned k = 0; k < nl; k++)
 			json_array_append_new(la, json_integer(looks[k]));
-		/* the verdicts' level after optional stopping: Bonferroni over the looks */
-		json_object_set_new(x, "alpha", json_real(VD_ALPHA / (nl ? nl : 1)));
+		/* the verdicts' level after optional stopping (weighted Bonferroni over the looks),
+		 * updated after every round by auto_stop */
+		json_object_set_new(x, "alpha", json_real(vd_stop_alpha(looks, nl, 0)));
 		json_object_set_new(x, "repeat_auto", json_pack("{s:i,s:o,s:o,s:i,s:n}", "max_rounds", (int)p->repeat,
 			"max_time_s", p->cfg->max_time ? json_integer((json_int_t)p->cfg->max_time) : json_null(),
 			"looks", la, "rounds_used", 0, "stopped"));
@@ -1035,8 +1036,19 @@ static double mxc_elapsed_s(const struct runner *r)
 	return (double)(now.tv_sec - r->start.tv_sec) + (now.tv_nsec - r->start.tv_nsec) / 1e9;
 }
 
+/* 1-based number of the look at `round` */
+static unsigned look_no(const unsigned looks[], unsigned nl, unsigned round)
+{
+	unsigned k = 0;
+
+	while (k < nl && looks[k] != round)
+		k++;
+	return k + 1;
+}
+
 /* --repeat auto, after round `round`: at a look (vd_looks), stop when every primary effect is
- * decided at alpha / looks; stop at --max-time; recorded in experiment.repeat_auto */
+ * decided at the look's level (vd_look_alpha); stop at --max-time; recorded in
+ * experiment.repeat_auto, and experiment.alpha the level of a stop here (vd_stop_alpha) */
 static bool auto_stop(struct runner *r, unsigned round)
 {
 	const struct mxc_plan *p = r->p;
@@ -1044,22 +1056,26 @@ static bool auto_stop(struct runner *r, unsigned round)
 	json_t *ra = json_object_get(json_object_get(r->m.root, "experiment"), "repeat_auto");
 	const char *why = NULL;
 	bool look = false, decided = false;
+	double alpha = VD_ALPHA;
 	char err[512];
 
 	for (unsigned k = 0; k < nl; k++)
-		look |= looks[k] == round;
+		if (looks[k] == round)
+			look = true, alpha = vd_look_alpha(nl, k);
 	json_object_set_new(ra, "rounds_used", json_integer(round));
+	json_object_set_new(json_object_get(r->m.root, "experiment"), "alpha",
+			    json_real(vd_stop_alpha(looks, nl, round)));
 	if (look) {
 		struct matrix_report_opts ro = { .primary = p->cfg->primary, .equiv_pct = p->cfg->equiv_pct };
 
 		commit(r);
-		if (matrix_decided(p->out, &ro, VD_ALPHA / nl, &decided, &undecided, err, sizeof(err)))
+		if (matrix_decided(p->out, &ro, alpha, &decided, &undecided, err, sizeof(err)))
 			say(r, "round %u: cannot look at the effects (%s): going on", round, err);
 		else if (decided)
 			why = "decided";
 		else
-			say(r, "round %u: %u primary effect%s undecided at alpha %.3g (0.05 over %u looks): going on", round,
-			    undecided, undecided == 1 ? "" : "s", VD_ALPHA / nl, nl);
+			say(r, "round %u: %u primary effect%s undecided at alpha %.3g (look %u of %u): going on", round,
+			    undecided, undecided == 1 ? "" : "s", alpha, look_no(looks, nl, round), nl);
 	}
 	if (!why && p->cfg->max_time && round < p->repeat && mxc_elapsed_s(r) >= (double)p->cfg->max_time)
 		why = "max-time";

@@ -479,6 +479,22 @@ unsigned vd_looks(unsigned max_rounds, unsigned looks[VD_MAX_LOOKS])
 	return n;
 }
 
+double vd_look_alpha(unsigned nlooks, unsigned k)
+{
+	if (nlooks <= 1)
+		return VD_ALPHA;
+	return k == 0 ? VD_ALPHA / 2 : VD_ALPHA / 2 / (nlooks - 1);
+}
+
+double vd_stop_alpha(const unsigned looks[], unsigned nlooks, unsigned rounds)
+{
+	unsigned k = 0;
+
+	while (k + 1 < nlooks && looks[k] < rounds)
+		k++;
+	return vd_look_alpha(nlooks, k);
+}
+
 int vd_parse_equiv(const char *s, double *pct)
 {
 	char *end;

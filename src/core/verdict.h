@@ -115,14 +115,23 @@ bool vd_fails(const struct vd_test *t, int dir, double pct);
 double vd_pct(const struct vd_test *t);
 const char *vd_family_name(enum vd_family f);
 /* --repeat auto: the rounds after which the runner looks at the primary effects, 3, 5, 8, 12,
- * 20, 30, 45, 70, ... up to max_rounds (always the last look). Each look decides at level
- * alpha / nlooks: Bonferroni over the looks bounds the error of any stopping rule that uses them
- * (a union bound: no assumption about how the looks depend on each other), simpler to trust than
- * a boundary fitted by simulation and, unlike a confidence sequence, as tight as a fixed-n test
- * whose alpha is divided by a handful. Returns nlooks (<= VD_MAX_LOOKS), 0 when max_rounds < 3. */
+ * 20, 30, 45, 70, ... up to max_rounds (always the last look). Returns nlooks (<= VD_MAX_LOOKS),
+ * 0 when max_rounds < 3. Each look decides at its own level, vd_look_alpha: a weighted
+ * Bonferroni over the looks, whose levels add up to alpha, bounds the error of any stopping
+ * rule that uses them (a union bound: no assumption about how the looks depend on each other),
+ * simpler to trust than a boundary fitted by simulation and, unlike a confidence sequence, as
+ * tight as a fixed-n test at that level. */
 #define VD_MAX_LOOKS 12
 #define VD_MIN_ROUNDS 3
 unsigned vd_looks(unsigned max_rounds, unsigned looks[VD_MAX_LOOKS]);
+/* the level of look k (0-based) of nlooks: VD_ALPHA when there is one look; otherwise half of it
+ * at the first look (3 rounds: the large effects a matrix is usually run for are decided there)
+ * and the other half split evenly over the later looks */
+double vd_look_alpha(unsigned nlooks, unsigned k);
+/* the level of the verdicts after `rounds` rounds: that of the first look at or after it (a
+ * look that never happens spends nothing: stopping early, by --max-time or a signal, may use its
+ * level); the last look's beyond the last */
+double vd_stop_alpha(const unsigned looks[], unsigned nlooks, unsigned rounds);
 
 /* --equivalence PCT: 0 with *pct, or -EINVAL (not a number above 0 and below 100) */
 int vd_parse_equiv(const char *s, double *pct);

@@ -262,9 +262,42 @@ static void test_verdicts(void)
 	}
 }
 
+/* --repeat auto's looks and their levels: the levels of every look add up to 0.05 (the union
+ * bound), half of it at the first; a stop between looks uses the next look's level */
+static void test_looks(void)
+{
+	static const struct {
+		unsigned max, n, looks[6];
+	} c[] = {
+		{ 2, 0, { 0 } }, { 3, 1, { 3 } }, { 4, 2, { 3, 4 } }, { 12, 4, { 3, 5, 8, 12 } },
+		{ 20, 5, { 3, 5, 8, 12, 20 } }, { 25, 6, { 3, 5, 8, 12, 20, 25 } },
+	};
+
+	for (unsigned i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		unsigned looks[VD_MAX_LOOKS], n = vd_looks(c[i].max, looks);
+		double sum = 0;
+
+		CHECK(n == c[i].n && (n == 0 || !memcmp(looks, c[i].looks, n * sizeof(unsigned))), "looks for %u: %u",
+		      c[i].max, n);
+		for (unsigned k = 0; k < n; k++)
+			sum += vd_look_alpha(n, k);
+		CHECK(n == 0 || near(sum, 0.05, 1e-15), "levels for %u add up to %g", c[i].max, sum);
+	}
+	CHECK(vd_look_alpha(1, 0) == 0.05 && vd_look_alpha(5, 0) == 0.025 && vd_look_alpha(5, 1) == 0.00625 &&
+	      vd_look_alpha(5, 4) == 0.00625 && vd_look_alpha(2, 1) == 0.025, "look levels");
+	{
+		unsigned looks[VD_MAX_LOOKS], n = vd_looks(12, looks);
+
+		CHECK(vd_stop_alpha(looks, n, 0) == 0.025 && vd_stop_alpha(looks, n, 3) == 0.025 &&
+		      near(vd_stop_alpha(looks, n, 4), 0.05 / 6, 1e-15) && near(vd_stop_alpha(looks, n, 12), 0.05 / 6, 1e-15) &&
+		      near(vd_stop_alpha(looks, n, 40), 0.05 / 6, 1e-15), "stop levels");
+	}
+}
+
 int main(void)
 {
 	test_quantiles();
+	test_looks();
 	test_welch_paired();
 	test_corrections();
 	test_verdicts();

@@ -6,7 +6,7 @@
  * interactions of a 2x2 whose effects multiply) stays <= 7 % (5 % plus the binomial margin of
  * 2000 experiments); the exploratory family's false discovery rate <= 7 %; TOST never calls a
  * 10 % effect equivalent within 5 % more than 5 % (+ margin) of the time; --repeat auto's
- * stopping rule (looks at 3, 5, 8, 12, 20 rounds, alpha / 5 each) keeps the A/A false-positive
+ * stopping rule (looks at 3, 5, 8, 12, 20 rounds, alpha / 2 at the first, alpha / 8 at each later) keeps the A/A false-positive
  * rate <= 7 % under optional stopping, where looking at every round at the full alpha does not
  * (printed: about 25 %). Power and rounds used are printed, not asserted. */
 #include <math.h>
@@ -186,13 +186,15 @@ static void pair_vs_unpaired(const struct scen *s, double effect, double *pp, do
 }
 
 /* --repeat auto: 2 cells, 2 primary figures, rounds added until both are decided at the looks
- * vd_looks gives for max 20 (alpha / looks each), or 20 rounds. Returns how often a figure was
+ * vd_looks gives for max 20 (each at vd_look_alpha), or 20 rounds. Returns how often a figure was
  * decided better or worse (A/A: a false positive); *rounds the mean rounds used. naive: every
  * round a look at the full alpha (what optional stopping must not do). */
+static bool even_split; /* the looks at alpha / nlooks each, for the comparison table */
+
 static double auto_rule(const struct scen *s, double effect, bool naive, double *mean_rounds)
 {
 	unsigned looks[VD_MAX_LOOKS], nl = vd_looks(20, looks), dec = 0, used = 0;
-	struct vd_opts o = { naive ? VD_ALPHA : VD_ALPHA / nl, VD_EQUIV_PCT };
+	struct vd_opts o = { VD_ALPHA, VD_EQUIV_PCT };
 
 	for (unsigned e = 0; e < NEXP / 2; e++) {
 		double round[MAXN], a[2][MAXN], b[2][MAXN];
@@ -209,6 +211,8 @@ static double auto_rule(const struct scen *s, double effect, bool naive, double 
 
 			if (!naive && (k >= nl || looks[k] != r))
 				continue;
+			if (!naive)
+				o.alpha = even_split ? VD_ALPHA / nl : vd_look_alpha(nl, k);
 			k++;
 			for (int f = 0; f < 2; f++)
 				vd_compare(a[f], r, rr, b[f], r, rr, true, VD_CONFIRMATORY, &t[f]);
@@ -228,6 +232,43 @@ static double auto_rule(const struct scen *s, double effect, bool naive, double 
 	}
 	*mean_rounds = used / (NEXP / 2.0);
 	return dec / (NEXP / 2.0);
+}
+
+/* the share of --repeat auto experiments that stop decided at the first look (3 rounds), and
+ * the mean rounds used */
+static double first_look(const struct scen *s, double effect, double *mean_rounds)
+{
+	unsigned looks[VD_MAX_LOOKS], nl = vd_looks(20, looks), at3 = 0, used = 0;
+
+	for (unsigned e = 0; e < NEXP / 2; e++) {
+		double round[MAXN], a[2][MAXN], b[2][MAXN];
+		unsigned n = 20;
+
+		rounds(round, 20, s->drift);
+		for (int f = 0; f < 2; f++) {
+			cell(a[f], 20, 100, s->cv, round, -1);
+			cell(b[f], 20, 100 * effect, s->cv, round, -1);
+		}
+		for (unsigned k = 0; k < nl; k++) {
+			struct vd_opts o = { even_split ? VD_ALPHA / nl : vd_look_alpha(nl, k), VD_EQUIV_PCT };
+			struct vd_test t[2];
+			bool all = true;
+
+			for (int f = 0; f < 2; f++)
+				vd_compare(a[f], looks[k], rr, b[f], looks[k], rr, true, VD_CONFIRMATORY, &t[f]);
+			vd_decide(t, 2, &o);
+			for (int f = 0; f < 2; f++)
+				all &= t[f].kind == VD_DIFFERENT || t[f].kind == VD_EQUIVALENT;
+			if (all || k == nl - 1) {
+				at3 += all && k == 0;
+				n = looks[k];
+				break;
+			}
+		}
+		used += n;
+	}
+	*mean_rounds = used / (NEXP / 2.0);
+	return at3 / (NEXP / 2.0);
 }
 
 /* TOST: a real 10 % effect called equivalent within 5 % */
@@ -305,7 +346,8 @@ int main(void)
 				       pp * 100, pu * 100);
 			}
 
-	printf("\n--repeat auto (looks at 3, 5, 8, 12, 20 rounds, alpha / 5 each): A/A false positives against\n"
+	printf("\n--repeat auto (looks at 3, 5, 8, 12, 20 rounds, alpha / 2 at the first, alpha / 8 at each other):\n"
+	       "A/A false positives against\n"
 	       "a naive look at every round; decided and mean rounds used for x0.5 and x0.8\n");
 	for (unsigned i = 0; i < 3; i++) {
 		struct scen s = { cvs[i], 0, true, false };
@@ -316,6 +358,28 @@ int main(void)
 		       s.cv * 100, f0 * 100, fn * 100, r0, d5 * 100, r5, d8 * 100, r8);
 		CHECK(f0 <= limit, "--repeat auto A/A cv %g: %.3f > %.2f", s.cv, f0, limit);
 	}
+	/* why half the level goes to the first look: large effects decided at 3 rounds more often,
+	 * for a little more rounds on small ones */
+	printf("\n--repeat auto, the weighted looks against alpha / 5 at each: decided at the first look (3\n"
+	       "rounds) and mean rounds used\n");
+	for (unsigned i = 0; i < 3; i++) {
+		struct scen s = { cvs[i], 0, true, false };
+		static const double eff[] = { 0.1, 0.25, 0.5, 0.8 };
+
+		printf("%5.0f%%", s.cv * 100);
+		for (unsigned e = 0; e < 4; e++) {
+			double rw, re, at3w, at3e;
+
+			even_split = false;
+			at3w = first_look(&s, eff[e], &rw);
+			even_split = true;
+			at3e = first_look(&s, eff[e], &re);
+			printf("  x%-4g %3.0f%%/%3.0f%% %4.1f/%4.1f", eff[e], at3w * 100, at3e * 100, rw, re);
+		}
+		even_split = false;
+		printf("\n");
+	}
+	printf("(each: weighted/even, %% decided at 3 rounds, then mean rounds)\n");
 
 	printf("\nTOST: a real +10 %% effect called equivalent within 5 %%\n");
 	for (unsigned i = 0; i < 2; i++)
