@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
+# test: serial (signals it after a fixed sleep: under load it may not have started)
 # fs_mark and SIGINT: what completed stays on stdout, stderr gets the average and
 # p50/p90/p99 of per-iteration files/sec, files are removed unless kept, exit 130.
 . "$(dirname "$0")/lib.sh"

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
+# test: serial (signals it after a fixed sleep: under load it may not have started)
 # t7115: how --undo keeps its manifest (issue 17): 5,000 entries take seconds, not a rewrite of
 # the whole file after each (64 s before); a manifest it cannot write is exit 1, not 0; a
 # SIGTERM leaves no manifest.json.tmp.* and a manifest that parses.
