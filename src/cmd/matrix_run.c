@@ -511,7 +511,7 @@ int mxc_mpi_binary(char *path, size_t len)
 static int mpi_job_run(struct runner *r, int argc, char **argv, FILE *text, char *error, size_t errlen)
 {
 	char *words[64], bin[PATH_MAX], msg[256];
-	char **av = NULL;
+	const char **av = NULL;
 	unsigned nw = 0;
 	struct spawn_opts so = { .stop = interrupted };
 	struct spawn_result sr;
