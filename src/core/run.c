@@ -6,6 +6,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 
@@ -357,31 +358,14 @@ static int phase_run_serial(struct phase *p, struct worker_arg *args)
 	return rc;
 }
 
-int phase_run(struct phase *p)
+static int phase_run_threads(struct phase *p, struct worker_arg *args)
 {
 	struct gate gate = { .mu = PTHREAD_MUTEX_INITIALIZER, .parked = PTHREAD_COND_INITIALIZER,
 			     .open_cv = PTHREAD_COND_INITIALIZER };
-	struct worker_arg args[p->nworkers ? p->nworkers : 1];
 	struct rusage r0;
 	struct sampler *smp = NULL;
 	unsigned n = 0;
 	int rc = 0;
-
-	for (unsigned i = 0; i < p->nworkers; i++) {
-		p->workers[i].id = i;
-		p->workers[i].phase = p;
-		p->workers[i].started = false;
-		p->workers[i].rc = 0;
-		p->workers[i].start_ns = p->workers[i].end_ns = 0;
-		p->workers[i].usr_s = p->workers[i].sys_s = 0;
-	}
-	atomic_store(&p->ndone, 0);
-	p->samples = NULL;
-	p->nsamples = 0;
-	p->sample_interval_ns = 0;
-	p->first_done_ops = p->first_done_bytes = 0;
-	if (p->serial)
-		return phase_run_serial(p, args);
 
 	for (; n < p->nworkers; n++) {
 		args[n] = (struct worker_arg){ .w = &p->workers[n], .gate = &gate };
@@ -415,5 +399,33 @@ int phase_run(struct phase *p)
 	pthread_cond_destroy(&gate.parked);
 	pthread_cond_destroy(&gate.open_cv);
 	pthread_mutex_destroy(&gate.mu);
+	return rc;
+}
+
+int phase_run(struct phase *p)
+{
+	struct worker_arg *args;
+	int rc;
+
+	for (unsigned i = 0; i < p->nworkers; i++) {
+		p->workers[i].id = i;
+		p->workers[i].phase = p;
+		p->workers[i].started = false;
+		p->workers[i].rc = 0;
+		p->workers[i].start_ns = p->workers[i].end_ns = 0;
+		p->workers[i].usr_s = p->workers[i].sys_s = 0;
+	}
+	atomic_store(&p->ndone, 0);
+	p->samples = NULL;
+	p->nsamples = 0;
+	p->sample_interval_ns = 0;
+	p->first_done_ops = p->first_done_bytes = 0;
+	/* on the heap, not the stack: a phase may have thousands of workers */
+	if (!(args = calloc(p->nworkers ? p->nworkers : 1, sizeof(*args)))) {
+		run_fail(ENOMEM, "calloc", p->name, -1);
+		return -ENOMEM;
+	}
+	rc = p->serial ? phase_run_serial(p, args) : phase_run_threads(p, args);
+	free(args);
 	return rc;
 }
