@@ -204,10 +204,9 @@ static int make_dir(struct runner *r, const char *path, bool temp)
 
 	snprintf(buf, sizeof(buf), "%s", path);
 	if (temp ? !mkdtemp(buf) : mkdir(buf, 0700) < 0) {
-		int e = errno;
-
-		say(r, "cannot create '%s': %s", path, strerror(e));
-		return -e;
+		rc = -errno;
+		say(r, "cannot create '%s': %s", path, strerror(-rc));
+		return rc;
 	}
 	/* the proof --undo asks for: only root can set a trusted.* attribute */
 	if ((rc = owned_mark(buf, r->token)) || lstat(buf, &st) < 0) {
