@@ -92,6 +92,13 @@ int cmd_report(int argc, char **argv, const char *prog);
 int cmd_export(int argc, char **argv, const char *prog);
 int cmd_history(int argc, char **argv, const char *prog);
 int cmd_man_options(int argc, char **argv, const char *prog);
+/* Each command's options for __man-options: the man page text, or with list the names only. */
+void compare_options(bool list, FILE *out);
+void plot_options(bool list, FILE *out);
+void matrix_options(bool list, FILE *out);
+void report_options(bool list, FILE *out);
+void export_options(bool list, FILE *out);
+void history_options(bool list, FILE *out);
 /* fsbench __after fsck|freespace DEVICE FSTYPE [--json FILE] [--after-timeout T] (cmd/after.c,
  * hidden) */
 int cmd_after(int argc, char **argv, const char *prog);
