@@ -21,7 +21,10 @@ FSB_PKGS := jansson cairo zlib inih blkid mount sqlite3 liburing
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(FSB_PKGS) 2>/dev/null)
 PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(FSB_PKGS) 2>/dev/null)
 FSB_CPPFLAGS := -D_GNU_SOURCE -DFSB_VERSION='"$(VERSION)"' -iquote src $(PKG_CFLAGS)
-FSB_CFLAGS := -std=gnu11 -Wall -Wextra -pthread
+# git's DEVELOPER warnings on top of -Wall -Wextra: the tree is clean under them, CI adds -Werror
+FSB_WARNINGS := -Wall -Wextra -Wmissing-prototypes -Wvla -Wwrite-strings -Wstrict-prototypes \
+	-Wold-style-definition -Wshadow -Wformat-nonliteral
+FSB_CFLAGS := -std=gnu11 $(FSB_WARNINGS) -pthread
 COMPILE = $(FSB_CPPFLAGS) $(CPPFLAGS) $(FSB_CFLAGS) $(CFLAGS)
 LDLIBS := $(PKG_LIBS) -lm -pthread
 
