@@ -58,7 +58,7 @@ MPI_OBJS := $(MPI_SRCS:src/%.c=$(BUILD)/obj/%.o)
 HAVE_MPI := $(shell printf '\043include <mpi.h>\nint main(void) { return 0; }\n' | \
 	$(MPICC) -x c -fsyntax-only - >/dev/null 2>&1 && echo yes)
 
-.PHONY: FORCE all check unit cli demo bench asan install uninstall clean deps deps-test man mpi mpi-if-any
+.PHONY: FORCE all check unit cli demo bench asan tsan tsan-run install uninstall clean deps deps-test man mpi mpi-if-any
 all: $(BIN) $(BUILD)/fsbench.1 $(BUILD)/completion/fsbench $(BUILD)/completion/_fsbench
 ifeq ($(HAVE_MPI),yes)
 all: $(MPI_BIN)
@@ -164,6 +164,21 @@ asan:
 		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 		LDFLAGS="-fsanitize=address,undefined" check
 
+# The unit tests and the CLI tests below under ThreadSanitizer, in their own build tree: the live
+# counters are relaxed atomics that the reporter thread (--stream, the progress line, time
+# series) reads while the workers write them, and the workers start on a gate. The first race
+# found fails its test (halt_on_error). The CLI tests are the threaded paths: tiotest's
+# phases, fs_mark's time series, the stream's interval samples.
+TSAN_CLI := tests/cli/t0310-stream.sh tests/cli/t1100-tiotest-golden-layout.sh \
+	tests/cli/t2700-fs_mark-repeat-series.sh
+tsan:
+	$(Q)$(MAKE) --no-print-directory BUILD=build-tsan BIN=build-tsan/fsbench \
+		CFLAGS="-O1 -g -fsanitize=thread -fno-omit-frame-pointer" LDFLAGS="-fsanitize=thread" tsan-run
+tsan-run: $(BIN) $(TEST_BIN) unit
+	$(Q)TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 $${TSAN_OPTIONS:-}" FSBENCH_SANITIZED=1 \
+		FSBENCH=$(abspath $(BIN)) FSBENCH_TEST=$(abspath $(TEST_BIN)) BUILD=$(abspath $(BUILD)) \
+		tests/run.sh $(UNIT_BINS) $(TSAN_CLI)
+
 # The main job on a fresh scratch directory under the build tree, sized to finish in well
 # under a minute.
 demo: deps
@@ -197,6 +212,6 @@ uninstall:
 	-rmdir $(DESTDIR)$(COMPATDIR) $(DESTDIR)$(PREFIX)/lib/fsbench 2>/dev/null
 
 clean:
-	rm -rf build build-asan fsbench fsbench-mpi
+	rm -rf build build-asan build-tsan fsbench fsbench-mpi
 
 -include $(LIB_OBJS:.o=.d) $(HOOK_OBJS:.o=.d) $(MPI_OBJS:.o=.d) $(BUILD)/obj/main.d $(UNIT_BINS:=.d)

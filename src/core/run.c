@@ -203,6 +203,20 @@ struct gate {
 	bool open;
 };
 
+/* ThreadSanitizer models one descriptor table per process: with the workers' private tables
+ * (worker_main), two workers' fd 7 are one descriptor to it and each close a race with the
+ * other's open. Its build (make tsan) keeps the table shared, which costs speed only. */
+#if defined(__SANITIZE_THREAD__)
+#define RUN_PRIVATE_FDS false
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define RUN_PRIVATE_FDS false
+#endif
+#endif
+#ifndef RUN_PRIVATE_FDS
+#define RUN_PRIVATE_FDS true
+#endif
+
 struct worker_arg {
 	struct worker *w;
 	struct gate *gate;       /* NULL: start at once (serial mode) */
@@ -227,8 +241,8 @@ static void *worker_main(void *arg)
 	 * syscall on an fd takes and drops a file reference (fdget's atomic path), ~40 ns a
 	 * pread on tmpfs; a single-threaded tool, or fio's one process per job, has the
 	 * lock-free path. The copy keeps every fd open so far; what the worker opens from here
-	 * on is its own and is closed when it exits. */
-	if (unshare(CLONE_FILES) < 0 && !a->w->phase->name) /* best effort: old kernels, seccomp */
+	 * on is its own and is closed when it exits. Best effort: old kernels, seccomp. */
+	if (RUN_PRIVATE_FDS && unshare(CLONE_FILES) < 0 && !a->w->phase->name)
 		(void)0;
 	if (a->gate) {
 		pthread_mutex_lock(&a->gate->mu);
