@@ -58,7 +58,7 @@ MPI_OBJS := $(MPI_SRCS:src/%.c=$(BUILD)/obj/%.o)
 HAVE_MPI := $(shell printf '\043include <mpi.h>\nint main(void) { return 0; }\n' | \
 	$(MPICC) -x c -fsyntax-only - >/dev/null 2>&1 && echo yes)
 
-.PHONY: FORCE all check unit cli demo bench asan tsan tsan-run install uninstall clean deps deps-test man mpi mpi-if-any
+.PHONY: FORCE all check unit cli demo bench asan tsan tsan-run fuzz install uninstall clean deps deps-test man mpi mpi-if-any
 all: $(BIN) $(BUILD)/fsbench.1 $(BUILD)/completion/fsbench $(BUILD)/completion/_fsbench
 ifeq ($(HAVE_MPI),yes)
 all: $(MPI_BIN)
@@ -179,6 +179,15 @@ tsan-run: $(BIN) $(TEST_BIN) unit
 		FSBENCH=$(abspath $(BIN)) FSBENCH_TEST=$(abspath $(TEST_BIN)) BUILD=$(abspath $(BUILD)) \
 		tests/run.sh $(UNIT_BINS) $(TSAN_CLI)
 
+# The result reader's fuzz target (tests/fuzz/): tests/fuzz/run.sh builds it through the rule
+# below with clang and libFuzzer in build-fuzz/, then fuzzes from the corpus for FUZZ_SECS.
+FUZZ_SECS ?= 60
+fuzz:
+	$(Q)tests/fuzz/run.sh $(FUZZ_SECS)
+$(BUILD)/fuzz_result: tests/fuzz/fuzz_result.c $(BUILD)/libfsbench.a
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) -DFSB_LIBFUZZER $(COMPILE) -fsanitize=fuzzer $(LDFLAGS) -o $@ $< $(BUILD)/libfsbench.a $(LDLIBS)
+
 # The main job on a fresh scratch directory under the build tree, sized to finish in well
 # under a minute.
 demo: deps
@@ -212,6 +221,6 @@ uninstall:
 	-rmdir $(DESTDIR)$(COMPATDIR) $(DESTDIR)$(PREFIX)/lib/fsbench 2>/dev/null
 
 clean:
-	rm -rf build build-asan build-tsan fsbench fsbench-mpi
+	rm -rf build build-asan build-tsan build-fuzz fsbench fsbench-mpi
 
 -include $(LIB_OBJS:.o=.d) $(HOOK_OBJS:.o=.d) $(MPI_OBJS:.o=.d) $(BUILD)/obj/main.d $(UNIT_BINS:=.d)
