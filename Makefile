@@ -114,18 +114,14 @@ $(BUILD)/libfsbench.a: $(LIB_OBJS)
 $(BUILD)/libfsbench-test.a: $(TEST_LIB_OBJS)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-# every object of the library, also those only weakly referenced (the matrix report, which
-# `fsbench matrix` calls when it is built in: src/cmd/matrix.h)
 $(BIN): $(BUILD)/obj/main.o $(BUILD)/libfsbench.a
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(BUILD)/obj/main.o -Wl,--whole-archive $(BUILD)/libfsbench.a \
-		-Wl,--no-whole-archive $(LDLIBS)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(BUILD)/obj/main.o $(BUILD)/libfsbench.a $(LDLIBS)
 
 # the same program with the test hooks, for the CLI tests that switch them (lib.sh: use_test_build)
 $(TEST_BIN): $(BUILD)/obj/main.o $(BUILD)/libfsbench-test.a
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(BUILD)/obj/main.o -Wl,--whole-archive $(BUILD)/libfsbench-test.a \
-		-Wl,--no-whole-archive $(LDLIBS)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(BUILD)/obj/main.o $(BUILD)/libfsbench-test.a $(LDLIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libfsbench-test.a
 	@mkdir -p $(@D)

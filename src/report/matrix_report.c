@@ -1709,10 +1709,3 @@ out:
 	mread_free(&m);
 	return rc;
 }
-
-int matrix_report(const char *dir, FILE *term, char *err, size_t errlen)
-{
-	const struct matrix_report_opts o = { 0 };
-
-	return matrix_report_opts(dir, &o, term, err, errlen);
-}
