@@ -25,9 +25,6 @@ int cmd_exit_for_errno(int err);
 int cmd_exit_for_signal(int sig);
 /* A stop that is not announced on stderr (SIGPIPE: the reader went away). */
 bool cmd_signal_quiet(int sig);
-/* Writing path ("-": stdout) failed because the reader went away (SIGPIPE): the run ends with
- * that quiet stop, not with a "cannot write" message. */
-bool cmd_stdout_gone(const char *path);
 
 /* prog is how to name the command in messages: "fsbench tiotest", or "tiotest" via a link */
 struct workload_ops;
