@@ -21,7 +21,10 @@ FSB_PKGS := jansson cairo zlib inih blkid mount sqlite3 liburing
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(FSB_PKGS) 2>/dev/null)
 PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(FSB_PKGS) 2>/dev/null)
 FSB_CPPFLAGS := -D_GNU_SOURCE -DFSB_VERSION='"$(VERSION)"' -iquote src $(PKG_CFLAGS)
-FSB_CFLAGS := -std=gnu11 -Wall -Wextra -pthread
+# git's DEVELOPER warnings on top of -Wall -Wextra: the tree is clean under them, CI adds -Werror
+FSB_WARNINGS := -Wall -Wextra -Wmissing-prototypes -Wvla -Wwrite-strings -Wstrict-prototypes \
+	-Wold-style-definition -Wshadow -Wformat-nonliteral
+FSB_CFLAGS := -std=gnu11 $(FSB_WARNINGS) -pthread
 COMPILE = $(FSB_CPPFLAGS) $(CPPFLAGS) $(FSB_CFLAGS) $(CFLAGS)
 LDLIBS := $(PKG_LIBS) -lm -pthread
 
@@ -55,7 +58,7 @@ MPI_OBJS := $(MPI_SRCS:src/%.c=$(BUILD)/obj/%.o)
 HAVE_MPI := $(shell printf '\043include <mpi.h>\nint main(void) { return 0; }\n' | \
 	$(MPICC) -x c -fsyntax-only - >/dev/null 2>&1 && echo yes)
 
-.PHONY: FORCE all check unit cli demo bench asan install uninstall clean deps deps-test man mpi mpi-if-any
+.PHONY: FORCE all check unit cli demo bench asan tsan tsan-run fuzz install uninstall clean deps deps-test man mpi mpi-if-any
 all: $(BIN) $(BUILD)/fsbench.1 $(BUILD)/completion/fsbench $(BUILD)/completion/_fsbench
 ifeq ($(HAVE_MPI),yes)
 all: $(MPI_BIN)
@@ -111,18 +114,14 @@ $(BUILD)/libfsbench.a: $(LIB_OBJS)
 $(BUILD)/libfsbench-test.a: $(TEST_LIB_OBJS)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-# every object of the library, also those only weakly referenced (the matrix report, which
-# `fsbench matrix` calls when it is built in: src/cmd/matrix.h)
 $(BIN): $(BUILD)/obj/main.o $(BUILD)/libfsbench.a
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(BUILD)/obj/main.o -Wl,--whole-archive $(BUILD)/libfsbench.a \
-		-Wl,--no-whole-archive $(LDLIBS)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(BUILD)/obj/main.o $(BUILD)/libfsbench.a $(LDLIBS)
 
 # the same program with the test hooks, for the CLI tests that switch them (lib.sh: use_test_build)
 $(TEST_BIN): $(BUILD)/obj/main.o $(BUILD)/libfsbench-test.a
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(BUILD)/obj/main.o -Wl,--whole-archive $(BUILD)/libfsbench-test.a \
-		-Wl,--no-whole-archive $(LDLIBS)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(BUILD)/obj/main.o $(BUILD)/libfsbench-test.a $(LDLIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libfsbench-test.a
 	@mkdir -p $(@D)
@@ -161,6 +160,30 @@ asan:
 		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 		LDFLAGS="-fsanitize=address,undefined" check
 
+# The unit tests and the CLI tests below under ThreadSanitizer, in their own build tree: the live
+# counters are relaxed atomics that the reporter thread (--stream, the progress line, time
+# series) reads while the workers write them, and the workers start on a gate. The first race
+# found fails its test (halt_on_error). The CLI tests are the threaded paths: tiotest's
+# phases, fs_mark's time series, the stream's interval samples.
+TSAN_CLI := tests/cli/t0310-stream.sh tests/cli/t1100-tiotest-golden-layout.sh \
+	tests/cli/t2700-fs_mark-repeat-series.sh
+tsan:
+	$(Q)$(MAKE) --no-print-directory BUILD=build-tsan BIN=build-tsan/fsbench \
+		CFLAGS="-O1 -g -fsanitize=thread -fno-omit-frame-pointer" LDFLAGS="-fsanitize=thread" tsan-run
+tsan-run: $(BIN) $(TEST_BIN) unit
+	$(Q)TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 $${TSAN_OPTIONS:-}" FSBENCH_SANITIZED=1 \
+		FSBENCH=$(abspath $(BIN)) FSBENCH_TEST=$(abspath $(TEST_BIN)) BUILD=$(abspath $(BUILD)) \
+		tests/run.sh $(UNIT_BINS) $(TSAN_CLI)
+
+# The result reader's fuzz target (tests/fuzz/): tests/fuzz/run.sh builds it through the rule
+# below with clang and libFuzzer in build-fuzz/, then fuzzes from the corpus for FUZZ_SECS.
+FUZZ_SECS ?= 60
+fuzz:
+	$(Q)tests/fuzz/run.sh $(FUZZ_SECS)
+$(BUILD)/fuzz_result: tests/fuzz/fuzz_result.c $(BUILD)/libfsbench.a
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) -DFSB_LIBFUZZER $(COMPILE) -fsanitize=fuzzer $(LDFLAGS) -o $@ $< $(BUILD)/libfsbench.a $(LDLIBS)
+
 # The main job on a fresh scratch directory under the build tree, sized to finish in well
 # under a minute.
 demo: deps
@@ -194,6 +217,6 @@ uninstall:
 	-rmdir $(DESTDIR)$(COMPATDIR) $(DESTDIR)$(PREFIX)/lib/fsbench 2>/dev/null
 
 clean:
-	rm -rf build build-asan fsbench fsbench-mpi
+	rm -rf build build-asan build-tsan build-fuzz fsbench fsbench-mpi
 
 -include $(LIB_OBJS:.o=.d) $(HOOK_OBJS:.o=.d) $(MPI_OBJS:.o=.d) $(BUILD)/obj/main.d $(UNIT_BINS:=.d)

@@ -36,8 +36,3 @@ bool cmd_signal_quiet(int sig)
 	/* nobody reads standard output any more, and stderr usually goes to the same place */
 	return sig == SIGPIPE;
 }
-
-bool cmd_stdout_gone(const char *path)
-{
-	return path && !strcmp(path, "-") && cmd_signal_quiet(run_signal());
-}

@@ -25,9 +25,6 @@ int cmd_exit_for_errno(int err);
 int cmd_exit_for_signal(int sig);
 /* A stop that is not announced on stderr (SIGPIPE: the reader went away). */
 bool cmd_signal_quiet(int sig);
-/* Writing path ("-": stdout) failed because the reader went away (SIGPIPE): the run ends with
- * that quiet stop, not with a "cannot write" message. */
-bool cmd_stdout_gone(const char *path);
 
 /* prog is how to name the command in messages: "fsbench tiotest", or "tiotest" via a link */
 struct workload_ops;
@@ -92,6 +89,13 @@ int cmd_report(int argc, char **argv, const char *prog);
 int cmd_export(int argc, char **argv, const char *prog);
 int cmd_history(int argc, char **argv, const char *prog);
 int cmd_man_options(int argc, char **argv, const char *prog);
+/* Each command's options for __man-options: the man page text, or with list the names only. */
+void compare_options(bool list, FILE *out);
+void plot_options(bool list, FILE *out);
+void matrix_options(bool list, FILE *out);
+void report_options(bool list, FILE *out);
+void export_options(bool list, FILE *out);
+void history_options(bool list, FILE *out);
 /* fsbench __after fsck|freespace DEVICE FSTYPE [--json FILE] [--after-timeout T] (cmd/after.c,
  * hidden) */
 int cmd_after(int argc, char **argv, const char *prog);

@@ -49,7 +49,7 @@ const struct opt_cmd cmp_cmd = {
 	.opts = cmp_opts,
 };
 
-void cmp_defaults(struct cmp_config *c)
+static void cmp_defaults(struct cmp_config *c)
 {
 	memset(c, 0, sizeof(*c));
 }

@@ -41,7 +41,6 @@ static const struct opt_cmd export_cmd = {
 	.opts = export_opts,
 };
 
-void export_options(bool list, FILE *out);
 void export_options(bool list, FILE *out)
 {
 	struct export_config d = { 0 };

@@ -13,13 +13,6 @@
 #include "report/opt_text.h"
 #include "workload/workload.h"
 
-void compare_options(bool list, FILE *out);
-void plot_options(bool list, FILE *out);
-void matrix_options(bool list, FILE *out);
-void report_options(bool list, FILE *out);
-void export_options(bool list, FILE *out);
-void history_options(bool list, FILE *out);
-
 /* Every workload's declared figure keys, one a line, sorted and unique by the caller: a run's
  * and an iteration's as they are, a group's (a phase's) as ".KEY" since the history database
  * prefixes them with the group's name ("write.latency_p99_ns"). */

@@ -204,10 +204,9 @@ static int make_dir(struct runner *r, const char *path, bool temp)
 
 	snprintf(buf, sizeof(buf), "%s", path);
 	if (temp ? !mkdtemp(buf) : mkdir(buf, 0700) < 0) {
-		int e = errno;
-
-		say(r, "cannot create '%s': %s", path, strerror(e));
-		return -e;
+		rc = -errno;
+		say(r, "cannot create '%s': %s", path, strerror(-rc));
+		return rc;
 	}
 	/* the proof --undo asks for: only root can set a trusted.* attribute */
 	if ((rc = owned_mark(buf, r->token)) || lstat(buf, &st) < 0) {
@@ -511,7 +510,7 @@ int mxc_mpi_binary(char *path, size_t len)
 static int mpi_job_run(struct runner *r, int argc, char **argv, FILE *text, char *error, size_t errlen)
 {
 	char *words[64], bin[PATH_MAX], msg[256];
-	char **av = NULL;
+	const char **av = NULL;
 	unsigned nw = 0;
 	struct spawn_opts so = { .stop = interrupted };
 	struct spawn_result sr;

@@ -169,13 +169,3 @@ int cleanup_remove_now(const char *path)
 	pthread_mutex_unlock(&mu);
 	return rc;
 }
-
-unsigned cleanup_count(void)
-{
-	unsigned n;
-
-	pthread_mutex_lock(&mu);
-	n = nentries;
-	pthread_mutex_unlock(&mu);
-	return n;
-}

@@ -28,5 +28,4 @@ int cleanup_remove_now(const char *path);
 int cleanup_create_file(const char *path, int flags, mode_t mode);
 /* Create a directory and register it; returns 0 or -errno. */
 int cleanup_mkdir(const char *path, mode_t mode);
-unsigned cleanup_count(void);
 #endif

@@ -43,7 +43,7 @@
 
 struct workload_ops;
 
-/* The options every workload shares (cmd/run_opts.h declares them once); a workload's config
+/* The options every workload shares (workload/run_opts.h declares them once); a workload's config
  * embeds this struct as its member `run`. */
 struct run_opts {
 	const char *json;            /* --json FILE ('-': stdout) */
@@ -189,10 +189,6 @@ void driver_warn(struct driver *d, struct observe_phase *obs, struct warn_phase 
 void driver_note(struct driver *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Hands a completed reporting unit to the sink (fs_mark: an iteration's row). */
 void driver_unit(struct driver *d, const void *unit);
-static inline bool driver_observing(const struct driver *d)
-{
-	return d->obs_open;
-}
 
 /* A run's head as an MPI rank sends it (workload_ops.pack/unpack start with it). */
 struct pack;

@@ -6,6 +6,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 
@@ -202,6 +203,20 @@ struct gate {
 	bool open;
 };
 
+/* ThreadSanitizer models one descriptor table per process: with the workers' private tables
+ * (worker_main), two workers' fd 7 are one descriptor to it and each close a race with the
+ * other's open. Its build (make tsan) keeps the table shared, which costs speed only. */
+#if defined(__SANITIZE_THREAD__)
+#define RUN_PRIVATE_FDS false
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define RUN_PRIVATE_FDS false
+#endif
+#endif
+#ifndef RUN_PRIVATE_FDS
+#define RUN_PRIVATE_FDS true
+#endif
+
 struct worker_arg {
 	struct worker *w;
 	struct gate *gate;       /* NULL: start at once (serial mode) */
@@ -226,8 +241,8 @@ static void *worker_main(void *arg)
 	 * syscall on an fd takes and drops a file reference (fdget's atomic path), ~40 ns a
 	 * pread on tmpfs; a single-threaded tool, or fio's one process per job, has the
 	 * lock-free path. The copy keeps every fd open so far; what the worker opens from here
-	 * on is its own and is closed when it exits. */
-	if (unshare(CLONE_FILES) < 0 && !a->w->phase->name) /* best effort: old kernels, seccomp */
+	 * on is its own and is closed when it exits. Best effort: old kernels, seccomp. */
+	if (RUN_PRIVATE_FDS && unshare(CLONE_FILES) < 0 && !a->w->phase->name)
 		(void)0;
 	if (a->gate) {
 		pthread_mutex_lock(&a->gate->mu);
@@ -357,31 +372,14 @@ static int phase_run_serial(struct phase *p, struct worker_arg *args)
 	return rc;
 }
 
-int phase_run(struct phase *p)
+static int phase_run_threads(struct phase *p, struct worker_arg *args)
 {
 	struct gate gate = { .mu = PTHREAD_MUTEX_INITIALIZER, .parked = PTHREAD_COND_INITIALIZER,
 			     .open_cv = PTHREAD_COND_INITIALIZER };
-	struct worker_arg args[p->nworkers ? p->nworkers : 1];
 	struct rusage r0;
 	struct sampler *smp = NULL;
 	unsigned n = 0;
 	int rc = 0;
-
-	for (unsigned i = 0; i < p->nworkers; i++) {
-		p->workers[i].id = i;
-		p->workers[i].phase = p;
-		p->workers[i].started = false;
-		p->workers[i].rc = 0;
-		p->workers[i].start_ns = p->workers[i].end_ns = 0;
-		p->workers[i].usr_s = p->workers[i].sys_s = 0;
-	}
-	atomic_store(&p->ndone, 0);
-	p->samples = NULL;
-	p->nsamples = 0;
-	p->sample_interval_ns = 0;
-	p->first_done_ops = p->first_done_bytes = 0;
-	if (p->serial)
-		return phase_run_serial(p, args);
 
 	for (; n < p->nworkers; n++) {
 		args[n] = (struct worker_arg){ .w = &p->workers[n], .gate = &gate };
@@ -415,5 +413,33 @@ int phase_run(struct phase *p)
 	pthread_cond_destroy(&gate.parked);
 	pthread_cond_destroy(&gate.open_cv);
 	pthread_mutex_destroy(&gate.mu);
+	return rc;
+}
+
+int phase_run(struct phase *p)
+{
+	struct worker_arg *args;
+	int rc;
+
+	for (unsigned i = 0; i < p->nworkers; i++) {
+		p->workers[i].id = i;
+		p->workers[i].phase = p;
+		p->workers[i].started = false;
+		p->workers[i].rc = 0;
+		p->workers[i].start_ns = p->workers[i].end_ns = 0;
+		p->workers[i].usr_s = p->workers[i].sys_s = 0;
+	}
+	atomic_store(&p->ndone, 0);
+	p->samples = NULL;
+	p->nsamples = 0;
+	p->sample_interval_ns = 0;
+	p->first_done_ops = p->first_done_bytes = 0;
+	/* on the heap, not the stack: a phase may have thousands of workers */
+	if (!(args = calloc(p->nworkers ? p->nworkers : 1, sizeof(*args)))) {
+		run_fail(ENOMEM, "calloc", p->name, -1);
+		return -ENOMEM;
+	}
+	rc = p->serial ? phase_run_serial(p, args) : phase_run_threads(p, args);
+	free(args);
 	return rc;
 }

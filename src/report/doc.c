@@ -146,7 +146,7 @@ static void html_text(FILE *f, const char *s)
 	}
 }
 
-static char *vfmt(const char *fmt, va_list ap)
+__attribute__((format(printf, 1, 0))) static char *vfmt(const char *fmt, va_list ap)
 {
 	char *s = NULL;
 

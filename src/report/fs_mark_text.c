@@ -191,9 +191,11 @@ static const struct runs_fig figs[] = {
 void fsm_print_runs_summary(FILE *out, const struct fsm_config *c, const struct fsm_result *runs,
 			    unsigned n)
 {
-	double v[n ? n : 1];
+	double *v = calloc(n ? n : 1, sizeof(*v));
 
 	(void)c;
+	if (!v)
+		return;
 	fprintf(out, "\n#\tSummary of %u runs: mean ± 95%% confidence interval (coefficient of variation)\n", n);
 	fprintf(out, "#\trates are harmonic means (total work over total time); Files/sec is fs_mark's "
 		"(the average of the rows), Agg Files/sec files / iteration wall time\n");
@@ -209,6 +211,7 @@ void fsm_print_runs_summary(FILE *out, const struct fsm_config *c, const struct 
 		fprintf(out, "#\t%-14s %12.1f ± %-10.1f %-8s (CV %5.1f%%, n=%u)\n", figs[f].name, s.mean,
 			s.ci, figs[f].unit, s.cv_pct, s.n);
 	}
+	free(v);
 }
 
 /* ---- the presentation hooks (report/workload_report.h) ---------------------------------- */

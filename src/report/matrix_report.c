@@ -669,8 +669,7 @@ static double fact_num(const struct mread_run *r, const char *key)
 static void classic_tiotest(FILE *o, const struct mread_run *r)
 {
 	static const char *const ph[4] = { "write", "random_write", "read", "random_read" };
-	static const char *const row[4] = { "| Write %11.0f MBs |", "| Random Write %4.0f MBs |",
-					    "| Read %12.0f MBs |", "| Random Read %5.0f MBs |" };
+	static const char *const item[4] = { "Write", "Random Write", "Read", "Random Read" };
 	static const char *const lat[4] = { "Write       ", "Random Write", "Read        ", "Random Read " };
 	double thr = fact_num(r, "config.threads"), fs = fact_num(r, "config.file_size_used_bytes"),
 	       bs = fact_num(r, "config.block_size_bytes"), rops = fact_num(r, "config.random_ops_per_thread");
@@ -689,7 +688,8 @@ static void classic_tiotest(FILE *o, const struct mread_run *r)
 		if (isnan(rate = run_fig(r, key)))
 			continue;
 		mb = (p % 2 ? rops * bs : fs) * thr / 1048576.0;
-		fprintf(o, row[p], isnan(mb) ? 0.0 : mb);
+		/* "| Write %11.0f MBs |": the size right-aligned in the 23-column cell */
+		fprintf(o, "| %s %*.0f MBs |", item[p], (int)(16 - strlen(item[p])), isnan(mb) ? 0.0 : mb);
 		snprintf(key, sizeof(key), "%s.cpu_usr_pct", ph[p]);
 		fprintf(o, " %6.1f s | %7.3f MB/s | %5.1f %%  |", rate > 0 && !isnan(mb) ? mb / rate : 0.0, rate,
 			run_fig(r, key));
@@ -1708,11 +1708,4 @@ out:
 	an_free(&a);
 	mread_free(&m);
 	return rc;
-}
-
-int matrix_report(const char *dir, FILE *term, char *err, size_t errlen)
-{
-	const struct matrix_report_opts o = { 0 };
-
-	return matrix_report_opts(dir, &o, term, err, errlen);
 }

@@ -7,8 +7,8 @@
  * runs recorded in the history database (report/history.h), idempotently; a short summary and
  * the report's path on term.
  *
- * The runner (`fsbench matrix`) calls matrix_report() after its runs; `fsbench report DIR`
- * calls matrix_report_opts() on an existing directory. */
+ * The runner (`fsbench matrix`, cmd/matrix_run.c) calls matrix_report_opts() after its runs,
+ * `fsbench report DIR` (cmd/report.c) on an existing directory. */
 #ifndef FSB_REPORT_MATRIX_REPORT_H
 #define FSB_REPORT_MATRIX_REPORT_H
 #include <stdbool.h>
@@ -30,13 +30,12 @@ struct matrix_report_opts {
 				  * (report/junit.h; written with the other outputs); NULL: none */
 };
 
-/* With the defaults (all zero: the default database, flagged runs counted). 0; or, with a
+/* o all zero: the defaults (the default database, flagged runs counted). 0; or, with a
  * one-line reason in err, -EINVAL when DIR is not a readable matrix result or an output cannot
  * be written there (checked first: nothing written), -ENODATA when everything was written but
  * no run could be used (all failed, or all flagged and --exclude-flagged: nothing compared),
  * -EIO when an output or the database could not be written (what was written is complete),
  * -EINTR when o->stop ended it (each file written is complete; the others are not there). */
-int matrix_report(const char *dir, FILE *term, char *err, size_t errlen);
 int matrix_report_opts(const char *dir, const struct matrix_report_opts *o, FILE *term, char *err,
 		       size_t errlen);
 /* --repeat auto: whether every primary effect and interaction of DIR's runs so far is decided

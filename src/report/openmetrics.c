@@ -85,11 +85,11 @@ void om_name(const char *workload, const char *key, const char *unit, char *name
 	snprintf(name, len, "fsbench");
 	append_tokens(name, len, fig);
 	if (suffix) {
-		size_t at = strlen(name), w = strcspn(suffix, "_");
+		size_t at = strlen(name), head = strcspn(suffix, "_");
 
 		/* "fsbench_files" + "files_per_second": the unit already starts there */
-		if (at > w && name[at - w - 1] == '_' && !strncmp(name + at - w, suffix, w))
-			at -= w + 1;
+		if (at > head && name[at - head - 1] == '_' && !strncmp(name + at - head, suffix, head))
+			at -= head + 1;
 		snprintf(name + at, len - at, "_%s", suffix);
 	} else if (unit && unit[0]) {
 		append_tokens(name, len, unit);

@@ -554,17 +554,17 @@ static int read_iters(struct ctx *c, unsigned run, const json_t *ro, struct opst
 					goto out;
 				if (!rx && !rx2 && !ry) {
 					double y2 = NAN, a, o;
-					int ra, ro;
+					int ra, rov;
 
 					if (d->fill_y2 && num_at(c, it, d->fill_y2, true, &y2) < 0)
 						goto out;
 					/* optional: older results, null when not computed */
 					if ((ra = num_at(c, it, d->fill_agg, true, &a)) < 0 ||
-					    (ro = num_at(c, it, d->fill_overhead, true, &o)) < 0)
+					    (rov = num_at(c, it, d->fill_overhead, true, &o)) < 0)
 						goto out;
 					if (ra)
 						a = NAN;
-					if (ro)
+					if (rov)
 						o = NAN;
 					fill->x[fill->n] = x;
 					fill->x2[fill->n] = x2;

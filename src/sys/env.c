@@ -125,8 +125,6 @@ static void env_consider_line(char *line, struct env_match *st)
 	env_unescape(source);
 	if (super)
 		env_unescape(super);
-	else
-		super = ""; /* after unescaping: a string literal must not be written to */
 
 	devmatch = makedev(maj, min) == st->dev;
 	if (st->bdev) {
@@ -161,7 +159,7 @@ static void env_consider_line(char *line, struct env_match *st)
 	env_copy(st->m->mount_options, sizeof st->m->mount_options, f[5]);
 	env_copy(st->m->fstype, sizeof st->m->fstype, fstype);
 	env_copy(st->m->source, sizeof st->m->source, source);
-	env_copy(st->m->super_options, sizeof st->m->super_options, super);
+	env_copy(st->m->super_options, sizeof st->m->super_options, super ? super : "");
 	st->m->dev_major = maj;
 	st->m->dev_minor = min;
 }

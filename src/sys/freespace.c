@@ -135,7 +135,7 @@ int freespace_parse_xfs_db(const char *out, struct freespace_result *r)
 	return 0;
 }
 
-static void command_text(char *const argv[], char *buf, size_t len)
+static void command_text(const char *const argv[], char *buf, size_t len)
 {
 	size_t at = 0;
 
@@ -163,9 +163,10 @@ const char *freespace_tool(const char *fstype)
 int freespace_run(const char *device, const char *fstype, const struct spawn_opts *o,
 		  struct freespace_result *r)
 {
-	char *e2[] = { "e2freefrag", NULL, NULL };
-	char *xfs[] = { "xfs_db", "-r", "-c", "sb 0", "-c", "p blocksize", "-c", "freesp -s", NULL, NULL };
-	char **argv, first[128];
+	const char *e2[] = { "e2freefrag", NULL, NULL };
+	const char *xfs[] = { "xfs_db", "-r", "-c", "sb 0", "-c", "p blocksize", "-c", "freesp -s", NULL, NULL };
+	const char **argv;
+	char first[128];
 	struct spawn_opts so;
 	struct fsdev d;
 	int rc;

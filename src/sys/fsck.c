@@ -168,7 +168,7 @@ enum fsck_verdict fsck_verdict_of(const char *tool, int exit_code, int signal, c
 	return out && (strstr(out, "error(s) found") || strstr(out, "errors found")) ? FSCK_ERRORS : FSCK_FAILED;
 }
 
-static void command_text(char *const argv[], char *buf, size_t len)
+static void command_text(const char *const argv[], char *buf, size_t len)
 {
 	size_t at = 0;
 
@@ -181,7 +181,7 @@ int fsck_run(const char *device, const char *fstype, const struct spawn_opts *o,
 {
 	const struct checker *k;
 	struct spawn_opts so;
-	char *argv[8];
+	const char *argv[8];
 	struct fsdev d;
 	int n = 0, rc;
 
@@ -207,9 +207,9 @@ int fsck_run(const char *device, const char *fstype, const struct spawn_opts *o,
 			 d.path);
 		return -EBUSY;
 	}
-	argv[n++] = (char *)k->tool;
+	argv[n++] = k->tool;
 	for (int i = 0; k->args[i]; i++)
-		argv[n++] = (char *)k->args[i];
+		argv[n++] = k->args[i];
 	if (d.image && !strcmp(k->tool, "xfs_repair"))
 		argv[n++] = "-f";     /* xfs_repair: the device is a regular file */
 	argv[n++] = d.path;

@@ -57,11 +57,6 @@ static int push(struct ksyms *k, uint64_t addr, uint64_t size, const char *name,
 	return 0;
 }
 
-void ksyms_add(struct ksyms *k, uint64_t addr, uint64_t size, const char *name, const char *image)
-{
-	push(k, addr, size, name, strlen(name), image, strlen(image));
-}
-
 static int by_addr(const void *a, const void *b)
 {
 	const struct ksym *x = a, *y = b;

@@ -30,9 +30,8 @@ int ksyms_load_kernel(struct ksyms *k);
 int ksyms_parse_kallsyms(struct ksyms *k, const char *text);
 /* Functions from an ELF file's .symtab (else .dynsym), shifted by bias, image name given. */
 int ksyms_load_elf(struct ksyms *k, const char *path, uint64_t bias, const char *image);
-/* Sort after loading (and after adding by hand in tests). */
+/* Sort after loading. */
 void ksyms_sort(struct ksyms *k);
-void ksyms_add(struct ksyms *k, uint64_t addr, uint64_t size, const char *name, const char *image);
 /* The symbol holding addr, or NULL. kallsyms entries reach up to the next symbol; in a table
  * loaded from ELF (sized) a symbol covers only [addr, addr + size). */
 const struct ksym *ksyms_find(const struct ksyms *k, uint64_t addr);

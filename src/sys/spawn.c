@@ -67,6 +67,7 @@ int spawn_find(const char *prog, char *path, size_t len)
 static char **c_locale_env(void)
 {
 	size_t n = 0, k = 0;
+	static char c_all[] = "LC_ALL=C";
 	char **e;
 
 	while (environ[n])
@@ -78,11 +79,11 @@ static char **c_locale_env(void)
 		if (strncmp(environ[i], "LC_", 3) && strncmp(environ[i], "LANG=", 5) &&
 		    strncmp(environ[i], "LANGUAGE=", 9))
 			e[k++] = environ[i];
-	e[k] = "LC_ALL=C";
+	e[k] = c_all;
 	return e;
 }
 
-static int start(char *const argv[], struct spawn_result *r, int *rfd, pid_t *pid)
+static int start(const char *const argv[], struct spawn_result *r, int *rfd, pid_t *pid)
 {
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t at;
@@ -121,7 +122,9 @@ static int start(char *const argv[], struct spawn_result *r, int *rfd, pid_t *pi
 	if (!rc) {
 		/* what this process has buffered comes before what the tool writes */
 		fflush(NULL);
-		rc = posix_spawn(pid, r->path, &fa, &at, argv, env);
+		/* posix_spawn's argv is char *const [] for historical reasons; it never writes
+		 * the strings (POSIX, exec's rationale) */
+		rc = posix_spawn(pid, r->path, &fa, &at, (char *const *)argv, env);
 	}
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&at);
@@ -174,7 +177,7 @@ static int ms_until(uint64_t now, uint64_t when)
 	return when <= now ? 0 : (int)((when - now + 999999) / 1000000);
 }
 
-int spawn_run(char *const argv[], const struct spawn_opts *o, struct spawn_result *r)
+int spawn_run(const char *const argv[], const struct spawn_opts *o, struct spawn_result *r)
 {
 	static const struct spawn_opts none = { 0 };
 	enum { RUNNING, TERMED, KILLED } state = RUNNING;

@@ -56,6 +56,6 @@ int spawn_find(const char *prog, char *path, size_t len);
 /* Runs argv[0] (looked up with spawn_find) with argv. 0 when it ran, whatever its exit status
  * (r says); -ENOENT when it is not installed, another -errno when it could not be started. r is
  * always safe to spawn_result_free(). o may be NULL. */
-int spawn_run(char *const argv[], const struct spawn_opts *o, struct spawn_result *r);
+int spawn_run(const char *const argv[], const struct spawn_opts *o, struct spawn_result *r);
 void spawn_result_free(struct spawn_result *r);
 #endif

@@ -683,7 +683,8 @@ static char *env_var(const char *name, const char *value)
 static int run_between(const struct tio_config *c, enum tio_phase done, int next,
 		       struct tio_thread *th, const struct tio_list *list)
 {
-	char *argv[] = { "sh", "-c", (char *)c->between, NULL };
+	char sh[] = "sh", dash_c[] = "-c";
+	char *argv[] = { sh, dash_c, (char *)c->between, NULL };
 	size_t flen = 1;
 	char *files, *e[4] = { NULL, NULL, NULL, NULL };
 	char **envp;
@@ -1168,8 +1169,8 @@ static int tio_run(struct driver *d, const void *cfg, void *result)
 	opstat_init(&r->total);
 	if (!th || !tw || !workers || !excl)
 		goto out;
-	for (unsigned d = 0; d < c->dirs.n; d++)
-		excl[d] = -1;
+	for (unsigned i = 0; i < c->dirs.n; i++)
+		excl[i] = -1;
 	for (int p = 0; p < TIO_NPHASES; p++) {
 		opstat_init(&r->phase[p].st);
 		engine_submit_stats_init(&r->phase[p].sub);
@@ -1249,9 +1250,9 @@ out:
 		run_fail_msg(ENOMEM, "out of memory");
 	list_remove(&list);
 	layout_close(c, lay_fd);
-	for (unsigned d = 0; excl && d < c->dirs.n; d++)
-		if (excl[d] >= 0)
-			close(excl[d]);
+	for (unsigned i = 0; excl && i < c->dirs.n; i++)
+		if (excl[i] >= 0)
+			close(excl[i]);
 	free(excl);
 	for (unsigned i = 0; th && i < c->threads; i++) {
 		free(th[i].buf);

@@ -23,7 +23,7 @@ victim_intact() {
 # a link at thread 0's name
 sh -c 'ln -s "$VICTIM" "$DIR/_tiotest_pid$$.thr0" && exec "$FSBENCH" tiotest -t 1 -f 1 -r 10 -d "$DIR"' \
     > "$SCRATCH/out" 2> "$SCRATCH/err"; rc=$?
-[ "$rc" != 0 ] || fail "link at thr0: exit 0"
+[ "$rc" = 1 ] || fail "link at thr0: exit $rc, expected 1 (the run failed)"
 grep -Eq "'$DIR/_tiotest_pid[0-9]+\.thr0'.*File exists" "$SCRATCH/err" || fail "link at thr0: error: $(cat "$SCRATCH/err")"
 victim_intact "link at thr0"
 [ -L "$DIR"/_tiotest_pid*.thr0 ] || fail "link at thr0: the planted link was removed"
@@ -34,7 +34,7 @@ ok "link at thr0: not followed, kept, exit $rc"
 # a link at thread 1's name: thread 0's file, which fsbench made, goes; the link stays
 sh -c 'ln -s "$VICTIM" "$DIR/_tiotest_pid$$.thr1" && exec "$FSBENCH" tiotest -t 2 -f 1 -r 10 -d "$DIR"' \
     > "$SCRATCH/out" 2> "$SCRATCH/err"; rc=$?
-[ "$rc" != 0 ] || fail "link at thr1: exit 0"
+[ "$rc" = 1 ] || fail "link at thr1: exit $rc, expected 1 (the run failed)"
 grep -Eq "'$DIR/_tiotest_pid[0-9]+\.thr1'" "$SCRATCH/err" || fail "link at thr1: error: $(cat "$SCRATCH/err")"
 victim_intact "link at thr1"
 [ "$(ls -A "$DIR")" = "$(cd "$DIR" && ls -A _tiotest_pid*.thr1)" ] && [ -L "$DIR"/_tiotest_pid*.thr1 ] ||
@@ -45,7 +45,7 @@ ok "link at thr1: not followed, kept; thread 0's file removed"
 # a dangling link (O_CREAT would create its target)
 sh -c 'ln -s "$DIR/../created-through-link" "$DIR/_tiotest_pid$$.thr0" && exec "$FSBENCH" tiotest -t 1 -f 1 -r 10 -d "$DIR"' \
     > "$SCRATCH/out" 2> "$SCRATCH/err"; rc=$?
-[ "$rc" != 0 ] || fail "dangling link: exit 0"
+[ "$rc" = 1 ] || fail "dangling link: exit $rc, expected 1 (the run failed)"
 [ ! -e "$SCRATCH/created-through-link" ] || fail "dangling link: fsbench created the link's target"
 rm -f "$DIR"/*
 ok "dangling link: its target is not created"
@@ -53,7 +53,7 @@ ok "dangling link: its target is not created"
 # a regular file of someone else's at the name: kept, unchanged
 sh -c 'printf "not yours\n" > "$DIR/_tiotest_pid$$.thr0" && exec "$FSBENCH" tiotest -t 1 -f 1 -r 10 -d "$DIR"' \
     > "$SCRATCH/out" 2> "$SCRATCH/err"; rc=$?
-[ "$rc" != 0 ] || fail "existing file: exit 0"
+[ "$rc" = 1 ] || fail "existing file: exit $rc, expected 1 (the run failed)"
 [ "$(cat "$DIR"/_tiotest_pid*.thr0)" = "not yours" ] || fail "existing file: changed or removed"
 rm -f "$DIR"/*
 ok "an existing file at the name: kept unchanged"
@@ -62,7 +62,7 @@ ok "an existing file at the name: kept unchanged"
 # is not written, and the link (not fsbench's) is not removed
 "$FSBENCH" tiotest -t 1 -f 1 -r 10 -d "$DIR" --between-phases \
     'set -- $FSBENCH_FILES; rm -f "$1" && ln -s "$VICTIM" "$1"' > "$SCRATCH/out" 2> "$SCRATCH/err"; rc=$?
-[ "$rc" != 0 ] || fail "swapped link: exit 0"
+[ "$rc" = 1 ] || fail "swapped link: exit $rc, expected 1 (the run failed)"
 grep -Eq "open '$DIR/_tiotest_pid[0-9]+\.thr0'.*(symbolic links|ELOOP)" "$SCRATCH/err" || fail "swapped link: error: $(cat "$SCRATCH/err")"
 victim_intact "swapped link"
 [ -L "$DIR"/_tiotest_pid*.thr0 ] || fail "swapped link: the link was removed"

@@ -33,7 +33,8 @@ if kill -0 $pid 2>/dev/null; then
 fi
 wait $pid; rc=$?
 took=$(( $(date +%s) - start ))
-[ $rc != 0 ] || fail "exit 0 with a dead rank"
+# mpirun's status: the dead rank's, 128 + SIGKILL
+[ $rc = 137 ] || fail "exit $rc with a dead rank, expected 137"
 grep -Eq '^fsbench-mpi tiotest: rank 2 on host [^ ]+ stopped responding: nothing heard from it for [0-9.]+ s \(--mpi-timeout\)' err ||
     fail "the dead rank is not named: $(grep '^fsbench-mpi' err)"
 grep -q '^Tiotest results for 4 concurrent io threads:' out || fail "no report: $(cat out)"

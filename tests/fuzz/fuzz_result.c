@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Fuzz target for the result reader (report/result_read.c): any bytes must load or fail with
  * a message, never crash, leak or read out of bounds.
  *

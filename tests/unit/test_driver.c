@@ -191,14 +191,14 @@ static int run_cmd(const char *extra1, const char *extra2, const char *json, con
 	char *argv[16];
 	int argc = 0;
 
-	argv[argc++] = "nullio";
-	argv[argc++] = "--dir";
+	argv[argc++] = (char *)"nullio";
+	argv[argc++] = (char *)"--dir";
 	argv[argc++] = dir;
-	argv[argc++] = "--quiet";
-	argv[argc++] = "--repeat";
+	argv[argc++] = (char *)"--quiet";
+	argv[argc++] = (char *)"--repeat";
 	argv[argc++] = (char *)repeat;
 	if (json) {
-		argv[argc++] = "--json";
+		argv[argc++] = (char *)"--json";
 		argv[argc++] = (char *)json;
 	}
 	if (extra1)
@@ -282,14 +282,14 @@ int main(void)
 
 	/* bad input: exit 2 before anything runs */
 	{
-		char *argv[] = { "nullio", "--dir", "/nonexistent/x", NULL };
+		char *argv[] = { (char *)"nullio", (char *)"--dir", (char *)"/nonexistent/x", NULL };
 
 		CHECK(cmd_workload(&workload_nullio, 3, argv, "nullio") == EXIT_USAGE, "bad --dir exit 2");
 	}
 
 	/* compare reads two generic results */
 	{
-		char *argv[] = { "compare", a, b, NULL };
+		char *argv[] = { (char *)"compare", a, b, NULL };
 
 		CHECK(cmd_compare(3, argv, "fsbench compare") == 0, "compare a b");
 	}
@@ -330,23 +330,23 @@ int main(void)
 		struct nullio_config c;
 		struct driver d = { .w = &workload_nullio, .cfg = &c, .opts = &c.run,
 				    .stonewall_ns = 50000000, .hooks = { .phase_end = count_phase_end } };
-		struct driver_result r;
+		struct driver_result res;
 		const struct nullio_result *x;
 
 		nullio_defaults(&c);
 		c.dir = dir;
 		c.ops = UINT64_C(1) << 50;
 		c.run.repeat = 2;
-		CHECK(driver_run(&d, &r) == 0, "driver_run");
-		CHECK(r.nruns == 2 && !r.failed && !r.signal, "two complete runs: %u", r.nruns);
+		CHECK(driver_run(&d, &res) == 0, "driver_run");
+		CHECK(res.nruns == 2 && !res.failed && !res.signal, "two complete runs: %u", res.nruns);
 		CHECK(phase_ends == 2 && stonewalled == 2, "phase_end saw %u phases, %u stonewalled",
 		      phase_ends, stonewalled);
-		x = driver_result_run(&workload_nullio, &r, 1);
+		x = driver_result_run(&workload_nullio, &res, 1);
 		CHECK(x->head.complete && x->st.ops > 0 && x->st.ops < c.ops, "the second run did work "
 		      "and stopped: %llu ops", (unsigned long long)x->st.ops);
 		CHECK(!run_stopping(), "no stop left after the stonewall");
-		driver_finish(&workload_nullio, &r, false);
-		driver_result_free(&workload_nullio, &r);
+		driver_finish(&workload_nullio, &res, false);
+		driver_result_free(&workload_nullio, &res);
 	}
 	unlink(a);
 	unlink(b);

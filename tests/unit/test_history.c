@@ -20,7 +20,7 @@
 /* an experiment of 2 cells x 2 runs, every run the corpus result */
 static void make_mx(struct mx *m, const char *result, const char *t0)
 {
-	static char *vals[2] = { "ext4", "xfs" };
+	static const char *const vals[2] = { "ext4", "xfs" };
 	char err[512];
 
 	memset(m, 0, sizeof(*m));

@@ -72,7 +72,7 @@ static void fill(struct tio_config *c, struct tio_result *r)
  * same value, and every histogram bucket survives. */
 static void roundtrip(void)
 {
-	char *argv[] = { "fsbench", "tiotest", "-t", "2" };
+	char *argv[] = { (char *)"fsbench", (char *)"tiotest", (char *)"-t", (char *)"2" };
 	struct tio_config c;
 	struct tio_result r;
 	struct driver_result res = { .nruns = 1, .runs = &r, .env = { .ntargets = 1 } };
@@ -183,7 +183,7 @@ static void nulls(void)
  * figures are those of the merged histogram, and a null rate is an absent figure */
 static void fs_mark_layout(void)
 {
-	char *argv[] = { "fsbench", "fs_mark" };
+	char *argv[] = { (char *)"fsbench", (char *)"fs_mark" };
 	struct fsm_config c = { 0 };
 	struct fsm_result r = { 0 };
 	struct driver_result res = { .nruns = 1, .runs = &r };

@@ -45,7 +45,7 @@ static void defaults(struct cfg *c)
 static int parse(struct cfg *c, char *err, const char *a0, const char *a1, const char *a2,
 		 const char *a3, const char *a4)
 {
-	char *argv[] = { "t", (char *)a0, (char *)a1, (char *)a2, (char *)a3, (char *)a4, NULL };
+	char *argv[] = { (char *)"t", (char *)a0, (char *)a1, (char *)a2, (char *)a3, (char *)a4, NULL };
 	int argc = 1;
 
 	while (argv[argc])

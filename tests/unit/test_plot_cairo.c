@@ -137,23 +137,23 @@ int main(int argc, char **argv)
 
 		char *buf = NULL;
 		size_t len = 0;
-		FILE *w = open_memstream(&buf, &len);
+		FILE *f = open_memstream(&buf, &len);
 
-		CHECK(w && plot_render(tio, 1, &o, w, err, sizeof(err)) == -EINVAL && strstr(err, "valid_tiotest.json"),
+		CHECK(f && plot_render(tio, 1, &o, f, err, sizeof(err)) == -EINVAL && strstr(err, "valid_tiotest.json"),
 		      "fill of tiotest is refused: %s", err);
-		if (w)
-			fclose(w);
+		if (f)
+			fclose(f);
 		free(buf);
 	}
 	/* a failed write is -EIO (the stream knows the errno), not a silent success */
 	{
 		struct plot_opts o = { .type = PLOT_COMPARE, .format = PLOT_PNG, .width = 400, .height = 300 };
-		FILE *w = fopen("/dev/full", "we");
+		FILE *f = fopen("/dev/full", "we");
 
-		if (w) {
-			setvbuf(w, NULL, _IONBF, 0);
-			CHECK(plot_render(tio, 2, &o, w, err, sizeof(err)) == -EIO, "write to /dev/full: -EIO");
-			fclose(w);
+		if (f) {
+			setvbuf(f, NULL, _IONBF, 0);
+			CHECK(plot_render(tio, 2, &o, f, err, sizeof(err)) == -EIO, "write to /dev/full: -EIO");
+			fclose(f);
 		}
 	}
 	rmdir(tmpdir);

@@ -81,13 +81,13 @@ int main(void)
 	CHECK(spawn_find("fsbench-no-such-tool", path, sizeof(path)) == -ENOENT, "missing tool: -ENOENT");
 	CHECK(spawn_find("", path, sizeof(path)) == -ENOENT, "empty name");
 	{
-		char *argv[] = { "fsbench-no-such-tool", NULL };
+		const char *argv[] = { "fsbench-no-such-tool", NULL };
 
 		CHECK(spawn_run(argv, NULL, &r) == -ENOENT, "not installed: -ENOENT");
 		spawn_result_free(&r);
 	}
 	{
-		char *argv[] = { "true", NULL };
+		const char *argv[] = { "true", NULL };
 
 		CHECK(spawn_run(argv, NULL, &r) == 0 && r.exit_code == 0 && !r.signal && r.out_len == 0 &&
 		      r.max_rss_kib > 0, "true: exit 0, no output, some RSS (%llu KiB)",
@@ -95,7 +95,7 @@ int main(void)
 		spawn_result_free(&r);
 	}
 	{
-		char *argv[] = { "false", NULL };
+		const char *argv[] = { "false", NULL };
 
 		CHECK(spawn_run(argv, NULL, &r) == 0 && r.exit_code == 1, "false: exit 1");
 		spawn_result_free(&r);
@@ -103,7 +103,7 @@ int main(void)
 	{
 		/* both streams through one pipe, in the order written; the argument is one argv
 		 * element, never split or expanded by a shell of ours */
-		char *argv[] = { "sh", "-c", "echo out; echo err >&2; echo \"$1\"; echo \"$LC_ALL\"; exit 3", "sh",
+		const char *argv[] = { "sh", "-c", "echo out; echo err >&2; echo \"$1\"; echo \"$LC_ALL\"; exit 3", "sh",
 				 "a b; $(x)", NULL };
 
 		CHECK(spawn_run(argv, NULL, &r) == 0 && r.exit_code == 3, "exit 3: %d", r.exit_code);
@@ -112,7 +112,7 @@ int main(void)
 		spawn_result_free(&r);
 	}
 	{
-		char *argv[] = { "sh", "-c", "kill -TERM $$", NULL };
+		const char *argv[] = { "sh", "-c", "kill -TERM $$", NULL };
 
 		CHECK(spawn_run(argv, NULL, &r) == 0 && r.signal == SIGTERM && r.exit_code == -1,
 		      "killed by SIGTERM: signal %d, exit %d", r.signal, r.exit_code);
@@ -120,13 +120,13 @@ int main(void)
 	}
 	{
 		/* standard input is /dev/null: a tool that reads it ends */
-		char *argv[] = { "sh", "-c", "cat; echo done", NULL };
+		const char *argv[] = { "sh", "-c", "cat; echo done", NULL };
 
 		CHECK(spawn_run(argv, NULL, &r) == 0 && r.out && !strcmp(r.out, "done\n"), "stdin empty");
 		spawn_result_free(&r);
 	}
 	{
-		char *argv[] = { "sh", "-c", "exec sleep 30", NULL };
+		const char *argv[] = { "sh", "-c", "exec sleep 30", NULL };
 		struct spawn_opts o = { .timeout_ns = 200 * MS };
 
 		CHECK(spawn_run(argv, &o, &r) == 0 && r.timed_out && r.signal == SIGTERM, "timeout: killed (%d)",
@@ -142,7 +142,7 @@ int main(void)
 	 * children, reaped here). The elapsed time is bounded by the timeout and two graces. */
 	for (size_t i = 0; i < sizeof(group_cases) / sizeof(group_cases[0]); i++) {
 		const struct group_case *g = &group_cases[i];
-		char *argv[] = { "sh", "-c", (char *)g->script, NULL };
+		const char *argv[] = { "sh", "-c", g->script, NULL };
 		struct spawn_opts o = { .timeout_ns = g->stop ? 0 : 300 * MS, .stop = g->stop ? stop_later : NULL };
 		uint64_t bound = 300 * MS + 2 * SPAWN_GRACE_NS + 1500 * MS;   /* slack for a loaded machine */
 		struct timespec ts;
@@ -166,7 +166,7 @@ int main(void)
 	}
 	{
 		/* more than is kept: counted */
-		char *argv[] = { "sh", "-c", "i=0; while [ $i -lt 70 ]; do head -c 16384 /dev/zero; i=$((i+1)); done", NULL };
+		const char *argv[] = { "sh", "-c", "i=0; while [ $i -lt 70 ]; do head -c 16384 /dev/zero; i=$((i+1)); done", NULL };
 
 		CHECK(spawn_run(argv, NULL, &r) == 0 && r.out_total == 70 * 16384 && r.out_len == SPAWN_OUT_MAX,
 		      "kept %zu of %llu", r.out_len, (unsigned long long)r.out_total);

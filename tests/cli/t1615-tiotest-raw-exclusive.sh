@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# t1620 (root): -R holds each device with an exclusive open (O_EXCL) for the whole run, not just
+# t1615 (root): -R holds each device with an exclusive open (O_EXCL) for the whole run, not just
 # while checking it: a second fsbench -R run on the same loop device is refused while the first
 # runs (EBUSY, exit 3, one line), and runs once the first has ended. A -d symlink re-pointed to
 # another device between phases is a run error (exit 1) and that device is not written. The
