@@ -17,11 +17,12 @@
  *                 error plus a wake-up, not a fan-out of messages. Rank 0 knows who is
  *                 missing. Then the results (RESULT) and the exit status (EXIT). Waits poll
  *                 (MPI's own blocking waits busy-poll): a yield for 1 ms, then naps of 1/16
- *                 of the time waited so far, from 20 us up to 1 ms, so that a rank waiting
- *                 for slower ones does not take their CPU (under 1 % of a CPU once it has
- *                 waited 16 ms, where 20 us naps took ~20 %). ARRIVE carries the instant the
- *                 rank began to wait, and rank 0 moves the release later by the longest nap a
- *                 waiting rank can be in (mpi_job_nap_ns), so a long wait costs no skew.
+ *                 of the time waited so far, from 20 us up to 4 ms, so that a rank waiting
+ *                 for slower ones does not take their CPU (2-4 % of a CPU, watch thread
+ *                 included, on a loaded 2-CPU host where 20 us naps took 17-20 %). ARRIVE
+ *                 carries the instant the rank began to wait, and rank 0 puts the release
+ *                 later by the longest nap a waiting rank can be in, so a long wait costs
+ *                 no skew.
  *   watch thread  every 5 ms: the local first error or signal goes to every rank
  *                 (STOP), a STOP received stops this rank at its workers' next op (the
  *                 workers' loops only look at run_stopping(), as always); when this rank's
