@@ -50,10 +50,16 @@ grep -E '^(figure|write rate|write IOPS|write latency p99) ' "$TMP/cmp.txt"
 echo
 if grep -Eq '^write rate .* worse \*+$' "$TMP/cmp.txt"; then
     echo "B's write rate is significantly worse: CLAIM HOLDS"
+    claim=met
 else
     echo "B's write rate is not marked significantly worse: CLAIM NOT SEEN in this run"
+    claim=MISSED
 fi
 rc=0
 "$TMP/fsbench" compare --fail-if-worse 20 "$TMP/A.json" "$TMP/B.json" > /dev/null || rc=$?
 echo "compare --fail-if-worse 20: exit $rc ($([ $rc = 1 ] && echo "gate trips" || echo "gate holds"))"
+# the goal lines (make bench's summary collects every script's)
+echo
+echo "goal: compare marks B's write rate significantly worse: $claim"
+echo "goal: compare --fail-if-worse 20 trips on B (exit 1): $([ $rc = 1 ] && echo met || echo MISSED)"
 exit 0

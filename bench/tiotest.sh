@@ -151,6 +151,17 @@ for p in $PHASES; do
                 (bc > 0 ? fc / bc : 0), goal }'
     done
 done
+# the goal lines (make bench's summary collects every script's): the lowest phase decides
+for p in $PHASES; do
+    echo "$p $(median fsbench "$p" 3) $(median bare "$p" 3) $(median fio "$p" 3)"
+done > "$TMP/goal"
+echo
+awk -v g="$GOAL" '{ r = $2 / $3; if (NR == 1 || r < lo) { lo = r; lp = $1 } }
+    END { printf "goal: fsbench >= %s x bare ops/s in every phase: %s (lowest %.3f, %s)\n", g,
+          (lo >= g ? "met" : "MISSED"), lo, lp }' "$TMP/goal"
+[ -n "$FIO" ] && awk '{ r = $2 / $4; if (NR == 1 || r < lo) { lo = r; lp = $1 } }
+    END { printf "goal: fsbench >= fio ops/s in every phase: %s (lowest %.3f x fio, %s)\n",
+          (lo >= 1 ? "met" : "MISSED"), lo, lp }' "$TMP/goal"
 if [ -n "$BASELINE" ]; then
     # the same round's runs side by side: what moves both (the host) cancels out
     echo

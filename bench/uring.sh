@@ -144,4 +144,17 @@ for p in $PHASES; do
         done
     done
 done
+# the goal lines (make bench's summary collects every script's): the lowest case decides
+for p in $PHASES; do
+    for depth in $DEPTHS; do
+        echo "$p/$depth $(median fsbench "$depth" "$p" 4) $(median bare "$depth" "$p" 4) $(median fio "$depth" "$p" 4)"
+    done
+done > "$RAWF.goal"
+echo
+awk -v g="$GOAL" '{ r = $2 / $3; if (NR == 1 || r < lo) { lo = r; lp = $1 } }
+    END { printf "goal: fsbench >= %s x the bare ring at every depth: %s (lowest %.3f, %s)\n", g,
+          (lo >= g ? "met" : "MISSED"), lo, lp }' "$RAWF.goal"
+[ -n "$FIO" ] && awk '{ r = $2 / $4; if (NR == 1 || r < lo) { lo = r; lp = $1 } }
+    END { printf "goal: fsbench >= fio at every depth: %s (lowest %.3f x fio, %s)\n",
+          (lo >= 1 ? "met" : "MISSED"), lo, lp }' "$RAWF.goal"
 exit 0

@@ -49,6 +49,8 @@ if [[ " $parts " == *" aa "* ]]; then
       cat "$dir/aa.tsv"
       awk -F'\t' '{ for (k = 2; k <= 8; k++) s[k] += $k } END { printf "total"; for (k = 2; k <= 8; k++) printf "\t%d", s[k]; print "" }' "$dir/aa.tsv"
     } | column -t -s $'\t'
+    awk -F'\t' '{ bw += $3 + $4 } END { printf "goal: no better/worse verdict on a primary figure in %d A/A experiments: %s (%d)\n",
+        NR, (bw == 0 ? "met" : "MISSED"), bw }' "$dir/aa.tsv"
     echo
 fi
 
@@ -80,7 +82,16 @@ EOF
         jq -r --arg n "$name" --slurpfile m "$dir/$name/manifest.json" '.effects[] | select(.family == "confirmatory")
             | "\($n)\t\(.figure)\tx\(if .ratio then (.ratio * 1000 | round / 1000) else "-" end)\t\(.verdict)\t\($m[0].experiment.repeat_auto.rounds_used)\t\($m[0].experiment.repeat_auto.stopped)"' \
             "$dir/$name/summary.json"
-    done | { printf 'effect\tprimary figure\tratio\tverdict\trounds\tstopped\n'; cat; } | column -t -s $'\t'
+    done > "$dir/known.tsv"
+    { printf 'effect\tprimary figure\tratio\tverdict\trounds\tstopped\n'; cat "$dir/known.tsv"; } | column -t -s $'\t'
+    # decided within 3 rounds above 2x (or below 1/2), within 8 at 20 %
+    awk -F'\t' '{ r = substr($3, 2) + 0; if (r <= 0) { bad++; next }
+        big = (r >= 2 || r <= 0.5); mid = (r >= 1.2 || r <= 1 / 1.2)
+        if ($4 != "better" && $4 != "worse") bad++
+        else if (big && $5 > 3) bad++
+        else if (mid && $5 > 8) bad++ }
+        END { printf "goal: each known effect decided, within 3 rounds above 2x and 8 at 20 %%: %s (%d of %d not)\n",
+              (bad ? "MISSED" : "met"), bad, NR }' "$dir/known.tsv"
     echo "looks at rounds $(jq -r '.experiment.repeat_auto.looks | map(tostring) | join(", ")' "$dir/sync-fs_mark/manifest.json")"
     echo
 fi

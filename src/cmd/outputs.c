@@ -83,14 +83,21 @@ int outputs_commit(const char *prog, struct outfile *of, const char *path)
 
 int outputs_json(const char *prog, const char *path, const json_t *root)
 {
+	return outputs_json_spooled(prog, path, root, NULL);
+}
+
+int outputs_json_spooled(const char *prog, const char *path, const json_t *root,
+			 const struct json_spool *sp)
+{
 	struct outfile *of = outputs_open(prog, path, OUTFILE_REPLACE);
+	int drc;
 
 	if (!of)
 		return -EIO;
-	/* jansson reports a failed write as -1 only: the errno is the stream's */
-	if (json_dumpf(root, of->f, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) < 0 ||
-	    fputc('\n', of->f) == EOF) {
-		int rc = outfile_error(of) ? outfile_error(of) : -EIO;
+	/* jansson reports a failed write as -1 only: the errno is the stream's (a failure of the
+	 * spool, -ENOSPC where it was, is its own) */
+	if ((drc = json_spool_dumpf(root, of->f, sp)) || fputc('\n', of->f) == EOF) {
+		int rc = outfile_error(of) ? outfile_error(of) : drc ? drc : -EIO;
 
 		outfile_abort(of);
 		if (!(rc == -EPIPE && outfile_is_stdout(path)))
@@ -100,15 +107,16 @@ int outputs_json(const char *prog, const char *path, const json_t *root)
 	return outputs_commit(prog, of, path);
 }
 
-int outputs_csv(const char *prog, const char *path, const struct figure_set *fs, const json_t *root)
+int outputs_csv(const char *prog, const char *path, const struct figure_set *fs, const json_t *root,
+		const struct json_spool *sp)
 {
 	struct outfile *of = outputs_open(prog, path, OUTFILE_REPLACE);
 	int rc;
 
 	if (!of)
 		return -EIO;
-	if (csv_write(of->f, fs, root)) {
-		rc = outfile_error(of) ? outfile_error(of) : -EIO;
+	if ((rc = csv_write(of->f, fs, root, sp))) {
+		rc = outfile_error(of) ? outfile_error(of) : rc;
 		outfile_abort(of);
 		if (!(rc == -EPIPE && outfile_is_stdout(path)))
 			say(prog, NULL, path, strerror(-rc));

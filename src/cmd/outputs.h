@@ -11,6 +11,7 @@
 #include "core/driver.h"
 #include "core/figure.h"
 #include "core/outfile.h"
+#include "report/json_spool.h"
 
 struct outputs_dest {
 	const char *opt;             /* as the user knows it: "--json", "-l" */
@@ -31,9 +32,13 @@ struct outfile *outputs_open(const char *prog, const char *path, enum outfile_mo
 int outputs_commit(const char *prog, struct outfile *of, const char *path);
 /* root as indented JSON into path, complete or absent. 0 or -errno, said. */
 int outputs_json(const char *prog, const char *path, const json_t *root);
-/* root's declared figures (fs) as CSV (report/csv.h) into path, complete or absent. 0 or
- * -errno, said. */
-int outputs_csv(const char *prog, const char *path, const struct figure_set *fs, const json_t *root);
+/* the same, with the arrays root leaves in sp spliced in (report/json_spool.h; NULL: none) */
+int outputs_json_spooled(const char *prog, const char *path, const json_t *root,
+			 const struct json_spool *sp);
+/* root's declared figures (fs) as CSV (report/csv.h) into path, complete or absent, the
+ * arrays root leaves in sp (NULL: none) read from it. 0 or -errno, said. */
+int outputs_csv(const char *prog, const char *path, const struct figure_set *fs, const json_t *root,
+		const struct json_spool *sp);
 /* The --profile-callgraph file: opened for the caller to write the stacks into, then
  * outputs_commit. NULL when it cannot be opened (said) or there is nowhere to write it
  * (*rc 0, said as a note). */

@@ -160,6 +160,7 @@ static int write_folded(struct cmd_ctx *x, const struct driver_result *res)
 static int write_results(struct cmd_ctx *x, const struct driver_result *res)
 {
 	json_t *root = x->rep->json(x->st, res);
+	const struct json_spool *sp = x->rep->spool ? x->rep->spool(x->st) : NULL;
 	int rc = 0;
 
 	if (!root) {
@@ -169,9 +170,9 @@ static int write_results(struct cmd_ctx *x, const struct driver_result *res)
 	if (x->job && x->job->json)
 		x->job->json(x->job->arg, root);
 	if (x->opts->json)
-		rc = outputs_json(x->out.prog, x->opts->json, root);
+		rc = outputs_json_spooled(x->out.prog, x->opts->json, root, sp);
 	if (x->opts->csv) {
-		int crc = outputs_csv(x->out.prog, x->opts->csv, x->w->figs, root);
+		int crc = outputs_csv(x->out.prog, x->opts->csv, x->w->figs, root, sp);
 
 		rc = rc ? rc : crc;
 	}

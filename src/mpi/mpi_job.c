@@ -89,16 +89,6 @@ static unsigned reap_sends(struct mpi_job *j)
 	return left;
 }
 
-static void send_u64(struct mpi_job *j, int dest, int tag, uint64_t v)
-{
-	uint64_t *b = malloc(sizeof(*b));
-
-	if (!b)
-		return;
-	*b = v;
-	post_send(j, j->comm, dest, tag, b, sizeof(*b));
-}
-
 static void send_ctl(struct mpi_job *j, int dest, const struct ctl_msg *m)
 {
 	size_t len = CTL_HEAD + strnlen(m->text, sizeof(m->text) - 1) + 1;
@@ -118,14 +108,32 @@ static void broadcast_ctl(struct mpi_job *j, const struct ctl_msg *m)
 			send_ctl(j, r, m);
 }
 
-/* A wait that polls: yield for the first millisecond, then 20 us naps (timer slack is 1 us:
- * mpi_job_init), so that a rank waiting for slower ones leaves them the CPU. */
+/* A wait that polls: yield for the first millisecond (a barrier all reach together ends
+ * within it), then naps of 1/16 of the time waited, 20 us to 1 ms (timer slack is 1 us:
+ * mpi_job_init). MPI_Test and its progress engine cost a few us a call: 20 us naps for the
+ * whole wait took ~20 % of a CPU from the ranks still working, 1 ms naps take well under 1 %. */
+#define POLL_YIELD_NS 1000000
+#define POLL_NAP_MIN_NS 20000
+#define POLL_NAP_MAX_NS 4000000
+
+/* the nap of a wait that has lasted waited_ns (0: still yielding) */
+static uint64_t nap_ns(uint64_t waited_ns)
+{
+	uint64_t n = waited_ns / 16;
+
+	if (waited_ns < POLL_YIELD_NS)
+		return 0;
+	return n < POLL_NAP_MIN_NS ? POLL_NAP_MIN_NS : n > POLL_NAP_MAX_NS ? POLL_NAP_MAX_NS : n;
+}
+
 static void poll_pause(uint64_t since)
 {
-	if (clock_ns() - since < 1000000) {
+	uint64_t n = nap_ns(clock_ns() - since);
+
+	if (!n) {
 		sched_yield();
 	} else {
-		struct timespec ts = { 0, 20000 };
+		struct timespec ts = { 0, (long)n };
 
 		nanosleep(&ts, NULL);
 	}
@@ -196,6 +204,7 @@ int mpi_job_init(struct mpi_job *j, int *argc, char ***argv, char *err, size_t l
 	MPI_Gather(&me, (int)sizeof(me), MPI_BYTE, all, (int)sizeof(me), MPI_BYTE, 0, j->comm);
 
 	j->arrived = calloc((size_t)j->size, sizeof(*j->arrived));
+	j->arrived_at = calloc((size_t)j->size, sizeof(*j->arrived_at));
 	j->left = calloc((size_t)j->size, sizeof(*j->left));
 	j->left_why = calloc((size_t)j->size, sizeof(*j->left_why));
 	j->heard = calloc((size_t)j->size, sizeof(*j->heard));
@@ -207,7 +216,7 @@ int mpi_job_init(struct mpi_job *j, int *argc, char ***argv, char *err, size_t l
 		j->rank_host = calloc((size_t)j->size, sizeof(*j->rank_host));
 		j->rank_pid = calloc((size_t)j->size, sizeof(*j->rank_pid));
 	}
-	if (!j->arrived || !j->left || !j->left_why || !j->heard || !j->dead || !j->offsets ||
+	if (!j->arrived || !j->arrived_at || !j->left || !j->left_why || !j->heard || !j->dead || !j->offsets ||
 	    !j->errors || (j->rank == 0 && (!j->host_names || !j->rank_host || !j->rank_pid))) {
 		free(all);
 		snprintf(err, len, "out of memory");
@@ -574,7 +583,7 @@ int mpi_job_watch_start(struct mpi_job *j, uint64_t timeout_ns)
 	if (j->size == 1)
 		return 0;
 	if (j->rank == 0) {
-		MPI_Irecv(&j->arrive_msg, 1, MPI_UINT64_T, MPI_ANY_SOURCE, TAG_ARRIVE, j->comm,
+		MPI_Irecv(j->arrive_msg, 2, MPI_UINT64_T, MPI_ANY_SOURCE, TAG_ARRIVE, j->comm,
 			  &j->arrive_req);
 		j->arrive_posted = true;
 	}
@@ -593,9 +602,11 @@ static void arrive_poll(struct mpi_job *j)
 
 		if (!j->arrive_posted || MPI_Test(&j->arrive_req, &flag, &st) != MPI_SUCCESS || !flag)
 			return;
-		if (st.MPI_SOURCE > 0 && st.MPI_SOURCE < j->size)
-			j->arrived[st.MPI_SOURCE] = j->arrive_msg;
-		MPI_Irecv(&j->arrive_msg, 1, MPI_UINT64_T, MPI_ANY_SOURCE, TAG_ARRIVE, j->comm,
+		if (st.MPI_SOURCE > 0 && st.MPI_SOURCE < j->size) {
+			j->arrived[st.MPI_SOURCE] = j->arrive_msg[0];
+			j->arrived_at[st.MPI_SOURCE] = j->arrive_msg[1];
+		}
+		MPI_Irecv(j->arrive_msg, 2, MPI_UINT64_T, MPI_ANY_SOURCE, TAG_ARRIVE, j->comm,
 			  &j->arrive_req);
 	}
 }
@@ -632,10 +643,15 @@ int mpi_job_release(struct mpi_job *j, const struct phase *p, unsigned run, unsi
 	if (j->size > 1 && run_stopping())
 		return -ECANCELED;
 	if (j->size > 1 && j->rank != 0) {
-		uint64_t go[2] = { 0, 0 };
+		uint64_t go[2] = { 0, 0 }, *b = malloc(2 * sizeof(*b));
 		MPI_Request rq;
 
-		send_u64(j, 0, TAG_ARRIVE, seq);
+		/* the barrier and when this rank began to wait: rank 0 bounds its naps by it */
+		if (b) {
+			b[0] = seq;
+			b[1] = t0 - (uint64_t)j->clock_offset_ns;
+			post_send(j, j->comm, 0, TAG_ARRIVE, b, 2 * sizeof(*b));
+		}
 		MPI_Irecv(go, 2, MPI_UINT64_T, 0, TAG_GO, j->comm, &rq);
 		for (;;) {
 			int flag = 0;
@@ -685,7 +701,19 @@ int mpi_job_release(struct mpi_job *j, const struct phase *p, unsigned run, unsi
 		 * little ahead: the GO messages have reached everyone by then, and no rank's workers
 		 * run before the others have even been told (on a busy host they would take the
 		 * CPU the late ones need to start) */
-		at = common_ns(j) + j->release_margin_ns;
+		at = common_ns(j);
+		/* ... and after the longest nap a waiting rank can be in: it sees GO only when it
+		 * wakes (nap_ns of its wait so far, which the ARRIVE told) */
+		{
+			uint64_t nap = 0;
+
+			for (int r = 1; r < j->size; r++) {
+				uint64_t n = nap_ns(at > j->arrived_at[r] ? at - j->arrived_at[r] : 0);
+
+				nap = n > nap ? n : nap;
+			}
+			at += j->release_margin_ns + nap;
+		}
 		for (int r = 1; r < j->size; r++) {
 			uint64_t *b = malloc(2 * sizeof(*b));
 
@@ -966,6 +994,7 @@ void mpi_job_free(struct mpi_job *j)
 	free(j->sends);
 	free(j->stops);
 	free(j->arrived);
+	free(j->arrived_at);
 	free(j->left);
 	free(j->left_why);
 	free(j->heard);

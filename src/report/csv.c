@@ -95,7 +95,38 @@ static void put_row(FILE *f, const struct figure_set *fs, unsigned run, const ch
 	fputc('\n', f);
 }
 
-int csv_write(FILE *f, const struct figure_set *figs, const json_t *root)
+struct csv_rows {
+	FILE *f;
+	const struct figure_set *fs;
+	unsigned run;
+	const json_t *ro;
+};
+
+/* an element's row: groups are named ("write"); iterations numbered from 1 */
+static void elem_row(FILE *f, const struct figure_set *fs, unsigned run, size_t i, const json_t *e,
+		     const json_t *ro)
+{
+	char n[32];
+	const json_t *name = json_object_get(e, "name");
+
+	if (fs->groups && json_is_string(name)) {
+		put_row(f, fs, run, json_string_value(name), e, ro);
+	} else {
+		snprintf(n, sizeof(n), "%zu", i + 1);
+		put_row(f, fs, run, n, e, ro);
+	}
+}
+
+/* a spooled element's row, as one in memory */
+static int spooled_row(void *arg, size_t i, const json_t *e)
+{
+	struct csv_rows *c = arg;
+
+	elem_row(c->f, c->fs, c->run, i, e, c->ro);
+	return ferror(c->f) ? -EIO : 0;
+}
+
+int csv_write(FILE *f, const struct figure_set *figs, const json_t *root, const struct json_spool *sp)
 {
 	/* a workload that declares no figures still gets its runs, one row each */
 	static const struct figure_set none;
@@ -125,18 +156,16 @@ int csv_write(FILE *f, const struct figure_set *figs, const json_t *root)
 			continue;
 		}
 		elems = json_object_get(ro, arr);
-		json_array_foreach(elems, i, e) {
-			char n[32];
-			const json_t *name = json_object_get(e, "name");
+		if (json_spool_seg(sp, elems) >= 0) {
+			struct csv_rows c = { f, fs, (unsigned)r, ro };
+			int rc = json_spool_foreach(sp, (unsigned)json_spool_seg(sp, elems), spooled_row, &c);
 
-			/* groups are named ("write"); iterations numbered from 1 */
-			if (fs->groups && json_is_string(name)) {
-				put_row(f, fs, (unsigned)r, json_string_value(name), e, ro);
-			} else {
-				snprintf(n, sizeof(n), "%zu", i + 1);
-				put_row(f, fs, (unsigned)r, n, e, ro);
-			}
+			if (rc)
+				return rc;
+			continue;
 		}
+		json_array_foreach(elems, i, e)
+			elem_row(f, fs, (unsigned)r, i, e, ro);
 	}
 	return ferror(f) ? -EIO : 0;
 }

@@ -218,7 +218,9 @@ void fsm_print_runs_summary(FILE *out, const struct fsm_config *c, const struct 
 struct fsm_out {
 	const struct fsm_config *c;
 	struct report_out *o;
-	json_t **iters;              /* per run: its iterations' JSON objects */
+	/* --json, --csv: every run's iterations, written as each completes (a fill has
+	 * hundreds; kept in memory they grew the process by ~60 KiB each) */
+	struct json_spool *iters;
 	/* --sysstats: the current run's kstat rows, printed under the classic rows */
 	char *krows;
 	size_t krows_len;
@@ -242,8 +244,14 @@ static int fsm_rep_begin(void *st, const void *cfg, struct report_out *o)
 
 	x->c = c;
 	x->o = o;
-	if (c->run.json && !(x->iters = calloc(c->run.repeat ? c->run.repeat : 1, sizeof(*x->iters))))
-		return -ENOMEM;
+	if ((c->run.json || c->run.csv) &&
+	    !(x->iters = json_spool_open(c->run.json ? c->run.json : c->run.csv,
+					 c->run.repeat ? (unsigned)c->run.repeat : 1))) {
+		int e = errno;
+
+		fprintf(o->err, "%s: cannot keep the iterations for the results: %s\n", o->prog, strerror(e));
+		return e == ENOMEM ? -ENOMEM : -EIO;
+	}
 	return 0;
 }
 
@@ -252,6 +260,7 @@ static void fsm_rep_run_begin(void *st, unsigned run, long long started)
 	struct fsm_out *x = st;
 	const struct fsm_config *c = x->c;
 
+	(void)run;
 	/* each run prints exactly what a single run prints */
 	if (x->o->text) {
 		fsm_print_header(x->o->text, false, c, x->o->argc, x->o->argv, (time_t)started);
@@ -259,8 +268,6 @@ static void fsm_rep_run_begin(void *st, unsigned run, long long started)
 	}
 	if (x->o->log)
 		fsm_print_header(x->o->log, true, c, x->o->argc, x->o->argv, (time_t)started);
-	if (x->iters)
-		x->iters[run] = json_array();
 	if (c->run.sysstats && x->o->text) {
 		x->kbuf = open_memstream(&x->krows, &x->krows_len);
 		x->wbuf = open_memstream(&x->wrows, &x->wrows_len);
@@ -280,8 +287,13 @@ static void fsm_rep_unit(void *st, unsigned run, const void *unit)
 	}
 	if (x->o->log)
 		fsm_print_row(x->o->log, c, it);
-	if (x->iters && x->iters[run])
-		json_array_append_new(x->iters[run], fsm_json_iter(c, it));
+	if (x->iters) {
+		json_t *o = fsm_json_iter(c, it);
+
+		/* a failure (no memory, no space for the spool) is the results' write error */
+		json_spool_add(x->iters, run, o);
+		json_decref(o);
+	}
 	if (x->kbuf && it->obs.taken) {
 		char label[32];
 
@@ -399,7 +411,25 @@ static json_t *fsm_rep_json(void *st, const struct driver_result *res)
 				    .res = res,
 				    .started_unix_s = ((const struct fsm_result *)res->runs)->head.started_unix_s };
 
-	return fsm_json(x->c, res, x->iters, &ri);
+	json_t **marks = calloc(res->nruns ? res->nruns : 1, sizeof(*marks)), *root = NULL;
+	unsigned i;
+
+	if (!marks || !x->iters)
+		goto out;
+	for (i = 0; i < res->nruns; i++)
+		if (!(marks[i] = json_spool_marker(x->iters, i)))
+			goto out;
+	root = fsm_json(x->c, res, marks, &ri);
+out:
+	for (i = 0; marks && i < res->nruns; i++)
+		json_decref(marks[i]);
+	free(marks);
+	return root;
+}
+
+static const struct json_spool *fsm_rep_spool(void *st)
+{
+	return ((struct fsm_out *)st)->iters;
 }
 
 /* every run's merged create loops into one folded file */
@@ -429,9 +459,7 @@ static void fsm_rep_end(void *st)
 	if (x->kbuf)
 		fclose(x->kbuf);
 	free(x->krows);
-	for (uint64_t i = 0; x->iters && i < (x->c->run.repeat ? x->c->run.repeat : 1); i++)
-		json_decref(x->iters[i]);
-	free(x->iters);
+	json_spool_free(x->iters);
 }
 
 const struct workload_report fsm_report = {
@@ -442,6 +470,7 @@ const struct workload_report fsm_report = {
 	.run_end = fsm_rep_run_end,
 	.summary = fsm_rep_summary,
 	.json = fsm_rep_json,
+	.spool = fsm_rep_spool,
 	.folded = fsm_rep_folded,
 	.end = fsm_rep_end,
 	.log_path = fsm_log_path,

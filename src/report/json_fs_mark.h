@@ -11,8 +11,9 @@
 #include "workload/fs_mark.h"
 
 json_t *fsm_json_iter(const struct fsm_config *c, const struct fsm_iter *it);
-/* runs[0..nruns-1] and, for each, the array of its fsm_json_iter() objects (a reference is
- * taken). One run is the top level itself; more go into "runs" (readers: root.runs or [root]). */
+/* runs[0..nruns-1] and, for each, the array of its fsm_json_iter() objects, or the marker
+ * that stands for it (report/json_spool.h; a reference is taken). One run is the top level
+ * itself; more go into "runs" (readers: root.runs or [root]). */
 json_t *fsm_json(const struct fsm_config *c, const struct driver_result *res, json_t *const *iters,
 		 const struct json_run_info *ri);
 #endif

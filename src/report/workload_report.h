@@ -10,6 +10,8 @@
  *   run_end    a run ended: its tables, how it ended, the --sysstats/--profile tables
  *   summary    after the last run, with more than one run: the --repeat summary
  *   json       the whole result as JSON (NULL when out of memory)
+ *   spool      the arrays json's document leaves out of memory (report/json_spool.h: fs_mark's
+ *              iterations), for the writers to splice in; NULL: none
  *   folded     --profile-callgraph: every run's stacks into f; 0 or -errno
  *   end        frees st's contents */
 #ifndef FSB_REPORT_WORKLOAD_REPORT_H
@@ -18,6 +20,7 @@
 #include <stdio.h>
 
 #include "core/driver.h"
+#include "report/json_spool.h"
 
 /* Where the presentation goes. */
 struct report_out {
@@ -44,6 +47,7 @@ struct workload_report {
 	void (*run_end)(void *st, unsigned run, const void *result);
 	void (*summary)(void *st, const struct driver_result *res);
 	json_t *(*json)(void *st, const struct driver_result *res);
+	const struct json_spool *(*spool)(void *st);
 	int (*folded)(void *st, FILE *f, const struct driver_result *res);
 	void (*end)(void *st);
 	/* the workload's own log file: its path in cfg (NULL: none) */
