@@ -75,6 +75,7 @@ ok "extracted: $v, man page, completion, examples, compat links"
 # so an apt-get of someone else's waits rather than failing us, or we it; the trap purges what
 # this test installed, whatever fails.
 need_root
+need_cmd python3
 cat > dpkg-lock.py <<'PY'
 import fcntl, os, sys, time
 fd = os.open("/var/lib/dpkg/lock-frontend", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o640)
