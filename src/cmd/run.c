@@ -88,27 +88,49 @@ static void sink_run_end(void *arg, unsigned run, const void *result)
 		x->rep->run_end(x->st, run, result);
 }
 
-/* --stream: one JSON line per interval, flushed at once, so a killed run keeps it */
-static void sink_sample(void *arg, unsigned run, const struct phase *p, const struct sample *s)
+/* one interval's figures; its latency only when an op completed in it (none: absent, never a
+ * made-up number) and when it is one process's (a job's do not add up: each rank's is in its
+ * part) */
+static json_t *sample_json(const struct sample *s, bool part)
 {
-	struct cmd_ctx *x = arg;
-	json_t *o;
-	int rc;
+	json_t *o = part ? json_pack("{s:I}", "rank", (json_int_t)s->proc) : json_object();
 
-	if (!x->stream || x->stream_err)
-		return;
-	o = json_pack("{s:I, s:s, s:I, s:I, s:I, s:I, s:I}", "run", (json_int_t)run + 1, "phase",
-		      p->name ? p->name : "", "elapsed_ns",
-		      (json_int_t)(p->start_ns + s->t_ns - x->stream_t0_ns), "t_ns", (json_int_t)s->t_ns,
-		      "dt_ns", (json_int_t)s->dt_ns, "ops", (json_int_t)s->ops, "bytes", (json_int_t)s->bytes);
-	/* an interval with no op completed has no latency: absent, never a made-up number */
-	if (o && s->ops)
+	if (o && json_object_update_new(o, json_pack("{s:I, s:I, s:I, s:I}", "t_ns", (json_int_t)s->t_ns,
+						     "dt_ns", (json_int_t)s->dt_ns, "ops", (json_int_t)s->ops,
+						     "bytes", (json_int_t)s->bytes))) {
+		json_decref(o);
+		return NULL;
+	}
+	if (o && s->ops && !s->nparts)
 		json_object_update_new(o, json_pack("{s:I, s:I, s:I, s:I}", "latency_p50_ns",
 						    (json_int_t)s->p50_ns, "latency_p90_ns", (json_int_t)s->p90_ns,
 						    "latency_p99_ns", (json_int_t)s->p99_ns, "latency_p99_9_ns",
 						    (json_int_t)s->p999_ns));
-	if (!o || json_dumpf(o, x->stream->f, JSON_COMPACT) < 0 || fputc('\n', x->stream->f) == EOF ||
-	    fflush(x->stream->f) == EOF || outfile_error(x->stream)) {
+	return o;
+}
+
+/* --stream: one JSON line per interval, flushed at once, so a killed run keeps it; a job's
+ * line (fsbench-mpi) adds each rank's part */
+static void sink_sample(void *arg, unsigned run, const struct phase *p, const struct sample *s)
+{
+	struct cmd_ctx *x = arg;
+	json_t *o, *fig, *parts = NULL;
+	int rc;
+
+	if (!x->stream || x->stream_err)
+		return;
+	o = json_pack("{s:I, s:s, s:I}", "run", (json_int_t)run + 1, "phase", p->name ? p->name : "",
+		      "elapsed_ns", (json_int_t)(p->start_ns + s->t_ns - x->stream_t0_ns));
+	fig = sample_json(s, false);
+	if (o && fig)
+		json_object_update(o, fig);
+	json_decref(fig);
+	if (o && s->nparts && !json_object_set_new(o, "ranks", parts = json_array()))
+		for (unsigned i = 0; parts && i < s->nparts; i++)
+			if (json_array_append_new(parts, sample_json(&s->parts[i], true)))
+				parts = NULL;
+	if (!o || !fig || (s->nparts && !parts) || json_dumpf(o, x->stream->f, JSON_COMPACT) < 0 ||
+	    fputc('\n', x->stream->f) == EOF || fflush(x->stream->f) == EOF || outfile_error(x->stream)) {
 		rc = outfile_error(x->stream) ? outfile_error(x->stream) : -ENOMEM;
 		x->stream_err = rc;
 		run_fail(-rc, "write", x->opts->stream, -1);

@@ -126,6 +126,9 @@ static void sample_between(struct sampler *s, const struct snap *a, const struct
 	o->p90_ns = hist_percentile(h, 90);
 	o->p99_ns = hist_percentile(h, 99);
 	o->p999_ns = hist_percentile(h, 99.9);
+	o->parts = NULL;
+	o->nparts = 0;
+	o->proc = 0;
 }
 
 static void emit(struct sampler *s, const struct snap *a, const struct snap *b)

@@ -23,6 +23,11 @@ struct sample {
 	uint64_t dt_ns;          /* its length */
 	uint64_t ops, bytes;     /* completed in the interval, all workers */
 	uint64_t p50_ns, p90_ns, p99_ns, p999_ns; /* latency of the ops completed in it */
+	/* a job's interval (fsbench-mpi --stream): each process's part; the latencies above are
+	 * then not set (percentiles do not add up over processes) */
+	const struct sample *parts;
+	unsigned nparts;
+	unsigned proc;           /* in parts: the process's number (the MPI rank) */
 };
 
 struct sampler;

@@ -5,6 +5,7 @@
  * command's sink so that the classic output describes the whole job. */
 #include "engine/engine.h"
 #include "mpi/mpi_cmd.h"
+#include "mpi/mpi_stream.h"
 
 #include <errno.h>
 #include <stddef.h>
@@ -68,6 +69,9 @@ struct mpi_cmd {
 	/* rank 0: the job */
 	struct job job;
 	bool have_job;
+	/* --stream: the job's intervals to rank 0 (mpi_stream.h) */
+	MPI_Comm scomm;
+	struct mpi_stream *stream;
 };
 
 /* ---- options and config: the leader's, everywhere ------------------------------------------ */
@@ -287,6 +291,14 @@ static void h_phase_end(void *arg, const struct phase *p, const struct observe_p
 	struct mpi_cmd *x = arg;
 
 	mpi_job_phase_end(x->j, p, obs);
+	mpi_stream_phase_end(x->stream, x->run, x->phase - 1, p);
+}
+
+static void s_sample(void *arg, unsigned run, const struct phase *p, const struct sample *smp)
+{
+	struct mpi_cmd *x = arg;
+
+	mpi_stream_sample(x->stream, run, x->phase - 1, p, smp);
 }
 
 static void s_run_begin(void *arg, unsigned run, long long started)
@@ -349,6 +361,12 @@ static void prepare(void *arg, struct driver *d, void *cfg)
 	d->sink = (struct driver_sink){ .run_begin = s_run_begin, .unit = s_unit, .note = s_note,
 					.progress = x->j->rank == 0 ? x->sink.progress : NULL, .arg = x };
 	d->progress = d->progress && x->j->rank == 0;
+	/* --stream: rank 0 opened the file (its sink writes), every rank sends it its intervals */
+	if (x->opts->stream && (x->j->rank != 0 || x->sink.sample)) {
+		if (!(x->stream = mpi_stream_start(x->j, x->scomm, &x->sink)))
+			run_fail_msg(ENOMEM, "out of memory");
+		d->sink.sample = s_sample;
+	}
 	d->hooks = (struct driver_hooks){ .release = h_release, .prepare_run = h_prepare_run,
 					  .phase_end = h_phase_end, .arg = x };
 	d->stonewall_ns = x->jo.stonewall_ns;
@@ -662,6 +680,9 @@ static int gather(void *arg, struct driver *d, struct driver_result *res)
 	left_why(x->w, res, why, sizeof(why));
 	mpi_job_left(j, why);
 	mpi_job_note_end(j);
+	/* the others' FINAL before their results: rank 0 has every line once it has those */
+	if (j->rank != 0)
+		mpi_stream_end(x->stream);
 	build_msg(x, res, &msg);
 	if (msg.err) {
 		/* an empty record still tells rank 0 this rank is done */
@@ -673,6 +694,8 @@ static int gather(void *arg, struct driver *d, struct driver_result *res)
 	}
 	rc = mpi_job_gather(j, msg.buf, msg.len, &msgs, &lens);
 	pack_free(&msg);
+	if (j->rank == 0)
+		mpi_stream_end(x->stream);
 	if (j->rank != 0 || rc)
 		goto out;
 
@@ -756,6 +779,9 @@ static int finish(void *arg, int code)
 		return x->code;
 	x->ended = true;
 	code = mpi_job_exit_code(x->j, code);
+	mpi_stream_free(x->stream);
+	x->stream = NULL;
+	MPI_Comm_free(&x->scomm);
 	/* every rank's directories are gone by now: the -d made for the job can go */
 	remove_parents(x);
 	x->code = mpi_job_end(x->j, code);
@@ -809,6 +835,11 @@ int mpi_cmd_run(struct mpi_job *j, const struct workload_ops *w, int argc, char 
 	/* names unique across the job's processes come from one seed, rank 0's */
 	x->ops.job_salt = clock_ns() ^ ((uint64_t)getpid() << 32) ^ 0x6a6f62;
 	mpi_job_bcast_u64(j, &x->ops.job_salt);
+	/* --stream's messages on a communicator of their own (collective: every rank is here) */
+	if (MPI_Comm_dup(MPI_COMM_WORLD, &x->scomm) != MPI_SUCCESS) {
+		fprintf(stderr, "%s: rank %d: MPI_Comm_dup failed\n", prog, j->rank);
+		MPI_Abort(MPI_COMM_WORLD, EXIT_FAILED);
+	}
 	code = cmd_workload_job(w, argc, argv, prog, &x->ops);
 	if (!x->ended)
 		code = finish(x, code);

@@ -7,6 +7,7 @@
 # installed packages are left alone), hold the binary (its --version runs), the man page, the
 # completion, the examples and docs, and the compatibility links under /usr/lib/fsbench/compat
 # (not /usr/bin/fs_mark, which Debian's fsmark owns). Skipped (77) only without dpkg-dev.
+# Then, as root, the packages installed, run and removed (the last part says how).
 . "$(dirname "$0")/lib.sh"
 TOP=$(cd "$TESTS_DIR/.." && pwd)
 
@@ -41,6 +42,7 @@ if grep -q '^E: ' lintian.out; then
     fail "lintian errors: $(grep '^E: ' lintian.out)"
 fi
 ok "lintian: no errors ($(grep -c '^W: ' lintian.out) warnings)"
+sed 's/^/    lintian: /' lintian.out
 
 X=$SCRATCH/x
 dpkg -x "$SCRATCH"/src/fsbench_*.deb "$X" || fail "dpkg -x fsbench"
@@ -65,3 +67,71 @@ v=$("$X/usr/bin/fsbench" --version) || fail "the packaged fsbench --version: exi
 "$X/usr/lib/fsbench/compat/tiotest" --help > help 2>&1 || fail "compat tiotest --help: exit $?"
 grep -q 'tiotest' help || fail "compat tiotest --help: $(head -3 help)"
 ok "extracted: $v, man page, completion, examples, compat links"
+
+# Installed: dpkg -i of both packages, the installed fsbench runs the demo's tiotest and says
+# its version, then dpkg -r and --purge leave nothing. Never over what the machine had: an
+# fsbench package (any state) or a file at one of the packages' paths skips (77). Under dpkg's
+# frontend lock held for the whole sequence (as apt holds it; DPKG_FRONTEND_LOCKED tells dpkg),
+# so an apt-get of someone else's waits rather than failing us, or we it; the trap purges what
+# this test installed, whatever fails.
+need_root
+need_cmd python3
+cat > dpkg-lock.py <<'PY'
+import fcntl, os, sys, time
+fd = os.open("/var/lib/dpkg/lock-frontend", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o640)
+for _ in range(600):
+    try:
+        fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        break
+    except OSError:
+        time.sleep(0.5)
+else:
+    sys.exit("dpkg's frontend lock: still held after 300 s")
+os.set_inheritable(fd, True)
+os.environ["DPKG_FRONTEND_LOCKED"] = "1"
+os.execvp(sys.argv[1], sys.argv[1:])
+PY
+cat > install.sh <<'SH'
+. "$TESTS_DIR/cli/lib.sh"
+cd "$OUT" || exit 1
+for p in fsbench fsbench-mpi; do
+    s=$(dpkg-query -W -f '${db:Status-Status}' "$p" 2> /dev/null)
+    [ -z "$s" ] || [ "$s" = not-installed ] || skip "the package $p is on this machine ($s): not replaced"
+done
+for f in /usr/bin/fsbench /usr/bin/fsbench-mpi /usr/lib/fsbench /usr/share/doc/fsbench /usr/share/man/man1/fsbench.1.gz; do
+    [ ! -e "$f" ] && [ ! -L "$f" ] || skip "$f is on this machine (not from a package): not replaced"
+done
+installed=
+undo() {
+    [ -n "$installed" ] && dpkg --purge fsbench-mpi fsbench > purge-trap.log 2>&1
+    _lib_cleanup
+}
+trap undo EXIT
+installed=1
+dpkg -i "$SRC"/fsbench_*.deb "$SRC"/fsbench-mpi_*.deb > install.log 2>&1 || fail "dpkg -i: $(tail -n 20 install.log)"
+for p in fsbench fsbench-mpi; do
+    [ "$(dpkg-query -W -f '${db:Status-Status}' $p)" = installed ] || fail "$p: $(dpkg-query -W -f '${db:Status-Status}' $p)"
+done
+[ "$(command -v fsbench)" = /usr/bin/fsbench ] || fail "fsbench on PATH: $(command -v fsbench)"
+v=$(/usr/bin/fsbench --version) || fail "the installed fsbench --version: exit $?"
+[[ $v == "fsbench 0.1.0 (release)" ]] || fail "the installed --version: '$v'"
+mkdir demo
+/usr/bin/fsbench tiotest -t 1 -f 8 -d demo > demo.out 2> demo.err || fail "the installed fsbench tiotest: exit $?: $(cat demo.err)"
+[ -z "$(not_warnings demo.err)" ] || fail "the installed fsbench tiotest, stderr: $(cat demo.err)"
+grep -q '^| Write  *8 MBs' demo.out && grep -q '^| Random Read ' demo.out || fail "the installed tiotest's output: $(cat demo.out)"
+[ -z "$(ls -A demo)" ] || fail "the installed tiotest left $(ls -A demo)"
+ok "dpkg -i: $v runs the demo's tiotest from /usr/bin"
+dpkg -r fsbench-mpi fsbench > remove.log 2>&1 || fail "dpkg -r: $(tail -n 20 remove.log)"
+[ ! -e /usr/bin/fsbench ] && [ ! -e /usr/bin/fsbench-mpi ] && [ ! -e /usr/lib/fsbench ] || fail "dpkg -r left $(ls -d /usr/bin/fsbench* /usr/lib/fsbench 2> /dev/null)"
+dpkg --purge fsbench-mpi fsbench > purge.log 2>&1 || fail "dpkg --purge: $(tail -n 20 purge.log)"
+installed=
+for p in fsbench fsbench-mpi; do
+    s=$(dpkg-query -W -f '${db:Status-Status}' $p 2> /dev/null)
+    [ -z "$s" ] || [ "$s" = not-installed ] || fail "$p after --purge: $s"
+done
+[ ! -e /usr/share/doc/fsbench ] && [ ! -e /usr/share/bash-completion/completions/fsbench ] || fail "--purge left files"
+ok "dpkg -r and --purge: nothing left"
+SH
+OUT=$SCRATCH SRC=$SCRATCH/src TESTS_DIR=$TESTS_DIR FSBENCH=$FSBENCH python3 dpkg-lock.py bash install.sh
+rc=$?
+[ $rc = 0 ] || exit $rc
