@@ -13,38 +13,19 @@
 #include "core/quote.h"
 #include "workload/workload.h"
 
-struct subcmd {
-	const char *name;
-	int (*fn)(int argc, char **argv, const char *prog);
-	const char *summary;
-	bool hidden;
-};
-
-static const struct subcmd subcmds[] = {
-	{ "compare", cmd_compare, "results side by side: deltas, 95% intervals, significance, what differs", false },
-	{ "matrix", cmd_matrix, "an experiment: a workload over filesystems, options and knobs on fresh images, interleaved", false },
-	{ "plot", cmd_plot, "draw results to PNG or SVG: fill curves, timelines, latency CDFs, bars", false },
-	{ "report", cmd_report, "analyse a matrix result directory: effects, interactions, plots, report.html", false },
-	{ "export", cmd_export, "results as OpenMetrics text for a monitoring stack (node_exporter's textfile collector)", false },
-	{ "history", cmd_history, "matrix runs over time: list, show, trend, check for regressions", false },
-	{ "__man-options", cmd_man_options, "print a subcommand's options as man page text (build use)", true },
-	{ "__after", cmd_after, "the after-run tools on a device: fsck (read-only checker), freespace (free extent histogram)", true },
-};
-
-#define NSUBCMDS (sizeof(subcmds) / sizeof(subcmds[0]))
-
 static void usage(FILE *out)
 {
 	const struct workload_ops *w;
+	const struct subcmd *s;
 
 	fprintf(out, "usage: fsbench COMMAND [OPTION]...\n"
 		     "A filesystem benchmark suite. Commands:\n\n");
 	for (unsigned i = 0; (w = workload_at(i)); i++)
 		if (!w->hidden)
 			fprintf(out, "  %-12s %s\n", w->name, w->summary);
-	for (size_t i = 0; i < NSUBCMDS; i++)
-		if (!subcmds[i].hidden)
-			fprintf(out, "  %-12s %s\n", subcmds[i].name, subcmds[i].summary);
+	for (unsigned i = 0; (s = subcmd_at(i)); i++)
+		if (!s->hidden)
+			fprintf(out, "  %-12s %s\n", s->name, s->summary);
 	fprintf(out, "\n'fsbench COMMAND --help' describes a command's options; fsbench(1) has the rest.\n"
 		     "Invoked through a link named after a command (tiotest), fsbench runs that command.\n");
 }
@@ -55,17 +36,17 @@ static int dispatch(int argc, char **argv, const char **prog)
 	static char name[64];
 	const char *base = strrchr(argv[0], '/');
 	const struct workload_ops *w;
+	const struct subcmd *s;
 
 	base = base ? base + 1 : argv[0];
 	if ((w = workload_find(base)) && !w->hidden) {
 		*prog = w->name;
 		return cmd_workload(w, argc, argv, w->name);
 	}
-	for (size_t i = 0; i < NSUBCMDS; i++)
-		if (!subcmds[i].hidden && !strcmp(base, subcmds[i].name)) {
-			*prog = subcmds[i].name;
-			return subcmds[i].fn(argc, argv, subcmds[i].name);
-		}
+	if ((s = subcmd_find(base)) && !s->hidden) {
+		*prog = s->name;
+		return s->fn(argc, argv, s->name);
+	}
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;
@@ -79,29 +60,17 @@ static int dispatch(int argc, char **argv, const char **prog)
 		printf("fsbench %s (%s)\n", FSB_VERSION, FSB_COMMIT);
 		return EXIT_OK;
 	}
-	if (!strcmp(argv[1], "list")) {
-		if (argc > 2)
-			return cmd_list(argc - 1, argv + 1, "fsbench list");
-		/* every command: the workloads, then the others */
-		for (unsigned i = 0; (w = workload_at(i)); i++)
-			if (!w->hidden)
-				printf("%s\n", w->name);
-		for (size_t i = 0; i < NSUBCMDS; i++)
-			if (!subcmds[i].hidden)
-				printf("%s\n", subcmds[i].name);
-		return EXIT_OK;
-	}
+	if (!strcmp(argv[1], "list"))
+		return cmd_list(argc - 1, argv + 1, "fsbench list");
 	if ((w = workload_find(argv[1]))) {
 		snprintf(name, sizeof(name), "fsbench %s", w->name);
 		*prog = name;
 		return cmd_workload(w, argc - 1, argv + 1, name);
 	}
-	for (size_t i = 0; i < NSUBCMDS; i++) {
-		if (strcmp(argv[1], subcmds[i].name))
-			continue;
-		snprintf(name, sizeof(name), "fsbench %s", subcmds[i].name);
+	if ((s = subcmd_find(argv[1]))) {
+		snprintf(name, sizeof(name), "fsbench %s", s->name);
 		*prog = name;
-		return subcmds[i].fn(argc - 1, argv + 1, name);
+		return s->fn(argc - 1, argv + 1, name);
 	}
 	fprintf(stderr, "fsbench: unknown command '%s' (try 'fsbench --help')\n",
 		quote_str(argv[1], name, sizeof(name)));

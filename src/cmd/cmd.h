@@ -79,7 +79,7 @@ struct cmd_job {
 };
 int cmd_workload_job(const struct workload_ops *w, int argc, char **argv, const char *prog,
 		     const struct cmd_job *job);
-/* fsbench list [workloads|engines]: what this fsbench has, one per line. */
+/* fsbench list [workloads|engines]: what this fsbench has, one per line; alone, every command. */
 int cmd_list(int argc, char **argv, const char *prog);
 int cmd_compare(int argc, char **argv, const char *prog);
 int cmd_plot(int argc, char **argv, const char *prog);
@@ -89,13 +89,30 @@ int cmd_report(int argc, char **argv, const char *prog);
 int cmd_export(int argc, char **argv, const char *prog);
 int cmd_history(int argc, char **argv, const char *prog);
 int cmd_man_options(int argc, char **argv, const char *prog);
-/* Each command's options for __man-options: the man page text, or with list the names only. */
-void compare_options(bool list, FILE *out);
-void plot_options(bool list, FILE *out);
-void matrix_options(bool list, FILE *out);
-void report_options(bool list, FILE *out);
-void export_options(bool list, FILE *out);
-void history_options(bool list, FILE *out);
+
+/* A command's options as data: the table its parser, --help and the man page read, the size
+ * of its config, and what fills a zeroed config with the defaults (NULL: zero is the default). */
+struct opt_cmd;
+struct cmd_options {
+	const struct opt_cmd *cmd;
+	size_t config_size;
+	void (*defaults)(void *cfg);
+};
+extern const struct cmd_options compare_options, plot_options, matrix_options, report_options,
+	export_options, history_options;
+
+/* The commands besides the workloads (cmd/commands.c), as git's table of builtins: name,
+ * function, summary, options (NULL: none in a table), hidden from --help and list. */
+struct subcmd {
+	const char *name;
+	int (*fn)(int argc, char **argv, const char *prog);
+	const char *summary;
+	const struct cmd_options *opts;
+	bool hidden;
+};
+/* The i-th command, NULL past the last; by name (hidden ones too), or NULL. */
+const struct subcmd *subcmd_at(unsigned i);
+const struct subcmd *subcmd_find(const char *name);
 /* fsbench __after fsck|freespace DEVICE FSTYPE [--json FILE] [--after-timeout T] (cmd/after.c,
  * hidden) */
 int cmd_after(int argc, char **argv, const char *prog);

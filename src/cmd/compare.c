@@ -54,17 +54,12 @@ static void cmp_defaults(struct cmp_config *c)
 	memset(c, 0, sizeof(*c));
 }
 
-/* for fsbench __man-options */
-void compare_options(bool list, FILE *out)
+static void cmp_defaults_any(void *c)
 {
-	struct cmp_config d;
-
-	cmp_defaults(&d);
-	if (list)
-		opt_text_list(&cmp_cmd, out);
-	else
-		opt_text_man(&cmp_cmd, &d, out);
+	cmp_defaults(c);
 }
+
+const struct cmd_options compare_options = { &cmp_cmd, sizeof(struct cmp_config), cmp_defaults_any };
 
 /* opt_parse takes options only: move the file operands out (everything not an option or an
  * option's value; "--" ends the options). */

@@ -41,15 +41,7 @@ static const struct opt_cmd export_cmd = {
 	.opts = export_opts,
 };
 
-void export_options(bool list, FILE *out)
-{
-	struct export_config d = { 0 };
-
-	if (list)
-		opt_text_list(&export_cmd, out);
-	else
-		opt_text_man(&export_cmd, &d, out);
-}
+const struct cmd_options export_options = { &export_cmd, sizeof(struct export_config), NULL };
 
 struct export_ctx {
 	struct om_item item[EXPORT_MAX];

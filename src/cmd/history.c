@@ -80,16 +80,12 @@ static void hist_defaults(struct hist_config *c)
 	c->height = 800;
 }
 
-void history_options(bool list, FILE *out)
+static void hist_defaults_any(void *c)
 {
-	struct hist_config d;
-
-	hist_defaults(&d);
-	if (list)
-		opt_text_list(&hist_cmd, out);
-	else
-		opt_text_man(&hist_cmd, &d, out);
+	hist_defaults(c);
 }
+
+const struct cmd_options history_options = { &hist_cmd, sizeof(struct hist_config), hist_defaults_any };
 
 static const char *display(const char *unit, double ref, double *scale)
 {

@@ -34,10 +34,36 @@ static void figure_keys(FILE *out)
 	}
 }
 
+/* One command's options: the man page text with its defaults, or (list) the names alone. */
+static int print_options(const struct cmd_options *o, bool list)
+{
+	void *cfg = calloc(1, o->config_size ? o->config_size : 1);
+
+	if (!cfg)
+		return EXIT_FAILED;
+	if (o->defaults)
+		o->defaults(cfg);
+	if (list)
+		opt_text_list(o->cmd, stdout);
+	else
+		opt_text_man(o->cmd, cfg, stdout);
+	free(cfg);
+	return EXIT_OK;
+}
+
+static void job_defaults_any(void *o)
+{
+	job_opts_defaults(o);
+}
+
+/* fsbench-mpi's own options, for the man page's MPI section: not a command of fsbench's */
+static const struct cmd_options mpi_options = { &job_opt_cmd, sizeof(struct job_opts), job_defaults_any };
+
 int cmd_man_options(int argc, char **argv, const char *prog)
 {
 	bool list = argc == 3 && !strcmp(argv[2], "--list");
 	const struct workload_ops *w;
+	const struct subcmd *s;
 
 	if (argc == 2 && !strcmp(argv[1], "--figures")) {
 		figure_keys(stdout);
@@ -47,46 +73,12 @@ int cmd_man_options(int argc, char **argv, const char *prog)
 		fprintf(stderr, "%s: usage: fsbench __man-options COMMAND [--list] | --figures\n", prog);
 		return EXIT_USAGE;
 	}
-	if ((w = workload_find(argv[1]))) {
-		void *cfg = calloc(1, w->config_size);
-
-		if (!cfg)
-			return EXIT_FAILED;
-		w->defaults(cfg);
-		if (list)
-			opt_text_list(w->cmd, stdout);
-		else
-			opt_text_man(w->cmd, cfg, stdout);
-		free(cfg);
-		return EXIT_OK;
-	}
-	if (!strcmp(argv[1], "matrix")) {
-		matrix_options(list, stdout);
-		return EXIT_OK;
-	}
-	if (!strcmp(argv[1], "mpi")) {
-		/* fsbench-mpi's own options, for the man page's MPI section */
-		struct job_opts o;
-
-		job_opts_defaults(&o);
-		if (list)
-			opt_text_list(&job_opt_cmd, stdout);
-		else
-			opt_text_man(&job_opt_cmd, &o, stdout);
-		return EXIT_OK;
-	}
-	if (!strcmp(argv[1], "compare") || !strcmp(argv[1], "plot")) {
-		(argv[1][0] == 'c' ? compare_options : plot_options)(list, stdout);
-		return EXIT_OK;
-	}
-	if (!strcmp(argv[1], "report") || !strcmp(argv[1], "history")) {
-		(argv[1][0] == 'r' ? report_options : history_options)(list, stdout);
-		return EXIT_OK;
-	}
-	if (!strcmp(argv[1], "export")) {
-		export_options(list, stdout);
-		return EXIT_OK;
-	}
+	if ((w = workload_find(argv[1])))
+		return print_options(&(struct cmd_options){ w->cmd, w->config_size, w->defaults }, list);
+	if ((s = subcmd_find(argv[1])) && s->opts)
+		return print_options(s->opts, list);
+	if (!strcmp(argv[1], "mpi"))
+		return print_options(&mpi_options, list);
 	fprintf(stderr, "%s: unknown command '%s'\n", prog, argv[1]);
 	return EXIT_USAGE;
 }

@@ -150,17 +150,12 @@ static void mx_defaults(struct mxc_config *c)
 	c->after_timeout = "auto";
 }
 
-/* for fsbench __man-options */
-void matrix_options(bool list, FILE *out)
+static void mx_defaults_any(void *c)
 {
-	struct mxc_config d;
-
-	mx_defaults(&d);
-	if (list)
-		opt_text_list(&mx_cmd, out);
-	else
-		opt_text_man(&mx_cmd, &d, out);
+	mx_defaults(c);
 }
+
+const struct cmd_options matrix_options = { &mx_cmd, sizeof(struct mxc_config), mx_defaults_any };
 
 /* [experiment] keys: the long options, except those that name a device or act at once */
 static int ini_key_valid(const char *key)

@@ -64,16 +64,12 @@ static void plot_defaults(struct plot_config *c)
 	c->height = 800;
 }
 
-void plot_options(bool list, FILE *out)
+static void plot_defaults_any(void *c)
 {
-	struct plot_config d;
-
-	plot_defaults(&d);
-	if (list)
-		opt_text_list(&plot_cmd, out);
-	else
-		opt_text_man(&plot_cmd, &d, out);
+	plot_defaults(c);
 }
+
+const struct cmd_options plot_options = { &plot_cmd, sizeof(struct plot_config), plot_defaults_any };
 
 /* fill: each result's median run by its files/sec figure (the one the y axis shows), drawn
  * bold; run 0 when the result lacks it */

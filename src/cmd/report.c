@@ -65,16 +65,12 @@ static void report_defaults(struct report_config *c)
 	c->profile_top = 10;
 }
 
-void report_options(bool list, FILE *out)
+static void report_defaults_any(void *c)
 {
-	struct report_config d;
-
-	report_defaults(&d);
-	if (list)
-		opt_text_list(&report_cmd, out);
-	else
-		opt_text_man(&report_cmd, &d, out);
+	report_defaults(c);
 }
+
+const struct cmd_options report_options = { &report_cmd, sizeof(struct report_config), report_defaults_any };
 
 int cmd_report(int argc, char **argv, const char *prog)
 {

@@ -472,8 +472,19 @@ out:
 int cmd_list(int argc, char **argv, const char *prog)
 {
 	const struct workload_ops *w;
+	const struct subcmd *s;
 	bool man = argc == 3 && !strcmp(argv[2], "--man");
 
+	if (argc == 1) {
+		/* every command: the workloads, then the others (cmd/commands.c) */
+		for (unsigned i = 0; (w = workload_at(i)); i++)
+			if (!w->hidden)
+				printf("%s\n", w->name);
+		for (unsigned i = 0; (s = subcmd_at(i)); i++)
+			if (!s->hidden)
+				printf("%s\n", s->name);
+		return EXIT_OK;
+	}
 	if (argc < 2 || argc > 3 || (argc == 3 && !man) ||
 	    (strcmp(argv[1], "workloads") && strcmp(argv[1], "engines"))) {
 		fprintf(stderr, "%s: usage: fsbench list [workloads|engines] [--man]\n", prog);

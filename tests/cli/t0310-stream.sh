@@ -38,6 +38,9 @@ last=$(tail -1 s.jsonl | jq .elapsed_ns)
 killed_ns=$((t1 - t0))
 [ "$last" -le "$killed_ns" ] && [ "$last" -ge $((killed_ns - 1000000000)) ] || fail "last sample at $last ns, killed at $killed_ns ns"
 lo=$((last / 200000000 - 1)) hi=$((last / 200000000 + 2))
+# under a sanitizer (make asan, make tsan) on a loaded machine the reporter's wake-up can slip
+# past a whole interval, which then merges into the next: one line fewer
+[ -n "${FSBENCH_SANITIZED:-}" ] && lo=$((lo - 1))
 [ "$n" -ge $lo ] && [ "$n" -le $hi ] || fail "$n lines for $last ns at 200 ms (expected $lo..$hi)"
 ok "SIGKILL keeps $n complete intervals"
 
