@@ -993,7 +993,7 @@ static const struct opt mdt_opts[] = {
 	  "stat and read the items in a random order" },
 	{ 0, "random-seed", OPT_UINT, F(random_seed), "N", 0, 2147483647, 0, 0,
 	  "the seed of -R (also turns the random order on, as in mdtest)" },
-	{ 'W', NULL, OPT_UINT, F(stonewall_s), "S", 0, 0, 0, 0,
+	{ 'W', NULL, OPT_UINT, F(stonewall_s), "S", 0, 1000000, 0, 0,
 	  "mdtest's stonewall: not supported (only 0); fsbench-mpi --stonewall ends every phase" },
 	{ 'B', NULL, OPT_UINT, F(no_barriers), "N", 0, 1, 0, 0,
 	  "accepted; phases always start together (each is one window)" },
