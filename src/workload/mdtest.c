@@ -1067,6 +1067,29 @@ static int bad(char *err, size_t len, const char *fmt, ...)
 	return -EINVAL;
 }
 
+/* -d exists as a directory, or its parent does (mdtest makes -d, not its parents) */
+static int check_dir(const char *dir, char *err, size_t len)
+{
+	char parent[PATH_MAX];
+	struct stat st;
+	char *slash;
+
+	if (stat(dir, &st) == 0)
+		return S_ISDIR(st.st_mode) ? 0 : bad(err, len, "option -d: '%s' is not a directory", dir);
+	if (errno != ENOENT)
+		return bad(err, len, "option -d: cannot use '%s': %s", dir, strerror(errno));
+	snprintf(parent, sizeof(parent), "%s", dir);
+	while ((slash = strrchr(parent, '/')) && slash != parent && !slash[1])
+		*slash = '\0';
+	if (!(slash = strrchr(parent, '/')))
+		return 0;
+	slash[slash == parent] = '\0';
+	if (stat(parent, &st) < 0 || !S_ISDIR(st.st_mode))
+		return bad(err, len, "option -d: cannot create '%s': '%s' is not an existing directory",
+			   dir, parent);
+	return 0;
+}
+
 static uint64_t upow(uint64_t b, uint64_t e, bool *over)
 {
 	uint64_t x = 1;
@@ -1112,6 +1135,8 @@ static int mdt_check(void *cfg, int argc, char **argv, char *err, size_t len)
 			   "the calls are made)");
 	if (!*c->dir || strchr(c->dir, '@'))
 		return bad(err, len, "option -d: one directory (mdtest's DIR1@DIR2 lists are not supported)");
+	if ((rc = check_dir(c->dir, err, len)))
+		return rc;
 	/* mdtest's own checks, its messages */
 	if (!c->create && !c->stat && !c->read && !c->remove && !c->rename)
 		c->create = c->stat = c->read = c->remove = c->rename = true;

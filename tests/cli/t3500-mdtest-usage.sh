@@ -37,6 +37,7 @@ refuse "--iodepth above 1" -n 1 --engine io_uring --iodepth 4
 refuse "mmap cannot run mdtest" -n 1 --engine mmap
 refuse "unknown option" -n 1 -q
 refuse "-z" -n 1 -z 1001
+refuse "is not an existing directory" -n 1 -d "$SCRATCH/no/such"
 ok "refusals: exit 2, one line, nothing created"
 
 fsb mdtest -h > "$SCRATCH/out" 2> "$SCRATCH/err"; rc=$?
