@@ -519,6 +519,9 @@ static int one_iteration(struct mdt_state *s, unsigned j)
 		if ((rc = run_test(s, j, MDT_TREE_REMOVE)))
 			return rc;
 		s->tree_removed = true;
+		/* every task's tree is gone before the first removes test-dir (mdtest's barrier) */
+		if (s->size > 1 && (rc = sync_point(s)))
+			return rc;
 		if (s->rank == 0 && rmdir(s->testdir) < 0 && errno != ENOENT) {
 			run_fail(errno, "rmdir", s->testdir, -1);
 			return -errno;
@@ -718,9 +721,11 @@ static int mdt_run(struct driver *d, const void *cfg, void *result)
 		r->niters = j + 1;
 		rc = one_iteration(s, j);
 	}
-	if (!rc && c->remove && s->made_dpath && s->rank == 0) {
-		/* mdtest removes -d when it made it and removed the rest (-r) */
-		if (sync_point(s) == 0 && rmdir(s->dpath) == 0)
+	if (!rc && c->remove) {
+		/* mdtest removes -d when it made it and removed the rest (-r), once every task
+		 * is done with it (every task passes the same phases) */
+		rc = s->size > 1 ? sync_point(s) : 0;
+		if (!rc && s->made_dpath && rmdir(s->dpath) == 0)
 			s->made_dpath = false;
 	}
 	r->finished_unix_s = (long long)time(NULL);
@@ -874,6 +879,19 @@ static int mdt_merge(void *dst, const void *src)
 		a->nhosts += !known;
 		a->rank_host[a->nranks++] = b->rank_host[i];
 	}
+	if (!a->items && !a->tree_dirs) {
+		a->items = b->items;
+		a->tree_dirs = b->tree_dirs;
+		a->seed = b->seed;
+		a->head.started_unix_s = b->head.started_unix_s;
+	}
+	if (!a->fs_ok && b->fs_ok) {
+		a->fs_ok = true;
+		a->fs_bytes = b->fs_bytes;
+		a->fs_free_bytes = b->fs_free_bytes;
+		a->fs_files = b->fs_files;
+		a->fs_free_files = b->fs_free_files;
+	}
 	a->nprocs += b->nprocs;
 	if (b->finished_unix_s > a->finished_unix_s)
 		a->finished_unix_s = b->finished_unix_s;
@@ -905,6 +923,14 @@ static int mdt_pack(const void *result, int64_t off, struct pack *o)
 	for (unsigned i = 0; i < r->nranks; i++)
 		pack_u64(o, r->rank_host[i]);
 	pack_i64(o, r->finished_unix_s);
+	pack_u64(o, r->items);
+	pack_u64(o, r->tree_dirs);
+	pack_i64(o, r->seed);
+	pack_u64(o, r->fs_ok);
+	pack_u64(o, r->fs_bytes);
+	pack_u64(o, r->fs_free_bytes);
+	pack_u64(o, r->fs_files);
+	pack_u64(o, r->fs_free_files);
 	return o->err;
 }
 
@@ -940,6 +966,14 @@ static int mdt_unpack(void *result, struct unpack *u)
 		r->rank_host[i] = unpack_u64(u);
 	r->nhosts = r->nranks ? 1 : 0;
 	r->finished_unix_s = unpack_i64(u);
+	r->items = unpack_u64(u);
+	r->tree_dirs = unpack_u64(u);
+	r->seed = unpack_i64(u);
+	r->fs_ok = unpack_u64(u) != 0;
+	r->fs_bytes = unpack_u64(u);
+	r->fs_free_bytes = unpack_u64(u);
+	r->fs_files = unpack_u64(u);
+	r->fs_free_files = unpack_u64(u);
 	if (unpack_done(u))
 		return u->err == -ENOMEM ? -ENOMEM : -EPROTO;
 	summarize(r);
