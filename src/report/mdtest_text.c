@@ -200,8 +200,17 @@ static json_t *run_json(const struct mdt_out *x, const struct driver_result *res
 	for (unsigned t = 0; t < MDT_NTESTS && ops; t++) {
 		json_t *op = json_object_get(ops, mdt_test_key[t]);
 
+		json_t *eo = json_object();
+
 		if (op && r->op[t].ops)
 			json_object_set_new(op, "latency", json_latency(&r->op[t]));
+		for (unsigned e = 0; e < ENGINE_NOPS; e++)
+			if (r->engine_ops[t][e])
+				json_object_set_new(eo, engine_op_key[e], json_u64(r->engine_ops[t][e]));
+		if (op && json_object_size(eo))
+			json_object_set_new(op, "engine_ops", eo);
+		else
+			json_decref(eo);
 	}
 	for (unsigned m = 0; m < 2; m++) {
 		json_t *tab = json_object();

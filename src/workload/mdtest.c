@@ -431,8 +431,11 @@ static int run_test(struct mdt_state *s, unsigned iter, enum mdt_test t)
 	opstat_init(&k.st);
 	wk.live = &k.st;
 	ph.expected_ops = t >= MDT_TREE_CREATE ? s->c->num_dirs : s->c->items;
+	memset(s->ctx.nops, 0, sizeof(s->ctx.nops));
 	rc = driver_phase(s->d, &ph, NULL, NULL);
 	opstat_merge(&s->r->op[t], &k.st);
+	for (unsigned o = 0; o < ENGINE_NOPS; o++)
+		s->r->engine_ops[t][o] += s->ctx.nops[o];
 	cell->ran = true;
 	cell->items = k.done;
 	cell->start_ns = ph.start_ns;
@@ -869,8 +872,11 @@ static int mdt_merge(void *dst, const void *src)
 			x->start_ns = x->start_ns < y->start_ns ? x->start_ns : y->start_ns;
 			x->end_ns = x->end_ns > y->end_ns ? x->end_ns : y->end_ns;
 		}
-	for (unsigned t = 0; t < MDT_NTESTS; t++)
+	for (unsigned t = 0; t < MDT_NTESTS; t++) {
 		opstat_merge(&a->op[t], &b->op[t]);
+		for (unsigned o = 0; o < ENGINE_NOPS; o++)
+			a->engine_ops[t][o] += b->engine_ops[t][o];
+	}
 	for (unsigned i = 0; i < b->nranks && a->nranks < MDT_MAX_RANKS; i++) {
 		bool known = false;
 
@@ -916,8 +922,11 @@ static int mdt_pack(const void *result, int64_t off, struct pack *o)
 			pack_u64(o, x->start_ns - (uint64_t)off);
 			pack_u64(o, x->end_ns - (uint64_t)off);
 		}
-	for (unsigned t = 0; t < MDT_NTESTS; t++)
+	for (unsigned t = 0; t < MDT_NTESTS; t++) {
 		pack_opstat(o, &r->op[t]);
+		for (unsigned e = 0; e < ENGINE_NOPS; e++)
+			pack_u64(o, r->engine_ops[t][e]);
+	}
 	pack_u64(o, r->nprocs);
 	pack_u64(o, r->nranks);
 	for (unsigned i = 0; i < r->nranks; i++)
@@ -955,8 +964,11 @@ static int mdt_unpack(void *result, struct unpack *u)
 			x->start_ns = unpack_u64(u);
 			x->end_ns = unpack_u64(u);
 		}
-	for (unsigned t = 0; t < MDT_NTESTS; t++)
+	for (unsigned t = 0; t < MDT_NTESTS; t++) {
 		unpack_opstat(u, &r->op[t]);
+		for (unsigned e = 0; e < ENGINE_NOPS; e++)
+			r->engine_ops[t][e] = unpack_u64(u);
+	}
 	r->nprocs = (unsigned)unpack_u64(u);
 	n = unpack_u64(u);
 	if (u->err || n > MDT_MAX_RANKS)

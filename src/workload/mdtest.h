@@ -102,6 +102,9 @@ struct mdt_result {
 	unsigned niters;             /* iterations begun */
 	struct mdt_cell (*cell)[MDT_NTESTS];   /* [iteration][test] */
 	struct opstat op[MDT_NTESTS];   /* every iteration's items, merged */
+	/* requests the engine handed to the kernel per test and op, every iteration (io_uring:
+	 * ring operations; 0 for an engine that does not count them) */
+	uint64_t engine_ops[MDT_NTESTS][ENGINE_NOPS];
 	/* the SUMMARY tables (rate, time): [0] rate, [1] time; NAN where the test did not run */
 	double table[2][MDT_NTESTS][MDT_NCOLS];
 	unsigned nprocs;             /* tasks merged into this result */
