@@ -761,24 +761,25 @@ static void mdt_result_free(void *result)
  * over iterations as mdtest prints them (0 for one iteration). */
 static void summarize(struct mdt_result *r)
 {
+	double (*v)[2] = calloc(r->niters ? r->niters : 1, sizeof(*v));
+
 	for (unsigned t = 0; t < MDT_NTESTS; t++) {
-		double v[2][r->niters ? r->niters : 1];
 		unsigned n = 0;
 
 		for (unsigned j = 0; j < r->niters; j++) {
 			const struct mdt_cell *x = &r->cell[j][t];
 			double s = x->end_ns > x->start_ns ? (double)(x->end_ns - x->start_ns) / NS_PER_S : 0;
 
-			if (!x->ran)
+			if (!x->ran || !v)
 				continue;
-			v[0][n] = s > 0 && x->items ? (double)x->items / s : 0;
-			v[1][n] = s;
+			v[n][0] = s > 0 && x->items ? (double)x->items / s : 0;
+			v[n][1] = s;
 			n++;
 		}
 		for (unsigned m = 0; m < 2; m++) {
 			double *col = r->table[m][t], sum = 0, var = 0;
 
-			if (!n) {
+			if (!n || !v) {
 				/* mdtest prints a test that did not run as zeros */
 				col[MDT_MAX] = col[MDT_MIN] = col[MDT_MEAN] = col[MDT_SD] = 0;
 				continue;
@@ -786,13 +787,13 @@ static void summarize(struct mdt_result *r)
 			col[MDT_MAX] = -INFINITY;
 			col[MDT_MIN] = INFINITY;
 			for (unsigned j = 0; j < n; j++) {
-				col[MDT_MAX] = fmax(col[MDT_MAX], v[m][j]);
-				col[MDT_MIN] = fmin(col[MDT_MIN], v[m][j]);
-				sum += v[m][j];
+				col[MDT_MAX] = fmax(col[MDT_MAX], v[j][m]);
+				col[MDT_MIN] = fmin(col[MDT_MIN], v[j][m]);
+				sum += v[j][m];
 			}
 			col[MDT_MEAN] = sum / n;
 			for (unsigned j = 0; j < n; j++)
-				var += (v[m][j] - col[MDT_MEAN]) * (v[m][j] - col[MDT_MEAN]);
+				var += (v[j][m] - col[MDT_MEAN]) * (v[j][m] - col[MDT_MEAN]);
 			col[MDT_SD] = n > 1 ? sqrt(var / (n - 1)) : 0;
 		}
 		if (t != MDT_DIR_READ) {
@@ -807,6 +808,7 @@ static void summarize(struct mdt_result *r)
 		r->fig[f++] = r->op[t].ops ? (double)hist_percentile(&r->op[t].lat, 50) : NAN;
 		r->fig[f++] = r->op[t].ops ? (double)hist_percentile(&r->op[t].lat, 99) : NAN;
 	}
+	free(v);
 }
 
 #define RATE(k, n, fl) { k "_per_s", "operations." k ".rate_per_s", n " rate", "ops/s", \
