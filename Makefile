@@ -195,7 +195,7 @@ bench: all
 	$(Q)scripts/deps.sh test
 	$(Q)bench/run.sh ./$(BIN)
 
-# tiotest and fs_mark, fsbench under the originals' names, go to COMPATDIR, not bin/: Debian's
+# tiotest, fs_mark and mdtest, fsbench under the originals' names, go to COMPATDIR, not bin/: Debian's
 # fsmark package owns /usr/bin/fs_mark. PATH=$(COMPATDIR):$$PATH puts them first (man page).
 COMPATDIR ?= $(PREFIX)/lib/fsbench/compat
 BASH_COMPDIR ?= $(PREFIX)/share/bash-completion/completions
@@ -207,13 +207,14 @@ install: all
 	if [ -x $(MPI_BIN) ]; then install -m 755 $(MPI_BIN) $(DESTDIR)$(PREFIX)/bin/fsbench-mpi; fi
 	ln -sf $(PREFIX)/bin/fsbench $(DESTDIR)$(COMPATDIR)/tiotest
 	ln -sf $(PREFIX)/bin/fsbench $(DESTDIR)$(COMPATDIR)/fs_mark
+	ln -sf $(PREFIX)/bin/fsbench $(DESTDIR)$(COMPATDIR)/mdtest
 	install -m 644 $(BUILD)/fsbench.1 $(DESTDIR)$(PREFIX)/share/man/man1/fsbench.1
 	install -m 644 $(BUILD)/completion/fsbench $(DESTDIR)$(BASH_COMPDIR)/fsbench
 	install -m 644 $(BUILD)/completion/_fsbench $(DESTDIR)$(ZSH_COMPDIR)/_fsbench
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/fsbench $(DESTDIR)$(PREFIX)/bin/fsbench-mpi \
-		$(DESTDIR)$(COMPATDIR)/tiotest $(DESTDIR)$(COMPATDIR)/fs_mark \
+		$(DESTDIR)$(COMPATDIR)/tiotest $(DESTDIR)$(COMPATDIR)/fs_mark $(DESTDIR)$(COMPATDIR)/mdtest \
 		$(DESTDIR)$(PREFIX)/share/man/man1/fsbench.1 $(DESTDIR)$(BASH_COMPDIR)/fsbench $(DESTDIR)$(ZSH_COMPDIR)/_fsbench
 	-rmdir $(DESTDIR)$(COMPATDIR) $(DESTDIR)$(PREFIX)/lib/fsbench 2>/dev/null
 

@@ -22,6 +22,7 @@
 #include "report/matrix_read.h"
 #include "report/matrix_after.h"
 #include "report/plot_cairo.h"
+#include "workload/mdtest.h"
 
 #define MAX_SHOWN 8              /* significant effects on the terminal */
 
@@ -747,6 +748,21 @@ static void classic_fs_mark(FILE *o, const struct mread_run *r)
 		fprintf(o, "(every %u%s iteration of %u shown, and the last)\n", step, step == 2 ? "nd" : step == 3 ? "rd" : "th", s->n);
 }
 
+/* mdtest's SUMMARY rate rows for the run (its Mean: the figure; one run, so no spread) */
+static void classic_mdtest(FILE *o, const struct mread_run *r)
+{
+	fprintf(o, "SUMMARY rate (in ops/sec): (the Mean of this run's iterations)\n   %-22s %14s\n   %-22s %14s\n",
+		"Operation", "Mean", "---------", "----");
+	for (unsigned t = 0; t < MDT_NTESTS; t++)
+		for (unsigned f = 0; f < r->r.nfig; f++) {
+			size_t n = strlen(mdt_test_key[t]);
+
+			if (!strncmp(r->r.fig[f].key, mdt_test_key[t], n) && !strcmp(r->r.fig[f].key + n, "_per_s") &&
+			    !isnan(r->r.fig[f].v[0]))
+				fprintf(o, "   %-22s %14.3f\n", mdt_test_name[t], r->r.fig[f].v[0]);
+		}
+}
+
 static char *classic_text(const struct mx *m, const struct mread_run *r)
 {
 	char *buf = NULL;
@@ -759,6 +775,8 @@ static char *classic_text(const struct mx *m, const struct mread_run *r)
 		classic_tiotest(o, r);
 	else if (!strcmp(m->workload, "fs_mark"))
 		classic_fs_mark(o, r);
+	else if (!strcmp(m->workload, "mdtest"))
+		classic_mdtest(o, r);
 	else
 		for (unsigned f = 0; f < r->r.nfig; f++)
 			fprintf(o, "%-40s %14.4g %s\n", r->r.fig[f].name, r->r.fig[f].v[0], r->r.fig[f].unit);

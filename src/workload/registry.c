@@ -8,7 +8,8 @@
 
 #define WORKLOADS(X) \
 	X(tiotest)   \
-	X(fs_mark)
+	X(fs_mark)    \
+	X(mdtest)
 
 #define DECLARE(n) extern const struct workload_ops workload_##n;
 WORKLOADS(DECLARE)

@@ -25,6 +25,7 @@ tiny() {
     case $1 in
     tiotest) echo "-t 2 -f 1 -r 100 -d $SCRATCH/w" ;;
     fs_mark) echo "-d $SCRATCH/w -n 20 -s 4096 -S 0 -t 2 -l $SCRATCH/log" ;;
+    mdtest) echo "-d $SCRATCH/w/m -n 20 -z 1 -b 2" ;;
     *) echo "" ;;
     esac
 }

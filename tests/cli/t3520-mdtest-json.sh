@@ -1,0 +1,67 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# t3520: fsbench mdtest --json: the declared figures (each operation's rate, the SUMMARY rate's
+# Mean, and its p50/p99 latency), totals exact (items x iterations in the latency counts, items
+# per iteration), the tables as printed, --repeat's runs, compare on two results, and no file
+# left behind.
+[ -d /dev/shm ] && export TMPDIR=/dev/shm
+. "$(dirname "$0")/lib.sh"
+need_cmd jq
+D=$SCRATCH/d
+
+# -n 20 over a tree of 3 directories (-z 1 -b 2): 6 per directory, 18 items, 3 iterations
+fsb mdtest -n 20 -i 3 -z 1 -b 2 -w 64 -e 64 -d "$D" --json "$SCRATCH/r.json" > "$SCRATCH/out" 2> "$SCRATCH/err" ||
+    fail "run: exit $?: $(cat "$SCRATCH/err")"
+[ ! -e "$D" ] || fail "-d left behind"
+J=$SCRATCH/r.json
+jq -e '.workload == "mdtest" and .complete == true and .tasks == 1 and .items_per_task == 18 and
+       .tree_directories == 3 and (.iterations | length) == 3' "$J" > /dev/null || fail "head: $(jq -c '{workload,complete,tasks,items_per_task}' "$J")"
+for op in dir_create dir_stat dir_remove file_create file_stat file_read file_remove; do
+    jq -e --arg op "$op" '.operations[$op].latency.count == 54 and ([.iterations[][$op].items] == [18,18,18])' "$J" > /dev/null ||
+        fail "$op: not 18 items x 3 iterations: $(jq -c --arg op "$op" '.operations[$op].latency.count' "$J")"
+    jq -e --arg op "$op" '.operations[$op] | (.rate_per_s > 0) and (.latency_p50_ns > 0) and (.latency_p99_ns >= .latency_p50_ns)' "$J" > /dev/null ||
+        fail "$op: figures: $(jq -c --arg op "$op" '.operations[$op] | del(.latency)' "$J")"
+    # the figure is the table's Mean, the Mean the mean of the iterations' rates
+    jq -e --arg op "$op" '(.operations[$op].rate_per_s - .summary.rate_per_s[$op].mean | fabs) < 1e-6 and
+        (([.iterations[][$op].rate_per_s] | add / 3) - .summary.rate_per_s[$op].mean | fabs) < 1e-3' "$J" > /dev/null ||
+        fail "$op: rate figure is not the SUMMARY Mean"
+done
+# the rename rotates 18 names: 18 renames; the tree: 3 directories made and removed per iteration
+jq -e '.operations.dir_rename.latency.count == 54 and .operations.tree_create.latency.count == 9 and
+       .operations.tree_remove.latency.count == 9' "$J" > /dev/null || fail "rename and tree counts"
+jq -e '.operations | has("dir_read") | not' "$J" > /dev/null || fail "a dir_read figure (mdtest does not show it)"
+# the printed Mean is the JSON's
+mean=$(awk '/^   File creation/ { print $5 }' "$SCRATCH/out")
+[ "$mean" = "$(jq -r '.summary.rate_per_s.file_create.mean * 1000 | round / 1000 | tostring' "$J" | awk '{ printf "%.3f", $1 }')" ] ||
+    fail "printed Mean $mean is not the JSON's"
+ok "figures, totals and tables"
+
+# the declarations: rates primary for the item operations, latencies lower-better
+fsb __man-options --figures > "$SCRATCH/figs" 2>/dev/null || true
+fsb compare "$J" "$J" > "$SCRATCH/cmp" 2> "$SCRATCH/err" || fail "compare: $(cat "$SCRATCH/err")"
+grep -q 'file creation rate' "$SCRATCH/cmp" || fail "compare does not show the file creation rate: $(head -20 "$SCRATCH/cmp")"
+ok "compare reads it"
+
+fsb mdtest -n 6 -F --repeat 2 -d "$D" --json "$SCRATCH/r2.json" > "$SCRATCH/out" 2> "$SCRATCH/err" ||
+    fail "--repeat: exit $?: $(cat "$SCRATCH/err")"
+jq -e '(.runs | length) == 2 and ([.runs[].operations.file_create.latency.count] == [6, 6]) and
+       .runs[0].operations.dir_create.rate_per_s == null' "$SCRATCH/r2.json" > /dev/null || fail "--repeat runs"
+[ "$(grep -c '^SUMMARY rate' "$SCRATCH/out")" = 2 ] || fail "--repeat: not two SUMMARY tables"
+grep -q '^Summary of 2 runs' "$SCRATCH/out" || fail "--repeat: no summary of the runs"
+[ ! -e "$D" ] || fail "-d left behind"
+ok "--repeat"
+
+fsb mdtest -n 4 -d "$D" --json - > "$SCRATCH/out" 2> "$SCRATCH/err" || fail "--json -: exit $?"
+jq -e '.workload == "mdtest"' "$SCRATCH/out" > /dev/null || fail "--json -: stdout is not the JSON alone"
+ok "--json - owns stdout"
+
+# the schema (doc/schema/result-mdtest.schema.json), with teeth
+need_cmd python3
+python3 -c 'import jsonschema' 2> /dev/null || skip "needs python3-jsonschema (the schema was not checked)"
+S=$TESTS_DIR/../doc/schema
+V="python3 $TESTS_DIR/cli/schema_check.py"
+$V "$S/result-mdtest.schema.json" "$J" "$SCRATCH/r2.json" > v.out 2>&1 || fail "schema: $(cat v.out)"
+jq '.environment = 5' "$J" > bad.json
+! $V "$S/result-mdtest.schema.json" bad.json > v.out 2>&1 || fail "a result with a wrong environment validates"
+! $V "$S/result-fs_mark.schema.json" "$J" > v.out 2>&1 || fail "an mdtest result validates as fs_mark"
+ok "schema"
