@@ -638,7 +638,8 @@ out:
 
 /* --after: the filesystem's checker and free-space tool on the unmounted target, after a run
  * (mounted again or made anew by the next run, as the plan says). The results go to
- * runs/CELL/BASE.after.json, the manifest's run names it and the checker's verdict. A checker
+ * runs/CELL/after-BASE.json (not BASE.after.json: a glob of run-K.json files is results only),
+ * the manifest's run names it and the checker's verdict. A checker
  * that found errors, or could not check, is a finding: said at once and counted. -1 stops the
  * experiment (a signal, the file cannot be written). */
 static int after_run(struct runner *r, struct target *t, const struct mx_cell *c, const char *base,
@@ -715,7 +716,7 @@ static int after_run(struct runner *r, struct target *t, const struct mx_cell *c
 		commit(r);
 		return -1;
 	}
-	snprintf(path, sizeof(path), "%s/runs/%s/%s.after.json", p->out, c->name, base);
+	snprintf(path, sizeof(path), "%s/runs/%s/after-%s.json", p->out, c->name, base);
 	if (outputs_json(p->prog, path, root)) {
 		json_object_set_new(run, "after_status", json_string("unwritten"));
 		json_decref(root);
@@ -724,7 +725,7 @@ static int after_run(struct runner *r, struct target *t, const struct mx_cell *c
 		return -1;
 	}
 	json_decref(root);
-	json_object_set_new(run, "after", json_sprintf("runs/%s/%s.after.json", c->name, base));
+	json_object_set_new(run, "after", json_sprintf("runs/%s/after-%s.json", c->name, base));
 	json_object_set_new(run, "after_status", json_string("done"));
 	return commit(r) ? -1 : 0;
 }
