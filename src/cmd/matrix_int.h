@@ -18,6 +18,7 @@ struct workload_ops;
 struct mxc_config {
 	const char *output;
 	struct opt_strs fs, mkfs, mount, knob;
+	struct opt_strs target;      /* --target NAME=DIR (matrix_target.c) */
 	const char *bdi_max, *bdi_strict;
 	bool drop_caches, warmup, stop_on_error, dry_run;
 	uint64_t repeat, seed, size, max_other_cpu;
@@ -60,6 +61,14 @@ struct mxc_plan {
 	char knob_path[MX_MAX_AXES * 2][PATH_MAX];
 };
 
+/* --target (matrix_target.c): the axis from the options, then, with a target axis, every other
+ * setting checked against it (what needs root: EXIT_UNSUPPORTED without it; fs, mkfs, mount,
+ * bdi, --device, --after, --fresh: EXIT_USAGE) and each directory resolved and checked; the
+ * experiment's target kind becomes "directory". 0, or the exit status with one line in err. */
+int mxt_check(struct mx_exp *e, const struct mxc_config *c, char *err, size_t len);
+/* The targets with their filesystems (type, source, mount point and options), for the manifest. */
+json_t *mxt_json(const struct mx_exp *e);
+
 /* fsbench-mpi beside this binary (for --mpi): 0 with its path, or -ENOENT. */
 int mxc_mpi_binary(char *path, size_t len);
 /* Runs the plan: the result directory, the manifest, the targets, every run, the teardown, the
@@ -78,6 +87,8 @@ struct mxc_proof {
 	const json_t *exp;           /* the experiment record: its knob axes */
 	const char *device;          /* --device: the device its mounts come from, else NULL */
 	bool lock_knobs;             /* --undo: take each knob's lock (the runner holds them all) */
+	bool own_process;            /* the runner: its unmarked --target subdirectories are proven by
+				      * device, inode, owner and mode (matrix_undo.c) */
 	char knobs[4096];            /* the result directory's OWNED_XATTR_KNOBS: a path a line */
 };
 /* The marker's value for the result directory dir: 0 or -errno. */

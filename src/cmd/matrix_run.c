@@ -38,6 +38,7 @@
 #include "sys/fsimage.h"
 #include "sys/owned.h"
 #include "sys/spawn.h"
+#include "sys/workdir.h"
 #include "workload/workload.h"
 
 
@@ -289,6 +290,37 @@ static int setup_target(struct runner *r, struct target *t, const char *name)
 	}
 	json_object_set_new(e, "direct_io", json_boolean(t->dio));
 	json_object_set_new(e, "autoclear", json_true());
+	manifest_undo_done(e);
+	return commit(r);
+}
+
+/* --target: the run's fresh subdirectory of the cell's target, recorded before it is made (the
+ * record names the parent; device and inode follow) and marked as root; the workload's
+ * directory. Removed by the run's undo (matrix_undo.c, kind workdir). */
+static int do_workdir(struct runner *r, struct target *t, const struct mx_cell *c)
+{
+	json_t *e = manifest_undo_add(&r->m, "workdir");
+	struct stat st;
+	char prefix[MX_NAME_MAX + 32];
+	int rc;
+
+	json_object_set_new(e, "parent", json_string(c->target_dir));
+	json_object_set_new(e, "cell", json_string(c->name));
+	if (commit(r))
+		return -EIO;
+	snprintf(prefix, sizeof(prefix), "fsbench-%s", c->name);
+	if ((rc = workdir_make(c->target_dir, prefix, t->mnt, sizeof(t->mnt), &st))) {
+		say(r, "cannot create a directory in '%s': %s", c->target_dir, strerror(-rc));
+		manifest_undo_mark(e, true, "not made");
+		commit(r);
+		return rc;
+	}
+	json_object_set_new(e, "path", json_string(t->mnt));
+	json_object_set_new(e, "dev", json_integer((json_int_t)st.st_dev));
+	json_object_set_new(e, "ino", json_integer((json_int_t)st.st_ino));
+	/* the proof --undo asks for, where the filesystem keeps it (not NFS): else the runner's own
+	 * undo proves it by device, inode, owner and mode 0700 */
+	json_object_set_new(e, "marked", json_boolean(geteuid() == 0 && owned_mark(t->mnt, r->token) == 0));
 	manifest_undo_done(e);
 	return commit(r);
 }
@@ -761,7 +793,7 @@ static int one_run(struct runner *r, unsigned slot, unsigned nslots, unsigned ci
 	json_object_set_new(run, "status", json_string("setting-up"));
 	json_object_set_new(run, "started_at", manifest_now());
 	json_array_append_new(json_object_get(r->m.root, "runs"), run);
-	fresh = p->e->fresh == MX_FRESH_PER_RUN || t->holds != (int)ci;
+	fresh = !c->target_dir && (p->e->fresh == MX_FRESH_PER_RUN || t->holds != (int)ci);
 	json_object_set_new(run, "mkfs", json_boolean(fresh));
 	if (commit(r))
 		goto undo;
@@ -771,7 +803,7 @@ static int one_run(struct runner *r, unsigned slot, unsigned nslots, unsigned ci
 	if (!rc && !interrupted() && fresh)
 		rc = do_mkfs(r, t, ci, run);
 	if (!rc && !interrupted())
-		rc = do_mount(r, t, c);
+		rc = c->target_dir ? do_workdir(r, t, c) : do_mount(r, t, c);
 	if (!rc && !interrupted())
 		rc = do_bdi(r, t, c);
 	if (!rc && !interrupted() && p->e->drop_caches) {
@@ -944,6 +976,9 @@ static int knobs_declare(struct runner *r)
 	int rc;
 
 	list[0] = '\0';
+	/* without root there are no knobs (matrix_target.c) and no trusted.* attribute to clear */
+	if (geteuid() != 0)
+		return 0;
 	for (unsigned a = 0; a < e->naxes; a++)
 		if (e->axes[a].kind == MX_KNOB && e->axes[a].knob) {
 			int n = snprintf(list + k, sizeof(list) - k, "%s%s", k ? "\n" : "", e->axes[a].knob);
@@ -1025,6 +1060,8 @@ static void plan_json(struct runner *r, const unsigned *cell, const unsigned *re
 	json_object_set_new(tg, "device", p->device ? json_string(p->device) : json_null());
 	json_object_set_new(tg, "destroy", json_boolean(p->cfg->destroy != NULL));
 	json_object_set_new(tg, "scratch", json_null());
+	if (mx_target_axis(p->e) >= 0)
+		json_object_set_new(tg, "targets", mxt_json(p->e));
 	json_object_set_new(r->m.root, "target", tg);
 }
 
@@ -1129,8 +1166,8 @@ int mxc_run(struct mxc_plan *p)
 	}
 	say(&r, "experiment %s: %s on %u cells x %u runs, %s order (seed %llu), mkfs %s; results in %s",
 	    p->e->name, p->w->name, p->e->ncells, p->repeat, mx_order_name(p->order),
-	    (unsigned long long)p->seed, p->e->fresh == MX_FRESH_PER_RUN ? "before every run" : "once per cell",
-	    p->out);
+	    (unsigned long long)p->seed, mx_target_axis(p->e) >= 0 ? "never (existing targets)" :
+	    p->e->fresh == MX_FRESH_PER_RUN ? "before every run" : "once per cell", p->out);
 	if (runs_dirs(&r)) {
 		code = EXIT_FAILED;
 		goto out_manifest;
@@ -1143,7 +1180,11 @@ int mxc_run(struct mxc_plan *p)
 	for (unsigned i = 0; i < r.nt; i++)
 		r.t[i].fd = -1;
 	snprintf(path, sizeof(path), "%s/fsbench-matrix.XXXXXX", p->scratch_parent);
-	if (make_dir(&r, path, true)) {
+	if (mx_target_axis(p->e) >= 0) {
+		/* existing targets: no scratch directory, nothing made before the runs */
+		mxc_proof_init(&r.proof, p->out, r.token, r.m.root);
+		r.proof.own_process = true;
+	} else if (make_dir(&r, path, true)) {
 		r.stop = true;
 	} else {
 		json_object_set_new(json_object_get(r.m.root, "target"), "scratch", json_string(r.scratch));
@@ -1152,7 +1193,7 @@ int mxc_run(struct mxc_plan *p)
 			if (setup_target(&r, &r.t[i], p->device ? "device" : cell_of(&r, i)->name))
 				r.stop = true;
 	}
-	if (!r.stop && !p->device && r.nt && !r.t[0].dio)
+	if (!r.stop && !p->device && r.nt && !r.t[0].dio && mx_target_axis(p->e) < 0)
 		say(&r, "direct I/O is off on the loop devices (the filesystem under '%s' refused it): the "
 		    "host's page cache caches the images too", r.scratch);
 	if (!r.stop && !interrupted()) {
