@@ -1139,7 +1139,8 @@ int mxc_run(struct mxc_plan *p)
 	}
 	if ((code = out_dir(&r)) || (code = knobs_declare(&r)))
 		goto out_free;
-	if ((r.cwd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
+	/* only to fchdir back: a working directory the user may enter but not list is fine */
+	if ((r.cwd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0) {
 		say(&r, "cannot open the working directory: %s", strerror(errno));
 		code = EXIT_FAILED;
 		goto out_free;
