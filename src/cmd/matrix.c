@@ -50,6 +50,9 @@ static const struct opt mx_opts[] = {
 	  "run on an existing directory instead of a fresh filesystem (repeatable: an axis): no "
 	  "mkfs, no mount; each run in a fresh subdirectory of DIR, removed after; without root "
 	  "when no knob, mkfs or mount axis asks for it" },
+	{ 0, "remount-opts", OPT_STRS, F(remount), "OPTS", 0, 0, 0, MX_MAX_VALUES,
+	  "with --target, as root: remount each target (a mount point) with its options plus OPTS "
+	  "before each run and back after (repeatable: an axis; 'defaults': as it is)" },
 	{ 0, "bdi-max-bytes", OPT_STR, F(bdi_max), "SIZE", 0, 0, 0, 0,
 	  "during each run, the filesystem's bdi max_bytes writeback limit (restored after)" },
 	{ 0, "bdi-strict-limit", OPT_STR, F(bdi_strict), "0|1", 0, 0, 0, 0,
@@ -742,7 +745,7 @@ static void dry_run(const struct mxc_plan *p)
 
 static void reset_user(struct mxc_config *c)
 {
-	c->fs.user = c->mkfs.user = c->mount.user = c->knob.user = c->target.user = false;
+	c->fs.user = c->mkfs.user = c->mount.user = c->knob.user = c->target.user = c->remount.user = false;
 }
 
 /* The run's limits and rules (--after-timeout, --repeat auto and its budget, --primary,

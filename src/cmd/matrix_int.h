@@ -19,6 +19,7 @@ struct mxc_config {
 	const char *output;
 	struct opt_strs fs, mkfs, mount, knob;
 	struct opt_strs target;      /* --target NAME=DIR (matrix_target.c) */
+	struct opt_strs remount;     /* --remount-opts OPTS: an axis over the targets */
 	const char *bdi_max, *bdi_strict;
 	bool drop_caches, warmup, stop_on_error, dry_run;
 	uint64_t repeat, seed, size, max_other_cpu;
@@ -68,6 +69,12 @@ struct mxc_plan {
 int mxt_check(struct mx_exp *e, const struct mxc_config *c, char *err, size_t len);
 /* The targets with their filesystems (type, source, mount point and options), for the manifest. */
 json_t *mxt_json(const struct mx_exp *e);
+/* As root with a remount axis: the targets' mount points recorded on the result directory
+ * (OWNED_XATTR_REMOUNTS), where only root writes: what --undo may remount. 0 or -errno. */
+int mxt_declare(const struct mx_exp *e, const char *out);
+struct mxc_proof;
+/* Undoes a remount entry (matrix_undo.c calls it): 0 restored, else -errno, how says. */
+int mxt_undo_remount(const struct mxc_proof *pf, json_t *e, char *how, size_t len);
 
 /* fsbench-mpi beside this binary (for --mpi): 0 with its path, or -ENOENT. */
 int mxc_mpi_binary(char *path, size_t len);
@@ -90,6 +97,7 @@ struct mxc_proof {
 	bool own_process;            /* the runner: its unmarked --target subdirectories are proven by
 				      * device, inode, owner and mode (matrix_undo.c) */
 	char knobs[4096];            /* the result directory's OWNED_XATTR_KNOBS: a path a line */
+	char remounts[4096];         /* its OWNED_XATTR_REMOUNTS: a mount point a line */
 };
 /* The marker's value for the result directory dir: 0 or -errno. */
 int mxc_token(const char *dir, char *tok, size_t len);

@@ -37,6 +37,7 @@
 #include "sys/fsck.h"
 #include "sys/fsimage.h"
 #include "sys/owned.h"
+#include "sys/remount.h"
 #include "sys/spawn.h"
 #include "sys/workdir.h"
 #include "workload/workload.h"
@@ -187,7 +188,8 @@ static unsigned undo_from(struct runner *r, size_t from, bool final)
 			left += rc != 0;
 			say(r, "%s %s %s: %s", rc ? "cannot undo" : "undo:", kind,
 			    json_string_value(json_object_get(e, !strcmp(kind, "mount") ? "target" :
-							       !strcmp(kind, "loop") ? "device" : "path")), how);
+							       !strcmp(kind, "loop") ? "device" :
+							       !strcmp(kind, "remount") ? "target" : "path")), how);
 		}
 		commit(r);
 	}
@@ -323,6 +325,50 @@ static int do_workdir(struct runner *r, struct target *t, const struct mx_cell *
 	json_object_set_new(e, "marked", json_boolean(geteuid() == 0 && owned_mark(t->mnt, r->token) == 0));
 	manifest_undo_done(e);
 	return commit(r);
+}
+
+/* --remount-opts: the cell's target remounted with its own options plus the cell's, what it had
+ * recorded first and what it has after; the run's undo remounts it back (matrix_target.c). */
+static int do_remount(struct runner *r, const struct mx_cell *c)
+{
+	struct remount_state *was = calloc(1, sizeof(*was)), *now = calloc(1, sizeof(*now));
+	char opts[4096], err[PATH_MAX + 256], dev[32];
+	json_t *e;
+	int rc = -ENOMEM;
+
+	if (!was || !now || (rc = remount_read(c->target_dir, was, err, sizeof(err)))) {
+		say(r, "%s", was && now ? err : "out of memory");
+		goto out;
+	}
+	remount_opts(was, c->remount_opts, opts, sizeof(opts));
+	snprintf(dev, sizeof(dev), "%u:%u", was->major, was->minor);
+	e = manifest_undo_add(&r->m, "remount");
+	json_object_set_new(e, "target", json_string(was->mnt));
+	json_object_set_new(e, "dev", json_string(dev));
+	json_object_set_new(e, "fstype", json_string(was->fstype));
+	json_object_set_new(e, "previous_vfs", json_string(was->vfs));
+	json_object_set_new(e, "previous_super", json_string(was->super));
+	json_object_set_new(e, "options", json_string(opts));
+	json_object_set_new(e, "cell", json_string(c->name));
+	if ((rc = commit(r)))
+		goto out;
+	if ((rc = remount_apply(was->mnt, opts, err, sizeof(err)))) {
+		say(r, "%s", err);
+		if (!remount_read(was->mnt, now, err, sizeof(err)) && remount_same(was, now))
+			manifest_undo_mark(e, true, "not remounted");
+		commit(r);
+		goto out;
+	}
+	if (!remount_read(was->mnt, now, err, sizeof(err))) {
+		json_object_set_new(e, "now_vfs", json_string(now->vfs));
+		json_object_set_new(e, "now_super", json_string(now->super));
+	}
+	manifest_undo_done(e);
+	rc = commit(r);
+out:
+	free(was);
+	free(now);
+	return rc;
 }
 
 static void cmdline(char *buf, size_t len, char *const *argv)
@@ -803,6 +849,8 @@ static int one_run(struct runner *r, unsigned slot, unsigned nslots, unsigned ci
 	if (!rc && !interrupted() && fresh)
 		rc = do_mkfs(r, t, ci, run);
 	if (!rc && !interrupted())
+		rc = c->remount_opts ? do_remount(r, c) : 0;
+	if (!rc && !interrupted())
 		rc = c->target_dir ? do_workdir(r, t, c) : do_mount(r, t, c);
 	if (!rc && !interrupted())
 		rc = do_bdi(r, t, c);
@@ -1139,6 +1187,11 @@ int mxc_run(struct mxc_plan *p)
 	}
 	if ((code = out_dir(&r)) || (code = knobs_declare(&r)))
 		goto out_free;
+	if ((rc = mxt_declare(p->e, p->out))) {
+		say(&r, "cannot record the targets it remounts on '%s': %s", p->out, strerror(-rc));
+		code = EXIT_FAILED;
+		goto out_free;
+	}
 	/* only to fchdir back: a working directory the user may enter but not list is fine */
 	if ((r.cwd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0) {
 		say(&r, "cannot open the working directory: %s", strerror(errno));

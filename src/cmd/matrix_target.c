@@ -16,6 +16,7 @@
 #include "core/quote.h"
 #include "sys/env.h"
 #include "sys/owned.h"
+#include "sys/remount.h"
 
 /* --target NAME=DIR...: the axis "target", replacing the experiment file's [target] sections */
 static int target_axis(struct mx_exp *e, const struct opt_strs *t, char *err, size_t len)
@@ -87,21 +88,78 @@ static int target_dir(struct mx_value *v, bool root, char *err, size_t len)
 	return 0;
 }
 
+/* --remount-opts OPTS...: the axis "remount" (replacing the file's), each value mount options
+ * as --mount-opts takes them */
+static int remount_axis(struct mx_exp *e, const struct opt_strs *o, char *err, size_t len)
+{
+	char q[QUOTE_MAX], msg[512];
+	int a;
+
+	if (o->n && (a = mx_axis_add(e, "remount", MX_REMOUNT, NULL, err, len)) < 0)
+		return -1;
+	for (unsigned i = 0; i < o->n; i++)
+		if (remount_check(o->v[i], msg, sizeof(msg)) ||
+		    mx_value_add(e, (unsigned)a, NULL, o->v[i], false, msg, sizeof(msg))) {
+			snprintf(err, len, "option --remount-opts '%s': %s", quote_str(o->v[i], q, sizeof(q)), msg);
+			return -1;
+		}
+	return 0;
+}
+
+/* A remount axis over the targets: each a mount point whose options can be replayed, with each
+ * value's options over them */
+static int remount_targets(const struct mx_exp *e, int ta, int ra, char *err, size_t len)
+{
+	for (unsigned v = 0; v < e->axes[ta].nvalues; v++) {
+		const struct mx_value *t = &e->axes[ta].values[v];
+		struct remount_state *s = calloc(1, sizeof(*s));
+		char opts[4096], msg[PATH_MAX + 256];
+		int rc = s ? remount_read(t->setting, s, msg, sizeof(msg)) : -ENOMEM;
+
+		if (rc) {
+			snprintf(err, len, "--remount-opts: target %s: %s", t->label, s ? msg : "out of memory");
+			free(s);
+			return EXIT_USAGE;
+		}
+		for (unsigned k = 0; k <= e->axes[ra].nvalues; k++) {
+			remount_opts(s, k < e->axes[ra].nvalues ? e->axes[ra].values[k].setting : NULL, opts,
+				     sizeof(opts));
+			if (remount_check(opts, msg, sizeof(msg))) {
+				snprintf(err, len, "--remount-opts: target %s: its options could not be %s: %s",
+					 t->label, k < e->axes[ra].nvalues ? "combined" : "given back", msg);
+				free(s);
+				return k < e->axes[ra].nvalues ? EXIT_USAGE : EXIT_UNSUPPORTED;
+			}
+		}
+		free(s);
+	}
+	return 0;
+}
+
 int mxt_check(struct mx_exp *e, const struct mxc_config *c, char *err, size_t len)
 {
 	bool root = geteuid() == 0;
-	int a, code;
+	int a, ra, code;
 
-	if (target_axis(e, &c->target, err, len))
+	if (target_axis(e, &c->target, err, len) || remount_axis(e, &c->remount, err, len))
 		return EXIT_USAGE;
-	if ((a = mx_target_axis(e)) < 0)
+	ra = -1;
+	for (unsigned k = 0; k < e->naxes; k++)
+		if (e->axes[k].kind == MX_REMOUNT)
+			ra = (int)k;
+	if ((a = mx_target_axis(e)) < 0 && ra >= 0) {
+		snprintf(err, len, "axis %s: a remount axis is for --target (images are mounted with "
+			 "--mount-opts)", e->axes[ra].name);
+		return EXIT_USAGE;
+	}
+	if (a < 0)
 		return 0;
 	/* what only root may do, before anything else is said about it */
 	for (unsigned k = 0; k < e->naxes && !root; k++) {
 		enum mx_kind kind = e->axes[k].kind;
 
 		if (kind == MX_KNOB || kind == MX_MKFS || kind == MX_MOUNT || kind == MX_FS ||
-		    kind == MX_BDI_MAX_BYTES || kind == MX_BDI_STRICT_LIMIT) {
+		    kind == MX_BDI_MAX_BYTES || kind == MX_BDI_STRICT_LIMIT || kind == MX_REMOUNT) {
 			snprintf(err, len, "axis %s: a %s axis needs root (only the workload's arguments vary "
 				 "over --target without it)", e->axes[k].name, mx_kind_name(kind));
 			return EXIT_UNSUPPORTED;
@@ -129,8 +187,106 @@ int mxt_check(struct mx_exp *e, const struct mxc_config *c, char *err, size_t le
 	for (unsigned v = 0; v < e->axes[a].nvalues; v++)
 		if ((code = target_dir(&e->axes[a].values[v], root, err, len)))
 			return code;
+	if (ra >= 0 && (code = remount_targets(e, a, ra, err, len)))
+		return code;
 	e->target_kind = "directory";
 	return 0;
+}
+
+int mxt_declare(const struct mx_exp *e, const char *out)
+{
+	char list[4096] = "";
+	size_t k = 0;
+	int a = mx_target_axis(e), rc;
+	bool remount = false;
+
+	if (geteuid() != 0)
+		return 0;
+	for (unsigned x = 0; x < e->naxes; x++)
+		remount |= e->axes[x].kind == MX_REMOUNT;
+	for (unsigned v = 0; remount && a >= 0 && v < e->axes[a].nvalues; v++) {
+		int n = snprintf(list + k, sizeof(list) - k, "%s%s", k ? "\n" : "", e->axes[a].values[v].setting);
+
+		if (n < 0 || (size_t)n >= sizeof(list) - k)
+			return -ENAMETOOLONG;
+		k += (size_t)n;
+	}
+	/* an empty result directory's earlier list goes too */
+	rc = owned_set(out, OWNED_XATTR_REMOUNTS, k ? list : NULL);
+	return rc && (k || rc != -EOPNOTSUPP) ? rc : 0;
+}
+
+static const char *jstr(const json_t *e, const char *k)
+{
+	const char *s = json_string_value(json_object_get(e, k));
+
+	return s ? s : "";
+}
+
+/* The manifest names the mount; it is remounted back only when the result directory declares
+ * it (OWNED_XATTR_REMOUNTS, set by root), it is still a mount point of the recorded device, and
+ * it still has the options fsbench gave it (someone who changed them since owns them now). */
+int mxt_undo_remount(const struct mxc_proof *pf, json_t *e, char *how, size_t len)
+{
+	const char *mnt = jstr(e, "target");
+	struct remount_state *cur = calloc(1, sizeof(*cur)), *prev = calloc(1, sizeof(*prev));
+	char opts[4096], msg[PATH_MAX + 256], dev[32];
+	const char *l = pf->remounts;
+	size_t n = strlen(mnt);
+	bool listed = false;
+	int rc = -EPERM;
+
+	if (!cur || !prev) {
+		snprintf(how, len, "out of memory");
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (; *l && n && !listed; l += strcspn(l, "\n"), l += *l == '\n')
+		listed = !strncmp(l, mnt, n) && (l[n] == '\n' || !l[n]);
+	if (geteuid() != 0 || !listed) {
+		snprintf(how, len, "left: not proven fsbench's (%s)", geteuid() ? "not root" :
+			 "the result directory does not declare this target");
+		goto out;
+	}
+	if ((rc = remount_read(mnt, cur, msg, sizeof(msg)))) {
+		snprintf(how, len, "left: %s", msg);
+		rc = -EPERM;
+		goto out;
+	}
+	snprintf(dev, sizeof(dev), "%u:%u", cur->major, cur->minor);
+	if (!json_object_get(e, "now_vfs")) {
+		/* recorded, then killed before or after the remount: settled only when it is as it was */
+		rc = !strcmp(dev, jstr(e, "dev")) && !strcmp(cur->vfs, jstr(e, "previous_vfs")) &&
+		     !strcmp(cur->super, jstr(e, "previous_super")) ? 0 : -EPERM;
+		snprintf(how, len, rc ? "left: its options are not the ones it had (%s %s) and fsbench did not "
+			 "record giving it these: check it by hand" : "never remounted", cur->vfs, cur->super);
+		goto out;
+	}
+	if (strcmp(dev, jstr(e, "dev")) || strcmp(cur->vfs, jstr(e, "now_vfs")) || strcmp(cur->super, jstr(e, "now_super"))) {
+		snprintf(how, len, "left: not what fsbench made it (now %s %s, options %s)", dev, cur->vfs, cur->super);
+		rc = -EPERM;
+		goto out;
+	}
+	*prev = *cur;
+	snprintf(prev->vfs, sizeof(prev->vfs), "%s", jstr(e, "previous_vfs"));
+	snprintf(prev->super, sizeof(prev->super), "%s", jstr(e, "previous_super"));
+	remount_back_opts(prev, jstr(e, "options"), opts, sizeof(opts));
+	if ((rc = remount_apply(mnt, opts, msg, sizeof(msg)))) {
+		snprintf(how, len, "%s", msg);
+		goto out;
+	}
+	if ((rc = remount_read(mnt, cur, msg, sizeof(msg))) || !remount_same(cur, prev)) {
+		/* an option the kernel lists only when it is not its default cannot be replayed */
+		snprintf(how, len, "remounted with its options, but they read back otherwise: %s %s, was %s %s",
+			 cur->vfs, cur->super, prev->vfs, prev->super);
+		rc = -EIO;
+		goto out;
+	}
+	snprintf(how, len, "remounted with %s", opts);
+out:
+	free(cur);
+	free(prev);
+	return rc;
 }
 
 json_t *mxt_json(const struct mx_exp *e)

@@ -56,6 +56,7 @@ void mxc_proof_init(struct mxc_proof *pf, const char *dir, const char *token, co
 	/* the knobs as the runner declared them where only root could write: the result
 	 * directory's attribute, not the manifest's word alone */
 	owned_get(dir, OWNED_XATTR_KNOBS, pf->knobs, sizeof(pf->knobs));
+	owned_get(dir, OWNED_XATTR_REMOUNTS, pf->remounts, sizeof(pf->remounts));
 	if (!strcmp(str(tg, "kind"), "device") && *str(tg, "device"))
 		pf->device = str(tg, "device");
 	snprintf(pf->scratch, sizeof(pf->scratch), "%s", sc ? sc : "");
@@ -407,6 +408,8 @@ int mxc_undo_entry(const struct mxc_proof *pf, json_t *e, char *how, size_t len)
 		return undo_loop(pf, e, how, len);
 	if (!strcmp(kind, "workdir"))
 		return undo_workdir(pf, e, how, len);
+	if (!strcmp(kind, "remount"))
+		return mxt_undo_remount(pf, e, how, len);
 	if (!strcmp(kind, "mount"))
 		return undo_mount(pf, e, how, len);
 	if (!strcmp(kind, "knob") || !strcmp(kind, "bdi"))

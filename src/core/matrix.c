@@ -16,7 +16,7 @@
 static const char *const kind_names[] = {
 	[MX_FS] = "fs", [MX_MKFS] = "mkfs", [MX_MOUNT] = "mount", [MX_KNOB] = "knob",
 	[MX_BDI_MAX_BYTES] = "bdi-max-bytes", [MX_BDI_STRICT_LIMIT] = "bdi-strict-limit",
-	[MX_ARGS] = "args", [MX_TARGET] = "target",
+	[MX_ARGS] = "args", [MX_TARGET] = "target", [MX_REMOUNT] = "remount",
 };
 #define NKINDS (sizeof(kind_names) / sizeof(kind_names[0]))
 
@@ -809,6 +809,9 @@ static int cell_resolve(struct mx_exp *e, struct mx_cell *c,
 		case MX_FS:
 		case MX_TARGET:
 			break;
+		case MX_REMOUNT:
+			c->remount_opts = strcmp(set, "defaults") ? set : NULL;
+			break;
 		case MX_MKFS:
 			/* "TYPE:OPTS" is for cells of that type; plain OPTS for every cell */
 			if ((tp = type_prefix(set))) {
@@ -893,6 +896,7 @@ static int cell_resolve(struct mx_exp *e, struct mx_cell *c,
 	if (c->target_dir) {
 		json_object_set_new(cfg, "target_name", json_string(c->target_name));
 		json_object_set_new(cfg, "target_dir", json_string(c->target_dir));
+		json_object_set_new(cfg, "remount_options", c->remount_opts ? json_string(c->remount_opts) : json_null());
 	}
 	json_object_set_new(cfg, "size_bytes", json_integer((json_int_t)e->size_bytes));
 	json_object_set_new(cfg, "fresh", json_string(mx_fresh_name(e->fresh)));

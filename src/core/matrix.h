@@ -15,6 +15,7 @@
  *   args              workload arguments appended to the experiment's
  *   target            an existing directory (label: its name, setting: the directory): no
  *                     mkfs, no mount, the workload in a fresh subdirectory of it
+ *   remount           options a target is remounted with before the cell's runs (restored after)
  * A value has a label (cell names, reports) and a setting (what is applied); they are the same
  * unless the file gives labels.
  *
@@ -39,7 +40,8 @@
 #define MX_MAX_INI_OPTS 128
 #define MX_NAME_MAX 64
 
-enum mx_kind { MX_FS, MX_MKFS, MX_MOUNT, MX_KNOB, MX_BDI_MAX_BYTES, MX_BDI_STRICT_LIMIT, MX_ARGS, MX_TARGET };
+enum mx_kind { MX_FS, MX_MKFS, MX_MOUNT, MX_KNOB, MX_BDI_MAX_BYTES, MX_BDI_STRICT_LIMIT, MX_ARGS, MX_TARGET,
+	       MX_REMOUNT };
 
 enum mx_order { MX_ORDER_INTERLEAVED, MX_ORDER_ROTATED, MX_ORDER_SEQUENTIAL };
 enum mx_fresh { MX_FRESH_PER_RUN, MX_FRESH_PER_CELL };
@@ -71,6 +73,7 @@ struct mx_cell {
 	const char *fs;              /* "" on an existing target */
 	const char *target_name;     /* MX_TARGET: the target's name and directory; NULL: none */
 	const char *target_dir;
+	const char *remount_opts;    /* MX_REMOUNT: over the target's own; NULL: not remounted */
 	char *mkfs_opts;             /* the options given for mkfs.FS, "" for none */
 	char *mount_opts;            /* "" for the defaults */
 	unsigned nknobs;
