@@ -70,8 +70,9 @@ static const struct opt mx_opts[] = {
 	  "starts at cell r) or sequential (all runs of a cell, then the next)" },
 	{ 0, "seed", OPT_UINT, F(seed), "N", 0, UINT64_MAX, 0, 0, "seed of the interleaved order" },
 	{ 0, "fresh", OPT_STR, F(fresh), "WHEN", 0, 0, 0, 0,
-	  "per-run: mkfs before every run; per-cell: once per cell (default: per-run when the "
-	  "workload keeps its files, as fs_mark -F does; per-cell otherwise)" },
+	  "per-run: mkfs before every run; per-cell: once per cell; never: once per filesystem type "
+	  "(and mkfs options), the cells taking turns on it, remounted with their options (default: "
+	  "per-run when the workload keeps its files, as fs_mark -F does; per-cell otherwise)" },
 	{ 0, "warmup", OPT_FLAG, F(warmup), NULL, 0, 0, 0, 0,
 	  "one run of the first cell before the others, recorded and left out of the results" },
 	{ 0, "size", OPT_SIZE, F(size), "SIZE", UINT64_C(16) << 20, UINT64_C(1) << 44, UINT64_C(1) << 20, 0,
@@ -940,7 +941,7 @@ int cmd_matrix(int argc, char **argv, const char *prog)
 	}
 	if (cfg.fresh) {
 		if (mx_fresh_parse(cfg.fresh, &e->fresh)) {
-			fprintf(stderr, "%s: option --fresh: '%s' is not per-run or per-cell\n", prog,
+			fprintf(stderr, "%s: option --fresh: '%s' is not per-run, per-cell or never\n", prog,
 				quote_str(cfg.fresh, q, sizeof(q)));
 			goto out;
 		}

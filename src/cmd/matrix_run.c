@@ -75,7 +75,14 @@ static struct mx_cell *cell_of(struct runner *r, unsigned i)
 
 static struct target *target_of(struct runner *r, unsigned cell)
 {
-	return r->p->device ? &r->t[0] : &r->t[cell];
+	return r->p->device ? &r->t[0] : &r->t[r->p->e->fresh == MX_FRESH_NEVER ? mx_fs_group(r->p->e, cell) : cell];
+}
+
+/* --fresh never: the filesystem on the target is one this cell may run on (its type and mkfs
+ * options) */
+static bool holds_same(struct runner *r, int holds, unsigned ci)
+{
+	return holds >= 0 && mx_fs_group(r->p->e, (unsigned)holds) == mx_fs_group(r->p->e, ci);
 }
 
 static void say(struct runner *r, const char *f, ...) __attribute__((format(printf, 2, 3)));
@@ -426,6 +433,8 @@ static int do_mkfs(struct runner *r, struct target *t, unsigned ci, json_t *run)
 		rc = -EIO;
 	} else {
 		t->holds = (int)ci;
+		json_object_set_new(r->m.root, "mkfs_count",
+				    json_integer(json_integer_value(json_object_get(r->m.root, "mkfs_count")) + 1));
 		rc = commit(r);
 	}
 out:
@@ -839,7 +848,8 @@ static int one_run(struct runner *r, unsigned slot, unsigned nslots, unsigned ci
 	json_object_set_new(run, "status", json_string("setting-up"));
 	json_object_set_new(run, "started_at", manifest_now());
 	json_array_append_new(json_object_get(r->m.root, "runs"), run);
-	fresh = !c->target_dir && (p->e->fresh == MX_FRESH_PER_RUN || t->holds != (int)ci);
+	fresh = !c->target_dir && (p->e->fresh == MX_FRESH_PER_RUN || (p->e->fresh == MX_FRESH_NEVER ?
+								      !holds_same(r, t->holds, ci) : t->holds != (int)ci));
 	json_object_set_new(run, "mkfs", json_boolean(fresh));
 	if (commit(r))
 		goto undo;
@@ -1212,6 +1222,7 @@ int mxc_run(struct mxc_plan *p)
 	host_json(&r);
 	plan_json(&r, cell, rep, n);
 	json_object_set_new(r.m.root, "report", json_null());
+	json_object_set_new(r.m.root, "mkfs_count", json_integer(0));
 	/* written first: from here on, what is set up is recorded before it is */
 	if ((rc = manifest_commit(&r.m))) {
 		say(&r, "cannot write '%s': %s", r.m.path, strerror(-rc));
@@ -1221,7 +1232,8 @@ int mxc_run(struct mxc_plan *p)
 	say(&r, "experiment %s: %s on %u cells x %u runs, %s order (seed %llu), mkfs %s; results in %s",
 	    p->e->name, p->w->name, p->e->ncells, p->repeat, mx_order_name(p->order),
 	    (unsigned long long)p->seed, mx_target_axis(p->e) >= 0 ? "never (existing targets)" :
-	    p->e->fresh == MX_FRESH_PER_RUN ? "before every run" : "once per cell", p->out);
+	    p->e->fresh == MX_FRESH_PER_RUN ? "before every run" : p->e->fresh == MX_FRESH_NEVER ?
+	    "once per filesystem type, the cells in turn on it" : "once per cell", p->out);
 	if (runs_dirs(&r)) {
 		code = EXIT_FAILED;
 		goto out_manifest;
@@ -1244,7 +1256,8 @@ int mxc_run(struct mxc_plan *p)
 		json_object_set_new(json_object_get(r.m.root, "target"), "scratch", json_string(r.scratch));
 		mxc_proof_init(&r.proof, p->out, r.token, r.m.root);
 		for (unsigned i = 0; i < r.nt && !r.stop && !interrupted(); i++)
-			if (setup_target(&r, &r.t[i], p->device ? "device" : cell_of(&r, i)->name))
+			if ((p->device || target_of(&r, i) == &r.t[i]) &&
+			    setup_target(&r, &r.t[i], p->device ? "device" : cell_of(&r, i)->name))
 				r.stop = true;
 	}
 	if (!r.stop && !p->device && r.nt && !r.t[0].dio && mx_target_axis(p->e) < 0)

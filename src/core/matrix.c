@@ -50,7 +50,7 @@ const char *mx_order_name(enum mx_order o)
 
 const char *mx_fresh_name(enum mx_fresh f)
 {
-	return f == MX_FRESH_PER_RUN ? "per-run" : "per-cell";
+	return f == MX_FRESH_PER_RUN ? "per-run" : f == MX_FRESH_NEVER ? "never" : "per-cell";
 }
 
 int mx_order_parse(const char *s, enum mx_order *o)
@@ -72,6 +72,8 @@ int mx_fresh_parse(const char *s, enum mx_fresh *f)
 		*f = MX_FRESH_PER_RUN;
 	else if (!strcmp(s, "per-cell"))
 		*f = MX_FRESH_PER_CELL;
+	else if (!strcmp(s, "never"))
+		*f = MX_FRESH_NEVER;
 	else
 		return -1;
 	return 0;
@@ -912,6 +914,16 @@ static int cell_resolve(struct mx_exp *e, struct mx_cell *c,
 oom:
 	fmt(err, errlen, "out of memory");
 	return -1;
+}
+
+unsigned mx_fs_group(const struct mx_exp *e, unsigned ci)
+{
+	const struct mx_cell *c = &e->cells[ci];
+
+	for (unsigned i = 0; i < ci; i++)
+		if (!strcmp(e->cells[i].fs, c->fs) && !strcmp(e->cells[i].mkfs_opts, c->mkfs_opts))
+			return i;
+	return ci;
 }
 
 int mx_target_axis(const struct mx_exp *e)

@@ -44,7 +44,8 @@ enum mx_kind { MX_FS, MX_MKFS, MX_MOUNT, MX_KNOB, MX_BDI_MAX_BYTES, MX_BDI_STRIC
 	       MX_REMOUNT };
 
 enum mx_order { MX_ORDER_INTERLEAVED, MX_ORDER_ROTATED, MX_ORDER_SEQUENTIAL };
-enum mx_fresh { MX_FRESH_PER_RUN, MX_FRESH_PER_CELL };
+/* never: one filesystem per type and mkfs options, made once; the cells on it take turns */
+enum mx_fresh { MX_FRESH_PER_RUN, MX_FRESH_PER_CELL, MX_FRESH_NEVER };
 
 struct mx_value {
 	char *label;
@@ -161,6 +162,10 @@ int mx_split_words(const char *s, char **out, unsigned max, unsigned *n, char *e
 int mx_finish(struct mx_exp *e, int (*mkfs_argv)(const char *fs, const char *opts, char **argv,
 						 unsigned max, char *err, size_t errlen),
 	      char *err, size_t errlen);
+
+/* The first cell with cell ci's filesystem and mkfs options: under --fresh never, the one whose
+ * image ci's runs use. */
+unsigned mx_fs_group(const struct mx_exp *e, unsigned ci);
 
 /* The index of the experiment's target axis, -1 without one. */
 int mx_target_axis(const struct mx_exp *e);

@@ -773,6 +773,9 @@ int mread_load(const char *dir, bool exclude_flagged, struct mx *m, char *err, s
 
 		/* runs in rounds that each ran every cell: interleaved or rotated, not sequential */
 		m->rounds = !ord || strcmp(ord, "sequential");
+		m->fresh_never = !strcmp(json_string_value(json_object_get(exp, "fresh")) ?: "", "never");
+		m->mkfs_count = json_is_integer(json_object_get(root, "mkfs_count")) ?
+				json_integer_value(json_object_get(root, "mkfs_count")) : -1;
 		/* outside input: a list that fails the check is ignored (the declared figures), said */
 		if (prim && !vd_primary_check(prim) && !(m->primary = strdup(prim)))
 			goto oom;

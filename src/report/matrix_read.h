@@ -93,6 +93,8 @@ struct mx {
 	struct mread_run *run;
 	unsigned nruns;
 	bool exclude_flagged;
+	bool fresh_never;             /* --fresh never: one filesystem per type, the cells in turn on it */
+	long long mkfs_count;         /* the filesystems made (manifest mkfs_count); -1 unknown */
 	bool rounds;                  /* the runs were scheduled in rounds of every cell (a blocked
 				       * design: interleaved or rotated, not sequential) */
 	unsigned nused, nflagged, nexcluded;   /* runs used; flagged; left out by --exclude-flagged */

@@ -1279,6 +1279,10 @@ static void write_doc(struct doc *d, const struct an *a, const struct plot_buf *
 		 "targets: %s.", m->workload, args, m->ncells, m->nruns, used, m->kernel_release[0] ? m->kernel_release : "?",
 	      m->host[0] ? m->host : "?", m->fsbench_version[0] ? m->fsbench_version : "?",
 	      m->target_kind[0] ? m->target_kind : "?");
+	if (m->fresh_never)
+		doc_p(d, "One filesystem per type (--fresh never, %lld made): the cells took turns on it, each run "
+			 "after the ones before it, so later runs measured a filesystem the earlier ones had aged; "
+			 "the rounds still interleave the cells.", m->mkfs_count);
 	/* a checker's finding (a corrupted filesystem) before any performance figure */
 	mafter_findings_doc(d, m);
 	doc_h(d, 2, "Summary");
