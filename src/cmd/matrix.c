@@ -19,6 +19,7 @@
 #include "report/history.h"
 #include "core/verdict.h"
 #include "report/opt_text.h"
+#include "sys/age.h"
 #include "sys/freespace.h"
 #include "sys/fsdev.h"
 #include "sys/fsck.h"
@@ -95,6 +96,10 @@ static const struct opt mx_opts[] = {
 	  "after each run, with the filesystem unmounted: fsck (its own checker, read-only, timed: "
 	  "e2fsck -fn, xfs_repair -n, btrfs check --readonly) and/or freespace (free extent sizes: "
 	  "e2freefrag, xfs_db freesp), comma-separated; their figures are the cells' figures" },
+	{ 0, "age", OPT_STR, F(age), "SPEC", 0, 0, 0, 0,
+	  "age each new filesystem before its first run: fill=P% (files until P % full, sizes "
+	  "log-normal as measured by Agrawal et al., FAST 2007, or sizes=FILE), churn=N (N rounds of "
+	  "deleting a seeded 30 % and writing anew), from --seed; measured and said before the run" },
 	{ 0, "after-timeout", OPT_STR, F(after_timeout), "SECONDS", 0, 0, 0, 0,
 	  "the time limit of each --after check (90, 90s, 10m, 2h): past it the tool's processes are "
 	  "killed and the check is a finding (timed out); auto: 600 s plus 10 s per GiB of the "
@@ -976,6 +981,16 @@ int cmd_matrix(int argc, char **argv, const char *prog)
 	if (limits_check(&cfg, &plan, err, sizeof(err))) {
 		fprintf(stderr, "%s: %s\n", prog, err);
 		goto out;
+	}
+	if (cfg.age) {
+		static struct age_spec age;
+
+		if (age_parse(cfg.age, &age, err, sizeof(err)) || mx_target_axis(e) >= 0) {
+			fprintf(stderr, "%s: option --age: %s\n", prog, mx_target_axis(e) >= 0 ?
+				"an existing --target is not aged (it is what it is)" : err);
+			goto out;
+		}
+		plan.age = &age;
 	}
 	if (mx_target_axis(e) < 0)
 		e->target_kind = cfg.device ? "device" : "image";

@@ -13,6 +13,7 @@
 #include "sys/devclaim.h"
 
 struct workload_ops;
+struct age_spec;
 
 /* The options (fsbench matrix's table; the [experiment] keys of a file land here too). */
 struct mxc_config {
@@ -27,6 +28,7 @@ struct mxc_config {
 	const char *db;              /* --db FILE: the history database */
 	const char *mpi;             /* --mpi LAUNCHER: each run as an MPI job (fsbench-mpi) */
 	const char *after;           /* --after fsck,freespace */
+	const char *age;             /* --age fill=P%,churn=N[,sizes=FILE] */
 	const char *after_timeout;   /* --after-timeout SECONDS|auto */
 	bool no_db;                  /* --no-db */
 	const char *primary;         /* --primary FIG,...: the confirmatory figures */
@@ -52,6 +54,7 @@ struct mxc_plan {
 	bool auto_rounds;            /* --repeat auto: stop once every primary effect is decided */
 	bool warmup;
 	bool after_fsck, after_freespace;   /* --after: after each run, unmounted */
+	const struct age_spec *age;  /* --age: each new filesystem aged before its first run; NULL */
 	uint64_t after_timeout_ns;   /* each check's limit; FSDEV_TIMEOUT_AUTO: from the device's size */
 	char out[PATH_MAX];          /* the result directory (absolute, created by the runner) */
 	char scratch_parent[PATH_MAX];

@@ -38,6 +38,7 @@
 #include "sys/fsimage.h"
 #include "sys/owned.h"
 #include "sys/remount.h"
+#include "sys/age.h"
 #include "sys/spawn.h"
 #include "sys/workdir.h"
 #include "workload/workload.h"
@@ -376,6 +377,40 @@ out:
 	free(was);
 	free(now);
 	return rc;
+}
+
+static int age_stop(void)
+{
+	return interrupted();
+}
+
+/* --age: the new filesystem aged before its first run (sys/age.h), the aged state recorded in
+ * the run and the manifest's list and said. The files stay for the cell's runs. */
+static int do_age(struct runner *r, struct target *t, const struct mx_cell *c, json_t *run)
+{
+	struct age_result a;
+	char err[512];
+	json_t *o;
+	int rc;
+
+	say(r, "aging %s (--age %s) ...", c->name, r->p->cfg->age);
+	if ((rc = age_run(t->mnt, r->p->age, r->p->seed, age_stop, &a, err, sizeof(err)))) {
+		say(r, "aging %s: %s", c->name, err);
+		return rc;
+	}
+	o = json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:f, s:o, s:s, s:f}", "cell", c->name, "recipe", r->p->cfg->age,
+		      "files", (json_int_t)a.files, "bytes", (json_int_t)a.bytes, "written", (json_int_t)a.written,
+		      "deleted", (json_int_t)a.deleted, "used_pct", round(a.used_pct * 10) / 10, "extents_per_file",
+		      isfinite(a.extents_per_file) ? json_real(round(a.extents_per_file * 1000) / 1000) : json_null(),
+		      "list_hash", a.list_hash, "wall_s", round(a.wall_s * 10) / 10);
+	json_object_set(run, "age", o);
+	if (!json_is_array(json_object_get(r->m.root, "aged")))
+		json_object_set_new(r->m.root, "aged", json_array());
+	json_array_append_new(json_object_get(r->m.root, "aged"), o);
+	say(r, "aged %s: %.1f %% full, %llu files (%llu written, %llu deleted), %.2f extents per file, %.1f s (%s)",
+	    c->name, a.used_pct, (unsigned long long)a.files, (unsigned long long)a.written,
+	    (unsigned long long)a.deleted, a.extents_per_file, a.wall_s, a.list_hash);
+	return commit(r);
 }
 
 static void cmdline(char *buf, size_t len, char *const *argv)
@@ -862,6 +897,8 @@ static int one_run(struct runner *r, unsigned slot, unsigned nslots, unsigned ci
 		rc = c->remount_opts ? do_remount(r, c) : 0;
 	if (!rc && !interrupted())
 		rc = c->target_dir ? do_workdir(r, t, c) : do_mount(r, t, c);
+	if (!rc && !interrupted() && fresh && p->age)
+		rc = do_age(r, t, c, run);
 	if (!rc && !interrupted())
 		rc = do_bdi(r, t, c);
 	if (!rc && !interrupted() && p->e->drop_caches) {
