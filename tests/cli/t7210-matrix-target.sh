@@ -58,6 +58,31 @@ check_run "$SCRATCH/nb/r"
 [ "$(stat -c %U "$SCRATCH/nb/r/manifest.json")" = nobody ] || fail "the manifest is not nobody's"
 ok "as nobody: the same, fs_mark -k's files removed with the subdirectory"
 
+# the experiment file's [target] sections, and the command line's --target over them
+cat > "$SCRATCH/nb/t.ini" <<INI
+[experiment]
+workload = tiotest
+args = -t 1 -f 1 -b 4096
+repeat = 1
+no-db = yes
+
+[target tmp]
+dir = $T
+
+[target ext4]
+dir = $E
+INI
+runuser -u nobody -- "$FSBENCH" matrix "$SCRATCH/nb/t.ini" --dry-run > out 2> err || fail "ini dry run: $(cat err)"
+grep -q "^cell tmp: target tmp ($T)" out && grep -q "^cell ext4: target ext4 ($E)" out || fail "ini cells: $(cat out)"
+runuser -u nobody -- "$FSBENCH" matrix "$SCRATCH/nb/t.ini" --target only="$T" -o "$SCRATCH/nb/i" > out 2> err ||
+    fail "ini with --target: exit $?: $(cat err)"
+jq -e '[.target.targets[].name] == ["only"] and ([.runs[] | select(.status == "ok")] | length == 1)' \
+    "$SCRATCH/nb/i/manifest.json" > /dev/null || fail "--target over the file's: $(jq -c .target "$SCRATCH/nb/i/manifest.json")"
+printf '[target x]\npath = /tmp\n' > "$SCRATCH/nb/bad.ini"
+expect_exit 2 fsb matrix "$SCRATCH/nb/bad.ini" -o "$SCRATCH/k" -- tiotest -t 1 -f 1 2> err
+grep -q "unknown key 'path' (dir)" err || fail "bad [target]: $(cat err)"
+ok "[target NAME] sections, replaced by --target"
+
 for a in "--knob /proc/sys/vm/dirty_ratio=20" "--mount-opts noatime" "--fs ext4" "--drop-caches"; do
     expect_exit 3 runuser -u nobody -- "$FSBENCH" matrix --target tmp="$T" $a -o "$SCRATCH/nb/k" \
         -- tiotest -t 1 -f 1 2> err
