@@ -127,6 +127,12 @@ struct rr_result;
  * options). -1 with a message in err when there are more than maxfiles. */
 int cmd_split_operands(const struct opt_cmd *c, int argc, char **argv, char **opts, int *nopts,
 		       const char **files, int *nfiles, int maxfiles, char *err, size_t errlen);
-/* Loads every file, or prints "PROG: 'FILE': problem" and returns -1 (nothing left loaded). */
-int cmd_load_results(const char *prog, const char **files, int nfiles, struct rr_result *res);
+/* Loads every operand (cmd/results.c): a result file, a matrix directory (each cell one result,
+ * named by the cell, or DIR:CELL when cells of several directories are loaded) or DIR:CELL; at
+ * most max results, *nres of them. Or prints "PROG: 'OPERAND': problem" and returns -1 (nothing
+ * left loaded). */
+int cmd_load_results(const char *prog, const char **ops, int nops, struct rr_result *res, int max, int *nres);
+/* plot: results with the same label (and workload) become one, their runs together, in the
+ * first one's place: a matrix cell's run files are one series. 0 or -ENOMEM. */
+int cmd_group_labels(struct rr_result *res, int *nres);
 #endif

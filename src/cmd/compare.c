@@ -45,7 +45,8 @@ static const struct opt cmp_opts[] = {
 const struct opt_cmd cmp_cmd = {
 	.name = "compare",
 	.summary = "Compare results (JSON files of fsbench runs) side by side: RESULT... after the options,\n"
-		   "the first is the baseline. Repeated runs (--repeat) get intervals and significance marks.",
+		   "the first is the baseline. Repeated runs (--repeat) get intervals and significance marks.\n"
+		   "A matrix directory DIR is each of its cells, DIR:CELL one cell (its runs as one result).",
 	.opts = cmp_opts,
 };
 
@@ -101,23 +102,6 @@ int cmd_split_operands(const struct opt_cmd *c, int argc, char **argv, char **op
 		}
 		if (takes && i + 1 < argc)
 			opts[(*nopts)++] = argv[++i];
-	}
-	return 0;
-}
-
-int cmd_load_results(const char *prog, const char **files, int nfiles, struct rr_result *res)
-{
-	char err[1024];
-
-	for (int i = 0; i < nfiles; i++) {
-		char name[QUOTE_MAX];
-
-		if (rr_load_file(files[i], &res[i], err, sizeof(err))) {
-			fprintf(stderr, "%s: '%s': %s\n", prog, quote_str(files[i], name, sizeof(name)), err);
-			for (int j = 0; j <= i; j++)
-				rr_free(&res[j]);
-			return -1;
-		}
 	}
 	return 0;
 }
@@ -329,7 +313,7 @@ int cmd_compare(int argc, char **argv, const char *prog)
 		printf("\nExit status: 0, 1 when --fail-if-worse is exceeded, 2 on a bad command line or result file.\n");
 		return EXIT_OK;
 	}
-	if (nfiles < 2) {
+	if (nfiles < 1) {
 		fprintf(stderr, "%s: needs at least two results (the first is the baseline)\n", prog);
 		return EXIT_USAGE;
 	}
@@ -358,8 +342,13 @@ int cmd_compare(int argc, char **argv, const char *prog)
 		if ((code = outputs_check(prog, &d, 1)))
 			return code;
 	}
-	if (cmd_load_results(prog, files, nfiles, res))
+	if (cmd_load_results(prog, files, nfiles, res, CMP_MAX_RESULTS, &nfiles))
 		return EXIT_USAGE;
+	if (nfiles < 2) {
+		fprintf(stderr, "%s: needs at least two results (the first is the baseline)\n", prog);
+		code = EXIT_USAGE;
+		goto out;
+	}
 	t.nres = (unsigned)nfiles;
 	t.res = res;
 	for (int i = 1; i < nfiles && !c.force; i++) {

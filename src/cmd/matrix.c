@@ -19,6 +19,7 @@
 #include "report/history.h"
 #include "core/verdict.h"
 #include "report/opt_text.h"
+#include "sys/age.h"
 #include "sys/freespace.h"
 #include "sys/fsdev.h"
 #include "sys/fsck.h"
@@ -46,6 +47,13 @@ static const struct opt mx_opts[] = {
 	  "write VALUE to a /proc/sys or /sys file before each run and restore it after (the path "
 	  "resolved now, locked for the experiment); the same PATH repeated with other values: an "
 	  "axis" },
+	{ 0, "target", OPT_STRS, F(target), "NAME=DIR", 0, 0, 0, MX_MAX_VALUES,
+	  "run on an existing directory instead of a fresh filesystem (repeatable: an axis): no "
+	  "mkfs, no mount; each run in a fresh subdirectory of DIR, removed after; without root "
+	  "when no knob, mkfs or mount axis asks for it" },
+	{ 0, "remount-opts", OPT_STRS, F(remount), "OPTS", 0, 0, 0, MX_MAX_VALUES,
+	  "with --target, as root: remount each target (a mount point) with its options plus OPTS "
+	  "before each run and back after (repeatable: an axis; 'defaults': as it is)" },
 	{ 0, "bdi-max-bytes", OPT_STR, F(bdi_max), "SIZE", 0, 0, 0, 0,
 	  "during each run, the filesystem's bdi max_bytes writeback limit (restored after)" },
 	{ 0, "bdi-strict-limit", OPT_STR, F(bdi_strict), "0|1", 0, 0, 0, 0,
@@ -63,8 +71,9 @@ static const struct opt mx_opts[] = {
 	  "starts at cell r) or sequential (all runs of a cell, then the next)" },
 	{ 0, "seed", OPT_UINT, F(seed), "N", 0, UINT64_MAX, 0, 0, "seed of the interleaved order" },
 	{ 0, "fresh", OPT_STR, F(fresh), "WHEN", 0, 0, 0, 0,
-	  "per-run: mkfs before every run; per-cell: once per cell (default: per-run when the "
-	  "workload keeps its files, as fs_mark -F does; per-cell otherwise)" },
+	  "per-run: mkfs before every run; per-cell: once per cell; never: once per filesystem type "
+	  "(and mkfs options), the cells taking turns on it, remounted with their options (default: "
+	  "per-run when the workload keeps its files, as fs_mark -F does; per-cell otherwise)" },
 	{ 0, "warmup", OPT_FLAG, F(warmup), NULL, 0, 0, 0, 0,
 	  "one run of the first cell before the others, recorded and left out of the results" },
 	{ 0, "size", OPT_SIZE, F(size), "SIZE", UINT64_C(16) << 20, UINT64_C(1) << 44, UINT64_C(1) << 20, 0,
@@ -87,6 +96,10 @@ static const struct opt mx_opts[] = {
 	  "after each run, with the filesystem unmounted: fsck (its own checker, read-only, timed: "
 	  "e2fsck -fn, xfs_repair -n, btrfs check --readonly) and/or freespace (free extent sizes: "
 	  "e2freefrag, xfs_db freesp), comma-separated; their figures are the cells' figures" },
+	{ 0, "age", OPT_STR, F(age), "SPEC", 0, 0, 0, 0,
+	  "age each new filesystem before its first run: fill=P% (files until P % full, sizes "
+	  "log-normal as measured by Agrawal et al., FAST 2007, or sizes=FILE), churn=N (N rounds of "
+	  "deleting a seeded 30 % and writing anew), from --seed; measured and said before the run" },
 	{ 0, "after-timeout", OPT_STR, F(after_timeout), "SECONDS", 0, 0, 0, 0,
 	  "the time limit of each --after check (90, 90s, 10m, 2h): past it the tool's processes are "
 	  "killed and the check is a finding (timed out); auto: 600 s plus 10 s per GiB of the "
@@ -688,7 +701,10 @@ static void dry_run(const struct mxc_plan *p)
 	for (unsigned i = 0; i < e->ncells; i++) {
 		const struct mx_cell *c = &e->cells[i];
 
-		printf("cell %s: %s", c->name, c->fs);
+		if (c->target_dir)
+			printf("cell %s: target %s (%s)", c->name, c->target_name, c->target_dir);
+		else
+			printf("cell %s: %s", c->name, c->fs);
 		if (*c->mkfs_opts)
 			printf(", mkfs %s", c->mkfs_opts);
 		printf(", mount %s", *c->mount_opts ? c->mount_opts : "defaults");
@@ -730,7 +746,7 @@ static void dry_run(const struct mxc_plan *p)
 
 static void reset_user(struct mxc_config *c)
 {
-	c->fs.user = c->mkfs.user = c->mount.user = c->knob.user = false;
+	c->fs.user = c->mkfs.user = c->mount.user = c->knob.user = c->target.user = c->remount.user = false;
 }
 
 /* The run's limits and rules (--after-timeout, --repeat auto and its budget, --primary,
@@ -913,6 +929,11 @@ int cmd_matrix(int argc, char **argv, const char *prog)
 		fprintf(stderr, "%s: %s\n", prog, err);
 		goto out;
 	}
+	if ((code = mxt_check(e, &cfg, err, sizeof(err)))) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		goto out;
+	}
+	code = EXIT_USAGE;
 	if (mx_order_parse(cfg.order, &plan.order)) {
 		fprintf(stderr, "%s: option --order: '%s' is not interleaved, rotated or sequential\n", prog,
 			quote_str(cfg.order, q, sizeof(q)));
@@ -920,7 +941,7 @@ int cmd_matrix(int argc, char **argv, const char *prog)
 	}
 	if (cfg.fresh) {
 		if (mx_fresh_parse(cfg.fresh, &e->fresh)) {
-			fprintf(stderr, "%s: option --fresh: '%s' is not per-run or per-cell\n", prog,
+			fprintf(stderr, "%s: option --fresh: '%s' is not per-run, per-cell or never\n", prog,
 				quote_str(cfg.fresh, q, sizeof(q)));
 			goto out;
 		}
@@ -956,8 +977,19 @@ int cmd_matrix(int argc, char **argv, const char *prog)
 		fprintf(stderr, "%s: %s\n", prog, err);
 		goto out;
 	}
-	e->target_kind = cfg.device ? "device" : "image";
-	e->size_bytes = cfg.device ? 0 : cfg.size;
+	if (cfg.age) {
+		static struct age_spec age;
+
+		if (age_parse(cfg.age, &age, err, sizeof(err)) || mx_target_axis(e) >= 0) {
+			fprintf(stderr, "%s: option --age: %s\n", prog, mx_target_axis(e) >= 0 ?
+				"an existing --target is not aged (it is what it is)" : err);
+			goto out;
+		}
+		plan.age = &age;
+	}
+	if (mx_target_axis(e) < 0)
+		e->target_kind = cfg.device ? "device" : "image";
+	e->size_bytes = cfg.device || mx_target_axis(e) >= 0 ? 0 : cfg.size;
 	e->drop_caches = cfg.drop_caches;
 	if (mx_finish(e, fsimage_mkfs_argv, err, sizeof(err)) ||
 	    fsopts_exp_check(e, true, err, sizeof(err))) {
@@ -994,6 +1026,11 @@ int cmd_matrix(int argc, char **argv, const char *prog)
 		code = EXIT_OK;
 		goto out;
 	}
+	/* existing targets without root: mxt_check refused what would need it */
+	if (geteuid() != 0 && mx_target_axis(e) >= 0) {
+		code = mxc_run(&plan);
+		goto out;
+	}
 	if (geteuid() != 0) {
 		fprintf(stderr, "%s: needs root (it makes filesystems, attaches loop devices, mounts, "
 			"writes kernel knobs)\n", prog);
@@ -1016,7 +1053,7 @@ int cmd_matrix(int argc, char **argv, const char *prog)
 	for (unsigned i = 0; i < e->ncells; i++) {
 		char tool[PATH_MAX];
 
-		if (fsimage_mkfs_find(e->cells[i].fs, tool, sizeof(tool))) {
+		if (!e->cells[i].target_dir && fsimage_mkfs_find(e->cells[i].fs, tool, sizeof(tool))) {
 			fprintf(stderr, "%s: mkfs.%s not found (Debian: %s)\n", prog, e->cells[i].fs,
 				!strcmp(e->cells[i].fs, "xfs") ? "xfsprogs" :
 				!strcmp(e->cells[i].fs, "btrfs") ? "btrfs-progs" : "e2fsprogs");

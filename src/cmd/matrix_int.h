@@ -13,11 +13,14 @@
 #include "sys/devclaim.h"
 
 struct workload_ops;
+struct age_spec;
 
 /* The options (fsbench matrix's table; the [experiment] keys of a file land here too). */
 struct mxc_config {
 	const char *output;
 	struct opt_strs fs, mkfs, mount, knob;
+	struct opt_strs target;      /* --target NAME=DIR (matrix_target.c) */
+	struct opt_strs remount;     /* --remount-opts OPTS: an axis over the targets */
 	const char *bdi_max, *bdi_strict;
 	bool drop_caches, warmup, stop_on_error, dry_run;
 	uint64_t repeat, seed, size, max_other_cpu;
@@ -25,6 +28,7 @@ struct mxc_config {
 	const char *db;              /* --db FILE: the history database */
 	const char *mpi;             /* --mpi LAUNCHER: each run as an MPI job (fsbench-mpi) */
 	const char *after;           /* --after fsck,freespace */
+	const char *age;             /* --age fill=P%,churn=N[,sizes=FILE] */
 	const char *after_timeout;   /* --after-timeout SECONDS|auto */
 	bool no_db;                  /* --no-db */
 	const char *primary;         /* --primary FIG,...: the confirmatory figures */
@@ -50,6 +54,7 @@ struct mxc_plan {
 	bool auto_rounds;            /* --repeat auto: stop once every primary effect is decided */
 	bool warmup;
 	bool after_fsck, after_freespace;   /* --after: after each run, unmounted */
+	const struct age_spec *age;  /* --age: each new filesystem aged before its first run; NULL */
 	uint64_t after_timeout_ns;   /* each check's limit; FSDEV_TIMEOUT_AUTO: from the device's size */
 	char out[PATH_MAX];          /* the result directory (absolute, created by the runner) */
 	char scratch_parent[PATH_MAX];
@@ -59,6 +64,20 @@ struct mxc_plan {
 	unsigned nknobs;             /* the distinct knobs and their values at the start */
 	char knob_path[MX_MAX_AXES * 2][PATH_MAX];
 };
+
+/* --target (matrix_target.c): the axis from the options, then, with a target axis, every other
+ * setting checked against it (what needs root: EXIT_UNSUPPORTED without it; fs, mkfs, mount,
+ * bdi, --device, --after, --fresh: EXIT_USAGE) and each directory resolved and checked; the
+ * experiment's target kind becomes "directory". 0, or the exit status with one line in err. */
+int mxt_check(struct mx_exp *e, const struct mxc_config *c, char *err, size_t len);
+/* The targets with their filesystems (type, source, mount point and options), for the manifest. */
+json_t *mxt_json(const struct mx_exp *e);
+/* As root with a remount axis: the targets' mount points recorded on the result directory
+ * (OWNED_XATTR_REMOUNTS), where only root writes: what --undo may remount. 0 or -errno. */
+int mxt_declare(const struct mx_exp *e, const char *out);
+struct mxc_proof;
+/* Undoes a remount entry (matrix_undo.c calls it): 0 restored, else -errno, how says. */
+int mxt_undo_remount(const struct mxc_proof *pf, json_t *e, char *how, size_t len);
 
 /* fsbench-mpi beside this binary (for --mpi): 0 with its path, or -ENOENT. */
 int mxc_mpi_binary(char *path, size_t len);
@@ -78,7 +97,10 @@ struct mxc_proof {
 	const json_t *exp;           /* the experiment record: its knob axes */
 	const char *device;          /* --device: the device its mounts come from, else NULL */
 	bool lock_knobs;             /* --undo: take each knob's lock (the runner holds them all) */
+	bool own_process;            /* the runner: its unmarked --target subdirectories are proven by
+				      * device, inode, owner and mode (matrix_undo.c) */
 	char knobs[4096];            /* the result directory's OWNED_XATTR_KNOBS: a path a line */
+	char remounts[4096];         /* its OWNED_XATTR_REMOUNTS: a mount point a line */
 };
 /* The marker's value for the result directory dir: 0 or -errno. */
 int mxc_token(const char *dir, char *tok, size_t len);

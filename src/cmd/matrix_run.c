@@ -37,7 +37,10 @@
 #include "sys/fsck.h"
 #include "sys/fsimage.h"
 #include "sys/owned.h"
+#include "sys/remount.h"
+#include "sys/age.h"
 #include "sys/spawn.h"
+#include "sys/workdir.h"
 #include "workload/workload.h"
 
 
@@ -73,7 +76,14 @@ static struct mx_cell *cell_of(struct runner *r, unsigned i)
 
 static struct target *target_of(struct runner *r, unsigned cell)
 {
-	return r->p->device ? &r->t[0] : &r->t[cell];
+	return r->p->device ? &r->t[0] : &r->t[r->p->e->fresh == MX_FRESH_NEVER ? mx_fs_group(r->p->e, cell) : cell];
+}
+
+/* --fresh never: the filesystem on the target is one this cell may run on (its type and mkfs
+ * options) */
+static bool holds_same(struct runner *r, int holds, unsigned ci)
+{
+	return holds >= 0 && mx_fs_group(r->p->e, (unsigned)holds) == mx_fs_group(r->p->e, ci);
 }
 
 static void say(struct runner *r, const char *f, ...) __attribute__((format(printf, 2, 3)));
@@ -186,7 +196,8 @@ static unsigned undo_from(struct runner *r, size_t from, bool final)
 			left += rc != 0;
 			say(r, "%s %s %s: %s", rc ? "cannot undo" : "undo:", kind,
 			    json_string_value(json_object_get(e, !strcmp(kind, "mount") ? "target" :
-							       !strcmp(kind, "loop") ? "device" : "path")), how);
+							       !strcmp(kind, "loop") ? "device" :
+							       !strcmp(kind, "remount") ? "target" : "path")), how);
 		}
 		commit(r);
 	}
@@ -292,6 +303,115 @@ static int setup_target(struct runner *r, struct target *t, const char *name)
 	return commit(r);
 }
 
+/* --target: the run's fresh subdirectory of the cell's target, recorded before it is made (the
+ * record names the parent; device and inode follow) and marked as root; the workload's
+ * directory. Removed by the run's undo (matrix_undo.c, kind workdir). */
+static int do_workdir(struct runner *r, struct target *t, const struct mx_cell *c)
+{
+	json_t *e = manifest_undo_add(&r->m, "workdir");
+	struct stat st;
+	char prefix[MX_NAME_MAX + 32];
+	int rc;
+
+	json_object_set_new(e, "parent", json_string(c->target_dir));
+	json_object_set_new(e, "cell", json_string(c->name));
+	if (commit(r))
+		return -EIO;
+	snprintf(prefix, sizeof(prefix), "fsbench-%s", c->name);
+	if ((rc = workdir_make(c->target_dir, prefix, t->mnt, sizeof(t->mnt), &st))) {
+		say(r, "cannot create a directory in '%s': %s", c->target_dir, strerror(-rc));
+		manifest_undo_mark(e, true, "not made");
+		commit(r);
+		return rc;
+	}
+	json_object_set_new(e, "path", json_string(t->mnt));
+	json_object_set_new(e, "dev", json_integer((json_int_t)st.st_dev));
+	json_object_set_new(e, "ino", json_integer((json_int_t)st.st_ino));
+	/* the proof --undo asks for, where the filesystem keeps it (not NFS): else the runner's own
+	 * undo proves it by device, inode, owner and mode 0700 */
+	json_object_set_new(e, "marked", json_boolean(geteuid() == 0 && owned_mark(t->mnt, r->token) == 0));
+	manifest_undo_done(e);
+	return commit(r);
+}
+
+/* --remount-opts: the cell's target remounted with its own options plus the cell's, what it had
+ * recorded first and what it has after; the run's undo remounts it back (matrix_target.c). */
+static int do_remount(struct runner *r, const struct mx_cell *c)
+{
+	struct remount_state *was = calloc(1, sizeof(*was)), *now = calloc(1, sizeof(*now));
+	char opts[4096], err[PATH_MAX + 256], dev[32];
+	json_t *e;
+	int rc = -ENOMEM;
+
+	if (!was || !now || (rc = remount_read(c->target_dir, was, err, sizeof(err)))) {
+		say(r, "%s", was && now ? err : "out of memory");
+		goto out;
+	}
+	remount_opts(was, c->remount_opts, opts, sizeof(opts));
+	snprintf(dev, sizeof(dev), "%u:%u", was->major, was->minor);
+	e = manifest_undo_add(&r->m, "remount");
+	json_object_set_new(e, "target", json_string(was->mnt));
+	json_object_set_new(e, "dev", json_string(dev));
+	json_object_set_new(e, "fstype", json_string(was->fstype));
+	json_object_set_new(e, "previous_vfs", json_string(was->vfs));
+	json_object_set_new(e, "previous_super", json_string(was->super));
+	json_object_set_new(e, "options", json_string(opts));
+	json_object_set_new(e, "cell", json_string(c->name));
+	if ((rc = commit(r)))
+		goto out;
+	if ((rc = remount_apply(was->mnt, opts, err, sizeof(err)))) {
+		say(r, "%s", err);
+		if (!remount_read(was->mnt, now, err, sizeof(err)) && remount_same(was, now))
+			manifest_undo_mark(e, true, "not remounted");
+		commit(r);
+		goto out;
+	}
+	if (!remount_read(was->mnt, now, err, sizeof(err))) {
+		json_object_set_new(e, "now_vfs", json_string(now->vfs));
+		json_object_set_new(e, "now_super", json_string(now->super));
+	}
+	manifest_undo_done(e);
+	rc = commit(r);
+out:
+	free(was);
+	free(now);
+	return rc;
+}
+
+static int age_stop(void)
+{
+	return interrupted();
+}
+
+/* --age: the new filesystem aged before its first run (sys/age.h), the aged state recorded in
+ * the run and the manifest's list and said. The files stay for the cell's runs. */
+static int do_age(struct runner *r, struct target *t, const struct mx_cell *c, json_t *run)
+{
+	struct age_result a;
+	char err[512];
+	json_t *o;
+	int rc;
+
+	say(r, "aging %s (--age %s) ...", c->name, r->p->cfg->age);
+	if ((rc = age_run(t->mnt, r->p->age, r->p->seed, age_stop, &a, err, sizeof(err)))) {
+		say(r, "aging %s: %s", c->name, err);
+		return rc;
+	}
+	o = json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:f, s:o, s:s, s:f}", "cell", c->name, "recipe", r->p->cfg->age,
+		      "files", (json_int_t)a.files, "bytes", (json_int_t)a.bytes, "written", (json_int_t)a.written,
+		      "deleted", (json_int_t)a.deleted, "used_pct", round(a.used_pct * 10) / 10, "extents_per_file",
+		      isfinite(a.extents_per_file) ? json_real(round(a.extents_per_file * 1000) / 1000) : json_null(),
+		      "list_hash", a.list_hash, "wall_s", round(a.wall_s * 10) / 10);
+	json_object_set(run, "age", o);
+	if (!json_is_array(json_object_get(r->m.root, "aged")))
+		json_object_set_new(r->m.root, "aged", json_array());
+	json_array_append_new(json_object_get(r->m.root, "aged"), o);
+	say(r, "aged %s: %.1f %% full, %llu files (%llu written, %llu deleted), %.2f extents per file, %.1f s (%s)",
+	    c->name, a.used_pct, (unsigned long long)a.files, (unsigned long long)a.written,
+	    (unsigned long long)a.deleted, a.extents_per_file, a.wall_s, a.list_hash);
+	return commit(r);
+}
+
 static void cmdline(char *buf, size_t len, char *const *argv)
 {
 	size_t k = 0;
@@ -347,6 +467,8 @@ static int do_mkfs(struct runner *r, struct target *t, unsigned ci, json_t *run)
 		rc = -EIO;
 	} else {
 		t->holds = (int)ci;
+		json_object_set_new(r->m.root, "mkfs_count",
+				    json_integer(json_integer_value(json_object_get(r->m.root, "mkfs_count")) + 1));
 		rc = commit(r);
 	}
 out:
@@ -637,7 +759,8 @@ out:
 
 /* --after: the filesystem's checker and free-space tool on the unmounted target, after a run
  * (mounted again or made anew by the next run, as the plan says). The results go to
- * runs/CELL/BASE.after.json, the manifest's run names it and the checker's verdict. A checker
+ * runs/CELL/after-BASE.json (not BASE.after.json: a glob of run-K.json files is results only),
+ * the manifest's run names it and the checker's verdict. A checker
  * that found errors, or could not check, is a finding: said at once and counted. -1 stops the
  * experiment (a signal, the file cannot be written). */
 static int after_run(struct runner *r, struct target *t, const struct mx_cell *c, const char *base,
@@ -714,7 +837,7 @@ static int after_run(struct runner *r, struct target *t, const struct mx_cell *c
 		commit(r);
 		return -1;
 	}
-	snprintf(path, sizeof(path), "%s/runs/%s/%s.after.json", p->out, c->name, base);
+	snprintf(path, sizeof(path), "%s/runs/%s/after-%s.json", p->out, c->name, base);
 	if (outputs_json(p->prog, path, root)) {
 		json_object_set_new(run, "after_status", json_string("unwritten"));
 		json_decref(root);
@@ -723,7 +846,7 @@ static int after_run(struct runner *r, struct target *t, const struct mx_cell *c
 		return -1;
 	}
 	json_decref(root);
-	json_object_set_new(run, "after", json_sprintf("runs/%s/%s.after.json", c->name, base));
+	json_object_set_new(run, "after", json_sprintf("runs/%s/after-%s.json", c->name, base));
 	json_object_set_new(run, "after_status", json_string("done"));
 	return commit(r) ? -1 : 0;
 }
@@ -759,7 +882,8 @@ static int one_run(struct runner *r, unsigned slot, unsigned nslots, unsigned ci
 	json_object_set_new(run, "status", json_string("setting-up"));
 	json_object_set_new(run, "started_at", manifest_now());
 	json_array_append_new(json_object_get(r->m.root, "runs"), run);
-	fresh = p->e->fresh == MX_FRESH_PER_RUN || t->holds != (int)ci;
+	fresh = !c->target_dir && (p->e->fresh == MX_FRESH_PER_RUN || (p->e->fresh == MX_FRESH_NEVER ?
+								      !holds_same(r, t->holds, ci) : t->holds != (int)ci));
 	json_object_set_new(run, "mkfs", json_boolean(fresh));
 	if (commit(r))
 		goto undo;
@@ -769,7 +893,11 @@ static int one_run(struct runner *r, unsigned slot, unsigned nslots, unsigned ci
 	if (!rc && !interrupted() && fresh)
 		rc = do_mkfs(r, t, ci, run);
 	if (!rc && !interrupted())
-		rc = do_mount(r, t, c);
+		rc = c->remount_opts ? do_remount(r, c) : 0;
+	if (!rc && !interrupted())
+		rc = c->target_dir ? do_workdir(r, t, c) : do_mount(r, t, c);
+	if (!rc && !interrupted() && fresh && p->age)
+		rc = do_age(r, t, c, run);
 	if (!rc && !interrupted())
 		rc = do_bdi(r, t, c);
 	if (!rc && !interrupted() && p->e->drop_caches) {
@@ -942,6 +1070,9 @@ static int knobs_declare(struct runner *r)
 	int rc;
 
 	list[0] = '\0';
+	/* without root there are no knobs (matrix_target.c) and no trusted.* attribute to clear */
+	if (geteuid() != 0)
+		return 0;
 	for (unsigned a = 0; a < e->naxes; a++)
 		if (e->axes[a].kind == MX_KNOB && e->axes[a].knob) {
 			int n = snprintf(list + k, sizeof(list) - k, "%s%s", k ? "\n" : "", e->axes[a].knob);
@@ -1024,6 +1155,8 @@ static void plan_json(struct runner *r, const unsigned *cell, const unsigned *re
 	json_object_set_new(tg, "device", p->device ? json_string(p->device) : json_null());
 	json_object_set_new(tg, "destroy", json_boolean(p->cfg->destroy != NULL));
 	json_object_set_new(tg, "scratch", json_null());
+	if (mx_target_axis(p->e) >= 0)
+		json_object_set_new(tg, "targets", mxt_json(p->e));
 	json_object_set_new(r->m.root, "target", tg);
 }
 
@@ -1116,7 +1249,13 @@ int mxc_run(struct mxc_plan *p)
 	}
 	if ((code = out_dir(&r)) || (code = knobs_declare(&r)))
 		goto out_free;
-	if ((r.cwd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
+	if ((rc = mxt_declare(p->e, p->out))) {
+		say(&r, "cannot record the targets it remounts on '%s': %s", p->out, strerror(-rc));
+		code = EXIT_FAILED;
+		goto out_free;
+	}
+	/* only to fchdir back: a working directory the user may enter but not list is fine */
+	if ((r.cwd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0) {
 		say(&r, "cannot open the working directory: %s", strerror(errno));
 		code = EXIT_FAILED;
 		goto out_free;
@@ -1135,6 +1274,7 @@ int mxc_run(struct mxc_plan *p)
 	host_json(&r);
 	plan_json(&r, cell, rep, n);
 	json_object_set_new(r.m.root, "report", json_null());
+	json_object_set_new(r.m.root, "mkfs_count", json_integer(0));
 	/* written first: from here on, what is set up is recorded before it is */
 	if ((rc = manifest_commit(&r.m))) {
 		say(&r, "cannot write '%s': %s", r.m.path, strerror(-rc));
@@ -1143,8 +1283,9 @@ int mxc_run(struct mxc_plan *p)
 	}
 	say(&r, "experiment %s: %s on %u cells x %u runs, %s order (seed %llu), mkfs %s; results in %s",
 	    p->e->name, p->w->name, p->e->ncells, p->repeat, mx_order_name(p->order),
-	    (unsigned long long)p->seed, p->e->fresh == MX_FRESH_PER_RUN ? "before every run" : "once per cell",
-	    p->out);
+	    (unsigned long long)p->seed, mx_target_axis(p->e) >= 0 ? "never (existing targets)" :
+	    p->e->fresh == MX_FRESH_PER_RUN ? "before every run" : p->e->fresh == MX_FRESH_NEVER ?
+	    "once per filesystem type, the cells in turn on it" : "once per cell", p->out);
 	if (runs_dirs(&r)) {
 		code = EXIT_FAILED;
 		goto out_manifest;
@@ -1157,16 +1298,21 @@ int mxc_run(struct mxc_plan *p)
 	for (unsigned i = 0; i < r.nt; i++)
 		r.t[i].fd = -1;
 	snprintf(path, sizeof(path), "%s/fsbench-matrix.XXXXXX", p->scratch_parent);
-	if (make_dir(&r, path, true)) {
+	if (mx_target_axis(p->e) >= 0) {
+		/* existing targets: no scratch directory, nothing made before the runs */
+		mxc_proof_init(&r.proof, p->out, r.token, r.m.root);
+		r.proof.own_process = true;
+	} else if (make_dir(&r, path, true)) {
 		r.stop = true;
 	} else {
 		json_object_set_new(json_object_get(r.m.root, "target"), "scratch", json_string(r.scratch));
 		mxc_proof_init(&r.proof, p->out, r.token, r.m.root);
 		for (unsigned i = 0; i < r.nt && !r.stop && !interrupted(); i++)
-			if (setup_target(&r, &r.t[i], p->device ? "device" : cell_of(&r, i)->name))
+			if ((p->device || target_of(&r, i) == &r.t[i]) &&
+			    setup_target(&r, &r.t[i], p->device ? "device" : cell_of(&r, i)->name))
 				r.stop = true;
 	}
-	if (!r.stop && !p->device && r.nt && !r.t[0].dio)
+	if (!r.stop && !p->device && r.nt && !r.t[0].dio && mx_target_axis(p->e) < 0)
 		say(&r, "direct I/O is off on the loop devices (the filesystem under '%s' refused it): the "
 		    "host's page cache caches the images too", r.scratch);
 	if (!r.stop && !interrupted()) {

@@ -22,6 +22,7 @@
 #include "core/run.h"
 #include "sys/fsimage.h"
 #include "sys/owned.h"
+#include "sys/workdir.h"
 
 static const char *str(const json_t *e, const char *k)
 {
@@ -55,6 +56,7 @@ void mxc_proof_init(struct mxc_proof *pf, const char *dir, const char *token, co
 	/* the knobs as the runner declared them where only root could write: the result
 	 * directory's attribute, not the manifest's word alone */
 	owned_get(dir, OWNED_XATTR_KNOBS, pf->knobs, sizeof(pf->knobs));
+	owned_get(dir, OWNED_XATTR_REMOUNTS, pf->remounts, sizeof(pf->remounts));
 	if (!strcmp(str(tg, "kind"), "device") && *str(tg, "device"))
 		pf->device = str(tg, "device");
 	snprintf(pf->scratch, sizeof(pf->scratch), "%s", sc ? sc : "");
@@ -276,6 +278,55 @@ static int undo_file(const struct mxc_proof *pf, json_t *e, bool dir, char *how,
 	return fsimage_remove(path, st.st_dev, st.st_ino, dir, how, len);
 }
 
+/* --target: the run's subdirectory of a target, fsbench-CELL.XXXXXX directly in the recorded
+ * parent (no symbolic link on the way), the directory the record names by device and inode, and
+ * proven: by the marker; unmarked (a filesystem without trusted.* attributes, or no root), only
+ * by the runner that made it (own_process), as its user's with mode 0700. Removed whole. */
+static int undo_workdir(const struct mxc_proof *pf, json_t *e, char *how, size_t len)
+{
+	const char *path = str(e, "path"), *parent = str(e, "parent"), *base;
+	size_t n = strlen(parent);
+	char why[PATH_MAX + 128], real[PATH_MAX];
+	struct stat st;
+	int rc;
+
+	if (!*path) {
+		snprintf(how, len, "never made");
+		return 0;
+	}
+	base = path + n + 1;
+	if (parent[0] != '/' || strncmp(path, parent, n) || path[n] != '/' || strncmp(base, "fsbench-", 8) ||
+	    strchr(base, '/') || !realpath(parent, real) || strcmp(real, parent)) {
+		snprintf(how, len, "left: not a directory fsbench makes in a target (or a link on its way)");
+		return -EPERM;
+	}
+	if (json_is_true(json_object_get(e, "marked"))) {
+		rc = owned_check(path, pf->token, true, &st, why, sizeof(why));
+	} else if (lstat(path, &st) < 0) {
+		rc = -errno;
+	} else {
+		rc = 0;
+		if (!pf->own_process || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 07777) != 0700) {
+			snprintf(why, sizeof(why), "unmarked, and not the run's own directory of mode 0700");
+			rc = -EPERM;
+		}
+	}
+	if (rc == -ENOENT) {
+		snprintf(how, len, "already gone");
+		return 0;
+	}
+	if (!rc && ((json_int_t)st.st_dev != json_integer_value(json_object_get(e, "dev")) ||
+		    (json_int_t)st.st_ino != json_integer_value(json_object_get(e, "ino")))) {
+		snprintf(why, sizeof(why), "not the directory the manifest records (device, inode)");
+		rc = -EPERM;
+	}
+	if (rc) {
+		snprintf(how, len, "left: not proven fsbench's: %s", rc == -EPERM ? why : strerror(-rc));
+		return -EPERM;
+	}
+	return workdir_remove(path, st.st_dev, st.st_ino, how, len);
+}
+
 /* /dev/loopN */
 static bool loop_name(const char *dev)
 {
@@ -355,6 +406,10 @@ int mxc_undo_entry(const struct mxc_proof *pf, json_t *e, char *how, size_t len)
 		return undo_file(pf, e, !strcmp(kind, "dir"), how, len);
 	if (!strcmp(kind, "loop"))
 		return undo_loop(pf, e, how, len);
+	if (!strcmp(kind, "workdir"))
+		return undo_workdir(pf, e, how, len);
+	if (!strcmp(kind, "remount"))
+		return mxt_undo_remount(pf, e, how, len);
 	if (!strcmp(kind, "mount"))
 		return undo_mount(pf, e, how, len);
 	if (!strcmp(kind, "knob") || !strcmp(kind, "bdi"))

@@ -53,7 +53,8 @@ static const struct opt plot_opts[] = {
 const struct opt_cmd plot_cmd = {
 	.name = "plot",
 	.summary = "Draw results (JSON files of fsbench runs, RESULT... after the options) to PNG or SVG;\n"
-		   "one line or bar colour per result, named by its --label or file name.",
+		   "one line or bar colour per result, named by its --label or file name (results with one label\n"
+		   "are one); a matrix directory DIR is each of its cells, DIR:CELL one cell.",
 	.opts = plot_opts,
 };
 
@@ -209,8 +210,13 @@ int cmd_plot(int argc, char **argv, const char *prog)
 	po.title = c.title;
 	if ((rc = outputs_check(prog, &(const struct outputs_dest){ "-o", c.output, OUTFILE_REPLACE }, 1)))
 		return rc;
-	if (cmd_load_results(prog, files, nfiles, res))
+	if (cmd_load_results(prog, files, nfiles, res, PLOT_MAX_RESULTS, &nfiles))
 		return EXIT_USAGE;
+	if (cmd_group_labels(res, &nfiles)) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		code = EXIT_FAILED;
+		goto out;
+	}
 	for (int i = 1; i < nfiles && !c.force; i++)
 		if (strcmp(res[i].workload, res[0].workload)) {
 			fprintf(stderr, "%s: '%s' is a %s result, '%s' a %s result: refusing to draw different "

@@ -16,7 +16,7 @@
 static const char *const kind_names[] = {
 	[MX_FS] = "fs", [MX_MKFS] = "mkfs", [MX_MOUNT] = "mount", [MX_KNOB] = "knob",
 	[MX_BDI_MAX_BYTES] = "bdi-max-bytes", [MX_BDI_STRICT_LIMIT] = "bdi-strict-limit",
-	[MX_ARGS] = "args",
+	[MX_ARGS] = "args", [MX_TARGET] = "target", [MX_REMOUNT] = "remount",
 };
 #define NKINDS (sizeof(kind_names) / sizeof(kind_names[0]))
 
@@ -50,7 +50,7 @@ const char *mx_order_name(enum mx_order o)
 
 const char *mx_fresh_name(enum mx_fresh f)
 {
-	return f == MX_FRESH_PER_RUN ? "per-run" : "per-cell";
+	return f == MX_FRESH_PER_RUN ? "per-run" : f == MX_FRESH_NEVER ? "never" : "per-cell";
 }
 
 int mx_order_parse(const char *s, enum mx_order *o)
@@ -72,6 +72,8 @@ int mx_fresh_parse(const char *s, enum mx_fresh *f)
 		*f = MX_FRESH_PER_RUN;
 	else if (!strcmp(s, "per-cell"))
 		*f = MX_FRESH_PER_CELL;
+	else if (!strcmp(s, "never"))
+		*f = MX_FRESH_NEVER;
 	else
 		return -1;
 	return 0;
@@ -392,7 +394,14 @@ static int section_end(struct ini_state *s)
 	if (s->axis >= 0) {
 		struct mx_axis *a = &e->axes[s->axis];
 
-		if (!strcmp(s->sect, "knob")) {
+		if (!strcmp(s->sect, "target")) {
+			if (!s->knob_value)
+				rc = ini_fail(s, "[target %s]: no dir = DIR", s->labels);
+			else if (mx_value_add(e, (unsigned)s->axis, s->labels, s->knob_value, false, err, sizeof(err)))
+				rc = ini_fail(s, "%s", err);
+			else
+				rc = 1;
+		} else if (!strcmp(s->sect, "knob")) {
 			bool ow = false;
 
 			if (!a->knob) {
@@ -483,8 +492,8 @@ static int section_begin(struct ini_state *s, const char *section)
 		return 1;
 	}
 	if (!sp || sp - section > 10)
-		return ini_fail(s, "[%s]: unknown section (experiment, axis NAME, knob NAME, cell NAME)",
-				section);
+		return ini_fail(s, "[%s]: unknown section (experiment, axis NAME, knob NAME, cell NAME, "
+				"target NAME)", section);
 	snprintf(s->sect, sizeof(s->sect), "%.*s", (int)(sp - section), section);
 	while (*sp == ' ')
 		sp++;
@@ -501,6 +510,21 @@ static int section_begin(struct ini_state *s, const char *section)
 		s->axis = a;
 		s->kind_set = kind >= 0;
 		return 1;
+	}
+	if (!strcmp(s->sect, "target")) {
+		char err2[512];
+		int a = mx_target_axis(e);
+
+		if (name_check("target", sp, err2, sizeof(err2)))
+			return ini_fail(s, "[%s]: %s", section, err2);
+		/* every [target] section adds a value to the one axis "target" */
+		if (a < 0 && (a = mx_axis_add(e, "target", MX_TARGET, NULL, err, sizeof(err))) < 0)
+			return ini_fail(s, "[%s]: %s", section, err);
+		for (unsigned v = 0; v < e->axes[a].nvalues; v++)
+			if (!strcmp(e->axes[a].values[v].label, sp))
+				return ini_fail(s, "[%s]: target %s is defined twice", section, sp);
+		s->axis = a;
+		return set_str(&s->labels, sp) ? ini_fail(s, "out of memory") : 1;
 	}
 	if (!strcmp(s->sect, "cell")) {
 		struct mx_listed *l;
@@ -521,7 +545,8 @@ static int section_begin(struct ini_state *s, const char *section)
 		s->listed = (int)e->nlisted++;
 		return 1;
 	}
-	return ini_fail(s, "[%s]: unknown section (experiment, axis NAME, knob NAME, cell NAME)", section);
+	return ini_fail(s, "[%s]: unknown section (experiment, axis NAME, knob NAME, cell NAME, target NAME)",
+			section);
 }
 
 static int key_experiment(struct ini_state *s, const char *key, const char *value)
@@ -662,6 +687,11 @@ static int mx_ini_key(void *user, const char *section, const char *key, const ch
 		return key_axis(s, key, value);
 	if (!strcmp(s->sect, "knob"))
 		return key_knob(s, key, value);
+	if (!strcmp(s->sect, "target")) {
+		if (strcmp(key, "dir"))
+			return ini_fail(s, "[target %s]: unknown key '%s' (dir)", s->labels, key);
+		return set_str(&s->knob_value, value) ? ini_fail(s, "out of memory") : 1;
+	}
 	return key_cell(s, key, value);
 }
 
@@ -755,6 +785,11 @@ static int cell_resolve(struct mx_exp *e, struct mx_cell *c,
 	for (unsigned a = 0; a < e->naxes; a++)
 		if (e->axes[a].kind == MX_FS)
 			c->fs = e->axes[a].values[c->vi[a]].setting;
+		else if (e->axes[a].kind == MX_TARGET) {
+			c->target_name = e->axes[a].values[c->vi[a]].label;
+			c->target_dir = e->axes[a].values[c->vi[a]].setting;
+			c->fs = "";
+		}
 	c->mkfs_opts = strdup("");
 	c->mount_opts = strdup("");
 	if (!c->mkfs_opts || !c->mount_opts)
@@ -774,6 +809,10 @@ static int cell_resolve(struct mx_exp *e, struct mx_cell *c,
 
 		switch (ax->kind) {
 		case MX_FS:
+		case MX_TARGET:
+			break;
+		case MX_REMOUNT:
+			c->remount_opts = strcmp(set, "defaults") ? set : NULL;
 			break;
 		case MX_MKFS:
 			/* "TYPE:OPTS" is for cells of that type; plain OPTS for every cell */
@@ -819,7 +858,8 @@ static int cell_resolve(struct mx_exp *e, struct mx_cell *c,
 			break;
 		}
 	}
-	if ((n = mkfs_argv(c->fs, c->mkfs_opts, argv, MX_MAX_ARGS, err, errlen)) < 0) {
+	/* an existing target is not made: no mkfs command */
+	if ((n = c->target_dir ? 0 : mkfs_argv(c->fs, c->mkfs_opts, argv, MX_MAX_ARGS, err, errlen)) < 0) {
 		char why[1024];
 
 		snprintf(why, sizeof(why), "%s", err ? err : "");
@@ -855,6 +895,11 @@ static int cell_resolve(struct mx_exp *e, struct mx_cell *c,
 	json_object_set_new(cfg, "bdi_strict_limit",
 			    c->bdi_strict_set ? json_integer(c->bdi_strict_limit) : json_null());
 	json_object_set_new(cfg, "target", json_string(e->target_kind));
+	if (c->target_dir) {
+		json_object_set_new(cfg, "target_name", json_string(c->target_name));
+		json_object_set_new(cfg, "target_dir", json_string(c->target_dir));
+		json_object_set_new(cfg, "remount_options", c->remount_opts ? json_string(c->remount_opts) : json_null());
+	}
 	json_object_set_new(cfg, "size_bytes", json_integer((json_int_t)e->size_bytes));
 	json_object_set_new(cfg, "fresh", json_string(mx_fresh_name(e->fresh)));
 	json_object_set_new(cfg, "drop_caches", json_boolean(e->drop_caches));
@@ -868,6 +913,24 @@ static int cell_resolve(struct mx_exp *e, struct mx_cell *c,
 	return 0;
 oom:
 	fmt(err, errlen, "out of memory");
+	return -1;
+}
+
+unsigned mx_fs_group(const struct mx_exp *e, unsigned ci)
+{
+	const struct mx_cell *c = &e->cells[ci];
+
+	for (unsigned i = 0; i < ci; i++)
+		if (!strcmp(e->cells[i].fs, c->fs) && !strcmp(e->cells[i].mkfs_opts, c->mkfs_opts))
+			return i;
+	return ci;
+}
+
+int mx_target_axis(const struct mx_exp *e)
+{
+	for (unsigned a = 0; a < e->naxes; a++)
+		if (e->axes[a].kind == MX_TARGET)
+			return (int)a;
 	return -1;
 }
 

@@ -13,6 +13,9 @@
  *   bdi-max-bytes     /sys/class/bdi/<the filesystem's bdi>/max_bytes during a run
  *   bdi-strict-limit  .../strict_limit (0 or 1) during a run
  *   args              workload arguments appended to the experiment's
+ *   target            an existing directory (label: its name, setting: the directory): no
+ *                     mkfs, no mount, the workload in a fresh subdirectory of it
+ *   remount           options a target is remounted with before the cell's runs (restored after)
  * A value has a label (cell names, reports) and a setting (what is applied); they are the same
  * unless the file gives labels.
  *
@@ -37,10 +40,12 @@
 #define MX_MAX_INI_OPTS 128
 #define MX_NAME_MAX 64
 
-enum mx_kind { MX_FS, MX_MKFS, MX_MOUNT, MX_KNOB, MX_BDI_MAX_BYTES, MX_BDI_STRICT_LIMIT, MX_ARGS };
+enum mx_kind { MX_FS, MX_MKFS, MX_MOUNT, MX_KNOB, MX_BDI_MAX_BYTES, MX_BDI_STRICT_LIMIT, MX_ARGS, MX_TARGET,
+	       MX_REMOUNT };
 
 enum mx_order { MX_ORDER_INTERLEAVED, MX_ORDER_ROTATED, MX_ORDER_SEQUENTIAL };
-enum mx_fresh { MX_FRESH_PER_RUN, MX_FRESH_PER_CELL };
+/* never: one filesystem per type and mkfs options, made once; the cells on it take turns */
+enum mx_fresh { MX_FRESH_PER_RUN, MX_FRESH_PER_CELL, MX_FRESH_NEVER };
 
 struct mx_value {
 	char *label;
@@ -66,7 +71,10 @@ struct mx_cell {
 	char *name;
 	unsigned vi[MX_MAX_AXES];    /* each axis' value */
 	/* the effective configuration (mx_finish) */
-	const char *fs;
+	const char *fs;              /* "" on an existing target */
+	const char *target_name;     /* MX_TARGET: the target's name and directory; NULL: none */
+	const char *target_dir;
+	const char *remount_opts;    /* MX_REMOUNT: over the target's own; NULL: not remounted */
 	char *mkfs_opts;             /* the options given for mkfs.FS, "" for none */
 	char *mount_opts;            /* "" for the defaults */
 	unsigned nknobs;
@@ -128,7 +136,8 @@ void mx_free(struct mx_exp *e);
 /* Reads an experiment file. [experiment] keys are checked against the long options the command
  * accepts (valid(key): 1 takes a value, 0 a flag written yes/no, -1 unknown) and kept as
  * options in e->opts; name, workload and args are the file's own. [axis NAME], [knob NAME] and
- * [cell NAME] become axes and listed cells. 0, or -EINVAL / -errno with "FILE:LINE: what" in
+ * [cell NAME] become axes and listed cells; [target NAME] (dir = DIR) a value of the axis
+ * "target". 0, or -EINVAL / -errno with "FILE:LINE: what" in
  * err. */
 int mx_ini_load(struct mx_exp *e, const char *path, int (*valid)(const char *key), char *err,
 		size_t errlen);
@@ -153,6 +162,13 @@ int mx_split_words(const char *s, char **out, unsigned max, unsigned *n, char *e
 int mx_finish(struct mx_exp *e, int (*mkfs_argv)(const char *fs, const char *opts, char **argv,
 						 unsigned max, char *err, size_t errlen),
 	      char *err, size_t errlen);
+
+/* The first cell with cell ci's filesystem and mkfs options: under --fresh never, the one whose
+ * image ci's runs use. */
+unsigned mx_fs_group(const struct mx_exp *e, unsigned ci);
+
+/* The index of the experiment's target axis, -1 without one. */
+int mx_target_axis(const struct mx_exp *e);
 
 /* The experiment as the manifest records it: name, file, workload, argv, axes, cells. */
 json_t *mx_json(const struct mx_exp *e);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* runs/CELL/run-K.after.json back into figures (report/after_read.h). */
+/* runs/CELL/after-run-K.json back into figures (report/after_read.h). */
 #include "report/after_read.h"
 
 #include <errno.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Reading back what fsbench matrix --after wrote after a run (runs/CELL/run-K.after.json: the
+/* Reading back what fsbench matrix --after wrote after a run (runs/CELL/after-run-K.json: the
  * fsck and freespace objects of report/json_after.h), as the run's figures and what the report
  * shows beside them: the checker's verdict and first lines, the free-extent histogram.
  *

@@ -30,7 +30,7 @@ void mafter_findings_doc(struct doc *d, const struct mx *m)
 	doc_h(d, 2, "Findings");
 	doc_p(d, "After %u of the runs the filesystem's own checker found errors or could not check the "
 		 "filesystem. A benchmark that leaves a corrupt filesystem behind is a result before any rate: "
-		 "the checker's own words for each run follow (the run's .after.json has them all).", m->nfindings);
+		 "the checker's own words for each run follow (the run's after-run-K.json has them all).", m->nfindings);
 	for (unsigned r = 0; r < m->nruns; r++) {
 		const struct mread_run *ru = &m->run[r];
 

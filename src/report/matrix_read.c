@@ -773,6 +773,21 @@ int mread_load(const char *dir, bool exclude_flagged, struct mx *m, char *err, s
 
 		/* runs in rounds that each ran every cell: interleaved or rotated, not sequential */
 		m->rounds = !ord || strcmp(ord, "sequential");
+		m->fresh_never = !strcmp(json_string_value(json_object_get(exp, "fresh")) ?: "", "never");
+		m->mkfs_count = json_is_integer(json_object_get(root, "mkfs_count")) ?
+				json_integer_value(json_object_get(root, "mkfs_count")) : -1;
+		{
+			const json_t *ag = json_object_get(root, "aged"), *a0 = json_array_get(ag, 0);
+			const json_t *u = json_object_get(a0, "used_pct"), *x = json_object_get(a0, "extents_per_file");
+
+			m->naged = json_is_array(ag) && json_array_size(ag) < 100000 ? (unsigned)json_array_size(ag) : 0;
+			rr_printable(json_string_value(json_object_get(a0, "recipe")) ?: "", m->aged_recipe,
+				     sizeof(m->aged_recipe));
+			m->aged_used_pct = json_is_number(u) ? json_number_value(u) : NAN;
+			m->aged_epf = json_is_number(x) ? json_number_value(x) : NAN;
+			m->aged_files = json_is_integer(json_object_get(a0, "files")) ?
+					json_integer_value(json_object_get(a0, "files")) : -1;
+		}
 		/* outside input: a list that fails the check is ignored (the declared figures), said */
 		if (prim && !vd_primary_check(prim) && !(m->primary = strdup(prim)))
 			goto oom;

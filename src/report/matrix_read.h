@@ -93,6 +93,12 @@ struct mx {
 	struct mread_run *run;
 	unsigned nruns;
 	bool exclude_flagged;
+	bool fresh_never;             /* --fresh never: one filesystem per type, the cells in turn on it */
+	long long mkfs_count;         /* the filesystems made (manifest mkfs_count); -1 unknown */
+	unsigned naged;               /* --age: the filesystems aged (manifest aged[]); the first's state: */
+	char aged_recipe[128];        /* printable */
+	double aged_used_pct, aged_epf;   /* NaN when absent */
+	long long aged_files;
 	bool rounds;                  /* the runs were scheduled in rounds of every cell (a blocked
 				       * design: interleaved or rotated, not sequential) */
 	unsigned nused, nflagged, nexcluded;   /* runs used; flagged; left out by --exclude-flagged */

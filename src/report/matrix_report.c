@@ -1297,6 +1297,14 @@ static void write_doc(struct doc *d, const struct an *a, const struct plot_buf *
 		 "targets: %s.", m->workload, args, m->ncells, m->nruns, used, m->kernel_release[0] ? m->kernel_release : "?",
 	      m->host[0] ? m->host : "?", m->fsbench_version[0] ? m->fsbench_version : "?",
 	      m->target_kind[0] ? m->target_kind : "?");
+	if (m->fresh_never)
+		doc_p(d, "One filesystem per type (--fresh never, %lld made): the cells took turns on it, each run "
+			 "after the ones before it, so later runs measured a filesystem the earlier ones had aged; "
+			 "the rounds still interleave the cells.", m->mkfs_count);
+	if (m->naged)
+		doc_p(d, "Aged before the runs (--age %s): %u filesystem%s; the first was %.1f %% full with %lld files, "
+			 "%.2f extents per file, when its first run began.", m->aged_recipe, m->naged,
+		      m->naged == 1 ? "" : "s", m->aged_used_pct, m->aged_files, m->aged_epf);
 	/* a checker's finding (a corrupted filesystem) before any performance figure */
 	mafter_findings_doc(d, m);
 	doc_h(d, 2, "Summary");

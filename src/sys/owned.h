@@ -13,6 +13,7 @@
 
 #define OWNED_XATTR "trusted.fsbench.owner"
 #define OWNED_XATTR_KNOBS "trusted.fsbench.knobs"   /* on the result directory: its knobs */
+#define OWNED_XATTR_REMOUNTS "trusted.fsbench.remounts"   /* ... and the targets it remounts */
 #define OWNED_LOCK_DIR "/run/fsbench/knobs"
 
 /* ---- markers ---------------------------------------------------------------------------- */

@@ -70,7 +70,7 @@ for kind in sleeps daemonizes; do
         fail "$kind: no timed-out finding: $(cat err)"
     grep -q 'FINDING: after 1 run the filesystem checker found errors or could not check' err ||
         fail "$kind: no closing finding line: $(cat err)"
-    A=$R/runs/tiotest/run-1.after.json
+    A=$R/runs/tiotest/after-run-1.json
     jq -e --arg bin "$FAKE_BIN/e2fsck" '.fsck.verdict == "failed" and .fsck.finding and .fsck.timed_out
         and .fsck.timeout_s == 2 and (.fsck.command | startswith($bin + " "))' "$A" > /dev/null ||
         fail "$kind: the after file: $(jq -c .fsck "$A")"

@@ -54,7 +54,7 @@ bad "json given" -- fs_mark --json x.json
 bad "repeat given" -- tiotest --repeat 3
 bad "bad workload option" -- tiotest -t 0
 bad "order" --order random -- tiotest
-bad "fresh" --fresh never -- tiotest
+bad "fresh" --fresh sometimes -- tiotest
 bad "destroy without device" --destroy /dev/null -- tiotest
 bad "mkfs-opts without type" --mkfs-opts nothing -- tiotest
 bad "bdi strict" --bdi-strict-limit 2 -- tiotest

@@ -43,25 +43,28 @@ grep -q 'free space after run .* btrfs #1: absent: btrfs has no free-space histo
     fail "btrfs free space not said absent: $(cat err)"
 for c in ext4 xfs btrfs; do
     for k in 1 2; do
-        A=$R/runs/$c/run-$k.after.json
+        A=$R/runs/$c/after-run-$k.json
         [ -s "$A" ] || fail "no $A"
         jq -e --arg c $c '.schema == "fsbench-after" and .cell == $c and .fsck.verdict == "clean"
             and .fsck.exit_status == 0 and .fsck.wall_ns > 0 and .fsck.finding == false' "$A" >/dev/null ||
             fail "$A: fsck not clean and timed: $(jq -c .fsck "$A")"
-        jq -e --arg p "runs/$c/run-$k.after.json" '[.runs[] | select(.after == $p and .fsck_verdict == "clean"
+        jq -e --arg p "runs/$c/after-run-$k.json" '[.runs[] | select(.after == $p and .fsck_verdict == "clean"
             and .after_status == "done")] | length == 1' "$R/manifest.json" >/dev/null ||
             fail "the manifest does not name $A"
     done
+    # the after-run files are not results: a glob of the run files matches these two only
+    [ "$(cd "$R" && echo runs/$c/run-*.json)" = "runs/$c/run-1.json runs/$c/run-2.json" ] ||
+        fail "runs/$c/run-*.json: $(cd "$R" && echo runs/$c/run-*.json)"
     if [ $c = btrfs ]; then
-        jq -e '.freespace.absent | test("btrfs")' "$R/runs/btrfs/run-1.after.json" >/dev/null &&
-        jq -e '.freespace.histogram == null and .freespace.free_extents == null' "$R/runs/btrfs/run-1.after.json" >/dev/null ||
-            fail "btrfs free space is not absent with a reason: $(jq -c .freespace "$R/runs/btrfs/run-1.after.json")"
+        jq -e '.freespace.absent | test("btrfs")' "$R/runs/btrfs/after-run-1.json" >/dev/null &&
+        jq -e '.freespace.histogram == null and .freespace.free_extents == null' "$R/runs/btrfs/after-run-1.json" >/dev/null ||
+            fail "btrfs free space is not absent with a reason: $(jq -c .freespace "$R/runs/btrfs/after-run-1.json")"
     else
         # the histogram adds up to the free space the tool reports
         jq -e '.freespace.absent == null and .freespace.free_extents > 0 and
                ([.freespace.histogram[].free_bytes] | add) == .freespace.free_bytes and
-               ([.freespace.histogram[].extents] | add) == .freespace.free_extents' "$R/runs/$c/run-1.after.json" >/dev/null ||
-            fail "$c: free-space histogram does not add up: $(jq -c .freespace "$R/runs/$c/run-1.after.json")"
+               ([.freespace.histogram[].extents] | add) == .freespace.free_extents' "$R/runs/$c/after-run-1.json" >/dev/null ||
+            fail "$c: free-space histogram does not add up: $(jq -c .freespace "$R/runs/$c/after-run-1.json")"
     fi
 done
 # the cells' figures, with the tests over them

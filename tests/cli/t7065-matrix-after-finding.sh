@@ -51,7 +51,7 @@ rc=$?
 grep -q '^fsbench matrix: FINDING after run 1/1 fs_mark #1: e2fsck found errors (exit [0-9]*): ' err ||
     fail "no finding said: $(cat err)"
 grep -q 'FINDING: after 1 run the filesystem checker found errors' err || fail "no closing finding line: $(cat err)"
-A=$R/runs/fs_mark/run-1.after.json
+A=$R/runs/fs_mark/after-run-1.json
 jq -e '.fsck.verdict == "errors" and .fsck.finding and .fsck.exit_status >= 4 and
        (.fsck.messages | length) > 0 and .fsck.message_lines > 0' "$A" >/dev/null ||
     fail "the after file does not hold the errors: $(jq -c .fsck "$A")"
@@ -64,7 +64,7 @@ grep -q '^    fs_mark run 1: e2fsck found errors: ' out || fail "the terminal do
 f=$(grep -n '^## Findings' "$R/report.md" | cut -d: -f1)
 s=$(grep -n '^## Summary' "$R/report.md" | cut -d: -f1)
 [ -n "$f" ] && [ -n "$s" ] && [ "$f" -lt "$s" ] || fail "report.md: findings not before the summary ($f, $s)"
-grep -q '^- cell fs_mark, run 1: e2fsck found errors (exit [0-9]*, [0-9]* problem lines\?): runs/fs_mark/run-1.after.json' \
+grep -q '^- cell fs_mark, run 1: e2fsck found errors (exit [0-9]*, [0-9]* problem lines\?): runs/fs_mark/after-run-1.json' \
     "$R/report.md" || fail "report.md does not list the finding: $(sed -n "$f,$((f+8))p" "$R/report.md")"
 grep -q "Inode $corrupted\|inode $corrupted\|checksum" "$R/report.md" ||
     fail "report.md does not quote the checker: $(sed -n "$f,$((f+20))p" "$R/report.md")"

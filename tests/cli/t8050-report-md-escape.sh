@@ -14,7 +14,7 @@ mx_make m base.json 4 2 esc <<'C'
 a fs=ext4 1.0 0.03
 b fs=xfs 1.0 0.03
 C
-cat > m/runs/a/run-1.after.json <<'J'
+cat > m/runs/a/after-run-1.json <<'J'
 {"schema": "fsbench-after", "version": 1,
  "fsck": {"verdict": "errors", "tool": "e2fsck", "exit_status": 4, "message_lines": 4,
           "messages": ["````", "</pre><script>alert(3)</script>", "# not a heading", "\u001b[2Jcleared"]}}
@@ -28,7 +28,7 @@ jq --arg name $'exp<script>alert(1)</script>\n# pwned\n| x | y |' \
     | .experiment.axes[0].values[0] = $val | .experiment.cells[0].axes.fs = $val
     | .experiment.cells[0].name = $cell
     | .runs |= map(if .cell == "a" then .cell = $cell else . end)
-    | .runs |= map(if .cell == $cell and .repeat == 1 then .after = "runs/a/run-1.after.json" else . end)
+    | .runs |= map(if .cell == $cell and .repeat == 1 then .after = "runs/a/after-run-1.json" else . end)
     | .runs += [{cell: "b", repeat: 3, order: 99, json: null, status: $st}]' \
     m/manifest.json > m/manifest.new && mv m/manifest.new m/manifest.json || fail "jq"
 fsb report --no-db m > out.txt 2> err.txt || fail "report: exit $?: $(cat err.txt)"

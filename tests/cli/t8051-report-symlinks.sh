@@ -34,9 +34,9 @@ refused "runs/a/run-1.json: refused: 'runs/a/run-1.json' is a symbolic link" 'ln
 refused "runs/a/run-1.json: refused: 'runs/a' is a symbolic link" 'rm -r runs/a && ln -s ../../elsewhere runs/a'
 refused "manifest.json: refused: 'manifest.json' is a symbolic link" 'mv manifest.json ../m.json && ln -s ../m.json manifest.json'
 refused "runs/a/run-1.json: refused: not a regular file" 'rm runs/a/run-1.json && mkfifo runs/a/run-1.json'
-refused "runs/a/run-1.after.json: refused: 'runs/a/run-1.after.json' is a symbolic link" \
-    'ln -s ../../../secret.txt runs/a/run-1.after.json &&
-     jq ".runs[0].after = \"runs/a/run-1.after.json\"" manifest.json > m.new && mv m.new manifest.json'
+refused "runs/a/after-run-1.json: refused: 'runs/a/after-run-1.json' is a symbolic link" \
+    'ln -s ../../../secret.txt runs/a/after-run-1.json &&
+     jq ".runs[0].after = \"runs/a/after-run-1.json\"" manifest.json > m.new && mv m.new manifest.json'
 ok "symbolic links (file, directory, manifest, after file) and a FIFO: refused, exit 2, nothing read"
 
 if [ "$(id -u)" = 0 ]; then

@@ -1,0 +1,39 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# t7230: fsbench matrix --fresh never: ext4 and xfs, each with two mount options, two rounds.
+# One image and one mkfs per filesystem type (mkfs_count 2 in the manifest, the first run of
+# each type the only one with mkfs), the cells take turns on it mounted with their own
+# options, and the report says the cells shared an aging filesystem. A bad --fresh is exit 2.
+. "$(dirname "$0")/lib.sh"
+need_root
+need_cmd jq
+need_cmd mkfs.ext4
+need_cmd mkfs.xfs
+export TMPDIR=$SCRATCH/tmp
+mkdir -p "$TMPDIR"
+
+fsb matrix --fs ext4,xfs --mount-opts defaults --mount-opts noatime --fresh never --repeat 2 --size 300 \
+    --no-db -o r -- tiotest -t 1 -f 4 -b 4096 > out 2> err || fail "exit $?: $(cat err)"
+M=r/manifest.json
+jq -e '.mkfs_count == 2 and .experiment.fresh == "never"' $M > /dev/null ||
+    fail "mkfs_count: $(jq -c '{mkfs_count, fresh: .experiment.fresh}' $M)"
+jq -e '[.undo[] | select(.kind == "image")] | length == 2' $M > /dev/null || fail "not two images"
+for fs in ext4 xfs; do
+    jq -e --arg fs $fs '[.runs[] | select(.cell | startswith($fs)) | .mkfs] | .[0] == true and (.[1:] | all(. == false))' \
+        $M > /dev/null || fail "$fs: not one mkfs at its first run: $(jq -c '[.runs[] | [.cell, .mkfs]]' $M)"
+    for k in 1 2; do
+        jq -e '[.. | .mount_options? // empty | strings] | any(test("noatime"))' r/runs/$fs-noatime/run-$k.json > /dev/null ||
+            fail "$fs-noatime run $k not on a noatime mount"
+        jq -e '[.. | .mount_options? // empty | strings] | any(test("noatime")) | not' r/runs/$fs-defaults/run-$k.json > /dev/null ||
+            fail "$fs-defaults run $k on a noatime mount"
+    done
+done
+jq -e '[.runs[] | select(.status == "ok")] | length == 8' $M > /dev/null || fail "not 8 runs ok"
+grep -q '^One filesystem per type (--fresh never, 2 made): the cells took turns on it' r/report.md ||
+    fail "the report does not say so: $(head -5 r/report.md)"
+[ -z "$(ls -A "$TMPDIR")" ] || fail "left: $(ls -A "$TMPDIR")"
+ok "one mkfs per type, the cells in turn on it, said in the report"
+
+expect_exit 2 fsb matrix --fresh sometimes -o x -- tiotest -t 1 -f 1 2> err
+grep -q "is not per-run, per-cell or never" err || fail "$(cat err)"
+ok "a bad --fresh: exit 2"
