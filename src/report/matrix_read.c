@@ -778,13 +778,13 @@ int mread_load(const char *dir, bool exclude_flagged, struct mx *m, char *err, s
 				json_integer_value(json_object_get(root, "mkfs_count")) : -1;
 		{
 			const json_t *ag = json_object_get(root, "aged"), *a0 = json_array_get(ag, 0);
-			const json_t *u = json_object_get(a0, "used_pct"), *x = json_object_get(a0, "extents_per_file");
+			const json_t *u = json_object_get(a0, "used_pct"), *epf = json_object_get(a0, "extents_per_file");
 
 			m->naged = json_is_array(ag) && json_array_size(ag) < 100000 ? (unsigned)json_array_size(ag) : 0;
 			rr_printable(json_string_value(json_object_get(a0, "recipe")) ?: "", m->aged_recipe,
 				     sizeof(m->aged_recipe));
 			m->aged_used_pct = json_is_number(u) ? json_number_value(u) : NAN;
-			m->aged_epf = json_is_number(x) ? json_number_value(x) : NAN;
+			m->aged_epf = json_is_number(epf) ? json_number_value(epf) : NAN;
 			m->aged_files = json_is_integer(json_object_get(a0, "files")) ?
 					json_integer_value(json_object_get(a0, "files")) : -1;
 		}
