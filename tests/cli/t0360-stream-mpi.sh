@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
+# test: serial (counts the stream lines written in a fixed time before its kill)
 # t0360: --stream under fsbench-mpi. Rank 0 writes the job's intervals to the one file: a line
 # per interval once every rank has passed it, ops and bytes summed over the ranks, each rank's
 # part (its own latencies) in "ranks". A job killed with SIGKILL (every rank and mpirun: no
