@@ -16,6 +16,7 @@
 #include "core/opt.h"
 #include "core/quote.h"
 #include "core/figure.h"
+#include "core/hchange.h"
 #include "core/stats.h"
 #include "core/verdict.h"
 #include "cmd/history_int.h"
@@ -122,13 +123,13 @@ void hist_fmt_mean(const struct stats_summary *s, const char *unit, char *buf, s
 		snprintf(buf, len, "%.*f %s", dec, s->mean * sc, u);
 }
 
-/* rates: the harmonic mean; other positive figures but percentages: the geometric mean, whose
- * interval never reaches below 0 (core/stats.h); percentages: the arithmetic mean */
+/* core/hchange's summary: the same intervals as the history report */
 int hist_summarize(const double *v, unsigned n, bool rate, const char *unit, struct stats_summary *s)
 {
-	if (!rate && strcmp(unit, "%"))
-		return stats_summarize_geo(v, n, s);
-	return stats_summarize(v, n, rate, s);
+	bool clipped;
+
+	(void)rate;
+	return hc_summary(v, n, !strcmp(unit, "%"), s, &clipped);
 }
 
 /* ---- list, show ---- */
@@ -280,6 +281,77 @@ static int do_show(struct history *h, const char *what, const struct hist_config
 
 /* ---- trend ---- */
 
+/* trend -o: the means and intervals drawn, a line per cell over the experiments. 0, or -1 said. */
+static int trend_plot(const struct hist_config *c, const struct history_val *v, char (*xlab)[200], unsigned nslot,
+		      char (*line)[128], unsigned nline, const double *mean, const double *lo, const double *hi,
+		      const char *prog)
+{
+	const char *ext = strrchr(c->output, '.');
+	struct plot_opts po = { .width = (unsigned)c->width, .height = (unsigned)c->height };
+	const char **xl = calloc(nslot, sizeof(char *)), **ln = calloc(nline, sizeof(char *));
+	char title[200], ylabel[160], err[512];
+	struct plot_trend t;
+	struct outfile *of;
+	int rc;
+
+	if (!xl || !ln) {
+		free(xl);
+		free(ln);
+		fprintf(stderr, "%s: out of memory\n", prog);
+		return -1;
+	}
+	for (unsigned s = 0; s < nslot; s++)
+		xl[s] = xlab[s];
+	for (unsigned l = 0; l < nline; l++)
+		ln[l] = line[l];
+	po.format = ext && !strcasecmp(ext, ".svg") ? PLOT_SVG : PLOT_PNG;
+	snprintf(title, sizeof(title), "%s over kernel releases and time", v[0].name);
+	snprintf(ylabel, sizeof(ylabel), "%s (%s)", v[0].name, v[0].unit);
+	t = (struct plot_trend){ .title = title, .ylabel = ylabel, .nx = nslot, .nlines = nline, .xlabels = xl,
+				 .lines = ln, .mean = mean, .lo = lo, .hi = hi };
+	if (!(of = outputs_open(prog, c->output, OUTFILE_REPLACE))) {
+		free(xl);
+		free(ln);
+		return -1;
+	}
+	rc = plot_trend_render(&t, &po, of->f, err, sizeof(err));
+	free(xl);
+	free(ln);
+	if (rc) {
+		outfile_abort(of);
+		fprintf(stderr, "%s: cannot draw '%s': %s\n", prog, c->output, rc == -EIO ? strerror(EIO) : err);
+		return -1;
+	}
+	if (outputs_commit(prog, of, c->output))
+		return -1;
+	printf("plot: %s\n", c->output);
+	return 0;
+}
+
+/* trend's slots (the experiments, labelled by kernel and date) and lines (the cells) */
+static void trend_axes(const struct history_val *v, unsigned nv, const struct history_exp *x, unsigned nx,
+		       long long *slot_id, char (*xlab)[200], unsigned *nslot, char (*line)[128], unsigned *nline)
+{
+	for (unsigned i = 0; i < nv; i++) {
+		unsigned k;
+
+		for (k = 0; k < *nslot && slot_id[k] != v[i].exp_id; k++)
+			;
+		if (k == *nslot) {
+			slot_id[*nslot] = v[i].exp_id;
+			for (unsigned e = 0; e < nx; e++)
+				if (x[e].id == v[i].exp_id)
+					snprintf(xlab[*nslot], sizeof(xlab[*nslot]), "%.60s\n%.10s #%lld", x[e].kernel,
+						 x[e].started, x[e].id);
+			(*nslot)++;
+		}
+		for (k = 0; k < *nline && strcmp(line[k], v[i].cell); k++)
+			;
+		if (k == *nline)
+			snprintf(line[(*nline)++], sizeof(line[0]), "%s", v[i].cell);
+	}
+}
+
 static int do_trend(struct history *h, const char *key, const struct hist_config *c, const char *prog)
 {
 	struct history_val *v;
@@ -311,30 +383,14 @@ static int do_trend(struct history *h, const char *key, const struct hist_config
 	vals = malloc(nv * sizeof(double));
 	if (!slot_id || !line || !xlab || !vals)
 		goto oom;
-	for (unsigned i = 0; i < nv; i++) {
-		unsigned k;
-
-		for (k = 0; k < nslot && slot_id[k] != v[i].exp_id; k++)
-			;
-		if (k == nslot) {
-			slot_id[nslot] = v[i].exp_id;
-			for (unsigned e = 0; e < nx; e++)
-				if (x[e].id == v[i].exp_id)
-					snprintf(xlab[nslot], sizeof(xlab[nslot]), "%.60s\n%.10s #%lld", x[e].kernel, x[e].started,
-						 x[e].id);
-			nslot++;
-		}
-		for (k = 0; k < nline && strcmp(line[k], v[i].cell); k++)
-			;
-		if (k == nline)
-			snprintf(line[nline++], sizeof(line[0]), "%s", v[i].cell);
-	}
+	trend_axes(v, nv, x, nx, slot_id, xlab, &nslot, line, &nline);
 	mean = malloc((size_t)nslot * nline * sizeof(double));
 	lo = malloc((size_t)nslot * nline * sizeof(double));
 	hi = malloc((size_t)nslot * nline * sizeof(double));
 	if (!mean || !lo || !hi)
 		goto oom;
-	printf("%s (%s), mean ± 95%% interval per experiment and cell:\n", v[0].name, v[0].unit);
+	printf("%s (%s), per experiment and cell: geometric mean [95%% interval, cut at the lowest and highest run]:\n",
+	       v[0].name, v[0].unit);
 	printf("%-6s %-21s %-24s %-20s %4s  %s\n", "exp", "first run", "kernel", "cell", "runs", "mean");
 	for (unsigned l = 0; l < nline; l++)
 		for (unsigned s = 0; s < nslot; s++) {
@@ -375,46 +431,8 @@ static int do_trend(struct history *h, const char *key, const struct hist_config
 		code = EXIT_UNSUPPORTED;
 		goto out;
 	}
-	if (c->output) {
-		const char *ext = strrchr(c->output, '.');
-		struct plot_opts po = { .width = (unsigned)c->width, .height = (unsigned)c->height };
-		const char **xl = calloc(nslot, sizeof(char *)), **ln = calloc(nline, sizeof(char *));
-		char title[200], ylabel[160];
-		struct plot_trend t;
-		struct outfile *of;
-		int rc;
-
-		if (!xl || !ln) {
-			free(xl);
-			free(ln);
-			goto oom;
-		}
-		for (unsigned s = 0; s < nslot; s++)
-			xl[s] = xlab[s];
-		for (unsigned l = 0; l < nline; l++)
-			ln[l] = line[l];
-		po.format = ext && !strcasecmp(ext, ".svg") ? PLOT_SVG : PLOT_PNG;
-		snprintf(title, sizeof(title), "%s over kernel releases and time", v[0].name);
-		snprintf(ylabel, sizeof(ylabel), "%s (%s)", v[0].name, v[0].unit);
-		t = (struct plot_trend){ .title = title, .ylabel = ylabel, .nx = nslot, .nlines = nline, .xlabels = xl,
-					 .lines = ln, .mean = mean, .lo = lo, .hi = hi };
-		if (!(of = outputs_open(prog, c->output, OUTFILE_REPLACE))) {
-			free(xl);
-			free(ln);
-			goto out;
-		}
-		rc = plot_trend_render(&t, &po, of->f, err, sizeof(err));
-		free(xl);
-		free(ln);
-		if (rc) {
-			outfile_abort(of);
-			fprintf(stderr, "%s: cannot draw '%s': %s\n", prog, c->output, rc == -EIO ? strerror(EIO) : err);
-			goto out;
-		}
-		if (outputs_commit(prog, of, c->output))
-			goto out;
-		printf("plot: %s\n", c->output);
-	}
+	if (c->output && trend_plot(c, v, xlab, nslot, line, nline, mean, lo, hi, prog))
+		goto out;
 	code = EXIT_OK;
 	goto out;
 oom:

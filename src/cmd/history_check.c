@@ -13,6 +13,7 @@
 #include "cmd/history_int.h"
 #include "cmd/outputs.h"
 #include "core/figure.h"
+#include "core/hchange.h"
 #include "core/quote.h"
 #include "core/verdict.h"
 #include "report/junit.h"
@@ -314,9 +315,10 @@ static void print_table(FILE *out, const struct hist_config *c, const struct chk
 	}
 }
 
-/* --bisect: 1 bad (a regression: decided worse beyond --fail-if-worse, 0 % without it); 125 when it
- * cannot decide (nothing compared, or a primary figure, else a key figure, neither decided
- * different nor equivalent); else 0 good. *why: what made it 125. */
+/* --bisect: 1 bad (a regression: decided worse by more than the margin, --fail-if-worse or
+ * VD_EQUIV_PCT); 0 good when every primary figure checked (none: every key figure) has an
+ * interval that rules out a regression beyond the margin (core/hchange); else 125, cannot decide
+ * (nothing compared, a figure neither). *why: what made it 125. */
 static int bisect_status(const struct chk_set *s, const char **why)
 {
 	bool any_primary = false, open = false;
@@ -335,10 +337,11 @@ static int bisect_status(const struct chk_set *s, const char **why)
 
 		if (!k->na || !k->nb || (any_primary ? k->v.family != VD_CONFIRMATORY : !k->meta->key_fig))
 			continue;
-		open |= k->v.kind == VD_UNDECIDED || k->v.kind == VD_NA;
+		open |= !hc_rules_out_worse(&k->v, k->meta->better, s->fail_pct);
 	}
 	if (open) {
-		*why = any_primary ? "a primary figure is undecided" : "a key figure is undecided";
+		*why = any_primary ? "a primary figure's interval reaches beyond the margin (more runs would decide it)" :
+		       "a key figure's interval reaches beyond the margin (more runs would decide it)";
 		return 125;
 	}
 	return 0;
@@ -408,6 +411,8 @@ int hist_check(struct history *h, const struct hist_config *c, const char *prog)
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (parse_fail_pct(c, &s.fail_pct, prog))
 		return c->bisect ? HIST_EXIT_ABORT : EXIT_USAGE;
+	if (c->bisect && !c->fail_if_worse)
+		s.fail_pct = VD_EQUIV_PCT;
 	if (gather(h, c, &s, prog)) {
 		chk_free(&s);
 		return c->bisect ? HIST_EXIT_ABORT : EXIT_FAILED;

@@ -110,3 +110,46 @@ int hc_context(const double *const *a, const unsigned *na, const double *const *
 		vd_compare(a[i], na[i], NULL, b[i], nb[i], NULL, log_ok[i], VD_EXPLORATORY, &out[i]);
 	return vd_decide(out, nf, &(struct vd_opts){ VD_ALPHA, VD_EQUIV_PCT }) ? -ENOMEM : 0;
 }
+
+bool hc_rules_out_worse(const struct vd_test *t, int dir, double pct)
+{
+	double bound, worst;
+
+	if (!dir || t->kind == VD_SAME_CONST)
+		return true;
+	if (t->kind == VD_NA || t->kind == VD_NOT_TESTED)
+		return false;
+	bound = t->kind == VD_DETERMINISTIC ? t->ratio : dir > 0 ? t->lo : t->hi;
+	if (!isfinite(bound))
+		return false;
+	if (t->e.log)
+		worst = (bound - 1) * 100;
+	else if (t->base != 0 && isfinite(t->base))
+		worst = bound / fabs(t->base) * 100;
+	else
+		return false;
+	return dir > 0 ? worst >= -pct : worst <= pct;
+}
+
+int hc_summary(const double *v, unsigned n, bool pct, struct stats_summary *s, bool *clipped)
+{
+	double lo = INFINITY, hi = -INFINITY;
+	int rc = pct ? stats_summarize(v, n, false, s) : stats_summarize_geo(v, n, s);
+
+	*clipped = false;
+	if (rc || !n)
+		return rc ? rc : -EINVAL;
+	for (unsigned i = 0; i < n; i++) {
+		lo = v[i] < lo ? v[i] : lo;
+		hi = v[i] > hi ? v[i] : hi;
+	}
+	if (n >= 2 && s->lo < lo) {
+		s->lo = lo;
+		*clipped = true;
+	}
+	if (n >= 2 && s->hi > hi) {
+		s->hi = hi;
+		*clipped = true;
+	}
+	return 0;
+}

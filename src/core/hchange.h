@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "core/edivisive.h"
+#include "core/stats.h"
 #include "core/verdict.h"
 
 struct hc_series {
@@ -42,4 +43,17 @@ uint64_t hc_seed(const char *name);
  * test in one exploratory family (log_ok[i] as vd_compare's). 0, or -ENOMEM. */
 int hc_context(const double *const *a, const unsigned *na, const double *const *b, const unsigned *nb,
 	       const bool *log_ok, unsigned nf, struct vd_test *out);
+/* The history's summary of one group of runs, the same in show, trend, check and report: the
+ * geometric mean and its 95 % interval on the log scale (what the verdicts compare: ratios of
+ * geometric means), percentages and figures with a value <= 0 the arithmetic mean and its t
+ * interval; the interval cut at the lowest and highest run (*clipped then), so that no whisker
+ * reaches beyond the data (a 95 % interval of 2 runs spans 12.7 standard errors). 0, or -EINVAL
+ * without a value. */
+int hc_summary(const double *v, unsigned n, bool pct, struct stats_summary *s, bool *clipped);
+/* A bisection's "good" for one figure: t's interval rules out that B is worse than A by more than
+ * pct % (dir: 1 higher is better, -1 lower; 0: nothing to rule out, true). The bound is the
+ * interval's end on the worse side, as a % of A (a ratio's (bound - 1) 100, a difference's
+ * bound / |A| 100); a figure without variation compares its values. A one-sided non-inferiority
+ * margin: "not worse by more than pct", at the interval's level. */
+bool hc_rules_out_worse(const struct vd_test *t, int dir, double pct);
 #endif
