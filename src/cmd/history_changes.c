@@ -4,6 +4,7 @@
  * its context: the other figures of the same runs compared across it (an exploratory family)
  * and what the history knows of the environment on either side. */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,13 +122,17 @@ static void print_context(const struct history_series *s, unsigned ns, unsigned 
 		       nf == 1 ? "" : "s");
 	else
 		printf("  also moved: %u of %u other figures of the same runs (exploratory, Benjamini-Hochberg)\n", shown, nf);
-	for (unsigned f = 0, k = 0; f < nf; f++) {
+	/* the largest moves first */
+	for (unsigned k = 0; k < shown && k < HC_CONTEXT_MAX; k++) {
+		unsigned best = nf;
 		char est[64];
 
-		if (t[f].kind != VD_DIFFERENT || k++ >= HC_CONTEXT_MAX)
-			continue;
-		hist_fmt_effect(&t[f], est, sizeof(est));
-		printf("    %-36s %-28s %s\n", s[who[f]].v->name, est, vd_word(&t[f], s[who[f]].v->better));
+		for (unsigned f = 0; f < nf; f++)
+			if (t[f].kind == VD_DIFFERENT && (best == nf || fabs(vd_pct(&t[f])) > fabs(vd_pct(&t[best]))))
+				best = f;
+		hist_fmt_effect(&t[best], est, sizeof(est));
+		printf("    %-36s %-28s %s\n", s[who[best]].v->name, est, vd_word(&t[best], s[who[best]].v->better));
+		t[best].kind = VD_NA;   /* listed */
 	}
 	if (shown > HC_CONTEXT_MAX)
 		printf("    (and %u more)\n", shown - HC_CONTEXT_MAX);

@@ -315,17 +315,16 @@ static void print_table(FILE *out, const struct hist_config *c, const struct chk
 	}
 }
 
-/* --bisect: 1 bad (a regression: decided worse by more than the margin, --fail-if-worse or
- * VD_EQUIV_PCT); 0 good when every primary figure checked (none: every key figure) has an
- * interval that rules out a regression beyond the margin (core/hchange); else 125, cannot decide
- * (nothing compared, a figure neither). *why: what made it 125. */
+/* --bisect, over the primary figures checked (none: the key figures): 1 bad when one is decided
+ * worse by more than the margin (--fail-if-worse, else VD_EQUIV_PCT); 0 good when every one's
+ * interval rules out a regression beyond it (core/hchange); else 125, cannot decide (nothing
+ * compared, or an interval reaching beyond the margin). Exploratory figures do not bisect.
+ * *why: what made it 125. */
 static int bisect_status(const struct chk_set *s, const char **why)
 {
-	bool any_primary = false, open = false;
+	bool any_primary = false, open = false, bad = false;
 
 	*why = NULL;
-	if (s->nfail)
-		return 1;
 	if (!s->ncmp) {
 		*why = "nothing compared";
 		return 125;
@@ -337,8 +336,11 @@ static int bisect_status(const struct chk_set *s, const char **why)
 
 		if (!k->na || !k->nb || (any_primary ? k->v.family != VD_CONFIRMATORY : !k->meta->key_fig))
 			continue;
+		bad |= vd_fails(&k->v, k->meta->better, s->fail_pct);
 		open |= !hc_rules_out_worse(&k->v, k->meta->better, s->fail_pct);
 	}
+	if (bad)
+		return 1;
 	if (open) {
 		*why = any_primary ? "a primary figure's interval reaches beyond the margin (more runs would decide it)" :
 		       "a key figure's interval reaches beyond the margin (more runs would decide it)";
