@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What the files of `fsbench history` share (history.c: options, list, show, trend, the
  * dispatch; history_check.c: check and --bisect; history_changes.c: changes; history_fleet.c:
- * import, export; history_report.c: report): the parsed command line and the helpers that
+ * import, export): the parsed command line and the helpers that
  * print the same thing the same way. Not for other commands. */
 #ifndef FSB_CMD_HISTORY_INT_H
 #define FSB_CMD_HISTORY_INT_H
@@ -26,7 +26,7 @@ struct hist_config {
 	const char *junit;
 	const char *since;
 	const char *config;
-	const char *order;       /* changes, report: "time" or "kernel" */
+	const char *order;       /* changes: "time" or "kernel" */
 	const char *baseline;    /* check: the earlier runs' kernel release */
 	bool all;
 	bool all_hosts;
@@ -64,7 +64,4 @@ int hist_check(struct history *h, const struct hist_config *c, const char *prog)
 int hist_changes(struct history *h, const struct hist_config *c, const char *prog);
 int hist_import(struct history *h, const struct hist_config *c, const char *prog);
 int hist_export(struct history *h, const struct hist_config *c, const char *prog);
-/* report's -o DIR checked before the database is opened: 0, or the exit status said */
-int hist_report_check(const struct hist_config *c, const char *prog);
-int hist_report(struct history *h, const struct hist_config *c, const char *prog);
 #endif
