@@ -19,12 +19,9 @@
 #include "core/figure.h"
 #include "report/matrix_read.h"
 
-#define HISTORY_SCHEMA 1
+#include "report/history_int.h"
 
-struct history {
-	sqlite3 *db;
-	bool (*stop)(void);
-};
+#define HISTORY_SCHEMA 1
 
 /* SQLite's wait for another writer's lock: up to 10 s, in 10 ms steps, and not past a stop
  * (a signal to the runner: its report ends instead of waiting on) */
@@ -145,7 +142,7 @@ int history_check_path(const char *path, char *err, size_t errlen)
 	return 0;
 }
 
-static int exec(sqlite3 *db, const char *sql, char *err, size_t errlen)
+int history_exec(sqlite3 *db, const char *sql, char *err, size_t errlen)
 {
 	char *msg = NULL;
 
@@ -357,8 +354,8 @@ static int schema_take(sqlite3 *db, const char *path, bool create, char *err, si
 	if (scalar(db, "SELECT COUNT(*) FROM sqlite_master") == 0) {
 		if (!create)
 			return errmsg(err, errlen, "'%s' is an empty database: no history recorded in it", path);
-		if (exec(db, schema_sql, e, sizeof(e)) ||
-		    exec(db, "INSERT INTO meta VALUES('schema_version', '1');", e, sizeof(e)))
+		if (history_exec(db, schema_sql, e, sizeof(e)) ||
+		    history_exec(db, "INSERT INTO meta VALUES('schema_version', '1');", e, sizeof(e)))
 			return errmsg(err, errlen, "'%s': %s", path, e);
 		return 0;
 	}
@@ -446,16 +443,16 @@ int history_open_stop(const char *path, bool create, bool (*stop)(void), struct 
 	h->stop = stop;
 	sqlite3_busy_handler(h->db, busy_wait, h);
 	sqlite3_extended_result_codes(h->db, 1);
-	if (exec(h->db, "PRAGMA foreign_keys = ON;", e, sizeof(e)) ||
-	    exec(h->db, "BEGIN IMMEDIATE;", e, sizeof(e))) {
+	if (history_exec(h->db, "PRAGMA foreign_keys = ON;", e, sizeof(e)) ||
+	    history_exec(h->db, "BEGIN IMMEDIATE;", e, sizeof(e))) {
 		errmsg(err, errlen, "'%s': %s", path, stop && stop() ? "interrupted waiting for its lock" : e);
 		goto out;
 	}
 	if (schema_take(h->db, path, create, err, errlen)) {
-		exec(h->db, "ROLLBACK;", e, sizeof(e));
+		history_exec(h->db, "ROLLBACK;", e, sizeof(e));
 		goto out;
 	}
-	if (exec(h->db, "COMMIT;", e, sizeof(e))) {
+	if (history_exec(h->db, "COMMIT;", e, sizeof(e))) {
 		errmsg(err, errlen, "'%s': %s", path, e);
 		goto out;
 	}
@@ -479,7 +476,7 @@ void history_close(struct history *h)
 	free(h);
 }
 
-static int bind_text(sqlite3_stmt *q, int i, const char *s)
+int history_bind_text(sqlite3_stmt *q, int i, const char *s)
 {
 	return sqlite3_bind_text(q, i, s ? s : "", -1, SQLITE_TRANSIENT);
 }
@@ -501,7 +498,7 @@ int history_add_matrix(struct history *h, const struct mx *m, unsigned *added, c
 			first = m->run[r].started_at;
 	gmtime_r(&t, &tm);
 	strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	if (exec(h->db, "BEGIN IMMEDIATE;", e, sizeof(e)))
+	if (history_exec(h->db, "BEGIN IMMEDIATE;", e, sizeof(e)))
 		return errmsg(err, errlen, "%s", e);
 	if (sqlite3_prepare_v2(h->db, "INSERT OR IGNORE INTO experiments(name, host, first_started_at, kernel_release,"
 			       " fsbench_version, workload, dir, imported_at) VALUES(?,?,?,?,?,?,?,?)", -1, &qe, NULL) ||
@@ -515,21 +512,21 @@ int history_add_matrix(struct history *h, const struct mx *m, unsigned *added, c
 		errmsg(err, errlen, "%s", sqlite3_errmsg(h->db));
 		goto out;
 	}
-	bind_text(qe, 1, m->name);
-	bind_text(qe, 2, m->host);
-	bind_text(qe, 3, first ? first : "");
-	bind_text(qe, 4, m->kernel_release);
-	bind_text(qe, 5, m->fsbench_version);
-	bind_text(qe, 6, m->workload);
-	bind_text(qe, 7, m->dir);
-	bind_text(qe, 8, now);
+	history_bind_text(qe, 1, m->name);
+	history_bind_text(qe, 2, m->host);
+	history_bind_text(qe, 3, first ? first : "");
+	history_bind_text(qe, 4, m->kernel_release);
+	history_bind_text(qe, 5, m->fsbench_version);
+	history_bind_text(qe, 6, m->workload);
+	history_bind_text(qe, 7, m->dir);
+	history_bind_text(qe, 8, now);
 	if (sqlite3_step(qe) != SQLITE_DONE) {
 		errmsg(err, errlen, "%s", sqlite3_errmsg(h->db));
 		goto out;
 	}
-	bind_text(qid, 1, m->name);
-	bind_text(qid, 2, m->host);
-	bind_text(qid, 3, first ? first : "");
+	history_bind_text(qid, 1, m->name);
+	history_bind_text(qid, 2, m->host);
+	history_bind_text(qid, 3, first ? first : "");
 	if (sqlite3_step(qid) != SQLITE_ROW) {
 		errmsg(err, errlen, "%s", sqlite3_errmsg(h->db));
 		goto out;
@@ -542,14 +539,14 @@ int history_add_matrix(struct history *h, const struct mx *m, unsigned *added, c
 
 		sqlite3_reset(qr);
 		sqlite3_bind_int64(qr, 1, exp_id);
-		bind_text(qr, 2, c->name);
-		bind_text(qr, 3, c->config_hash);
-		bind_text(qr, 4, c->config_json);
-		bind_text(qr, 5, m->kernel_release);
-		bind_text(qr, 6, m->host);
-		bind_text(qr, 7, m->fsbench_version);
-		bind_text(qr, 8, ru->started_at);
-		bind_text(qr, 9, ru->ended_at);
+		history_bind_text(qr, 2, c->name);
+		history_bind_text(qr, 3, c->config_hash);
+		history_bind_text(qr, 4, c->config_json);
+		history_bind_text(qr, 5, m->kernel_release);
+		history_bind_text(qr, 6, m->host);
+		history_bind_text(qr, 7, m->fsbench_version);
+		history_bind_text(qr, 8, ru->started_at);
+		history_bind_text(qr, 9, ru->ended_at);
 		sqlite3_bind_int64(qr, 10, ru->repeat);
 		sqlite3_bind_int64(qr, 11, ru->order);
 		if (isnan(ru->other_cpu_pct))
@@ -578,9 +575,9 @@ int history_add_matrix(struct history *h, const struct mx *m, unsigned *added, c
 				continue;
 			sqlite3_reset(qf);
 			sqlite3_bind_int64(qf, 1, run_id);
-			bind_text(qf, 2, fg->key);
-			bind_text(qf, 3, fg->name);
-			bind_text(qf, 4, fg->unit);
+			history_bind_text(qf, 2, fg->key);
+			history_bind_text(qf, 3, fg->name);
+			history_bind_text(qf, 4, fg->unit);
 			sqlite3_bind_int(qf, 5, fg->dir == RR_HIGHER_BETTER ? 1 : fg->dir == RR_LOWER_BETTER ? -1 : 0);
 			sqlite3_bind_int(qf, 6, fg->rate);
 			sqlite3_bind_int(qf, 7, fg->key_fig);
@@ -591,7 +588,7 @@ int history_add_matrix(struct history *h, const struct mx *m, unsigned *added, c
 			}
 		}
 	}
-	if (exec(h->db, "COMMIT;", e, sizeof(e))) {
+	if (history_exec(h->db, "COMMIT;", e, sizeof(e))) {
 		errmsg(err, errlen, "%s", e);
 		goto out;
 	}
@@ -602,13 +599,13 @@ out:
 	sqlite3_finalize(qr);
 	sqlite3_finalize(qf);
 	if (rc) {
-		exec(h->db, "ROLLBACK;", e, sizeof(e));
+		history_exec(h->db, "ROLLBACK;", e, sizeof(e));
 		*added = 0;
 	}
 	return rc;
 }
 
-static void col_text(sqlite3_stmt *q, int i, char *buf, size_t len)
+void history_col_text(sqlite3_stmt *q, int i, char *buf, size_t len)
 {
 	const unsigned char *s = sqlite3_column_text(q, i);
 
@@ -642,12 +639,12 @@ int history_experiments(struct history *h, struct history_exp **out, unsigned *n
 		}
 		x = &(*out)[(*n)++];
 		x->id = sqlite3_column_int64(q, 0);
-		col_text(q, 1, x->name, sizeof(x->name));
-		col_text(q, 2, x->host, sizeof(x->host));
-		col_text(q, 3, x->started, sizeof(x->started));
-		col_text(q, 4, x->kernel, sizeof(x->kernel));
-		col_text(q, 5, x->version, sizeof(x->version));
-		col_text(q, 6, x->workload, sizeof(x->workload));
+		history_col_text(q, 1, x->name, sizeof(x->name));
+		history_col_text(q, 2, x->host, sizeof(x->host));
+		history_col_text(q, 3, x->started, sizeof(x->started));
+		history_col_text(q, 4, x->kernel, sizeof(x->kernel));
+		history_col_text(q, 5, x->version, sizeof(x->version));
+		history_col_text(q, 6, x->workload, sizeof(x->workload));
 		x->cells = (unsigned)sqlite3_column_int(q, 7);
 		x->runs = (unsigned)sqlite3_column_int(q, 8);
 	}
@@ -667,7 +664,8 @@ int history_values(struct history *h, long long exp_id, const char *exp_name, co
 	*out = NULL;
 	*n = 0;
 	if (sqlite3_prepare_v2(h->db, "SELECT r.id, r.experiment_id, r.cell, r.config_hash, r.kernel_release, r.started_at,"
-			       " f.key, f.name, f.unit, f.better, f.rate, f.key_fig, r.used, r.other_cpu_flag, f.value"
+			       " f.key, f.name, f.unit, f.better, f.rate, f.key_fig, r.used, r.other_cpu_flag, f.value,"
+			       " r.host, e.name, e.workload"
 			       " FROM runs r JOIN figures f ON f.run_id = r.id JOIN experiments e ON e.id = r.experiment_id"
 			       " WHERE (?1 = 0 OR r.experiment_id = ?1) AND (?2 IS NULL OR e.name = ?2)"
 			       " AND (?3 IS NULL OR r.cell = ?3) AND (?4 IS NULL OR f.key = ?4)"
@@ -675,11 +673,11 @@ int history_values(struct history *h, long long exp_id, const char *exp_name, co
 		return errmsg(err, errlen, "%s", sqlite3_errmsg(h->db));
 	sqlite3_bind_int64(q, 1, exp_id);
 	if (exp_name)
-		bind_text(q, 2, exp_name);
+		history_bind_text(q, 2, exp_name);
 	if (cell)
-		bind_text(q, 3, cell);
+		history_bind_text(q, 3, cell);
 	if (key)
-		bind_text(q, 4, key);
+		history_bind_text(q, 4, key);
 	while ((r = sqlite3_step(q)) == SQLITE_ROW) {
 		struct history_val *v;
 
@@ -695,22 +693,117 @@ int history_values(struct history *h, long long exp_id, const char *exp_name, co
 		v = &(*out)[(*n)++];
 		v->run_id = sqlite3_column_int64(q, 0);
 		v->exp_id = sqlite3_column_int64(q, 1);
-		col_text(q, 2, v->cell, sizeof(v->cell));
-		col_text(q, 3, v->config_hash, sizeof(v->config_hash));
-		col_text(q, 4, v->kernel, sizeof(v->kernel));
-		col_text(q, 5, v->started, sizeof(v->started));
-		col_text(q, 6, v->key, sizeof(v->key));
-		col_text(q, 7, v->name, sizeof(v->name));
-		col_text(q, 8, v->unit, sizeof(v->unit));
+		history_col_text(q, 2, v->cell, sizeof(v->cell));
+		history_col_text(q, 3, v->config_hash, sizeof(v->config_hash));
+		history_col_text(q, 4, v->kernel, sizeof(v->kernel));
+		history_col_text(q, 5, v->started, sizeof(v->started));
+		history_col_text(q, 6, v->key, sizeof(v->key));
+		history_col_text(q, 7, v->name, sizeof(v->name));
+		history_col_text(q, 8, v->unit, sizeof(v->unit));
 		v->better = sqlite3_column_int(q, 9);
 		v->rate = sqlite3_column_int(q, 10);
 		v->key_fig = sqlite3_column_int(q, 11);
 		v->used = sqlite3_column_int(q, 12);
 		v->flagged = sqlite3_column_int(q, 13);
 		v->value = sqlite3_column_double(q, 14);
+		history_col_text(q, 15, v->host, sizeof(v->host));
+		history_col_text(q, 16, v->exp, sizeof(v->exp));
+		history_col_text(q, 17, v->workload, sizeof(v->workload));
 	}
 	sqlite3_finalize(q);
 	if (r != SQLITE_DONE)
 		return errmsg(err, errlen, "%s", sqlite3_errmsg(h->db));
 	return 0;
+}
+
+bool history_sel_match(const struct history_sel *sel, const struct history_val *v)
+{
+	bool key = !sel->nkeys;
+
+	for (unsigned k = 0; k < sel->nkeys && !key; k++)
+		key = !strcmp(sel->keys[k], v->key);
+	return key && (!sel->config || !strncmp(v->config_hash, sel->config, strlen(sel->config))) &&
+	       (!sel->since || strcmp(v->started, sel->since) >= 0);
+}
+
+/* qsort has no context argument: the selection's order for the comparison below */
+static const struct history_sel *sort_sel;
+static const struct history_val *sort_base;
+
+static int series_cmp(const void *pa, const void *pb)
+{
+	const struct history_val *a = &sort_base[*(const unsigned *)pa], *b = &sort_base[*(const unsigned *)pb];
+	int c = sort_sel->all_hosts ? 0 : strcmp(a->host, b->host);
+
+	if (!c)
+		c = strcmp(a->config_hash, b->config_hash);
+	if (!c)
+		c = strcmp(a->key, b->key);
+	if (!c && sort_sel->by_kernel)
+		c = strverscmp(a->kernel, b->kernel);
+	if (!c)
+		c = strcmp(a->started, b->started);
+	if (!c)   /* history_values' order: experiment, run order */
+		c = *(const unsigned *)pa < *(const unsigned *)pb ? -1 : *(const unsigned *)pa > *(const unsigned *)pb;
+	return c;
+}
+
+void history_series_free(struct history_series *s, unsigned n)
+{
+	for (unsigned i = 0; s && i < n; i++)
+		free(s[i].v);
+	free(s);
+}
+
+int history_series(struct history *h, const struct history_sel *sel, struct history_series **out, unsigned *n,
+		   char *err, size_t errlen)
+{
+	struct history_val *v;
+	struct history_series *s = NULL;
+	unsigned nv, nk = 0, ns = 0, *ix = NULL;
+
+	*out = NULL;
+	*n = 0;
+	if (history_values(h, 0, sel->experiment, sel->cell, sel->nkeys == 1 ? sel->keys[0] : NULL, &v, &nv, err, errlen))
+		return -1;
+	if (!(ix = malloc((nv ? nv : 1) * sizeof(*ix))) || !(s = calloc(nv ? nv : 1, sizeof(*s))))
+		goto oom;
+	for (unsigned i = 0; i < nv; i++)
+		if (v[i].used && history_sel_match(sel, &v[i]))
+			ix[nk++] = i;
+	sort_sel = sel;
+	sort_base = v;
+	qsort(ix, nk, sizeof(*ix), series_cmp);
+	for (unsigned i = 0; i < nk;) {
+		const struct history_val *a = &v[ix[i]];
+		struct history_series *cur = &s[ns];
+		unsigned j = i;
+
+		while (j < nk && (sel->all_hosts || !strcmp(v[ix[j]].host, a->host)) &&
+		       !strcmp(v[ix[j]].config_hash, a->config_hash) && !strcmp(v[ix[j]].key, a->key))
+			j++;
+		if (!(cur->v = malloc((j - i) * sizeof(*cur->v))))
+			goto oom;
+		ns++;
+		for (; i < j; i++) {
+			const struct history_val *x = &v[ix[i]];
+
+			cur->flagged += x->flagged;
+			if (x->flagged && sel->exclude_flagged) {
+				cur->left_out++;
+				continue;
+			}
+			cur->v[cur->n++] = *x;
+		}
+	}
+	free(ix);
+	free(v);
+	*out = s;
+	*n = ns;
+	return 0;
+oom:
+	free(ix);
+	free(v);
+	history_series_free(s, ns);
+	return errmsg(err, errlen, "out of memory");
 }

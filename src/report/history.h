@@ -24,6 +24,7 @@
 #define FSB_REPORT_HISTORY_H
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 struct history;
 struct mx;
@@ -66,10 +67,64 @@ struct history_val {
 	int better;              /* 1 higher, -1 lower, 0 neither */
 	bool rate, key_fig, used, flagged;
 	double value;
+	char host[128], exp[128], workload[32];
 };
 
 /* values, filtered by experiment id (0: any) or name (NULL: any), cell (NULL: any) and figure
  * key (NULL: any), ordered by time; *out malloc'ed */
 int history_values(struct history *h, long long exp_id, const char *exp_name, const char *cell,
 		   const char *key, struct history_val **out, unsigned *n, char *err, size_t errlen);
+
+/* A selection of runs for history changes, export and report. NULL / 0 members select all. */
+struct history_sel {
+	const char *experiment;  /* its name */
+	const char *cell;
+	const char *config;      /* a configuration hash, or a prefix of one */
+	const char *since;       /* runs started at or after (ISO 8601 text, compared as text) */
+	const char *const *keys; /* figure keys (nkeys of them) */
+	unsigned nkeys;
+	bool all_hosts;          /* a series spans hosts (else each host's runs are a series of their own) */
+	bool by_kernel;          /* a series in kernel release order (strverscmp), then time; else time */
+	bool exclude_flagged;    /* leave out the runs flagged for other processes' CPU */
+};
+
+/* One figure of one configuration (and host) over time: its usable runs in order. */
+struct history_series {
+	struct history_val *v;   /* v[0..n): the runs' values; v[0] names the series */
+	unsigned n;
+	unsigned flagged;        /* of them flagged */
+	unsigned left_out;       /* flagged runs left out (exclude_flagged) */
+};
+
+/* The series of sel: grouped by host (unless all_hosts), configuration hash and figure key,
+ * ordered by host, hash, key; runs the report could not use are left out. *out malloc'ed, free
+ * with history_series_free. 0, or -1 with the reason in err. */
+int history_series(struct history *h, const struct history_sel *sel, struct history_series **out, unsigned *n,
+		   char *err, size_t errlen);
+void history_series_free(struct history_series *s, unsigned n);
+/* true when v (a run's value) is in sel (not counting exclude_flagged) */
+bool history_sel_match(const struct history_sel *sel, const struct history_val *v);
+
+/* ---- a fleet's history (history_fleet.c) ---- */
+
+/* A run's content hash: "fnv1a64:" + 16 hex digits of FNV-1a 64 over its experiment (name, host,
+ * first start), its record (cell, configuration hash and configuration, kernel, host, fsbench
+ * version, start, end, repeat, order, other CPU and flag, used) and every figure (key, name,
+ * unit, direction, kind, value to 17 digits), in key order. Two databases holding the same run
+ * give it the same hash. */
+struct history_import {
+	unsigned exps_added;     /* experiments new to the database */
+	unsigned runs_added;
+	unsigned runs_same;      /* already there, the same content hash */
+	unsigned runs_differ;    /* already there (same experiment, cell, repeat, start), another hash: kept as it was */
+};
+
+/* Adds every run of the database at src (opened as history_open does, never created) that h
+ * lacks, in one transaction: a run already there with the same content hash is not added again.
+ * 0, or -1 with the reason in err (nothing added then). */
+int history_import_db(struct history *h, const char *src, struct history_import *st, char *err, size_t errlen);
+/* The runs of sel (one JSON object a line, oldest first: fsbench(1) HISTORY, history export) to
+ * out. *nruns: lines written. 0, or -1 with the reason in err. */
+int history_export(struct history *h, const struct history_sel *sel, FILE *out, unsigned *nruns, char *err,
+		   size_t errlen);
 #endif

@@ -1,0 +1,292 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* fsbench history changes: each configuration's series of a figure split where it changed
+ * (core/hchange: E-divisive means, permutation test; verdicts by core/verdict), each change with
+ * its context: the other figures of the same runs compared across it (an exploratory family)
+ * and what the history knows of the environment on either side. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "cmd/history_int.h"
+#include "core/figure.h"
+#include "core/hchange.h"
+#include "report/result_read.h"
+
+/* the other figures that moved, listed under a change */
+#define HC_CONTEXT_MAX 8
+
+static enum vd_family family_of(const struct history_val *v)
+{
+	unsigned fl = rr_figure_flags(v->workload, v->key);
+
+	return fl & FIG_DERIVED ? VD_FAM_NONE : fl & FIG_PRIMARY ? VD_CONFIRMATORY : VD_EXPLORATORY;
+}
+
+/* the series changes searches: the FIGURE operands, else (--all) every figure but derived ones,
+ * else the primary and key figures */
+static bool searched(const struct history_series *s, const struct hist_config *c)
+{
+	const struct history_val *v = s->v;
+
+	if (!s->n)
+		return false;
+	if (c->nargs) {
+		for (unsigned k = 0; k < c->nargs; k++)
+			if (!strcmp(c->args[k], v->key))
+				return true;
+		return false;
+	}
+	if (c->all)
+		return family_of(v) != VD_FAM_NONE;
+	return family_of(v) == VD_CONFIRMATORY || v->key_fig;
+}
+
+/* the hc_series of the searched series; *map[i]: its index in s */
+static int build(const struct history_series *s, unsigned ns, const struct hist_config *c, struct hc_series **out,
+		 double ***vals, unsigned **map, unsigned *n)
+{
+	*n = 0;
+	*out = calloc(ns ? ns : 1, sizeof(**out));
+	*vals = calloc(ns ? ns : 1, sizeof(**vals));
+	*map = calloc(ns ? ns : 1, sizeof(**map));
+	if (!*out || !*vals || !*map)
+		return -ENOMEM;
+	for (unsigned i = 0; i < ns; i++) {
+		const struct history_val *v = s[i].v;
+		struct hc_series *h = &(*out)[*n];
+		char name[512];
+
+		if (!searched(&s[i], c))
+			continue;
+		if (!((*vals)[*n] = malloc(s[i].n * sizeof(double))))
+			return -ENOMEM;
+		for (unsigned k = 0; k < s[i].n; k++)
+			(*vals)[*n][k] = v[k].value;
+		snprintf(name, sizeof(name), "%s|%s|%s", c->all_hosts ? "" : v->host, v->config_hash, v->key);
+		*h = (struct hc_series){ (*vals)[*n], s[i].n, strcmp(v->unit, "%") != 0, family_of(v), hc_seed(name) };
+		(*map)[(*n)++] = i;
+	}
+	return 0;
+}
+
+/* run id r among v[lo..hi) */
+static bool has_run(const struct history_val *v, unsigned lo, unsigned hi, long long r)
+{
+	for (unsigned i = lo; i < hi; i++)
+		if (v[i].run_id == r)
+			return true;
+	return false;
+}
+
+/* the other figures of the same runs before and after the change, one exploratory family */
+static void print_context(const struct history_series *s, unsigned ns, unsigned self, const struct hc_change *ch)
+{
+	const struct history_series *me = &s[self];
+	const double **a = calloc(ns, sizeof(*a)), **b = calloc(ns, sizeof(*b));
+	unsigned *na = calloc(ns, sizeof(*na)), *nb = calloc(ns, sizeof(*nb)), *who = calloc(ns, sizeof(*who)), nf = 0;
+	double *buf = NULL;
+	bool *log_ok = calloc(ns, sizeof(*log_ok));
+	struct vd_test *t = calloc(ns, sizeof(*t));
+	unsigned shown = 0;
+
+	if (!a || !b || !na || !nb || !who || !log_ok || !t)
+		goto out;
+	for (unsigned i = 0; i < ns; i++) {
+		const struct history_series *o = &s[i];
+		double *va, *vb;
+
+		if (i == self || !o->n || strcmp(o->v->host, me->v->host) || strcmp(o->v->config_hash, me->v->config_hash) ||
+		    family_of(o->v) == VD_FAM_NONE || !(va = malloc(2 * o->n * sizeof(double))))
+			continue;
+		vb = va + o->n;
+		for (unsigned k = 0; k < o->n; k++) {
+			if (has_run(me->v, ch->lo, ch->at, o->v[k].run_id))
+				va[na[nf]++] = o->v[k].value;
+			else if (has_run(me->v, ch->at, ch->hi, o->v[k].run_id))
+				vb[nb[nf]++] = o->v[k].value;
+		}
+		a[nf] = va;
+		b[nf] = vb;
+		log_ok[nf] = strcmp(o->v->unit, "%") != 0;
+		who[nf++] = i;
+	}
+	if (nf && hc_context(a, na, b, nb, log_ok, nf, t))
+		goto out;
+	for (unsigned f = 0; f < nf; f++)
+		shown += t[f].kind == VD_DIFFERENT;
+	if (!shown)
+		printf("  nothing else decided different (%u other figure%s of the same runs, exploratory)\n", nf,
+		       nf == 1 ? "" : "s");
+	else
+		printf("  also moved: %u of %u other figures of the same runs (exploratory, Benjamini-Hochberg)\n", shown, nf);
+	/* the largest moves first */
+	for (unsigned k = 0; k < shown && k < HC_CONTEXT_MAX; k++) {
+		unsigned best = nf;
+		char est[64];
+
+		for (unsigned f = 0; f < nf; f++)
+			if (t[f].kind == VD_DIFFERENT && (best == nf || fabs(vd_pct(&t[f])) > fabs(vd_pct(&t[best]))))
+				best = f;
+		hist_fmt_effect(&t[best], est, sizeof(est));
+		printf("    %-36s %-28s %s\n", s[who[best]].v->name, est, vd_word(&t[best], s[who[best]].v->better));
+		t[best].kind = VD_NA;   /* listed */
+	}
+	if (shown > HC_CONTEXT_MAX)
+		printf("    (and %u more)\n", shown - HC_CONTEXT_MAX);
+out:
+	for (unsigned f = 0; a && f < nf; f++)
+		free((void *)a[f]);
+	free(buf);
+	free(a);
+	free(b);
+	free(na);
+	free(nb);
+	free(who);
+	free(log_ok);
+	free(t);
+}
+
+/* what the history knows of the environment on either side: the distinct values before and after */
+static void print_env(const struct history_series *me, const struct hc_change *ch)
+{
+	static const struct { const char *name; size_t off; } fields[] = {
+		{ "kernel", offsetof(struct history_val, kernel) },
+		{ "host", offsetof(struct history_val, host) },
+		{ "experiment", offsetof(struct history_val, exp) },
+	};
+	unsigned nd = 0;
+
+	printf("  environment:");
+	for (size_t f = 0; f < sizeof(fields) / sizeof(fields[0]); f++) {
+		const char *last = (const char *)&me->v[ch->at - 1] + fields[f].off;
+		const char *first = (const char *)&me->v[ch->at] + fields[f].off;
+
+		if (strcmp(last, first)) {
+			printf("%s %s %s -> %s", nd ? ";" : "", fields[f].name, last, first);
+			nd++;
+		}
+	}
+	printf("%s (configuration: the same hash on both sides)\n", nd ? "" : " kernel, host and experiment the same");
+}
+
+static void print_change(const struct history_series *s, unsigned ns, unsigned idx, const struct hc_change *ch)
+{
+	const struct history_series *me = &s[idx];
+	const struct history_val *v = me->v, *last = &v[ch->at - 1], *first = &v[ch->at];
+	unsigned fb = 0, fa = 0;
+	char est[64];
+
+	for (unsigned i = ch->lo; i < ch->hi; i++)
+		*(i < ch->at ? &fb : &fa) += v[i].flagged;
+	hist_fmt_effect(&ch->t, est, sizeof(est));
+	printf("%s [%s]%s, config %s (cell %s), host %s\n", v->name, v->key,
+	       ch->t.family == VD_CONFIRMATORY ? " (primary)" : "", v->config_hash, v->cell, v->host);
+	printf("  between run %u and run %u of %u: last before %s on %s (%s), first after %s on %s (%s)\n", ch->at,
+	       ch->at + 1, me->n, last->started, last->kernel, last->host, first->started, first->kernel, first->host);
+	printf("  %s, %u run%s before (%u flagged), %u after (%u flagged), change p %.3g: %s\n", est, ch->at - ch->lo,
+	       ch->at - ch->lo == 1 ? "" : "s", fb, ch->hi - ch->at, fa, ch->p_perm, vd_word(&ch->t, v->better));
+	print_context(s, ns, idx, ch);
+	print_env(me, ch);
+}
+
+/* the runs flagged among the searched series: each run is in one configuration (and host), whose
+ * series all hold it, so per configuration the most of any of its series, summed */
+static unsigned flagged_runs(const struct history_series *s, const unsigned *map, unsigned nm, unsigned *left)
+{
+	unsigned n = 0;
+
+	*left = 0;
+	for (unsigned m = 0; m < nm; m++) {
+		const struct history_series *a = &s[map[m]];
+		unsigned fl = a->flagged, lo = a->left_out;
+		bool first = true;
+
+		for (unsigned j = 0; j < nm; j++) {
+			const struct history_series *b = &s[map[j]];
+
+			if (strcmp(a->v->host, b->v->host) || strcmp(a->v->config_hash, b->v->config_hash))
+				continue;
+			if (j < m) {
+				first = false;
+				break;
+			}
+			fl = b->flagged > fl ? b->flagged : fl;
+			lo = b->left_out > lo ? b->left_out : lo;
+		}
+		if (first) {
+			n += fl;
+			*left += lo;
+		}
+	}
+	return n;
+}
+
+int hist_changes(struct history *h, const struct hist_config *c, const char *prog)
+{
+	struct history_sel sel;
+	struct history_series *s = NULL;
+	struct hc_series *hs = NULL;
+	struct hc_change *ch = NULL;
+	struct ediv_opts o;
+	double **vals = NULL;
+	unsigned ns = 0, nh = 0, nch = 0, *map = NULL, bad = 0, long_enough = 0, nflag, nleft, worse = 0;
+	char err[512];
+	int code = EXIT_FAILED, rc;
+
+	hist_sel(c, &sel);
+	if (history_series(h, &sel, &s, &ns, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		return EXIT_FAILED;
+	}
+	if (build(s, ns, c, &hs, &vals, &map, &nh))
+		goto oom;
+	ediv_defaults(&o, 0);
+	if ((rc = hc_find(hs, nh, &o, &ch, &nch, &bad))) {
+		if (rc != -E2BIG)
+			goto oom;
+		fprintf(stderr, "%s: the series of %s (config %s) has %u runs, more than %u: select fewer (--since, --config)\n",
+			prog, s[map[bad]].v->key, s[map[bad]].v->config_hash, hs[bad].n, EDIV_MAX_N);
+		goto out;
+	}
+	for (unsigned i = 0; i < nh; i++)
+		long_enough += hs[i].n >= 2 * o.min_size;
+	printf("change points: E-divisive means (Matteson and James 2014) on the log of each figure (percentages as\n"
+	       "they are), alpha %g, %u permutations, a change kept at p <= %g, at least %u runs a side; runs in %s order%s\n\n",
+	       o.alpha, o.perms, o.sig, o.min_size, sel.by_kernel ? "kernel release" : "start", c->all_hosts ?
+	       ", hosts together" : ", each host apart");
+	/* primary figures first */
+	for (int pass = 0; pass < 2; pass++)
+		for (unsigned k = 0; k < nch; k++)
+			if ((ch[k].t.family == VD_CONFIRMATORY) == !pass) {
+				print_change(s, ns, map[ch[k].series], &ch[k]);
+				worse += ch[k].t.kind == VD_DIFFERENT && ch[k].t.sign * s[map[ch[k].series]].v->better < 0;
+				printf("\n");
+			}
+	nflag = flagged_runs(s, map, nh, &nleft);
+	printf("%u series searched (%u with at least %u runs), %u change%s found, %u decided worse (fsbench(1) HISTORY).\n",
+	       nh, long_enough, 2 * o.min_size, nch, nch == 1 ? "" : "s", worse);
+	hist_say_flagged(stdout, nflag, nleft, "");
+	if (!long_enough) {
+		fprintf(stderr, "%s: nothing to search: %s\n", prog,
+			!nh ? "no runs of those figures in the database for that selection" :
+			"every series has fewer runs than two sides need");
+		code = EXIT_UNSUPPORTED;
+		goto out;
+	}
+	code = EXIT_OK;
+	goto out;
+oom:
+	fprintf(stderr, "%s: out of memory\n", prog);
+out:
+	for (unsigned i = 0; vals && i < nh; i++)
+		free(vals[i]);
+	free(vals);
+	free(map);
+	free(hs);
+	free(ch);
+	history_series_free(s, ns);
+	return code;
+}

@@ -1,0 +1,28 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# t8420: two real matrix experiments (fs_mark, every file fsync'd, on a loop-mounted ext4 image)
+# recorded under kernel labels 6.1.0-test and 6.2.0-test (FSBENCH_TEST_KERNEL: a test hook of
+# build/fsbench-test) with a slowdown between them: the first with its image on tmpfs
+# (/dev/shm), the second on the disk (each fsync reaches it), the same configuration hash.
+# history changes finds the step at the kernel change, worse, and check --bisect exits 1.
+. "$(dirname "$0")/lib.sh"
+need_root
+use_test_build
+need_cmd mkfs.ext4
+[ -d /dev/shm ] && [ -w /dev/shm ] || skip "needs /dev/shm"
+export TMPDIR=$SCRATCH/tmp
+mkdir -p "$TMPDIR" "$SCRATCH/disk"
+for k in 1 2; do
+    dir=/dev/shm; [ $k = 2 ] && dir=$SCRATCH/disk
+    FSBENCH_TEST_KERNEL=6.$k.0-test fsb matrix --fs ext4 --repeat 6 --size 256 --dir "$dir" --name dw --db "$SCRATCH/h.db" \
+        --max-other-cpu 100 -o "$SCRATCH/r$k" -- fs_mark -n 60 -s 4096 -t 1 > out$k 2> err$k || fail "matrix $k: exit $?: $(tail -3 err$k)"
+done
+fsb history --db h.db list | grep -q ' 6\.2\.0-test ' || fail "the kernel label not recorded: $(fsb history --db h.db list)"
+fsb history --db h.db changes files_per_sec > ch.txt || fail "changes: exit $?: $(cat ch.txt)"
+cat ch.txt
+grep -qE '^  between run 6 and run 7 of 12: .* on 6\.1\.0-test .* on 6\.2\.0-test ' ch.txt || fail "no change at the kernel change"
+grep -qE '^  x0\.[0-9]+ \[0\.[0-9]+, 0\.[0-9]+\], 6 runs before .* worse$' ch.txt || fail "not decided worse"
+expect_exit 1 fsb history --db h.db check --bisect --fail-if-worse 10 > bis.txt
+grep -q '^bisect: bad (exit 1)$' bis.txt || fail "bisect: $(tail -2 bis.txt)"
+! grep -q "$SCRATCH" /proc/self/mountinfo || fail "a mount left"
+ok "a real slowdown between two kernel labels: found by changes, bad for --bisect"
