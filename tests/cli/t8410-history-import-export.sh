@@ -52,6 +52,17 @@ fsb history --db alpha.db export > a.jsonl 2> /dev/null || fail "export alpha"
 [ "$(fsb history --db fleet.db export --since 2026-09-22 2> /dev/null | wc -l)" = 4 ] || fail "export --since"
 expect_exit 3 fsb history --db fleet.db export --config nosuch > none.jsonl 2> /dev/null
 [ ! -s none.jsonl ] || fail "export of nothing wrote something"
+# every line valid against doc/schema/history-export.schema.json (issue 23: every JSON fsbench
+# writes has its schema); a line missing its hash is not
+if python3 -c 'import jsonschema' 2> /dev/null; then
+    python3 "$TESTS_DIR/cli/schema_check.py" --lines "$TESTS_DIR/../doc/schema/history-export.schema.json" all.jsonl > sc.txt 2>&1 ||
+        fail "export lines against their schema: $(tail -n 5 sc.txt)"
+    head -n 1 all.jsonl | jq -c 'del(.run_hash)' > bad.jsonl
+    ! python3 "$TESTS_DIR/cli/schema_check.py" --lines "$TESTS_DIR/../doc/schema/history-export.schema.json" bad.jsonl \
+        > /dev/null 2>&1 || fail "a line without its hash validated"
+else
+    SCHEMA_SKIP=1
+fi
 ok "export: JSON Lines with content hashes, the same from either database"
 
 printf 'not a database' > junk.db
@@ -62,3 +73,4 @@ grep -q "import 'nosuch.db'" e.txt || fail "missing source: $(cat e.txt)"
 cmp -s fleet.db before.db || fail "a refused import changed the database"
 expect_exit 2 fsb history --db fleet.db import
 ok "a bad source refused, nothing added"
+[ -z "${SCHEMA_SKIP:-}" ] || skip "no python3 jsonschema module: the export lines were not validated against their schema"
