@@ -25,6 +25,7 @@ static const struct subcmd subcmds[] = {
 	{ "matrix", cmd_matrix, "an experiment: a workload over filesystems, options and knobs on fresh images, interleaved", false },
 	{ "plot", cmd_plot, "draw results to PNG or SVG: fill curves, timelines, latency CDFs, bars", false },
 	{ "report", cmd_report, "analyse a matrix result directory: effects, interactions, plots, report.html", false },
+	{ "explain", cmd_explain, "why a matrix's cells differ: cost per op and profile symbols of each decided effect", false },
 	{ "export", cmd_export, "results as OpenMetrics text for a monitoring stack (node_exporter's textfile collector)", false },
 	{ "history", cmd_history, "matrix runs over time: list, show, trend, check for regressions", false },
 	{ "__man-options", cmd_man_options, "print a subcommand's options as man page text (build use)", true },

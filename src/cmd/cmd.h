@@ -88,6 +88,8 @@ int cmd_compare(int argc, char **argv, const char *prog);
 int cmd_plot(int argc, char **argv, const char *prog);
 int cmd_matrix(int argc, char **argv, const char *prog);
 int cmd_report(int argc, char **argv, const char *prog);
+/* fsbench explain DIR [CELL_A CELL_B] (cmd/explain.c) */
+int cmd_explain(int argc, char **argv, const char *prog);
 /* fsbench export --openmetrics FILE DIR|RESULT... (cmd/export.c) */
 int cmd_export(int argc, char **argv, const char *prog);
 int cmd_history(int argc, char **argv, const char *prog);

@@ -17,6 +17,7 @@ void compare_options(bool list, FILE *out);
 void plot_options(bool list, FILE *out);
 void matrix_options(bool list, FILE *out);
 void report_options(bool list, FILE *out);
+void explain_options(bool list, FILE *out);
 void export_options(bool list, FILE *out);
 void history_options(bool list, FILE *out);
 
@@ -88,6 +89,10 @@ int cmd_man_options(int argc, char **argv, const char *prog)
 	}
 	if (!strcmp(argv[1], "report") || !strcmp(argv[1], "history")) {
 		(argv[1][0] == 'r' ? report_options : history_options)(list, stdout);
+		return EXIT_OK;
+	}
+	if (!strcmp(argv[1], "explain")) {
+		explain_options(list, stdout);
 		return EXIT_OK;
 	}
 	if (!strcmp(argv[1], "export")) {

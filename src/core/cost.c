@@ -3,8 +3,21 @@
 #include "core/cost.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "sys/kstat.h"
+
+bool cost_is_key(const char *key)
+{
+	static const char *const stem[COST_NFIGS] = { "cpu_usr_us_per_", "cpu_sys_us_per_", "wait_us_per_",
+						      "vcsw_per_", "ivcsw_per_", "device_bytes_per_",
+						      "device_requests_per_" };
+
+	for (int i = 0; i < COST_NFIGS; i++)
+		if (!strncmp(key, stem[i], strlen(stem[i])))
+			return true;
+	return false;
+}
 
 void cost_add_worker(struct cost_raw *c, double usr_s, double sys_s, uint64_t busy_ns, uint64_t nvcsw,
 		     uint64_t nivcsw)

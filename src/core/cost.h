@@ -55,6 +55,8 @@ enum { COST_USR, COST_SYS, COST_WAIT, COST_VCSW, COST_IVCSW, COST_DEV_BYTES, COS
 				     "device requests per " per, "requests", FIG_LOWER_BETTER, FIG_MEAN,     \
 				     FIG_RECOMPUTE, FIG_OPTIONAL }
 
+/* a cost figure's key without its group ("cpu_sys_us_per_op", "wait_us_per_file") */
+bool cost_is_key(const char *key);
 /* one worker: its CPU, its window and its context switches */
 void cost_add_worker(struct cost_raw *c, double usr_s, double sys_s, uint64_t busy_ns, uint64_t nvcsw,
 		     uint64_t nivcsw);
