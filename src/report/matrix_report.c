@@ -1468,9 +1468,11 @@ int matrix_explain(const char *dir, const char *cell_a, const char *cell_b, FILE
 	struct mx m;
 	struct an a = { 0 };
 	struct mwhy_in in = { .cell_a = -1, .cell_b = -1 };
+	char e[512];
 	int rc = 0;
 
-	if (mread_load(dir, false, &m, err, errlen)) {
+	if (mread_load(dir, false, &m, e, sizeof(e))) {
+		errmsg(err, errlen, "'%s': %s", dir, e);
 		mread_free(&m);
 		return -EINVAL;
 	}
