@@ -85,6 +85,8 @@ int cmd_compare(int argc, char **argv, const char *prog);
 int cmd_plot(int argc, char **argv, const char *prog);
 int cmd_matrix(int argc, char **argv, const char *prog);
 int cmd_report(int argc, char **argv, const char *prog);
+/* fsbench explain DIR [CELL_A CELL_B] (cmd/explain.c) */
+int cmd_explain(int argc, char **argv, const char *prog);
 /* fsbench export --openmetrics FILE DIR|RESULT... (cmd/export.c) */
 int cmd_export(int argc, char **argv, const char *prog);
 int cmd_history(int argc, char **argv, const char *prog);
@@ -99,7 +101,7 @@ struct cmd_options {
 	void (*defaults)(void *cfg);
 };
 extern const struct cmd_options compare_options, plot_options, matrix_options, report_options,
-	export_options, history_options;
+	explain_options, export_options, history_options;
 
 /* The commands besides the workloads (cmd/commands.c), as git's table of builtins: name,
  * function, summary, options (NULL: none in a table), hidden from --help and list. */

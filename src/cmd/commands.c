@@ -17,6 +17,8 @@ static const struct subcmd subcmds[] = {
 	  &plot_options, false },
 	{ "report", cmd_report, "analyse a matrix result directory: effects, interactions, plots, report.html",
 	  &report_options, false },
+	{ "explain", cmd_explain, "why a matrix's cells differ: cost per op and profile symbols of each decided effect",
+	  &explain_options, false },
 	{ "export", cmd_export, "results as OpenMetrics text for a monitoring stack (node_exporter's textfile collector)",
 	  &export_options, false },
 	{ "history", cmd_history, "matrix runs over time: list, show, trend, check for regressions",

@@ -274,6 +274,8 @@ static void *worker_main(void *arg)
 	getrusage(RUSAGE_THREAD, &r1);
 	cpu_split(cputime_s(CLOCK_THREAD_CPUTIME_ID) - cpu0, tv_s(&r1.ru_utime) - tv_s(&r0.ru_utime),
 		  tv_s(&r1.ru_stime) - tv_s(&r0.ru_stime), &w->usr_s, &w->sys_s);
+	w->nvcsw = (uint64_t)(r1.ru_nvcsw - r0.ru_nvcsw);
+	w->nivcsw = (uint64_t)(r1.ru_nivcsw - r0.ru_nivcsw);
 	return NULL;
 }
 

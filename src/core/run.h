@@ -97,6 +97,7 @@ struct worker {
 	uint64_t start_ns;       /* absolute CLOCK_MONOTONIC: released .. work hook returned */
 	uint64_t end_ns;
 	double usr_s, sys_s;     /* RUSAGE_THREAD over the same window */
+	uint64_t nvcsw, nivcsw;  /* ... and its voluntary and involuntary context switches */
 	int rc;                  /* the work hook's return: 0 or -errno */
 	pthread_t tid;
 	bool started;

@@ -2,6 +2,8 @@
 /* JSON results with jansson: writer and reader. */
 #include "report/json.h"
 
+#include "core/cost.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -10,6 +12,7 @@
 #include <time.h>
 
 #include "core/clock.h"
+#include "core/cost.h"
 #include "core/hist.h"
 #include "engine/engine.h"
 #include "report/json_kstat.h"
@@ -323,6 +326,19 @@ void json_figures(json_t *obj, const struct figure *figs, unsigned n, const doub
 {
 	for (unsigned i = 0; i < n; i++)
 		json_set_path(obj, figs[i].path, json_figure_value(&figs[i], v[i]));
+}
+
+void json_cost(json_t *obj, const struct cost_raw *c)
+{
+	json_t *o = json_pack("{s:o,s:o,s:o,s:o,s:o,s:o}", "ops", json_u64(c->ops), "cpu_usr_s", json_num(c->usr_s),
+			      "cpu_sys_s", json_num(c->sys_s), "busy_s", json_num(c->busy_s), "nvcsw",
+			      json_u64(c->nvcsw), "nivcsw", json_u64(c->nivcsw));
+
+	if (o && c->have_dev) {
+		json_object_set_new(o, "device_bytes", json_u64(c->dev_bytes));
+		json_object_set_new(o, "device_requests", json_u64(c->dev_reqs));
+	}
+	json_object_set_new(obj, "cost", o);
 }
 
 void json_run_end(json_t *o, const struct driver_result *res, const struct run_head *h, bool last)

@@ -51,6 +51,11 @@ json_t *json_result_head(const struct json_run_info *ri);
 json_t *json_options(const struct opt_cmd *c, const void *cfg);
 /* Writes the figures v[0..n-1] into obj at their keys (dotted paths). */
 void json_figures(json_t *obj, const struct figure *figs, unsigned n, const double *v);
+/* The raw counters of a phase's cost per op (core/cost.h) into obj's "cost" (the figures go
+ * beside them, json_figures): ops, cpu_usr_s, cpu_sys_s, busy_s, nvcsw, nivcsw and, with a
+ * kernel view, device_bytes and device_requests. */
+struct cost_raw;
+void json_cost(json_t *obj, const struct cost_raw *c);
 /* A run's "complete", "stop_reason" and "error" (the first error goes to the last run). */
 void json_run_end(json_t *o, const struct driver_result *res, const struct run_head *h, bool last);
 #endif

@@ -186,6 +186,8 @@ json_t *fsm_json_iter(const struct fsm_config *c, const struct fsm_iter *it)
 		json_object_set_new(o, "profile", perf_json(it->obs.profile));
 	if (it->layout.taken)
 		json_object_set_new(o, "layout", layout_iter(&it->layout));
+	json_cost(o, &it->cost);
+	json_figures(o, &workload_fs_mark.figs->iter[FSM_IFIG_COST], COST_NFIGS, it->cost_fig);
 	/* the engine's requests per phase and op (io_uring: ring operations), when it counts */
 	{
 		json_t *ro = json_object();

@@ -140,13 +140,15 @@ static json_t *tio_json_phase(const struct tio_result *r, int p)
 	for (unsigned i = 0; i < pr->nthreads; i++) {
 		const struct tio_thread_result *t = &pr->threads[i];
 
-		json_array_append_new(threads, json_pack("{s:i,s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o}",
+		json_array_append_new(threads, json_pack("{s:i,s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}",
 			"thread", (int)i, "file", t->path, "ops", json_u64(t->ops), "bytes", json_u64(t->bytes),
 			"start_ns", json_u64(t->start_ns), "end_ns", json_u64(t->end_ns), "flush_ns", json_u64(t->flush_ns),
-			"cpu_usr_s", json_num(t->usr_s), "cpu_sys_s", json_num(t->sys_s)));
+			"cpu_usr_s", json_num(t->usr_s), "cpu_sys_s", json_num(t->sys_s), "nvcsw", json_u64(t->nvcsw),
+			"nivcsw", json_u64(t->nivcsw)));
 	}
 	json_object_set_new(o, "threads", threads);
 	json_object_set_new(o, "latency", json_latency(&pr->st));
+	json_cost(o, &pr->cost);
 	json_figures(o, tio_phase_figs, TIO_NFIGS, pr->fig);
 	tio_json_layout(o, &pr->layout);
 	json_object_set_new(o, "intervals", json_samples(pr->samples, pr->nsamples));

@@ -219,11 +219,14 @@ bad:
 	return NULL;
 }
 
-static int prof_add(struct mread_profile **arr, unsigned *n, const char *name, struct perf_profile *p)
+static int prof_add(struct mread_profile **arr, unsigned *n, const char *name, struct perf_profile *p,
+		    uint64_t ops, const char *window)
 {
 	for (unsigned k = 0; k < *n; k++)
-		if (!strcmp((*arr)[k].name, name))
+		if (!strcmp((*arr)[k].name, name)) {
+			(*arr)[k].ops += ops;
 			return perf_profile_merge(&(*arr)[k].p, p);
+		}
 	{
 		struct mread_profile *na = realloc(*arr, (*n + 1) * sizeof(*na));
 
@@ -233,7 +236,9 @@ static int prof_add(struct mread_profile **arr, unsigned *n, const char *name, s
 		}
 		*arr = na;
 		snprintf(na[*n].name, sizeof(na[*n].name), "%s", name);
+		snprintf(na[*n].window, sizeof(na[*n].window), "%s", window);
 		na[*n].p = p;
+		na[*n].ops = ops;
 		(*n)++;
 	}
 	return 0;
@@ -254,13 +259,16 @@ static int run_profiles(struct mread_run *r, const json_t *run)
 			continue;
 		if (!(p = profile_of(pj)))
 			return -EINVAL;
-		if (prof_add(&r->prof, &r->nprof, rr_printable(json_string_value(nm), name, sizeof(name)), p))
+		if (prof_add(&r->prof, &r->nprof, rr_printable(json_string_value(nm), name, sizeof(name)), p,
+			     json_is_integer(json_object_get(x, "ops")) ? (uint64_t)json_integer_value(json_object_get(x, "ops")) : 0,
+			     "the phase's timed window"))
 			return -ENOMEM;
 	}
 	json_array_foreach(it, i, x) {
 		const json_t *pj = json_object_get(x, "profile"), *w = json_object_get(run, "profile_window");
 		const json_t *use = json_object_get(x, "fs_use_pct");
 		struct perf_profile *p;
+		char window[128] = "every iteration's create loop";
 
 		/* fs_mark --profile-window: only the iterations of that FSUse% range */
 		if (json_is_object(w) && json_is_integer(use) &&
@@ -272,7 +280,13 @@ static int run_profiles(struct mread_run *r, const json_t *run)
 			continue;
 		if (!(p = profile_of(pj)))
 			return -EINVAL;
-		if (prof_add(&r->prof, &r->nprof, "create loops", p))
+		if (json_is_object(w))
+			snprintf(window, sizeof(window), "the create loops of the iterations at FSUse%% %lld-%lld %% "
+				 "(--profile-window)", (long long)json_integer_value(json_object_get(w, "from_pct")),
+				 (long long)json_integer_value(json_object_get(w, "to_pct")));
+		if (prof_add(&r->prof, &r->nprof, "create loops", p,
+			     json_is_integer(json_object_get(x, "files")) ? (uint64_t)json_integer_value(json_object_get(x, "files")) : 0,
+			     window))
 			return -ENOMEM;
 	}
 	return 0;
@@ -663,9 +677,10 @@ static int build_cell(struct mx *m, unsigned ci)
 			if (!(cp = perf_profile_dup(r->prof[g].p)))
 				return -1;
 			if (mine) {
+				mine->ops += r->prof[g].ops;
 				if (perf_profile_merge(&mine->p, cp))
 					return -1;
-			} else if (prof_add(&c->prof, &c->nprof, r->prof[g].name, cp)) {
+			} else if (prof_add(&c->prof, &c->nprof, r->prof[g].name, cp, r->prof[g].ops, r->prof[g].window)) {
 				return -1;
 			}
 		}

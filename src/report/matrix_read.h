@@ -35,6 +35,8 @@ struct mread_axis {
 struct mread_profile {
 	char name[48];
 	struct perf_profile *p;
+	uint64_t ops;            /* the ops (files) of the windows profiled: cost per op */
+	char window[128];        /* which windows: "the phase's timed window", "create loops at ..." */
 };
 
 struct mread_run {

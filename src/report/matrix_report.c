@@ -14,12 +14,14 @@
 
 #include "core/errmsg.h"
 #include "core/effects.h"
+#include "core/profdiff.h"
 #include "core/outfile.h"
 #include "report/compare_text.h"
 #include "report/doc.h"
 #include "report/history.h"
 #include "report/junit.h"
 #include "report/matrix_read.h"
+#include "report/matrix_why.h"
 #include "report/matrix_after.h"
 #include "report/plot_cairo.h"
 #include "workload/mdtest.h"
@@ -1072,67 +1074,28 @@ static void section_classic(struct doc *d, const struct an *a)
 
 /* ---- profiles ---- */
 
-static const struct perf_entry *entry_of(const struct perf_profile *p, const char *image, const char *sym)
-{
-	for (size_t i = 0; i < p->n; i++)
-		if (!strcmp(p->v[i].symbol, sym) && !strcmp(p->v[i].image, image))
-			return &p->v[i];
-	return NULL;
-}
-
-/* the share of the stacks a symbol appears in (once per stack), %; NaN without stacks */
-static double inclusive(const struct perf_profile *p, const char *sym)
-{
-	uint64_t in = 0, all = 0;
-	size_t n = strlen(sym);
-
-	if (!p->nstacks)
-		return NAN;
-	for (size_t i = 0; i < p->nstacks; i++) {
-		const char *s = strchr(p->stacks[i].folded, ';');   /* past the comm */
-		bool hit = false;
-
-		all += p->stacks[i].count;
-		while (s && !hit) {
-			s++;
-			hit = !strncmp(s, sym, n) && (s[n] == ';' || s[n] == '\0');
-			s = strchr(s, ';');
-		}
-		in += hit ? p->stacks[i].count : 0;
-	}
-	return all ? 100.0 * (double)in / (double)all : NAN;
-}
-
-struct moved {
-	char image[64], symbol[128];
-	double a, b;
-};
-
-static int by_moved(const void *x, const void *y)
-{
-	double dx = fabs(((const struct moved *)x)->b - ((const struct moved *)x)->a);
-	double dy = fabs(((const struct moved *)y)->b - ((const struct moved *)y)->a);
-
-	return dx < dy ? 1 : dx > dy ? -1 : strcmp(((const struct moved *)x)->symbol, ((const struct moved *)y)->symbol);
-}
-
-static void profile_pair(struct doc *d, const struct an *a, unsigned c0, unsigned c1, const char *group,
-			 const struct perf_profile *p0, const struct perf_profile *p1, unsigned top)
+static void profile_pair(struct doc *d, const struct an *a, unsigned c0, unsigned c1,
+			 const struct mread_profile *g0, const struct mread_profile *g1, unsigned top)
 {
 	const struct mx *m = a->m;
-	static const char *const h2[] = { "symbol", "image", "self A %", "self B %", "moved (points)", "incl. A %",
-					  "incl. B %" };
-	char hA[160], hB[160];
+	const struct perf_profile *p0 = g0->p, *p1 = g1->p;
+	static const char *const h2[] = { "symbol", "image", "A us/op", "B us/op", "change us/op", "A %", "B %",
+					  "share change (points)" };
+	char hA[160], hB[160], sA[64] = "", sB[64] = "";
 	const char *h1[8] = { "samples A", "% A", "image A", "symbol A", "samples B", "% B", "image B", "symbol B" };
-	struct moved *mv;
-	size_t nm = 0;
-	bool stacks = p0->nstacks && p1->nstacks;
+	struct profdiff pd;
+	bool marked = false;
 
 	snprintf(hA, sizeof(hA), "A = %s", m->cell[c0].name);
 	snprintf(hB, sizeof(hB), "B = %s", m->cell[c1].name);
-	doc_h(d, 3, "%s: %s against %s", group, m->cell[c0].name, m->cell[c1].name);
-	doc_p(d, "%s: %llu samples; %s: %llu samples (cpu-clock, merged over each cell's runs). Top %u symbols "
-		 "side by side:", hA, (unsigned long long)p0->samples, hB, (unsigned long long)p1->samples, top);
+	if (g0->ops && p0->samples)
+		snprintf(sA, sizeof(sA), ", %.3g per op", (double)p0->samples / (double)g0->ops);
+	if (g1->ops && p1->samples)
+		snprintf(sB, sizeof(sB), ", %.3g per op", (double)p1->samples / (double)g1->ops);
+	doc_h(d, 3, "%s: %s against %s", g0->name, m->cell[c0].name, m->cell[c1].name);
+	doc_p(d, "Window: %s. %s: %llu samples%s; %s: %llu samples%s (cpu-clock, merged over each cell's runs). Top %u "
+		 "symbols side by side:", g0->window[0] ? g0->window : "not recorded", hA, (unsigned long long)p0->samples,
+	      sA, hB, (unsigned long long)p1->samples, sB, top);
 	doc_table(d, 8, h1, NULL);
 	for (unsigned i = 0; i < top && (i < p0->n || i < p1->n); i++) {
 		char s0[24], q0[24], s1[24], q1[24];
@@ -1157,42 +1120,45 @@ static void profile_pair(struct doc *d, const struct an *a, unsigned c0, unsigne
 		doc_row(d, row);
 	}
 	doc_table_end(d);
-	if (!(mv = calloc(p0->n + p1->n + 1, sizeof(*mv))))
+	if (profdiff_compute(p0, g0->ops, p1, g1->ops, &pd))
 		return;
-	for (int side = 0; side < 2; side++) {
-		const struct perf_profile *p = side ? p1 : p0, *q = side ? p0 : p1;
+	doc_p(d, "Window: %s. The symbols whose %s moved most from A to B, %s, with the change of their share "
+		 "beside it. %s", g0->window[0] ? g0->window : "not recorded",
+	      pd.per_op ? "cost per op" : "share of the samples",
+	      pd.inclusive ? "inclusive (call chains recorded: a symbol with every function it called; sampling "
+			     "artefacts folded into their callers)" :
+			     "self (no call chains: the time in the symbol itself; --profile-callgraph ranks by "
+			     "inclusive cost)",
+	      pd.per_op ? "Cost per op: samples / frequency / ops of the windows, in us." :
+			  "No cost per op: the results lack the frequency or the ops.");
+	doc_table(d, 8, h2, NULL);
+	for (size_t i = 0; i < pd.n && i < top; i++) {
+		const struct profdiff_row *r = &pd.v[i];
+		char sym[160], ua[24], ub[24], du[24], pa[24], pb[24], dp[24];
+		const char *row[8] = { sym, r->image, ua, ub, du, pa, pb, dp };
 
-		for (size_t i = 0; i < p->n; i++) {
-			const struct perf_entry *o = entry_of(q, p->v[i].image, p->v[i].symbol);
-
-			if (side && o)
-				continue;   /* already taken from A's side */
-			snprintf(mv[nm].image, sizeof(mv[nm].image), "%s", p->v[i].image);
-			snprintf(mv[nm].symbol, sizeof(mv[nm].symbol), "%s", p->v[i].symbol);
-			mv[nm].a = side ? 0 : p->v[i].pct;
-			mv[nm].b = side ? p->v[i].pct : o ? o->pct : 0;
-			nm++;
+		snprintf(sym, sizeof(sym), "%s%s", r->symbol, r->artefact ? " (artefact)" : "");
+		marked |= r->artefact;
+		if (pd.per_op) {
+			snprintf(ua, sizeof(ua), "%.3g", r->a_us);
+			snprintf(ub, sizeof(ub), "%.3g", r->b_us);
+			snprintf(du, sizeof(du), "%+.3g", r->b_us - r->a_us);
+		} else {
+			snprintf(ua, sizeof(ua), "-");
+			snprintf(ub, sizeof(ub), "-");
+			snprintf(du, sizeof(du), "-");
 		}
-	}
-	qsort(mv, nm, sizeof(*mv), by_moved);
-	doc_p(d, "The symbols whose share of the samples moved most from A to B (self%s):",
-	      stacks ? "; inclusive: the share of call chains the symbol is on" : "; no call chains, so no inclusive share");
-	doc_table(d, stacks ? 7 : 5, h2, NULL);
-	for (size_t i = 0; i < nm && i < top; i++) {
-		char sa[24], sb[24], dm[24], ia[24], ib[24];
-		const char *row[7] = { mv[i].symbol, mv[i].image, sa, sb, dm, ia, ib };
-
-		snprintf(sa, sizeof(sa), "%.2f", mv[i].a);
-		snprintf(sb, sizeof(sb), "%.2f", mv[i].b);
-		snprintf(dm, sizeof(dm), "%+.2f", mv[i].b - mv[i].a);
-		if (stacks) {
-			snprintf(ia, sizeof(ia), "%.2f", inclusive(p0, mv[i].symbol));
-			snprintf(ib, sizeof(ib), "%.2f", inclusive(p1, mv[i].symbol));
-		}
+		snprintf(pa, sizeof(pa), "%.2f", r->a_pct);
+		snprintf(pb, sizeof(pb), "%.2f", r->b_pct);
+		snprintf(dp, sizeof(dp), "%+.2f", r->b_pct - r->a_pct);
 		doc_row(d, row);
 	}
 	doc_table_end(d);
-	free(mv);
+	if (marked)
+		doc_p(d, "(artefact): a point where interrupts come back on or the CPU idles; on a virtual machine "
+			 "cpu-clock samples land there for time spent in its caller with interrupts off. With call "
+			 "chains (--profile-callgraph) they are folded into the caller. fsbench(1), Profiles, lists them.");
+	profdiff_free(&pd);
 }
 
 static void section_profiles(struct doc *d, const struct an *a)
@@ -1207,7 +1173,7 @@ static void section_profiles(struct doc *d, const struct an *a)
 		return;
 	doc_h(d, 2, "Profiles");
 	doc_p(d, "Kernel profiles (perf, cpu-clock) per cell, merged over its runs, for each pair of cells one axis "
-		 "apart: the two cells' top symbols side by side, then the symbols whose share moved most.");
+		 "apart: the two cells' top symbols side by side, then the symbols whose cost per op moved most.");
 	for (unsigned k = 0; k < a->r.nt; k++) {
 		const struct eff_test *t = &a->r.t[k];
 		const struct mread_cell *c0 = &m->cell[t->cell[0]], *c1 = &m->cell[t->cell[1]];
@@ -1218,8 +1184,7 @@ static void section_profiles(struct doc *d, const struct an *a)
 		for (unsigned g = 0; g < c0->nprof; g++)
 			for (unsigned h = 0; h < c1->nprof; h++)
 				if (!strcmp(c0->prof[g].name, c1->prof[h].name))
-					profile_pair(d, a, t->cell[0], t->cell[1], c0->prof[g].name, c0->prof[g].p, c1->prof[h].p,
-						     top);
+					profile_pair(d, a, t->cell[0], t->cell[1], &c0->prof[g], &c1->prof[h], top);
 	}
 }
 
@@ -1318,6 +1283,7 @@ static void write_doc(struct doc *d, const struct an *a, const struct plot_buf *
 	section_figures(d, a);
 	section_effects(d, a);
 	section_interactions(d, a);
+	mwhy_doc(d, &(struct mwhy_in){ .m = m, .fig = a->fig, .nfig = a->nfig, .r = &a->r, .cell_a = -1, .cell_b = -1 });
 	if (cmp->ok || fill->ok) {
 		doc_h(d, 2, "Plots");
 		if (cmp->ok)
@@ -1516,6 +1482,55 @@ int matrix_decided(const char *dir, const struct matrix_report_opts *o, double a
 			*undecided += v->family == VD_CONFIRMATORY && (v->kind == VD_UNDECIDED || v->kind == VD_NA);
 		}
 		*decided = !*undecided;
+	}
+	an_free(&a);
+	mread_free(&m);
+	return rc;
+}
+
+int matrix_explain(const char *dir, const char *cell_a, const char *cell_b, FILE *term, char *err, size_t errlen)
+{
+	static const struct matrix_report_opts o = { .no_db = true };
+	struct mx m;
+	struct an a = { 0 };
+	struct mwhy_in in = { .cell_a = -1, .cell_b = -1 };
+	char e[512];
+	int rc = 0;
+
+	if (mread_load(dir, false, &m, e, sizeof(e))) {
+		errmsg(err, errlen, "'%s': %s", dir, e);
+		mread_free(&m);
+		return -EINVAL;
+	}
+	for (unsigned c = 0; cell_a && c < m.ncells; c++) {
+		if (!strcmp(m.cell[c].name, cell_a))
+			in.cell_a = (int)c;
+		if (!strcmp(m.cell[c].name, cell_b))
+			in.cell_b = (int)c;
+	}
+	if (cell_a && (in.cell_a < 0 || in.cell_b < 0 || in.cell_a == in.cell_b)) {
+		errmsg(err, errlen, in.cell_a == in.cell_b && in.cell_a >= 0 ? "two different cells, please" :
+		       "no cell '%s' in '%s'", in.cell_a < 0 ? cell_a : cell_b, dir);
+		mread_free(&m);
+		return -EINVAL;
+	}
+	a.m = &m;
+	a.o = &o;
+	if (analyse(&a)) {
+		errmsg(err, errlen, "out of memory");
+		rc = -ENOMEM;
+	} else {
+		in.m = &m;
+		in.fig = a.fig;
+		in.nfig = a.nfig;
+		in.r = &a.r;
+		fprintf(term, "%s: %s, %u cells; the primary effects decided, and what changed with them\n\n", m.name,
+			m.workload, m.ncells);
+		if (!mwhy_term(term, &in)) {
+			fprintf(term, "no primary effect decided better or worse%s: nothing to explain\n",
+				cell_a ? " between these cells" : "");
+			rc = -ENODATA;
+		}
 	}
 	an_free(&a);
 	mread_free(&m);

@@ -43,4 +43,9 @@ int matrix_report_opts(const char *dir, const struct matrix_report_opts *o, FILE
  * Writes nothing. 0, or -EINVAL / -ENOMEM with the reason in err. */
 int matrix_decided(const char *dir, const struct matrix_report_opts *o, double alpha, bool *decided,
 		   unsigned *undecided, char *err, size_t errlen);
+/* fsbench explain: DIR's Why (report/matrix_why.h) on term; with cell_a and cell_b (names) only
+ * the effects between those two cells. Writes nothing. 0; -EINVAL with the reason in err (not a
+ * readable matrix result, no such cell); -ENODATA when no primary effect is decided better or
+ * worse (said on term); -ENOMEM. */
+int matrix_explain(const char *dir, const char *cell_a, const char *cell_b, FILE *term, char *err, size_t errlen);
 #endif

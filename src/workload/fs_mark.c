@@ -1278,6 +1278,17 @@ static int one_iteration(struct fsm_state *s, struct fsm_iter *it, uint64_t *cou
 	}
 	if (it->wall_ns)
 		it->files_per_sec_aggregate = (double)it->files / ((double)it->wall_ns / NS_PER_S);
+	/* the cost per file: the create loop's workers and its kernel view, as the rate */
+	it->cost = (struct cost_raw){ .ops = it->files };
+	for (unsigned i = 0; i < c->nthreads; i++) {
+		const struct worker *w = &ph.workers[i];
+
+		if (w->started)
+			cost_add_worker(&it->cost, w->usr_s, w->sys_s, w->end_ns - w->start_ns, w->nvcsw, w->nivcsw);
+	}
+	if (it->obs.taken)
+		cost_add_kstat(&it->cost, &it->obs.k);
+	cost_figures(&it->cost, it->cost_fig);
 	*count += it->files;
 	it->count = *count;
 	if (c->stat && !stop_now(s) &&
@@ -2013,6 +2024,7 @@ static int fsm_pack_unit(const void *unit, int64_t off, struct pack *o)
 		pack_opstat(o, &it->op[i]);
 	/* the engine's side, per phase: ring operations, io-wq workers, submitting calls */
 	pack_bytes(o, it->engine_ops, sizeof(it->engine_ops));
+	pack_bytes(o, &it->cost, sizeof(it->cost));
 	pack_u64(o, it->has_workers);
 	pack_u64(o, it->has_submit);
 	for (int p = 0; p < FSM_NPH; p++) {
@@ -2048,6 +2060,8 @@ static int fsm_unpack_unit(void *unit, struct unpack *u)
 	for (int i = 0; i < FSM_NOPS; i++)
 		unpack_opstat(u, &it->op[i]);
 	unpack_bytes(u, it->engine_ops, sizeof(it->engine_ops));
+	unpack_bytes(u, &it->cost, sizeof(it->cost));
+	cost_figures(&it->cost, it->cost_fig);
 	it->has_workers = unpack_u64(u);
 	it->has_submit = unpack_u64(u);
 	for (int p = 0; p < FSM_NPH; p++) {
@@ -2095,6 +2109,8 @@ static int fsm_merge_unit(void *dst, const void *src)
 	}
 	for (int i = 0; i < FSM_NOPS; i++)
 		opstat_merge(&a->op[i], &b->op[i]);
+	cost_merge(&a->cost, &b->cost);
+	cost_figures(&a->cost, a->cost_fig);
 	/* each process's engine: ring operations, io-wq workers and submitting calls add up */
 	a->has_workers |= b->has_workers;
 	a->has_submit |= b->has_submit;
@@ -2132,6 +2148,8 @@ static const struct figure fsm_iter_figs[] = {
 	{ "stat_files_per_sec", "phases.stat.files_per_sec", "stat files/sec", "files/s", FIG_HIGHER_BETTER, FIG_HMEAN, FIG_SUM, FIG_OPTIONAL },
 	{ "read_files_per_sec", "phases.read.files_per_sec", "read files/sec", "files/s", FIG_HIGHER_BETTER, FIG_HMEAN, FIG_SUM, FIG_OPTIONAL },
 	{ "unlink_files_per_sec", "phases.unlink.files_per_sec", "unlink files/sec", "files/s", FIG_HIGHER_BETTER, FIG_HMEAN, FIG_SUM, FIG_OPTIONAL },
+	/* the create loop's cost per file (core/cost.h), from FSM_IFIG_COST on */
+	COST_FIGURES(FSM_IFIG_COST, "file"),
 	/* --layout (struct fsm_layout), from FSM_IFIG_LAYOUT on, in enum FSM_LFIG_* order */
 	{ "layout_extents_per_file", "layout.extents_per_file", "extents per file", "extents", FIG_LOWER_BETTER, FIG_MEAN, FIG_RECOMPUTE, FIG_OPTIONAL },
 	{ "layout_one_extent_pct", "layout.one_extent_pct", "files in one extent", "%", FIG_HIGHER_BETTER, FIG_MEAN, FIG_RECOMPUTE, FIG_OPTIONAL },

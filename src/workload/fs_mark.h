@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "core/cost.h"
 #include "core/driver.h"
 #include "core/hist.h"
 #include "core/observe.h"
@@ -85,7 +86,8 @@ struct fsm_state;
  * are fsm_iter_figs[FSM_IFIG_LAYOUT ...], NAN where absent. */
 #define FSM_LAYOUT_DEFAULT 1000
 #define FSM_LAYOUT_EXAMPLES 3
-enum { FSM_IFIG_LAYOUT = 4 };   /* the first layout figure in the iteration figures */
+/* the first cost-per-file (core/cost.h) and layout figures in the iteration figures */
+enum { FSM_IFIG_COST = 4, FSM_IFIG_LAYOUT = FSM_IFIG_COST + COST_NFIGS };
 enum { FSM_LFIG_EXTENTS_PER_FILE, FSM_LFIG_ONE_EXTENT_PCT, FSM_LFIG_INODE_GROUP_PCT,
        FSM_LFIG_DIR_GROUP_PCT, FSM_NLFIGS };
 struct fsm_layout {
@@ -128,6 +130,8 @@ struct fsm_iter {
 	uint64_t sample_interval_ns;
 	struct observe_phase obs;
 	struct fsm_layout layout;    /* --layout */
+	struct cost_raw cost;        /* the create loop's, per file */
+	double cost_fig[COST_NFIGS]; /* ... its figures, fsm_iter_figs[FSM_IFIG_COST ...] */
 	/* requests the engine handed to the kernel per phase and op, all threads (io_uring: ring
 	 * operations; 0 for an engine that does not count them) */
 	uint64_t engine_ops[FSM_NPH][ENGINE_NOPS];

@@ -923,6 +923,7 @@ const struct figure tio_phase_figs[TIO_NFIGS] = {
 	[TIO_FIG_LAYOUT_EXTENTS_PER_MIB] = { "layout_extents_per_mib", "layout.extents_per_mib", "extents per MiB", "extents/MiB", FIG_LOWER_BETTER, FIG_MEAN, FIG_RECOMPUTE, FIG_OPTIONAL },
 	[TIO_FIG_LAYOUT_MEAN_EXTENT_BYTES] = { "layout_mean_extent_bytes", "layout.mean_extent_bytes", "mean extent size", "bytes", FIG_HIGHER_BETTER, FIG_MEAN, FIG_RECOMPUTE, FIG_OPTIONAL | FIG_DERIVED },
 	[TIO_FIG_LAYOUT_DISCONT_PER_MIB] = { "layout_discontinuities_per_mib", "layout.discontinuities_per_mib", "discontinuities per MiB", "/MiB", FIG_LOWER_BETTER, FIG_MEAN, FIG_RECOMPUTE, FIG_OPTIONAL | FIG_DERIVED },
+	COST_FIGURES(TIO_FIG_COST, "op"),
 };
 
 const struct figure tio_run_figs[TIO_NRFIGS] = {
@@ -980,6 +981,16 @@ static void phase_figures(struct tio_phase_result *pr)
 		 &f[TIO_FIG_LAT_P99], &f[TIO_FIG_LAT_P999], &f[TIO_FIG_LAT_MAX], &f[TIO_FIG_OVER_2S_PCT],
 		 &f[TIO_FIG_OVER_10S_PCT]);
 	layout_figures(&pr->layout, f);
+	/* from the threads (every process's, after a merge), so a merged phase recomputes it */
+	pr->cost = (struct cost_raw){ .ops = pr->st.ops };
+	for (unsigned i = 0; i < pr->nthreads; i++) {
+		const struct tio_thread_result *t = &pr->threads[i];
+
+		cost_add_worker(&pr->cost, t->usr_s, t->sys_s, t->end_ns - t->start_ns, t->nvcsw, t->nivcsw);
+	}
+	if (pr->obs.taken)
+		cost_add_kstat(&pr->cost, &pr->obs.k);
+	cost_figures(&pr->cost, &f[TIO_FIG_COST]);
 }
 
 void tio_result_figures(struct tio_result *r)
@@ -1032,6 +1043,8 @@ static void collect(const struct tio_config *c, struct phase *ph, struct tio_wor
 		}
 		t->usr_s = w->usr_s;
 		t->sys_s = w->sys_s;
+		t->nvcsw = w->nvcsw;
+		t->nivcsw = w->nivcsw;
 	}
 	phase_figures(pr);
 }
@@ -1424,6 +1437,8 @@ static int tio_pack(const void *result, int64_t off, struct pack *o)
 			pack_u64(o, t->flush_ns);
 			pack_f64(o, t->usr_s);
 			pack_f64(o, t->sys_s);
+			pack_u64(o, t->nvcsw);
+			pack_u64(o, t->nivcsw);
 		}
 	}
 	return o->err;
@@ -1484,6 +1499,8 @@ static int tio_unpack(void *result, struct unpack *u)
 			t->flush_ns = unpack_u64(u);
 			t->usr_s = unpack_f64(u);
 			t->sys_s = unpack_f64(u);
+			t->nvcsw = unpack_u64(u);
+			t->nivcsw = unpack_u64(u);
 		}
 	}
 	if (unpack_done(u))

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/cost.h"
 #include "core/driver.h"
 #include "core/observe.h"
 #include "core/opt.h"
@@ -64,7 +65,8 @@ enum tio_fig {
 	TIO_FIG_OVER_2S_PCT, TIO_FIG_OVER_10S_PCT,
 	/* the test files' layout after the phase (struct tio_layout), NAN where not measured */
 	TIO_FIG_LAYOUT_EXTENTS_PER_MIB, TIO_FIG_LAYOUT_MEAN_EXTENT_BYTES, TIO_FIG_LAYOUT_DISCONT_PER_MIB,
-	TIO_NFIGS
+	TIO_FIG_COST,                /* COST_NFIGS cost-per-op figures (core/cost.h) */
+	TIO_NFIGS = TIO_FIG_COST + COST_NFIGS
 };
 /* ... and of a run: its Total latency row */
 enum tio_run_fig { TIO_RFIG_LAT_MEAN, TIO_RFIG_LAT_P99, TIO_RFIG_LAT_MAX, TIO_RFIG_OVER_2S_PCT,
@@ -79,6 +81,7 @@ struct tio_thread_result {
 	uint64_t start_ns, end_ns;   /* relative to the phase start */
 	uint64_t flush_ns;           /* the end-of-phase fsync */
 	double usr_s, sys_s;
+	uint64_t nvcsw, nivcsw;
 };
 
 /* The test files' layout after a phase (sys/layout.h), taken outside the phase window: after
@@ -114,6 +117,7 @@ struct tio_phase_result {
 	unsigned nthreads;
 	double fig[TIO_NFIGS];       /* computed once the phase ended */
 	struct tio_layout layout;
+	struct cost_raw cost;        /* from the threads and the kernel view, with fig */
 };
 
 struct tio_result {

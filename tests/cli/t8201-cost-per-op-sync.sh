@@ -1,0 +1,38 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# t8201: cost per op on a real loop ext4. The write phase's JSON cost figures equal the hand
+# computation from the same JSON's per-thread CPU, windows and ops; mounted -o sync, every
+# write commits, so the workers' system CPU per op rises (the direction only, over thousands of
+# ops so that noise cannot flip it) and so does their wait per op.
+. "$(dirname "$0")/lib.sh"
+need_root
+need_cmd jq
+M=$(loop_fs ext4 300) || exit $?
+
+fsb tiotest -d "$M" -t 2 -f 8 -b 4096 -W --json plain.json > /dev/null 2>err.txt || fail "tiotest: exit $?: $(cat err.txt)"
+mount -o remount,sync "$M" || skip "cannot remount $M -o sync"
+fsb tiotest -d "$M" -t 2 -f 8 -b 4096 -W --json sync.json > /dev/null 2>err.txt || fail "tiotest -o sync: exit $?: $(cat err.txt)"
+mount -o remount,async "$M" || fail "remount async"
+
+for f in plain.json sync.json; do
+    jq -e '.phases[] | select(.name == "write") | .ops as $n
+        | ([.threads[].cpu_sys_s] | add) as $sys | ([.threads[].cpu_usr_s] | add) as $usr
+        | ([.threads[] | (.end_ns - .start_ns) / 1e9] | add) as $busy
+        | def near(a; b): ((a - b) | fabs) <= 1e-6 * ((b | fabs) + 1);
+          $n > 1000 and .cost.ops == $n
+          and near(.cost.cpu_sys_us_per_op; 1e6 * $sys / $n) and near(.cost.cpu_usr_us_per_op; 1e6 * $usr / $n)
+          and near(.cost.wait_us_per_op; ([1e6 * ($busy - $sys - $usr) / $n, 0] | max))
+          and near(.cost.vcsw_per_op; ([.threads[].nvcsw] | add) / $n)
+          and .cost.device_bytes_per_op > 0' "$f" > /dev/null ||
+        fail "$f: the cost per op is not the hand computation: $(jq -c '.phases[0] | {ops, cost}' "$f")"
+done
+ok "cost per op: the hand computation from the JSON's CPU, windows and ops"
+
+p=$(jq '.phases[] | select(.name == "write") | .cost.cpu_sys_us_per_op' plain.json)
+s=$(jq '.phases[] | select(.name == "write") | .cost.cpu_sys_us_per_op' sync.json)
+echo "system CPU per op: $p us default, $s us -o sync"
+jq -n --argjson p "$p" --argjson s "$s" '$s > $p' | grep -qx true || fail "system CPU per op did not rise with -o sync: $p -> $s"
+pw=$(jq '.phases[] | select(.name == "write") | .cost.wait_us_per_op' plain.json)
+sw=$(jq '.phases[] | select(.name == "write") | .cost.wait_us_per_op' sync.json)
+jq -n --argjson p "$pw" --argjson s "$sw" '$s > $p' | grep -qx true || fail "wait per op did not rise with -o sync: $pw -> $sw"
+ok "-o sync: system CPU per op $p -> $s us, wait per op $pw -> $sw us"
