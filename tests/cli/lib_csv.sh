@@ -14,13 +14,21 @@ csv_vs_json() {
         | \$r.$arr | to_entries[] | .value as \$e
         | [(\$run.key + 1 | tostring), (if \$e.name then \$e.name else (.key + 1 | tostring) end) $prog] | join(\",\")" \
         "$json" > "$exp" || fail "jq on $json"
+    csv_cmp "$csv" "$exp" 2
+}
+
+
+# csv_cmp CSV EXPECTED LABELS: the CSV's data rows equal EXPECTED's, the first LABELS cells
+# as text, the others as numbers (to 9 significant digits; empty on both sides is absent)
+csv_cmp() {
+    local csv=$1 exp=$2 labels=$3
     [ "$(tail -n +2 "$csv" | wc -l)" = "$(wc -l < "$exp")" ] || fail "$csv: $(tail -n +2 "$csv" | wc -l) rows, the JSON has $(wc -l < "$exp")"
-    paste -d '\n' <(tail -n +2 "$csv") "$exp" | awk -F, '
+    paste -d '\n' <(tail -n +2 "$csv") "$exp" | awk -F, -v labels="$labels" '
         NR % 2 { split($0, c, ","); n = NF; next }
         {
             if (NF != n) { print "row " NR/2 ": " n " cells, expected " NF; bad = 1; next }
             for (i = 1; i <= NF; i++) {
-                if (i <= 2) { if (c[i] != $i) { print "row " NR/2 " cell " i ": " c[i] " != " $i; bad = 1 } continue }
+                if (i <= labels) { if (c[i] != $i) { print "row " NR/2 " cell " i ": " c[i] " != " $i; bad = 1 } continue }
                 if (c[i] == "" && $i == "") continue
                 d = c[i] - $i; if (d < 0) d = -d; m = $i < 0 ? -$i : $i
                 if (c[i] == "" || $i == "" || d > 1e-9 * m) { print "row " NR/2 " cell " i ": csv " c[i] " json " $i; bad = 1 }
@@ -29,11 +37,37 @@ csv_vs_json() {
         END { exit bad }' || fail "$csv differs from the JSON"
 }
 
+# csv_vs_json_run CSV JSON JQPATHS...: one row per run (mdtest), the run's number and then its
+# figures; JQPATHS are jq paths relative to the run (R.)
+csv_vs_json_run() {
+    local csv=$1 json=$2; shift 2
+    local exp=$SCRATCH/expected.csv prog='' p
+    for p in "$@"; do
+        prog="$prog, (${p/#R./\$r.} | if type == \"number\" then tostring else \"\" end)"
+    done
+    jq -r "((.runs // [.]) | to_entries[]) as \$run | \$run.value as \$r
+        | [(\$run.key + 1 | tostring) $prog] | join(\",\")" "$json" > "$exp" || fail "jq on $json"
+    csv_cmp "$csv" "$exp" 1
+}
+
 # the figure columns of each workload's CSV, as jq paths for csv_vs_json
 TIOTEST_CSV_PATHS=(E.rate_mib_per_s E.iops E.cpu_usr_pct E.cpu_sys_pct E.latency.mean_ns E.latency.p50_ns
     E.latency.p90_ns E.latency.p99_ns E.latency.p99_9_ns E.latency.max_ns E.latency.over_2s_pct E.latency.over_10s_pct
     E.layout.extents_per_mib E.layout.mean_extent_bytes E.layout.discontinuities_per_mib
+    E.cost.cpu_usr_us_per_op E.cost.cpu_sys_us_per_op E.cost.wait_us_per_op E.cost.vcsw_per_op E.cost.ivcsw_per_op
+    E.cost.device_bytes_per_op E.cost.device_requests_per_op
     R.total_latency.mean_ns R.total_latency.p99_ns R.total_latency.max_ns R.total_latency.over_2s_pct R.total_latency.over_10s_pct)
 FS_MARK_CSV_PATHS=(E.app_overhead_ns E.phases.stat.files_per_sec E.phases.read.files_per_sec
-    E.phases.unlink.files_per_sec E.layout.extents_per_file E.layout.one_extent_pct E.layout.inode_group_pct
+    E.phases.unlink.files_per_sec
+    E.cost.cpu_usr_us_per_file E.cost.cpu_sys_us_per_file E.cost.wait_us_per_file E.cost.vcsw_per_file
+    E.cost.ivcsw_per_file E.cost.device_bytes_per_file E.cost.device_requests_per_file
+    E.layout.extents_per_file E.layout.one_extent_pct E.layout.inode_group_pct
     E.layout.dir_group_pct R.summary.files_per_sec_sum_of_threads.average R.summary.files_per_sec_aggregate.average)
+MDTEST_CSV_PATHS=()
+for _op in dir_create dir_stat dir_rename dir_remove file_create file_stat file_read file_remove tree_create tree_remove; do
+    MDTEST_CSV_PATHS+=("R.operations.$_op.rate_per_s")
+done
+for _op in dir_create dir_stat dir_rename dir_remove file_create file_stat file_read file_remove; do
+    MDTEST_CSV_PATHS+=("R.operations.$_op.latency_p50_ns" "R.operations.$_op.latency_p99_ns")
+done
+unset _op

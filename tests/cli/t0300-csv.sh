@@ -11,7 +11,7 @@ mkdir -p d fm
 . "$TESTS_DIR/cli/lib_csv.sh"
 
 fsb tiotest -t 2 -f 2 -r 50 -b 4096 -d d --quiet --json t.json --csv t.csv > out 2> err || fail "tiotest: $(cat err)"
-head -1 t.csv | grep -qx 'run,phase,rate_mib_per_s (MiB/s),iops (IOPS),cpu_usr_pct (%),cpu_sys_pct (%),latency_mean_ns (ns),latency_p50_ns (ns),latency_p90_ns (ns),latency_p99_ns (ns),latency_p99_9_ns (ns),latency_max_ns (ns),latency_over_2s_pct (%),latency_over_10s_pct (%),layout_extents_per_mib (extents/MiB),layout_mean_extent_bytes (bytes),layout_discontinuities_per_mib (/MiB),total.latency_mean_ns (ns),total.latency_p99_ns (ns),total.latency_max_ns (ns),total.latency_over_2s_pct (%),total.latency_over_10s_pct (%)' ||
+head -1 t.csv | grep -qx 'run,phase,rate_mib_per_s (MiB/s),iops (IOPS),cpu_usr_pct (%),cpu_sys_pct (%),latency_mean_ns (ns),latency_p50_ns (ns),latency_p90_ns (ns),latency_p99_ns (ns),latency_p99_9_ns (ns),latency_max_ns (ns),latency_over_2s_pct (%),latency_over_10s_pct (%),layout_extents_per_mib (extents/MiB),layout_mean_extent_bytes (bytes),layout_discontinuities_per_mib (/MiB),cpu_usr_us_per_op (us),cpu_sys_us_per_op (us),wait_us_per_op (us),vcsw_per_op (switches),ivcsw_per_op (switches),device_bytes_per_op (bytes),device_requests_per_op (requests),total.latency_mean_ns (ns),total.latency_p99_ns (ns),total.latency_max_ns (ns),total.latency_over_2s_pct (%),total.latency_over_10s_pct (%)' ||
     fail "tiotest header: $(head -1 t.csv)"
 [ "$(cut -d, -f2 t.csv | tail -n +2 | tr '\n' ' ')" = "write random_write read random_read " ] || fail "phases: $(cut -d, -f2 t.csv)"
 csv_vs_json t.csv t.json phases "${TIOTEST_CSV_PATHS[@]}"

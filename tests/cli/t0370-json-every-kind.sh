@@ -4,7 +4,7 @@
 # t0340's results, manifest and summary: --stream lines (tiotest, fs_mark, an interrupted run,
 # fsbench-mpi's job lines), fsbench-mpi's results (the "mpi" object: mpi-job.schema.json, which
 # the result schemas refer to), compare --json, an interrupted run's result, matrix --after's
-# run-K.after.json and fsbench __after --json (after.schema.json). Each new schema rejects a
+# after-run-K.json and fsbench __after --json (after.schema.json). Each new schema rejects a
 # broken document. (The history database has no JSON export; the environment record is the
 # results' "environment".) Before, these kinds had no schema.
 . "$(dirname "$0")/lib.sh"
@@ -82,14 +82,14 @@ else
     echo "skip part: fsbench-mpi not built ($FSBENCH_MPI)"
 fi
 
-# matrix --after: run-K.after.json; fsbench __after --json (one check)
+# matrix --after: after-run-K.json; fsbench __after --json (one check)
 [ "$(id -u)" = 0 ] && command -v mkfs.ext4 > /dev/null && command -v e2fsck > /dev/null ||
     skip "the matrix part needs root, mkfs.ext4 and e2fsck"
 export TMPDIR=$SCRATCH/tmp
 mkdir -p "$TMPDIR"
 fsb matrix --fs ext4 --mount-opts defaults --mount-opts noatime --repeat 1 --size 320 --after fsck,freespace \
     --max-other-cpu 100 --no-db -o "$SCRATCH/m" -- fs_mark -t 1 -n 50 -s 4096 > out 2> err || fail "matrix: $(cat err)"
-ls m/runs/*/*.after.json > afters || fail "no after files: $(ls -R m)"
+ls m/runs/*/after-run-*.json > afters || fail "no after files: $(ls -R m)"
 [ "$(wc -l < afters)" = 2 ] || fail "after files: $(cat afters)"
 valid "$S/after.schema.json" $(cat afters)
 valid "$S/matrix-manifest.schema.json" m/manifest.json

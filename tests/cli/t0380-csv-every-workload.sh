@@ -32,6 +32,11 @@ else
     echo "skip part: no file layout here ($(stat -f -c %T .))"
 fi
 
+fsb mdtest -n 20 -i 2 -d "$SCRATCH/mdt" --json m.json --csv m.csv > out 2> err || fail "mdtest: $(cat err)"
+[ "$(tail -n +2 m.csv | wc -l)" = 1 ] || fail "mdtest -i 2: not one row per run: $(cat m.csv)"
+csv_vs_json_run m.csv m.json "${MDTEST_CSV_PATHS[@]}"
+ok "mdtest: --csv equals the JSON (its rates and latency percentiles)"
+
 need_mpi
 mkdir -p md mfm
 mpi 2 tiotest -t 1 -f 2 -r 50 -d md --quiet --json mt.json --csv mt.csv > out 2> err || fail "fsbench-mpi tiotest: $(cat err)"
