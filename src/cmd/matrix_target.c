@@ -93,7 +93,7 @@ static int target_dir(struct mx_value *v, bool root, char *err, size_t len)
 static int remount_axis(struct mx_exp *e, const struct opt_strs *o, char *err, size_t len)
 {
 	char q[QUOTE_MAX], msg[512];
-	int a;
+	int a = -1;
 
 	if (o->n && (a = mx_axis_add(e, "remount", MX_REMOUNT, NULL, err, len)) < 0)
 		return -1;

@@ -299,6 +299,7 @@ static int rename_work(struct mdt_task *k)
 {
 	struct mdt_state *s = k->s;
 	uint64_t n = s->c->items;
+	/* cur holds at most PATH_MAX bytes (item_path's bound): first and last have room for "-XX" */
 	char first[PATH_MAX + 8], last[PATH_MAX + 8], cur[PATH_MAX + 8];
 	int rc;
 
@@ -308,7 +309,7 @@ static int rename_work(struct mdt_task *k)
 		if ((rc = item_path(s, MDT_DIR_RENAME, number_item(s, i), cur, PATH_MAX)))
 			return op_fail(rc, "rename", cur);
 		if (i == 0) {
-			snprintf(first, sizeof(first), "%s-XX", cur);
+			snprintf(first, sizeof(first), "%.*s-XX", PATH_MAX, cur);
 			memcpy(last, first, sizeof(last));
 		} else if (i == n - 1) {
 			memcpy(cur, first, sizeof(cur));
