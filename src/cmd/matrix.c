@@ -800,6 +800,116 @@ static int limits_check(struct mxc_config *cfg, struct mxc_plan *plan, char *err
 	return 0;
 }
 
+/* the workload and its arguments after '--', replacing the experiment file's: 0, or the exit code */
+static int take_workload(struct mx_exp *e, int argc, char **argv, int wi, const char *prog)
+{
+	free(e->workload);
+	for (unsigned i = 0; i < e->nargs; i++)
+		free(e->args[i]);
+	e->nargs = 0;
+	if (!(e->workload = strdup(argv[wi]))) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		return EXIT_FAILED;
+	}
+	for (int i = wi + 1; i < argc; i++) {
+		if (e->nargs == MX_MAX_ARGS) {
+			fprintf(stderr, "%s: more than %d workload arguments\n", prog, MX_MAX_ARGS);
+			return EXIT_USAGE;
+		}
+		if (!(e->args[e->nargs] = strdup(argv[i]))) {
+			fprintf(stderr, "%s: out of memory\n", prog);
+			return EXIT_FAILED;
+		}
+		e->nargs++;
+	}
+	return 0;
+}
+
+/* the experiment's name when none is given: the file's base name without .ini, else the
+ * workload's, in the characters a name may have (NULL when out of memory) */
+static char *default_name(const char *ini, const char *workload)
+{
+	const char *b = ini ? strrchr(ini, '/') : NULL;
+	char n[MX_NAME_MAX + 1];
+	size_t k = 0;
+
+	b = ini ? (b ? b + 1 : ini) : workload;
+	for (; *b && k < MX_NAME_MAX && strcmp(b, ".ini"); b++)
+		n[k++] = (strchr("._+=,:-", *b) || (*b >= '0' && *b <= '9') || ((*b | 32) >= 'a' && (*b | 32) <= 'z')) ? *b : '_';
+	n[k] = '\0';
+	return strdup(k ? n : "matrix");
+}
+
+/* --mpi LAUNCHER: words, and fsbench-mpi beside this fsbench: 0, or the exit code */
+static int mpi_check(const char *mpi, const char *prog)
+{
+	char mpibin[PATH_MAX], err[512], q[QUOTE_MAX];
+	char *w0[64];
+	unsigned nw = 0;
+	int bad = mx_split_words(mpi, w0, 64, &nw, err, sizeof(err)) || !nw;
+
+	if (bad)
+		fprintf(stderr, "%s: option --mpi: '%s' is not a launcher command (%s)\n", prog,
+			quote_str(mpi, q, sizeof(q)), nw ? err : "empty");
+	for (unsigned i = 0; i < nw; i++)
+		free(w0[i]);
+	if (bad)
+		return EXIT_USAGE;
+	if (mxc_mpi_binary(mpibin, sizeof(mpibin))) {
+		fprintf(stderr, "%s: option --mpi: no fsbench-mpi beside this fsbench (build it with "
+			"Open MPI installed: deps.txt's mpi stage)\n", prog);
+		return EXIT_UNSUPPORTED;
+	}
+	return 0;
+}
+
+/* every cell's mkfs program found (cells on an existing --target need none): 0, or exit 3 */
+static int mkfs_tools_check(const struct mx_exp *e, const char *prog)
+{
+	for (unsigned i = 0; i < e->ncells; i++) {
+		char tool[PATH_MAX];
+
+		if (!e->cells[i].target_dir && fsimage_mkfs_find(e->cells[i].fs, tool, sizeof(tool))) {
+			fprintf(stderr, "%s: mkfs.%s not found (Debian: %s)\n", prog, e->cells[i].fs,
+				!strcmp(e->cells[i].fs, "xfs") ? "xfsprogs" :
+				!strcmp(e->cells[i].fs, "btrfs") ? "btrfs-progs" : "e2fsprogs");
+			return EXIT_UNSUPPORTED;
+		}
+	}
+	return 0;
+}
+
+/* --device: resolved once to the kernel's node, --destroy naming the same device, checked
+ * and held (O_EXCL) in *claim for the plan: 0, or -1 said */
+static int device_claim(const struct mxc_config *cfg, struct mxc_plan *plan, struct devclaim *claim,
+			const char *prog)
+{
+	char err[PATH_MAX + 1024], q[QUOTE_MAX];
+	struct stat b;
+	bool destroy = false;
+
+	/* one name from here on: the kernel's node of the device it leads to now */
+	if (devclaim_resolve(cfg->device, claim, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		return -1;
+	}
+	if (cfg->destroy) {
+		if (stat(cfg->destroy, &b) || !S_ISBLK(b.st_mode) || b.st_rdev != claim->rdev) {
+			fprintf(stderr, "%s: --destroy '%s' does not name the --device '%s'\n", prog,
+				quote_str(cfg->destroy, q, sizeof(q)), cfg->device);
+			return -1;
+		}
+		destroy = true;
+	}
+	if (fsimage_device_check(claim->path, destroy, &claim->fd, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		return -1;
+	}
+	plan->device = claim->path;
+	plan->claim = claim;
+	return 0;
+}
+
 int cmd_matrix(int argc, char **argv, const char *prog)
 {
 	struct mxc_config cfg, defaults;
@@ -867,29 +977,9 @@ int cmd_matrix(int argc, char **argv, const char *prog)
 		fprintf(stderr, "%s: %s\n", prog, err);
 		goto out;
 	}
-	if (wi < argc) {
-		free(e->workload);
-		for (unsigned i = 0; i < e->nargs; i++)
-			free(e->args[i]);
-		e->nargs = 0;
-		if (!(e->workload = strdup(argv[wi]))) {
-			fprintf(stderr, "%s: out of memory\n", prog);
-			code = EXIT_FAILED;
-			goto out;
-		}
-		for (int i = wi + 1; i < argc; i++) {
-			if (e->nargs == MX_MAX_ARGS) {
-				fprintf(stderr, "%s: more than %d workload arguments\n", prog, MX_MAX_ARGS);
-				goto out;
-			}
-			if (!(e->args[e->nargs] = strdup(argv[i]))) {
-				fprintf(stderr, "%s: out of memory\n", prog);
-				code = EXIT_FAILED;
-				goto out;
-			}
-			e->nargs++;
-		}
-	}
+	if (wi < argc && (code = take_workload(e, argc, argv, wi, prog)))
+		goto out;
+	code = EXIT_USAGE;
 	if (!e->workload) {
 		fprintf(stderr, "%s: no workload: give it after '--' (fsbench matrix --fs ext4,xfs -- tiotest "
 			"-t 1 -f 64) or as workload = in [experiment]\n", prog);
@@ -913,17 +1003,8 @@ int cmd_matrix(int argc, char **argv, const char *prog)
 		free(e->name);
 		e->name = strdup(cfg.name);
 	}
-	if (!e->name) {
-		const char *b = ini ? strrchr(ini, '/') : NULL;
-		char n[MX_NAME_MAX + 1];
-		size_t k = 0;
-
-		b = ini ? (b ? b + 1 : ini) : plan.w->name;
-		for (; *b && k < MX_NAME_MAX && strcmp(b, ".ini"); b++)
-			n[k++] = (strchr("._+=,:-", *b) || (*b >= '0' && *b <= '9') || ((*b | 32) >= 'a' && (*b | 32) <= 'z')) ? *b : '_';
-		n[k] = '\0';
-		e->name = strdup(k ? n : "matrix");
-	}
+	if (!e->name)
+		e->name = default_name(ini, plan.w->name);
 	if (flag_axes(e, &cfg, err, sizeof(err)) || fsopts_exp_check(e, false, err, sizeof(err)) ||
 	    knobs_resolve(e, err, sizeof(err))) {
 		fprintf(stderr, "%s: %s\n", prog, err);
@@ -948,27 +1029,9 @@ int cmd_matrix(int argc, char **argv, const char *prog)
 	} else {
 		e->fresh = workload_keeps(plan.w, e) ? MX_FRESH_PER_RUN : MX_FRESH_PER_CELL;
 	}
-	if (cfg.mpi) {
-		char mpibin[PATH_MAX];
-		char *w0[64];
-		unsigned nw = 0;
-
-		if (mx_split_words(cfg.mpi, w0, 64, &nw, err, sizeof(err)) || !nw) {
-			fprintf(stderr, "%s: option --mpi: '%s' is not a launcher command (%s)\n", prog,
-				quote_str(cfg.mpi, q, sizeof(q)), nw ? err : "empty");
-			for (unsigned i = 0; i < nw; i++)
-				free(w0[i]);
-			goto out;
-		}
-		for (unsigned i = 0; i < nw; i++)
-			free(w0[i]);
-		if (mxc_mpi_binary(mpibin, sizeof(mpibin))) {
-			fprintf(stderr, "%s: option --mpi: no fsbench-mpi beside this fsbench (build it with "
-				"Open MPI installed: deps.txt's mpi stage)\n", prog);
-			code = EXIT_UNSUPPORTED;
-			goto out;
-		}
-	}
+	if (cfg.mpi && (code = mpi_check(cfg.mpi, prog)))
+		goto out;
+	code = EXIT_USAGE;
 	if (after_parse(cfg.after, &plan, err, sizeof(err))) {
 		fprintf(stderr, "%s: %s\n", prog, err);
 		goto out;
@@ -1050,41 +1113,11 @@ int cmd_matrix(int argc, char **argv, const char *prog)
 		goto out;
 	}
 	code = EXIT_USAGE;
-	for (unsigned i = 0; i < e->ncells; i++) {
-		char tool[PATH_MAX];
-
-		if (!e->cells[i].target_dir && fsimage_mkfs_find(e->cells[i].fs, tool, sizeof(tool))) {
-			fprintf(stderr, "%s: mkfs.%s not found (Debian: %s)\n", prog, e->cells[i].fs,
-				!strcmp(e->cells[i].fs, "xfs") ? "xfsprogs" :
-				!strcmp(e->cells[i].fs, "btrfs") ? "btrfs-progs" : "e2fsprogs");
-			code = EXIT_UNSUPPORTED;
-			goto out;
-		}
-	}
-	if (cfg.device) {
-		struct stat b;
-		bool destroy = false;
-
-		/* one name from here on: the kernel's node of the device it leads to now */
-		if (devclaim_resolve(cfg.device, &claim, err, sizeof(err))) {
-			fprintf(stderr, "%s: %s\n", prog, err);
-			goto out;
-		}
-		if (cfg.destroy) {
-			if (stat(cfg.destroy, &b) || !S_ISBLK(b.st_mode) || b.st_rdev != claim.rdev) {
-				fprintf(stderr, "%s: --destroy '%s' does not name the --device '%s'\n", prog,
-					quote_str(cfg.destroy, q, sizeof(q)), cfg.device);
-				goto out;
-			}
-			destroy = true;
-		}
-		if (fsimage_device_check(claim.path, destroy, &claim.fd, err, sizeof(err))) {
-			fprintf(stderr, "%s: %s\n", prog, err);
-			goto out;
-		}
-		plan.device = claim.path;
-		plan.claim = &claim;
-	}
+	if ((code = mkfs_tools_check(e, prog)))
+		goto out;
+	code = EXIT_USAGE;
+	if (cfg.device && device_claim(&cfg, &plan, &claim, prog))
+		goto out;
 	if ((code = knobs_lock(&plan, err, sizeof(err)))) {
 		fprintf(stderr, "%s: %s\n", prog, err);
 		goto out;
