@@ -285,6 +285,47 @@ static void table_free(struct cmp_table *t)
 	free(t->diffs);
 }
 
+/* --fail-if-worse and --equivalence into the table: 0, or -1 said */
+static int pct_opts(const struct cmp_config *c, struct cmp_table *t, const char *prog)
+{
+	char q[QUOTE_MAX];
+
+	if (c->fail_if_worse) {
+		if (parse_pct(c->fail_if_worse, &t->fail_pct)) {
+			fprintf(stderr, "%s: option --fail-if-worse: '%s' is not a percentage (0..1000000)\n", prog,
+				quote_str(c->fail_if_worse, q, sizeof(q)));
+			return -1;
+		}
+		t->fail_set = true;
+	}
+	if (c->equivalence &&
+	    (parse_pct(c->equivalence, &t->equiv_pct) || !(t->equiv_pct > 0) || t->equiv_pct >= 100)) {
+		fprintf(stderr, "%s: option --equivalence: '%s' is not a percentage above 0 and below 100\n", prog,
+			quote_str(c->equivalence, q, sizeof(q)));
+		return -1;
+	}
+	return 0;
+}
+
+/* one workload unless --force (-1 said), and a warning for each result with incomplete runs */
+static int results_check(const struct rr_result *res, int n, bool force, const char *prog)
+{
+	for (int i = 1; i < n && !force; i++) {
+		if (strcmp(res[i].workload, res[0].workload)) {
+			fprintf(stderr, "%s: '%s' is a %s result, '%s' a %s result: refusing to compare different "
+				"workloads (--force compares the figures they share)\n", prog, res[0].path,
+				res[0].workload, res[i].path, res[i].workload);
+			return -1;
+		}
+	}
+	for (int i = 0; i < n; i++)
+		if (res[i].ncomplete < res[i].nruns)
+			fprintf(stderr, "%s: warning: '%s': %u of %u runs incomplete (%s); their figures are partial\n",
+				prog, res[i].path, res[i].nruns - res[i].ncomplete, res[i].nruns,
+				res[i].incomplete_reason ? res[i].incomplete_reason : "unknown");
+	return 0;
+}
+
 int cmd_compare(int argc, char **argv, const char *prog)
 {
 	struct cmp_config c, defaults;
@@ -317,25 +358,8 @@ int cmd_compare(int argc, char **argv, const char *prog)
 		fprintf(stderr, "%s: needs at least two results (the first is the baseline)\n", prog);
 		return EXIT_USAGE;
 	}
-	if (c.fail_if_worse) {
-		char q[QUOTE_MAX];
-
-		if (parse_pct(c.fail_if_worse, &t.fail_pct)) {
-			fprintf(stderr, "%s: option --fail-if-worse: '%s' is not a percentage (0..1000000)\n", prog,
-				quote_str(c.fail_if_worse, q, sizeof(q)));
-			return EXIT_USAGE;
-		}
-		t.fail_set = true;
-	}
-	if (c.equivalence) {
-		char q[QUOTE_MAX];
-
-		if (parse_pct(c.equivalence, &t.equiv_pct) || !(t.equiv_pct > 0) || t.equiv_pct >= 100) {
-			fprintf(stderr, "%s: option --equivalence: '%s' is not a percentage above 0 and below 100\n", prog,
-				quote_str(c.equivalence, q, sizeof(q)));
-			return EXIT_USAGE;
-		}
-	}
+	if (pct_opts(&c, &t, prog))
+		return EXIT_USAGE;
 	if (c.json) {
 		const struct outputs_dest d = { "--json", c.json, OUTFILE_REPLACE };
 
@@ -351,20 +375,10 @@ int cmd_compare(int argc, char **argv, const char *prog)
 	}
 	t.nres = (unsigned)nfiles;
 	t.res = res;
-	for (int i = 1; i < nfiles && !c.force; i++) {
-		if (strcmp(res[i].workload, res[0].workload)) {
-			fprintf(stderr, "%s: '%s' is a %s result, '%s' a %s result: refusing to compare different "
-				"workloads (--force compares the figures they share)\n", prog, res[0].path,
-				res[0].workload, res[i].path, res[i].workload);
-			code = EXIT_USAGE;
-			goto out;
-		}
+	if (results_check(res, nfiles, c.force, prog)) {
+		code = EXIT_USAGE;
+		goto out;
 	}
-	for (int i = 0; i < nfiles; i++)
-		if (res[i].ncomplete < res[i].nruns)
-			fprintf(stderr, "%s: warning: '%s': %u of %u runs incomplete (%s); their figures are partial\n",
-				prog, res[i].path, res[i].nruns - res[i].ncomplete, res[i].nruns,
-				res[i].incomplete_reason ? res[i].incomplete_reason : "unknown");
 	if (build_rows(&t) || build_diffs(&t)) {
 		fprintf(stderr, "%s: out of memory\n", prog);
 		code = EXIT_FAILED;
