@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
+# test: serial (unshare -m copies every mount the other tests hold, and pins their devices)
 # t7060: fsbench matrix --after fsck,freespace on real loop filesystems. ext4, xfs and btrfs
 # cells, two runs each: after every run the filesystem is unmounted, its checker runs (verdict
 # clean, timed) and its free extents are listed (ext4, xfs; btrfs: absent with the reason, never

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
+# test: serial (unshare -m copies every mount the other tests hold, and pins their devices)
 # t7140: --device with a filesystem stacked on it through loop devices. A loop device at an
 # offset into the device, mounted: exit 2 (with --destroy too), one line naming the loop device
 # and its mount point, nothing written (the stacked filesystem's file and signature, and the
