@@ -4,20 +4,28 @@
 # (a) AA A/A experiments (AA_ROUNDS interleaved rounds each, tiotest, two spellings of the same
 #     mount options: defaults and rw): better/worse verdicts on the primary figures (goal 0),
 #     equivalent and undecided counts, and the exploratory figures' better/worse for reference;
+#     AA_ARGS are more matrix options for them and AA_TIO their tiotest arguments (t8130's A/A:
+#     AA_ARGS="--fresh never --primary rate_mib_per_s,write.device_bytes_per_op,random_write.device_bytes_per_op"
+#     AA_TIO="-t 1 -f 64 -r 20000");
 # (b) known effects with --repeat auto (at most MAX_ROUNDS): -o sync against defaults (fs_mark,
 #     tiotest write), btrfs against ext4 (tiotest random write), example 000's toggle (the bdi
-#     strict_limit with max_bytes 1 MiB, ext4, tiotest write): each effect's ratio and verdict and
+#     strict_limit with max_bytes 1 MiB, ext4, tiotest write), and a moderate one: the same toggle
+#     on btrfs with max_bytes 32 MiB and a MOD_TIO file: each effect's ratio and verdict and
 #     the rounds used (experiment.repeat_auto in manifest.json; goal <= 3 above 2x, <= 8 at 20 %);
 # (c) the simulated power table, printed by the unit test build/tests/test_verdict_sim.
 # usage: bench/verdicts.sh [./fsbench]
 # env: AA=10 AA_ROUNDS=3 MAX_ROUNDS=20 SIZE=256 (MiB images) PARTS="aa known sim"
 #      TIO="-t 1 -f 16 -r 2000" FSM="-n 200 -s 4096 -S 0 -t 1" BUILD=build
+#      AA_TIO="$TIO" AA_ARGS="" MOD_TIO="-t 1 -f 256 -r 2000" MOD_SIZE=1024
 set -eu
 bin=${1:-./fsbench}
 aa=${AA:-10} aa_rounds=${AA_ROUNDS:-3} max_rounds=${MAX_ROUNDS:-20} size=${SIZE:-256}
 parts=${PARTS:-aa known sim} build=${BUILD:-build}
 tio=${TIO:--t 1 -f 16 -r 2000} fsm=${FSM:--n 200 -s 4096 -S 0 -t 1}
+aa_tio=${AA_TIO:-$tio} mod_tio=${MOD_TIO:--t 1 -f 256 -r 2000} mod_size=${MOD_SIZE:-1024}
 read -ra tio_args <<< "$tio"
+read -ra aa_tio_args <<< "$aa_tio"
+read -ra aa_args <<< "${AA_ARGS:-}"
 read -ra fsm_args <<< "$fsm"
 dir=$(mktemp -d "${TMPDIR:-/tmp}/fsbench-verdicts.XXXXXX")
 trap 'rm -rf "$dir"' EXIT
@@ -32,10 +40,11 @@ mx() { # NAME ARGS...: one matrix into $dir/NAME, its log kept
 }
 
 if [[ " $parts " == *" aa "* ]]; then
-    echo "== (a) A/A: $aa experiments x $aa_rounds rounds, ext4, mount defaults vs rw, tiotest $tio"
+    echo "== (a) A/A: $aa experiments x $aa_rounds rounds, ext4, mount defaults vs rw, tiotest $aa_tio${AA_ARGS:+, $AA_ARGS}"
     load
     for i in $(seq 1 "$aa"); do
-        mx "aa$i" --fs ext4 --mount-opts defaults --mount-opts rw --repeat "$aa_rounds" -- tiotest "${tio_args[@]}"
+        mx "aa$i" --fs ext4 --mount-opts defaults --mount-opts rw --repeat "$aa_rounds" \
+            "${aa_args[@]}" -- tiotest "${aa_tio_args[@]}"
     done
     # one line per experiment, then the totals: primary (confirmatory) and exploratory verdicts
     for i in $(seq 1 "$aa"); do
@@ -72,13 +81,16 @@ kind = bdi-strict-limit
 values = 0 1
 labels = nostrict strict
 EOF
+    sed -e "s/^args = .*/args = $mod_tio -b 4096/" -e 's/^bdi-max-bytes = .*/bdi-max-bytes = 32M/' \
+        -e 's/^values = ext4$/values = btrfs/' -e 's/^name = strict$/name = strict32/' "$dir/strict.ini" > "$dir/strict32.ini"
     auto=(--repeat auto --max-rounds "$max_rounds")
     mx sync-fs_mark --fs ext4 --mount-opts defaults --mount-opts sync "${auto[@]}" -- fs_mark "${fsm_args[@]}"
     mx sync-tiotest --fs ext4 --mount-opts defaults --mount-opts sync --primary write.rate_mib_per_s "${auto[@]}" \
         -- tiotest "${tio_args[@]}"
     mx btrfs-ext4 --fs ext4 --fs btrfs --primary random_write.rate_mib_per_s "${auto[@]}" -- tiotest "${tio_args[@]}"
     mx strict-limit "$dir/strict.ini" --primary write.rate_mib_per_s "${auto[@]}"
-    for name in sync-fs_mark sync-tiotest btrfs-ext4 strict-limit; do
+    size=$mod_size mx strict32-btrfs "$dir/strict32.ini" --primary write.rate_mib_per_s "${auto[@]}"
+    for name in sync-fs_mark sync-tiotest btrfs-ext4 strict-limit strict32-btrfs; do
         jq -r --arg n "$name" --slurpfile m "$dir/$name/manifest.json" '.effects[] | select(.family == "confirmatory")
             | "\($n)\t\(.figure)\tx\(if .ratio then (.ratio * 1000 | round / 1000) else "-" end)\t\(.verdict)\t\($m[0].experiment.repeat_auto.rounds_used)\t\($m[0].experiment.repeat_auto.stopped)"' \
             "$dir/$name/summary.json"

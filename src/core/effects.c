@@ -50,32 +50,37 @@ static int push(struct eff_result *r, unsigned *cap, const struct eff_test *t)
 	return 0;
 }
 
-int eff_analyze(const struct eff_input *in, struct eff_result *r)
+/* each cell's summary of each figure, into r->cell (allocated); 0 or -1 out of memory */
+static int summarize_cells(const struct eff_input *in, struct eff_result *r)
 {
-	unsigned maxn = 1, cap = 0;
-	double *buf[4] = { NULL };
-	int rc = -1;
+	unsigned maxn = 1;
+	double *buf;
 
-	memset(r, 0, sizeof(*r));
 	for (unsigned c = 0; c < in->ncells; c++)
 		maxn = in->n[c] > maxn ? in->n[c] : maxn;
 	r->cell = calloc((size_t)in->ncells * in->nfig + 1, sizeof(*r->cell));
-	for (int k = 0; k < 4; k++)
-		buf[k] = malloc(maxn * sizeof(double));
-	if (!r->cell || !buf[0] || !buf[1] || !buf[2] || !buf[3])
-		goto out;
+	buf = malloc(maxn * sizeof(double));
+	if (!r->cell || !buf) {
+		free(buf);
+		return -1;
+	}
 	for (unsigned c = 0; c < in->ncells; c++)
 		for (unsigned f = 0; f < in->nfig; f++) {
 			struct eff_cell *ec = &r->cell[c * in->nfig + f];
-			unsigned m = values(in, c, f, buf[0]);
+			unsigned m = values(in, c, f, buf);
 
 			/* rates: harmonic; other ratio-scale figures: geometric (the effects are ratios
 			 * of geometric means; an interval never below 0) */
-			ec->present = m > 0 && !(in->fig[f].ratio && !in->fig[f].rate ? stats_summarize_geo(buf[0], m, &ec->s) :
-						 stats_summarize(buf[0], m, in->fig[f].rate, &ec->s));
+			ec->present = m > 0 && !(in->fig[f].ratio && !in->fig[f].rate ? stats_summarize_geo(buf, m, &ec->s) :
+						 stats_summarize(buf, m, in->fig[f].rate, &ec->s));
 		}
+	free(buf);
+	return 0;
+}
 
-	/* effects: every pair of cells one axis apart, the earlier value the baseline */
+/* effects: every pair of cells one axis apart, the earlier value the baseline */
+static int add_effects(const struct eff_input *in, struct eff_result *r, unsigned *cap)
+{
 	for (unsigned a = 0; a < in->ncells; a++)
 		for (unsigned b = 0; b < in->ncells; b++) {
 			unsigned axis = 0, axis2 = 0;
@@ -91,12 +96,39 @@ int eff_analyze(const struct eff_input *in, struct eff_result *r)
 				vd_compare(va, va ? in->n[a] : 0, in->round ? in->round[a] : NULL,
 					   vb, vb ? in->n[b] : 0, in->round ? in->round[b] : NULL,
 					   in->fig[f].ratio, in->fig[f].family, &t.v);
-				if (push(r, &cap, &t))
-					goto out;
+				if (push(r, cap, &t))
+					return -1;
 			}
 		}
+	return 0;
+}
 
-	/* interactions: every two axes, every 2x2 square of cells equal on the other axes */
+/* every figure's interaction over the 2x2 square c (c11, c21, c12, c22) of axes ax and bx */
+static int add_square(const struct eff_input *in, struct eff_result *r, unsigned *cap, const unsigned c[4],
+		      unsigned ax, unsigned bx)
+{
+	for (unsigned f = 0; f < in->nfig; f++) {
+		struct eff_test t = { .kind = EFF_INTERACTION, .fig = f, .axis = ax, .axis_b = bx,
+				      .cell = { c[0], c[1], c[2], c[3] } };
+		const double *vv[4];
+		const unsigned *rr[4];
+		unsigned nn[4];
+
+		for (int k = 0; k < 4; k++) {
+			vv[k] = in->v[t.cell[k] * in->nfig + f];
+			nn[k] = vv[k] ? in->n[t.cell[k]] : 0;
+			rr[k] = in->round ? in->round[t.cell[k]] : NULL;
+		}
+		vd_compare_interaction(vv, nn, rr, in->fig[f].ratio, in->fig[f].family, &t.v);
+		if (push(r, cap, &t))
+			return -1;
+	}
+	return 0;
+}
+
+/* interactions: every two axes, every 2x2 square of cells equal on the other axes */
+static int add_interactions(const struct eff_input *in, struct eff_result *r, unsigned *cap)
+{
 	for (unsigned c11 = 0; c11 < in->ncells; c11++)
 		for (unsigned c21 = 0; c21 < in->ncells; c21++) {
 			unsigned ax = 0, unused = 0;
@@ -112,55 +144,51 @@ int eff_analyze(const struct eff_input *in, struct eff_result *r)
 					continue;
 				for (unsigned c22 = 0; c22 < in->ncells; c22++) {
 					unsigned x1 = 0, x2 = 0;
+					const unsigned sq[4] = { c11, c21, c12, c22 };
 
 					/* A2B2: A's value of c21 and B's value of c12, the rest as c11 */
 					if (differ(in, c21, c22, &x1, &x2) != 1 || x1 != bx ||
 					    in->cell_value[c22 * in->naxes + bx] != in->cell_value[c12 * in->naxes + bx] ||
 					    differ(in, c12, c22, &x1, &x2) != 1 || x1 != ax)
 						continue;
-					for (unsigned f = 0; f < in->nfig; f++) {
-						struct eff_test t = { .kind = EFF_INTERACTION, .fig = f, .axis = ax, .axis_b = bx,
-								      .cell = { c11, c21, c12, c22 } };
-						const double *vv[4];
-						const unsigned *rr[4];
-						unsigned nn[4];
-
-						for (int k = 0; k < 4; k++) {
-							vv[k] = in->v[t.cell[k] * in->nfig + f];
-							nn[k] = vv[k] ? in->n[t.cell[k]] : 0;
-							rr[k] = in->round ? in->round[t.cell[k]] : NULL;
-						}
-						vd_compare_interaction(vv, nn, rr, in->fig[f].ratio, in->fig[f].family, &t.v);
-						if (push(r, &cap, &t))
-							goto out;
-					}
+					if (add_square(in, r, cap, sq, ax, bx))
+						return -1;
 				}
 			}
 		}
+	return 0;
+}
 
-	{
-		struct vd_test *vt = malloc((r->nt ? r->nt : 1) * sizeof(*vt));
+/* the verdicts of every test, corrected per family (vd_decide); the family counts */
+static int decide(const struct eff_input *in, struct eff_result *r)
+{
+	struct vd_test *vt = malloc((r->nt ? r->nt : 1) * sizeof(*vt));
 
-		if (!vt)
-			goto out;
-		for (unsigned k = 0; k < r->nt; k++)
-			vt[k] = r->t[k].v;
-		if (vd_decide(vt, r->nt, &in->opts)) {
-			free(vt);
-			goto out;
-		}
-		for (unsigned k = 0; k < r->nt; k++) {
-			r->t[k].v = vt[k];
-			r->nconfirm += vt[k].tested && vt[k].family == VD_CONFIRMATORY;
-			r->nexplore += vt[k].tested && vt[k].family == VD_EXPLORATORY;
-		}
+	if (!vt)
+		return -1;
+	for (unsigned k = 0; k < r->nt; k++)
+		vt[k] = r->t[k].v;
+	if (vd_decide(vt, r->nt, &in->opts)) {
 		free(vt);
+		return -1;
 	}
-	rc = 0;
-out:
-	for (int k = 0; k < 4; k++)
-		free(buf[k]);
-	return rc;
+	for (unsigned k = 0; k < r->nt; k++) {
+		r->t[k].v = vt[k];
+		r->nconfirm += vt[k].tested && vt[k].family == VD_CONFIRMATORY;
+		r->nexplore += vt[k].tested && vt[k].family == VD_EXPLORATORY;
+	}
+	free(vt);
+	return 0;
+}
+
+int eff_analyze(const struct eff_input *in, struct eff_result *r)
+{
+	unsigned cap = 0;
+
+	memset(r, 0, sizeof(*r));
+	if (summarize_cells(in, r) || add_effects(in, r, &cap) || add_interactions(in, r, &cap) || decide(in, r))
+		return -1;
+	return 0;
 }
 
 void eff_free(struct eff_result *r)
