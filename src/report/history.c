@@ -481,6 +481,55 @@ int history_bind_text(sqlite3_stmt *q, int i, const char *s)
 	return sqlite3_bind_text(q, i, s ? s : "", -1, SQLITE_TRANSIENT);
 }
 
+/* the experiment's row (made unless there) and its id in *exp_id; 0, or -1 said in err */
+static int add_experiment(struct history *h, const struct mx *m, const char *first, const char *now, sqlite3_stmt *qe,
+			  sqlite3_stmt *qid, long long *exp_id, char *err, size_t errlen)
+{
+	history_bind_text(qe, 1, m->name);
+	history_bind_text(qe, 2, m->host);
+	history_bind_text(qe, 3, first ? first : "");
+	history_bind_text(qe, 4, m->kernel_release);
+	history_bind_text(qe, 5, m->fsbench_version);
+	history_bind_text(qe, 6, m->workload);
+	history_bind_text(qe, 7, m->dir);
+	history_bind_text(qe, 8, now);
+	if (sqlite3_step(qe) != SQLITE_DONE)
+		return errmsg(err, errlen, "%s", sqlite3_errmsg(h->db));
+	history_bind_text(qid, 1, m->name);
+	history_bind_text(qid, 2, m->host);
+	history_bind_text(qid, 3, first ? first : "");
+	if (sqlite3_step(qid) != SQLITE_ROW)
+		return errmsg(err, errlen, "%s", sqlite3_errmsg(h->db));
+	*exp_id = sqlite3_column_int64(qid, 0);
+	return 0;
+}
+
+/* a new run's figures; 0, or -1 said in err */
+static int add_figures(struct history *h, sqlite3_stmt *qf, long long run_id, const struct mread_run *ru, char *err,
+		       size_t errlen)
+{
+	for (unsigned f = 0; f < ru->r.nfig; f++) {
+		const struct rr_figure *fg = &ru->r.fig[f];
+		double v = ru->r.nruns == 1 ? fg->v[0] : figure_combine(fg->rate ? FIG_HMEAN : FIG_MEAN, fg->v, ru->r.nruns);
+
+		/* a run file of several runs goes in as one run: their mean */
+		if (isnan(v))
+			continue;
+		sqlite3_reset(qf);
+		sqlite3_bind_int64(qf, 1, run_id);
+		history_bind_text(qf, 2, fg->key);
+		history_bind_text(qf, 3, fg->name);
+		history_bind_text(qf, 4, fg->unit);
+		sqlite3_bind_int(qf, 5, fg->dir == RR_HIGHER_BETTER ? 1 : fg->dir == RR_LOWER_BETTER ? -1 : 0);
+		sqlite3_bind_int(qf, 6, fg->rate);
+		sqlite3_bind_int(qf, 7, fg->key_fig);
+		sqlite3_bind_double(qf, 8, v);
+		if (sqlite3_step(qf) != SQLITE_DONE)
+			return errmsg(err, errlen, "%s", sqlite3_errmsg(h->db));
+	}
+	return 0;
+}
+
 int history_add_matrix(struct history *h, const struct mx *m, unsigned *added, char *err, size_t errlen)
 {
 	sqlite3_stmt *qe = NULL, *qid = NULL, *qr = NULL, *qf = NULL;
@@ -488,7 +537,7 @@ int history_add_matrix(struct history *h, const struct mx *m, unsigned *added, c
 	char now[40], e[512];
 	time_t t = time(NULL);
 	struct tm tm;
-	long long exp_id;
+	long long exp_id = 0;
 	int rc = -1;
 
 	*added = 0;
@@ -512,26 +561,8 @@ int history_add_matrix(struct history *h, const struct mx *m, unsigned *added, c
 		errmsg(err, errlen, "%s", sqlite3_errmsg(h->db));
 		goto out;
 	}
-	history_bind_text(qe, 1, m->name);
-	history_bind_text(qe, 2, m->host);
-	history_bind_text(qe, 3, first ? first : "");
-	history_bind_text(qe, 4, m->kernel_release);
-	history_bind_text(qe, 5, m->fsbench_version);
-	history_bind_text(qe, 6, m->workload);
-	history_bind_text(qe, 7, m->dir);
-	history_bind_text(qe, 8, now);
-	if (sqlite3_step(qe) != SQLITE_DONE) {
-		errmsg(err, errlen, "%s", sqlite3_errmsg(h->db));
+	if (add_experiment(h, m, first, now, qe, qid, &exp_id, err, errlen))
 		goto out;
-	}
-	history_bind_text(qid, 1, m->name);
-	history_bind_text(qid, 2, m->host);
-	history_bind_text(qid, 3, first ? first : "");
-	if (sqlite3_step(qid) != SQLITE_ROW) {
-		errmsg(err, errlen, "%s", sqlite3_errmsg(h->db));
-		goto out;
-	}
-	exp_id = sqlite3_column_int64(qid, 0);
 	for (unsigned r = 0; r < m->nruns; r++) {
 		const struct mread_run *ru = &m->run[r];
 		const struct mread_cell *c = &m->cell[ru->cell];
@@ -564,29 +595,8 @@ int history_add_matrix(struct history *h, const struct mx *m, unsigned *added, c
 			continue;   /* there already: its figures too */
 		run_id = sqlite3_last_insert_rowid(h->db);
 		(*added)++;
-		if (!ru->loaded)
-			continue;
-		for (unsigned f = 0; f < ru->r.nfig; f++) {
-			const struct rr_figure *fg = &ru->r.fig[f];
-			double v = ru->r.nruns == 1 ? fg->v[0] : figure_combine(fg->rate ? FIG_HMEAN : FIG_MEAN, fg->v, ru->r.nruns);
-
-			/* a run file of several runs goes in as one run: their mean */
-			if (isnan(v))
-				continue;
-			sqlite3_reset(qf);
-			sqlite3_bind_int64(qf, 1, run_id);
-			history_bind_text(qf, 2, fg->key);
-			history_bind_text(qf, 3, fg->name);
-			history_bind_text(qf, 4, fg->unit);
-			sqlite3_bind_int(qf, 5, fg->dir == RR_HIGHER_BETTER ? 1 : fg->dir == RR_LOWER_BETTER ? -1 : 0);
-			sqlite3_bind_int(qf, 6, fg->rate);
-			sqlite3_bind_int(qf, 7, fg->key_fig);
-			sqlite3_bind_double(qf, 8, v);
-			if (sqlite3_step(qf) != SQLITE_DONE) {
-				errmsg(err, errlen, "%s", sqlite3_errmsg(h->db));
-				goto out;
-			}
-		}
+		if (ru->loaded && add_figures(h, qf, run_id, ru, err, errlen))
+			goto out;
 	}
 	if (history_exec(h->db, "COMMIT;", e, sizeof(e))) {
 		errmsg(err, errlen, "%s", e);
