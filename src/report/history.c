@@ -675,7 +675,7 @@ int history_values(struct history *h, long long exp_id, const char *exp_name, co
 	*n = 0;
 	if (sqlite3_prepare_v2(h->db, "SELECT r.id, r.experiment_id, r.cell, r.config_hash, r.kernel_release, r.started_at,"
 			       " f.key, f.name, f.unit, f.better, f.rate, f.key_fig, r.used, r.other_cpu_flag, f.value,"
-			       " r.host, e.name, e.workload"
+			       " r.host, e.name, e.workload, r.fsbench_version"
 			       " FROM runs r JOIN figures f ON f.run_id = r.id JOIN experiments e ON e.id = r.experiment_id"
 			       " WHERE (?1 = 0 OR r.experiment_id = ?1) AND (?2 IS NULL OR e.name = ?2)"
 			       " AND (?3 IS NULL OR r.cell = ?3) AND (?4 IS NULL OR f.key = ?4)"
@@ -719,6 +719,7 @@ int history_values(struct history *h, long long exp_id, const char *exp_name, co
 		history_col_text(q, 15, v->host, sizeof(v->host));
 		history_col_text(q, 16, v->exp, sizeof(v->exp));
 		history_col_text(q, 17, v->workload, sizeof(v->workload));
+		history_col_text(q, 18, v->version, sizeof(v->version));
 	}
 	sqlite3_finalize(q);
 	if (r != SQLITE_DONE)

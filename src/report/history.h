@@ -68,6 +68,7 @@ struct history_val {
 	bool rate, key_fig, used, flagged;
 	double value;
 	char host[128], exp[128], workload[32];
+	char version[32];        /* the run's fsbench version */
 };
 
 /* values, filtered by experiment id (0: any) or name (NULL: any), cell (NULL: any) and figure
