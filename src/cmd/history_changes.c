@@ -150,7 +150,8 @@ out:
 	free(t);
 }
 
-void hist_env_diff(const struct history_val *last, const struct history_val *first, char *buf, size_t len)
+void hist_env_diff(struct history *h, const struct history_val *last, const struct history_val *first, char *buf,
+		   size_t len)
 {
 	static const struct { const char *name; size_t off; } fields[] = {
 		{ "kernel", offsetof(struct history_val, kernel) },
@@ -158,7 +159,11 @@ void hist_env_diff(const struct history_val *last, const struct history_val *fir
 		{ "fsbench", offsetof(struct history_val, version) },
 		{ "experiment", offsetof(struct history_val, exp) },
 	};
+	static const char *const env_name[HISTORY_ENV_N] = { "mount options", "superblock options", "governor", "THP" };
+	struct history_env ea, eb;
+	char err[256];
 	size_t k = 0;
+	bool any = false;
 
 	buf[0] = '\0';
 	for (size_t f = 0; f < sizeof(fields) / sizeof(fields[0]) && k < len; f++) {
@@ -170,20 +175,39 @@ void hist_env_diff(const struct history_val *last, const struct history_val *fir
 		n = snprintf(buf + k, len - k, "%s%s %s -> %s", k ? "; " : "", fields[f].name, *a ? a : "?", *b ? b : "?");
 		k += n > 0 ? (size_t)n : 0;
 	}
+	/* what cannot be read is said as not recorded */
+	if (history_run_env(h, last->run_id, &ea, err, sizeof(err)) ||
+	    history_run_env(h, first->run_id, &eb, err, sizeof(err))) {
+		memset(&ea, 0, sizeof(ea));
+		memset(&eb, 0, sizeof(eb));
+	}
+	for (unsigned e = 0; e < HISTORY_ENV_N && k < len; e++) {
+		int n;
+
+		any |= ea.has[e] || eb.has[e];
+		if ((!ea.has[e] && !eb.has[e]) || (ea.has[e] && eb.has[e] && !strcmp(ea.v[e], eb.v[e])))
+			continue;
+		n = snprintf(buf + k, len - k, "%s%s %s -> %s", k ? "; " : "", env_name[e],
+			     ea.has[e] ? ea.v[e] : "(not recorded)", eb.has[e] ? eb.v[e] : "(not recorded)");
+		k += n > 0 ? (size_t)n : 0;
+	}
+	if (!any && k < len)
+		snprintf(buf + k, len - k, "%s(mount options, governor: not recorded)", k ? "; " : "");
 }
 
 /* what the history knows of the environment on either side: the values of the last run before
  * and the first after that differ */
-static void print_env(const struct history_series *me, const struct hc_change *ch)
+static void print_env(struct history *h, const struct history_series *me, const struct hc_change *ch)
 {
 	char d[1024];
 
-	hist_env_diff(&me->v[ch->at - 1], &me->v[ch->at], d, sizeof(d));
+	hist_env_diff(h, &me->v[ch->at - 1], &me->v[ch->at], d, sizeof(d));
 	printf("  environment: %s (configuration: the same hash on both sides)\n",
-	       *d ? d : "kernel, host, fsbench version and experiment the same");
+	       *d ? d : "kernel, host, fsbench version, mount options and governor the same");
 }
 
-static void print_change(const struct history_series *s, unsigned ns, unsigned idx, const struct hc_change *ch)
+static void print_change(struct history *h, const struct history_series *s, unsigned ns, unsigned idx,
+			 const struct hc_change *ch)
 {
 	const struct history_series *me = &s[idx];
 	const struct history_val *v = me->v, *last = &v[ch->at - 1], *first = &v[ch->at];
@@ -200,7 +224,7 @@ static void print_change(const struct history_series *s, unsigned ns, unsigned i
 	printf("  %s, %u run%s before (%u flagged), %u after (%u flagged), change p %.3g: %s\n", est, ch->at - ch->lo,
 	       ch->at - ch->lo == 1 ? "" : "s", fb, ch->hi - ch->at, fa, ch->p_perm, vd_word(&ch->t, v->better));
 	print_context(s, ns, idx, ch);
-	print_env(me, ch);
+	print_env(h, me, ch);
 }
 
 /* the runs flagged among the searched series: each run is in one configuration (and host), whose
@@ -308,7 +332,7 @@ int hist_changes(struct history *h, const struct hist_config *c, const char *pro
 	for (int pass = 0; pass < 2; pass++)
 		for (unsigned k = 0; k < f.nch; k++)
 			if ((f.ch[k].t.family == VD_CONFIRMATORY) == !pass) {
-				print_change(f.s, f.ns, f.map[f.ch[k].series], &f.ch[k]);
+				print_change(h, f.s, f.ns, f.map[f.ch[k].series], &f.ch[k]);
 				worse += f.ch[k].t.kind == VD_DIFFERENT && f.ch[k].t.sign * f.s[f.map[f.ch[k].series]].v->better < 0;
 				printf("\n");
 			}

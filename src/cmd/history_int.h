@@ -83,8 +83,10 @@ void hist_found_free(struct hist_found *f);
 int hist_found_nothing(const struct hist_found *f, const char *prog);
 /* a figure's family: primary confirmatory, derived none, else exploratory */
 enum vd_family hist_family(const struct history_val *v);
-/* the environment of two runs where it differs: "kernel A -> B; host ..." ("" when the same) */
-void hist_env_diff(const struct history_val *last, const struct history_val *first, char *buf, size_t len);
+/* the environment of two runs where it differs: "kernel A -> B; mount options X -> Y; ..." (the
+ * runs' record and what run_env kept of them; "" when the same, and what was not recorded said) */
+void hist_env_diff(struct history *h, const struct history_val *last, const struct history_val *first, char *buf,
+		   size_t len);
 
 int hist_check(struct history *h, const struct hist_config *c, const char *prog);
 int hist_changes(struct history *h, const struct hist_config *c, const char *prog);

@@ -107,6 +107,7 @@ static int write_file(const char *dir, const char *name, const char *text, size_
 }
 
 struct hrep {
+	struct history *h;
 	const struct hist_config *c;
 	const struct hist_found *f;
 	const char *prog;
@@ -148,7 +149,7 @@ static void change_list(struct hrep *r)
 			snprintf(la, sizeof(la), "run %u: %s, %s, %s", ch->at, a->kernel, a->started, a->host);
 			snprintf(fb, sizeof(fb), "run %u: %s, %s, %s", ch->at + 1, b->kernel, b->started, b->host);
 			hist_fmt_effect(&ch->t, est, sizeof(est));
-			hist_env_diff(a, b, env, sizeof(env));
+			hist_env_diff(r->h, a, b, env, sizeof(env));
 			if (!*env)
 				snprintf(env, sizeof(env), "none recorded");
 			snprintf(p, sizeof(p), "%.3g", ch->p_perm);
@@ -316,7 +317,7 @@ static void body(struct hrep *r)
 int hist_report(struct history *h, const struct hist_config *c, const char *prog)
 {
 	struct hist_found f;
-	struct hrep r = { .c = c, .f = &f, .prog = prog };
+	struct hrep r = { .h = h, .c = c, .f = &f, .prog = prog };
 	char *md = NULL, *html = NULL;
 	size_t nmd = 0, nhtml = 0;
 	int code;

@@ -171,7 +171,10 @@ static const char schema_sql[] =
 	" unit TEXT NOT NULL, better INTEGER NOT NULL, rate INTEGER NOT NULL, key_fig INTEGER NOT NULL,"
 	" value REAL NOT NULL, PRIMARY KEY(run_id, key));"
 	"CREATE INDEX runs_by_config ON runs(config_hash, started_at);"
-	"CREATE INDEX figures_by_key ON figures(key);";
+	"CREATE INDEX figures_by_key ON figures(key);"
+	"CREATE TABLE run_env("
+	" run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE, key TEXT NOT NULL, value TEXT NOT NULL,"
+	" PRIMARY KEY(run_id, key));";
 
 /* The schema above as data, to check an existing database against: each table's columns
  * (name, declared type, NOT NULL, position in the primary key), the columns of its unique key,
@@ -184,23 +187,26 @@ static const struct htable {
 	const char *name;
 	const char *unique;       /* a unique key's columns, comma-separated (or the composite primary key) */
 	struct hcol col[16];
+	bool optional;            /* a table later fsbench versions make: a database made before lacks it */
 } htables[] = {
-	{ "meta", "key", { { "key", "TEXT", 0, 1 }, { "value", "TEXT", 1, 0 } } },
+	{ "meta", "key", { { "key", "TEXT", 0, 1 }, { "value", "TEXT", 1, 0 } }, false },
 	{ "experiments", "name,host,first_started_at",
 	  { { "id", "INTEGER", 0, 1 }, { "name", "TEXT", 1, 0 }, { "host", "TEXT", 1, 0 },
 	    { "first_started_at", "TEXT", 1, 0 }, { "kernel_release", "TEXT", 1, 0 },
 	    { "fsbench_version", "TEXT", 1, 0 }, { "workload", "TEXT", 1, 0 }, { "dir", "TEXT", 1, 0 },
-	    { "imported_at", "TEXT", 1, 0 } } },
+	    { "imported_at", "TEXT", 1, 0 } }, false },
 	{ "runs", "experiment_id,cell,repeat,started_at",
 	  { { "id", "INTEGER", 0, 1 }, { "experiment_id", "INTEGER", 1, 0 }, { "cell", "TEXT", 1, 0 },
 	    { "config_hash", "TEXT", 1, 0 }, { "config", "TEXT", 1, 0 }, { "kernel_release", "TEXT", 1, 0 },
 	    { "host", "TEXT", 1, 0 }, { "fsbench_version", "TEXT", 1, 0 }, { "started_at", "TEXT", 1, 0 },
 	    { "ended_at", "TEXT", 1, 0 }, { "repeat", "INTEGER", 1, 0 }, { "run_order", "INTEGER", 1, 0 },
-	    { "other_cpu_pct", "REAL", 0, 0 }, { "other_cpu_flag", "INTEGER", 1, 0 }, { "used", "INTEGER", 1, 0 } } },
+	    { "other_cpu_pct", "REAL", 0, 0 }, { "other_cpu_flag", "INTEGER", 1, 0 }, { "used", "INTEGER", 1, 0 } }, false },
 	{ "figures", "run_id,key",
 	  { { "run_id", "INTEGER", 1, 1 }, { "key", "TEXT", 1, 2 }, { "name", "TEXT", 1, 0 }, { "unit", "TEXT", 1, 0 },
 	    { "better", "INTEGER", 1, 0 }, { "rate", "INTEGER", 1, 0 }, { "key_fig", "INTEGER", 1, 0 },
-	    { "value", "REAL", 1, 0 } } },
+	    { "value", "REAL", 1, 0 } }, false },
+	{ "run_env", "run_id,key",
+	  { { "run_id", "INTEGER", 1, 1 }, { "key", "TEXT", 1, 2 }, { "value", "TEXT", 1, 0 } }, true },
 };
 static const char *const hindexes[][2] = { { "runs_by_config", "runs" }, { "figures_by_key", "figures" } };
 
@@ -229,8 +235,24 @@ static int has_unique(sqlite3 *db, const char *t, const char *cols)
 	return found;
 }
 
+/* 1 when the database has table t, 0 when not */
+static int has_table(sqlite3 *db, const char *t)
+{
+	sqlite3_stmt *q = NULL;
+	int has = 0;
+
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1", -1, &q, NULL) ==
+	    SQLITE_OK) {
+		sqlite3_bind_text(q, 1, t, -1, SQLITE_STATIC);
+		has = sqlite3_step(q) == SQLITE_ROW;
+	}
+	sqlite3_finalize(q);
+	return has;
+}
+
 /* An existing database against the schema: 0, or -1 with what differs in err (the first thing).
- * *none: it has none of fsbench's tables (then err says nothing). */
+ * *none: it has none of fsbench's tables (then err says nothing). An optional table that is
+ * missing is no damage (a database made before it); one that is there is checked. */
 static int schema_check(sqlite3 *db, bool *none, char *err, size_t errlen)
 {
 	sqlite3_stmt *q = NULL;
@@ -257,6 +279,8 @@ static int schema_check(sqlite3 *db, bool *none, char *err, size_t errlen)
 
 		while (ht->col[ncol].name)
 			ncol++;
+		if (ht->optional && !has_table(db, ht->name))
+			continue;
 		sqlite3_reset(q);
 		sqlite3_bind_text(q, 1, ht->name, -1, SQLITE_STATIC);
 		while ((r = sqlite3_step(q)) == SQLITE_ROW) {
@@ -452,6 +476,7 @@ int history_open_stop(const char *path, bool create, bool (*stop)(void), struct 
 		history_exec(h->db, "ROLLBACK;", e, sizeof(e));
 		goto out;
 	}
+	h->has_env = has_table(h->db, "run_env");
 	if (history_exec(h->db, "COMMIT;", e, sizeof(e))) {
 		errmsg(err, errlen, "'%s': %s", path, e);
 		goto out;
@@ -530,9 +555,59 @@ static int add_figures(struct history *h, sqlite3_stmt *qf, long long run_id, co
 	return 0;
 }
 
+/* the run's environment the history keeps (history.h's keys), from its result's facts */
+static const char *const env_fact[HISTORY_ENV_N] = {
+	"environment.targets[0].mount_options", "environment.targets[0].super_options", "environment.cpufreq_governor",
+	"environment.thp_enabled",
+};
+const char *const history_env_keys[HISTORY_ENV_N] = { "mount_options", "super_options", "cpufreq_governor",
+						      "thp_enabled" };
+
+static int add_env(struct history *h, sqlite3_stmt *qv, long long run_id, const struct mread_run *ru, char *err,
+		   size_t errlen)
+{
+	for (unsigned k = 0; k < HISTORY_ENV_N; k++) {
+		const struct rr_fact *f = rr_fact_find(&ru->r, env_fact[k]);
+
+		if (!f)
+			continue;
+		sqlite3_reset(qv);
+		sqlite3_bind_int64(qv, 1, run_id);
+		history_bind_text(qv, 2, history_env_keys[k]);
+		history_bind_text(qv, 3, f->value);
+		if (sqlite3_step(qv) != SQLITE_DONE)
+			return errmsg(err, errlen, "%s", sqlite3_errmsg(h->db));
+	}
+	return 0;
+}
+
+int history_run_env(struct history *h, long long run_id, struct history_env *e, char *err, size_t errlen)
+{
+	sqlite3_stmt *q = NULL;
+	int r;
+
+	memset(e, 0, sizeof(*e));
+	if (!h->has_env)
+		return 0;
+	if (sqlite3_prepare_v2(h->db, "SELECT key, value FROM run_env WHERE run_id = ?1", -1, &q, NULL))
+		return errmsg(err, errlen, "%s", sqlite3_errmsg(h->db));
+	sqlite3_bind_int64(q, 1, run_id);
+	while ((r = sqlite3_step(q)) == SQLITE_ROW) {
+		const char *k = (const char *)sqlite3_column_text(q, 0);
+
+		for (unsigned i = 0; k && i < HISTORY_ENV_N; i++)
+			if (!strcmp(k, history_env_keys[i])) {
+				history_col_text(q, 1, e->v[i], sizeof(e->v[i]));
+				e->has[i] = true;
+			}
+	}
+	sqlite3_finalize(q);
+	return r == SQLITE_DONE ? 0 : errmsg(err, errlen, "%s", sqlite3_errmsg(h->db));
+}
+
 int history_add_matrix(struct history *h, const struct mx *m, unsigned *added, char *err, size_t errlen)
 {
-	sqlite3_stmt *qe = NULL, *qid = NULL, *qr = NULL, *qf = NULL;
+	sqlite3_stmt *qe = NULL, *qid = NULL, *qr = NULL, *qf = NULL, *qv = NULL;
 	const char *first = NULL;
 	char now[40], e[512];
 	time_t t = time(NULL);
@@ -557,7 +632,9 @@ int history_add_matrix(struct history *h, const struct mx *m, unsigned *added, c
 			       " host, fsbench_version, started_at, ended_at, repeat, run_order, other_cpu_pct,"
 			       " other_cpu_flag, used) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)", -1, &qr, NULL) ||
 	    sqlite3_prepare_v2(h->db, "INSERT OR IGNORE INTO figures(run_id, key, name, unit, better, rate, key_fig, value)"
-			       " VALUES(?,?,?,?,?,?,?,?)", -1, &qf, NULL)) {
+			       " VALUES(?,?,?,?,?,?,?,?)", -1, &qf, NULL) ||
+	    (h->has_env && sqlite3_prepare_v2(h->db, "INSERT OR IGNORE INTO run_env(run_id, key, value) VALUES(?,?,?)",
+					      -1, &qv, NULL))) {
 		errmsg(err, errlen, "%s", sqlite3_errmsg(h->db));
 		goto out;
 	}
@@ -595,7 +672,8 @@ int history_add_matrix(struct history *h, const struct mx *m, unsigned *added, c
 			continue;   /* there already: its figures too */
 		run_id = sqlite3_last_insert_rowid(h->db);
 		(*added)++;
-		if (ru->loaded && add_figures(h, qf, run_id, ru, err, errlen))
+		if (ru->loaded && (add_figures(h, qf, run_id, ru, err, errlen) ||
+				   (qv && add_env(h, qv, run_id, ru, err, errlen))))
 			goto out;
 	}
 	if (history_exec(h->db, "COMMIT;", e, sizeof(e))) {
@@ -608,6 +686,7 @@ out:
 	sqlite3_finalize(qid);
 	sqlite3_finalize(qr);
 	sqlite3_finalize(qf);
+	sqlite3_finalize(qv);
 	if (rc) {
 		history_exec(h->db, "ROLLBACK;", e, sizeof(e));
 		*added = 0;
