@@ -73,8 +73,8 @@ struct hist_found {
 	unsigned nch;
 	struct ediv_opts o;
 	bool by_kernel;
-	unsigned long_enough;    /* searched series with enough runs for two sides */
-	unsigned nflag, nleft;   /* runs flagged among the searched series, of them left out */
+	unsigned long_enough;  /* searched series with enough runs for two sides */
+	unsigned nflag, nleft; /* runs flagged among the searched series, of them left out */
 };
 /* 0, or the exit status said */
 int hist_found_make(struct history *h, const struct hist_config *c, struct hist_found *f, const char *prog);
@@ -85,8 +85,8 @@ int hist_found_nothing(const struct hist_found *f, const char *prog);
 enum vd_family hist_family(const struct history_val *v);
 /* the environment of two runs where it differs: "kernel A -> B; mount options X -> Y; ..." (the
  * runs' record and what run_env kept of them; "" when the same, and what was not recorded said) */
-void hist_env_diff(struct history *h, const struct history_val *last, const struct history_val *first, char *buf,
-		   size_t len);
+void hist_env_diff(struct history *h, const struct history_val *last, const struct history_val *first,
+		   char *buf, size_t len);
 
 int hist_check(struct history *h, const struct hist_config *c, const char *prog);
 int hist_changes(struct history *h, const struct hist_config *c, const char *prog);

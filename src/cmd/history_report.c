@@ -28,7 +28,8 @@ static bool own_name(const char *n)
 	size_t l = strlen(n);
 
 	return !strcmp(n, HR_MARK) || !strcmp(n, "report.md") || !strcmp(n, "report.html") ||
-	       (!strncmp(n, "plot-", 5) && l > 9 && !strcmp(n + l - 4, ".svg") && strspn(n + 5, "0123456789") == l - 9);
+	       (!strncmp(n, "plot-", 5) && l > 9 && !strcmp(n + l - 4, ".svg") &&
+		strspn(n + 5, "0123456789") == l - 9);
 }
 
 /* -o DIR before anything is read or written: 0, or EXIT_USAGE said */
@@ -53,7 +54,8 @@ int hist_report_check_dir(const char *dir, const char *prog)
 		if (slash)
 			slash[slash == parent] = '\0';
 		if (stat(slash ? parent : ".", &st) || !S_ISDIR(st.st_mode)) {
-			fprintf(stderr, "%s: option -o: cannot create '%s': its parent is not a directory\n", prog, q);
+			fprintf(stderr, "%s: option -o: cannot create '%s': its parent is not a directory\n",
+				prog, q);
 			return EXIT_USAGE;
 		}
 		return 0;
@@ -79,8 +81,10 @@ int hist_report_check_dir(const char *dir, const char *prog)
 	}
 	closedir(d);
 	if (n && (!mark || mine != n)) {
-		fprintf(stderr, "%s: option -o: '%s' is not empty and not a history report's directory: refusing to "
-			"write into it\n", prog, q);
+		fprintf(stderr,
+			"%s: option -o: '%s' is not empty and not a history report's directory: refusing to "
+			"write into it\n",
+			prog, q);
 		return EXIT_USAGE;
 	}
 	return 0;
@@ -124,13 +128,20 @@ static const char *verdict_of(const struct hist_found *f, const struct hc_change
 /* the change list: primary figures first */
 static void change_list(struct hrep *r)
 {
-	static const char *const head[] = { "figure", "configuration", "last run before", "first run after", "ratio [95% interval]",
-					    "verdict", "environment differences", "p (change)" };
+	static const char *const head[] = { "figure",
+					    "configuration",
+					    "last run before",
+					    "first run after",
+					    "ratio [95% interval]",
+					    "verdict",
+					    "environment differences",
+					    "p (change)" };
 	const struct hist_found *f = r->f;
 
 	doc_h(&r->d, 2, "Changes");
 	if (!f->nch) {
-		doc_p(&r->d, "No change found in %u series (%u with at least %u runs).", f->nh, f->long_enough, 2 * f->o.min_size);
+		doc_p(&r->d, "No change found in %u series (%u with at least %u runs).", f->nh,
+		      f->long_enough, 2 * f->o.min_size);
 		return;
 	}
 	doc_table(&r->d, 8, head, "llllrlll");
@@ -144,10 +155,14 @@ static void change_list(struct hrep *r)
 
 			if ((ch->t.family == VD_CONFIRMATORY) != !pass)
 				continue;
-			snprintf(fig, sizeof(fig), "%s%s", s->v->name, ch->t.family == VD_CONFIRMATORY ? " (primary)" : "");
-			snprintf(cfg, sizeof(cfg), "%s (cell %s, host %s)", s->v->config_hash, s->v->cell, s->v->host);
-			snprintf(la, sizeof(la), "run %u: %s, %s, %s", ch->at, a->kernel, a->started, a->host);
-			snprintf(fb, sizeof(fb), "run %u: %s, %s, %s", ch->at + 1, b->kernel, b->started, b->host);
+			snprintf(fig, sizeof(fig), "%s%s", s->v->name,
+				 ch->t.family == VD_CONFIRMATORY ? " (primary)" : "");
+			snprintf(cfg, sizeof(cfg), "%s (cell %s, host %s)", s->v->config_hash, s->v->cell,
+				 s->v->host);
+			snprintf(la, sizeof(la), "run %u: %s, %s, %s", ch->at, a->kernel, a->started,
+				 a->host);
+			snprintf(fb, sizeof(fb), "run %u: %s, %s, %s", ch->at + 1, b->kernel, b->started,
+				 b->host);
 			hist_fmt_effect(&ch->t, est, sizeof(est));
 			hist_env_diff(r->h, a, b, env, sizeof(env));
 			if (!*env)
@@ -169,7 +184,8 @@ static unsigned groups(const struct history_series *s, struct hsvg_group *g, cha
 		struct stats_summary st;
 		bool clipped;
 
-		while (j < s->n && s->v[j].exp_id == s->v[i].exp_id && !strcmp(s->v[j].kernel, s->v[i].kernel))
+		while (j < s->n && s->v[j].exp_id == s->v[i].exp_id &&
+		       !strcmp(s->v[j].kernel, s->v[i].kernel))
 			j++;
 		for (unsigned k = i; k < j; k++)
 			v[k - i] = s->v[k].value;
@@ -189,15 +205,19 @@ static unsigned groups(const struct history_series *s, struct hsvg_group *g, cha
 	return ng;
 }
 
-static void group_table(struct hrep *r, const struct history_series *s, const struct hsvg_group *g, unsigned ng)
+static void group_table(struct hrep *r, const struct history_series *s, const struct hsvg_group *g,
+			unsigned ng)
 {
-	static const char *const head[] = { "experiment", "kernel", "first run", "host", "runs", "flagged",
-					    "mean [95% interval]" };
+	static const char *const head[] = { "experiment", "kernel",  "first run",	   "host",
+					    "runs",	  "flagged", "mean [95% interval]" };
 
 	doc_table(&r->d, 7, head, "llllrrl");
 	for (unsigned k = 0; k < ng; k++) {
 		const struct history_val *v = &s->v[g[k].first];
-		struct stats_summary st = { .n = g[k].end - g[k].first, .mean = g[k].mean, .lo = g[k].lo, .hi = g[k].hi,
+		struct stats_summary st = { .n = g[k].end - g[k].first,
+					    .mean = g[k].mean,
+					    .lo = g[k].lo,
+					    .hi = g[k].hi,
 					    .sd = isnan(g[k].lo) ? 0 : 1 };
 		char runs[16], fl[16], mean[96];
 		const char *row[7] = { v->exp, v->kernel, v->started, v->host, runs, fl, mean };
@@ -218,7 +238,7 @@ static void series_plot(struct hrep *r, unsigned si)
 {
 	const struct history_series *s = &r->f->s[r->f->map[si]];
 	struct hsvg_group *g = calloc(s->n, sizeof(*g));
-	char (*date)[16] = calloc(s->n, sizeof(*date)), (*lab)[96] = calloc(r->f->nch + 1, sizeof(*lab));
+	char(*date)[16] = calloc(s->n, sizeof(*date)), (*lab)[96] = calloc(r->f->nch + 1, sizeof(*lab));
 	const char **labp = calloc(r->f->nch + 1, sizeof(*labp));
 	unsigned *at = calloc(r->f->nch + 1, sizeof(*at)), nat = 0, ng, nflag = 0;
 	bool *fl = calloc(s->n, sizeof(*fl));
@@ -245,8 +265,8 @@ static void series_plot(struct hrep *r, unsigned si)
 			at[nat++] = r->f->ch[k].at;
 		}
 	ng = groups(s, g, date);
-	snprintf(title, sizeof(title), "%s, config %s (cell %s), host %s", s->v->name, s->v->config_hash, s->v->cell,
-		 s->v->host);
+	snprintf(title, sizeof(title), "%s, config %s (cell %s), host %s", s->v->name, s->v->config_hash,
+		 s->v->cell, s->v->host);
 	snprintf(ylabel, sizeof(ylabel), "%s (%s)", s->v->name, s->v->unit);
 	if (!(mem = open_memstream(&svg, &len))) {
 		r->failed = 1;
@@ -259,7 +279,8 @@ static void series_plot(struct hrep *r, unsigned si)
 	}
 	doc_h(&r->d, 3, "%s [%s]", s->v->name, s->v->key);
 	snprintf(name, sizeof(name), "plot-%u.svg", ++r->nplot);
-	snprintf(cap, sizeof(cap), "%s: %u runs (%u flagged, drawn as hollow triangles), %u change%s (dashed)", s->v->name,
+	snprintf(cap, sizeof(cap),
+		 "%s: %u runs (%u flagged, drawn as hollow triangles), %u change%s (dashed)", s->v->name,
 		 s->n, nflag, nat, nat == 1 ? "" : "s");
 	if (write_file(r->c->output, name, svg, len, r->prog))
 		r->failed = -1;
@@ -288,17 +309,21 @@ static void body(struct hrep *r)
 	const struct history_series *prev = NULL;
 
 	doc_begin(&r->d, "fsbench history report");
-	doc_p(&r->d, "Change points: E-divisive means (Matteson and James 2014) on the log of each figure, alpha %g, %u "
-		     "permutations, a change kept at p <= %g, at least %u runs a side; runs in %s order%s. %u series searched "
-		     "(%u with at least %u runs), %u change%s found. Intervals: each experiment's geometric mean and its 95 %% "
-		     "interval, cut at its lowest and highest run (as history trend and check).", f->o.alpha, f->o.perms,
-		     f->o.sig, f->o.min_size, f->by_kernel ? "kernel release" : "start",
-		     r->c->all_hosts ? ", hosts together" : ", each host apart", f->nh, f->long_enough, 2 * f->o.min_size,
-		     f->nch, f->nch == 1 ? "" : "s");
+	doc_p(&r->d,
+	      "Change points: E-divisive means (Matteson and James 2014) on the log of each figure, alpha %g, %u "
+	      "permutations, a change kept at p <= %g, at least %u runs a side; runs in %s order%s. %u series searched "
+	      "(%u with at least %u runs), %u change%s found. Intervals: each experiment's geometric mean and its 95 %% "
+	      "interval, cut at its lowest and highest run (as history trend and check).",
+	      f->o.alpha, f->o.perms, f->o.sig, f->o.min_size, f->by_kernel ? "kernel release" : "start",
+	      r->c->all_hosts ? ", hosts together" : ", each host apart", f->nh, f->long_enough,
+	      2 * f->o.min_size, f->nch, f->nch == 1 ? "" : "s");
 	if (f->nleft)
-		doc_p(&r->d, "Flagged runs: %u flagged for other processes' CPU, left out (--exclude-flagged).", f->nleft);
+		doc_p(&r->d,
+		      "Flagged runs: %u flagged for other processes' CPU, left out (--exclude-flagged).",
+		      f->nleft);
 	else
-		doc_p(&r->d, "Flagged runs: %u flagged for other processes' CPU, counted and drawn as hollow triangles.",
+		doc_p(&r->d,
+		      "Flagged runs: %u flagged for other processes' CPU, counted and drawn as hollow triangles.",
 		      f->nflag);
 	change_list(r);
 	for (unsigned i = 0; i < f->nh; i++) {
@@ -306,8 +331,10 @@ static void body(struct hrep *r)
 
 		if (!drawn(r, s))
 			continue;
-		if (!prev || strcmp(prev->v->host, s->v->host) || strcmp(prev->v->config_hash, s->v->config_hash))
-			doc_h(&r->d, 2, "Configuration %s (cell %s, host %s)", s->v->config_hash, s->v->cell, s->v->host);
+		if (!prev || strcmp(prev->v->host, s->v->host) ||
+		    strcmp(prev->v->config_hash, s->v->config_hash))
+			doc_h(&r->d, 2, "Configuration %s (cell %s, host %s)", s->v->config_hash, s->v->cell,
+			      s->v->host);
 		prev = s;
 		series_plot(r, i);
 	}
@@ -354,8 +381,8 @@ int hist_report(struct history *h, const struct hist_config *c, const char *prog
 		code = EXIT_FAILED;
 		goto out;
 	}
-	printf("report: %s/report.html, %s/report.md: %u series searched, %u change%s, %u plot%s\n", c->output, c->output,
-	       f.nh, f.nch, f.nch == 1 ? "" : "s", r.nplot, r.nplot == 1 ? "" : "s");
+	printf("report: %s/report.html, %s/report.md: %u series searched, %u change%s, %u plot%s\n",
+	       c->output, c->output, f.nh, f.nch, f.nch == 1 ? "" : "s", r.nplot, r.nplot == 1 ? "" : "s");
 	hist_say_flagged(stdout, f.nflag, f.nleft, "");
 	code = EXIT_OK;
 out:

@@ -11,20 +11,20 @@
 /* a group of consecutive runs (one experiment): runs [first, end), its mean and interval */
 struct hsvg_group {
 	unsigned first, end;
-	double mean, lo, hi;     /* lo/hi NaN: no interval (one run, no spread) */
-	const char *label;       /* under the axis: kernel release; NULL: none */
-	const char *sublabel;    /* its second line: the date */
+	double mean, lo, hi;  /* lo/hi NaN: no interval (one run, no spread) */
+	const char *label;    /* under the axis: kernel release; NULL: none */
+	const char *sublabel; /* its second line: the date */
 };
 
 struct hsvg_plot {
 	const char *title, *ylabel;
-	const double *v;         /* [n] the runs' values in series order */
-	const bool *flagged;     /* [n] */
+	const double *v;     /* [n] the runs' values in series order */
+	const bool *flagged; /* [n] */
 	unsigned n;
 	const struct hsvg_group *g;
 	unsigned ng;
-	const unsigned *change;  /* [nchange] a change between run change[k] - 1 and change[k] */
-	const char *const *change_label;  /* [nchange] its note ("x0.70 worse"), or NULL */
+	const unsigned *change;		 /* [nchange] a change between run change[k] - 1 and change[k] */
+	const char *const *change_label; /* [nchange] its note ("x0.70 worse"), or NULL */
 	unsigned nchange;
 	unsigned width, height;
 };

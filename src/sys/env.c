@@ -433,7 +433,8 @@ static void env_read_governors(const char *sys, char *out, size_t size)
 	DIR *d;
 
 	out[0] = '\0';
-	if (snprintf(path, sizeof path, "%s/devices/system/cpu", sys) >= (int)sizeof path || !(d = opendir(path)))
+	if (snprintf(path, sizeof path, "%s/devices/system/cpu", sys) >= (int)sizeof path ||
+	    !(d = opendir(path)))
 		return;
 	while ((de = readdir(d))) {
 		char *end;
