@@ -21,7 +21,7 @@ static const struct subcmd subcmds[] = {
 	  &explain_options, false },
 	{ "export", cmd_export, "results as OpenMetrics text for a monitoring stack (node_exporter's textfile collector)",
 	  &export_options, false },
-	{ "history", cmd_history, "matrix runs over time: list, show, trend, check for regressions",
+	{ "history", cmd_history, "matrix runs over time: list, show, trend, check for regressions, changes, report",
 	  &history_options, false },
 	{ "__man-options", cmd_man_options, "print a subcommand's options as man page text (build use)",
 	  NULL, true },

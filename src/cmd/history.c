@@ -32,16 +32,16 @@ static const struct opt hist_opts[] = {
 	{ 0, "db", OPT_STR, F(db), "FILE", 0, 0, 0, 0,
 	  "the history database (default: $XDG_DATA_HOME/fsbench/history.db, else ~/.local/share/fsbench/history.db)" },
 	{ 0, "experiment", OPT_STR, F(experiment), "NAME", 0, 0, 0, 0,
-	  "trend, check, changes, export: only this experiment's runs" },
-	{ 0, "cell", OPT_STR, F(cell), "CELL", 0, 0, 0, 0, "trend, check, changes, export: only this cell's runs" },
+	  "trend, check, changes, export, report: only this experiment's runs" },
+	{ 0, "cell", OPT_STR, F(cell), "CELL", 0, 0, 0, 0, "trend, check, changes, export, report: only this cell's runs" },
 	{ 0, "config", OPT_STR, F(config), "HASH", 0, 0, 0, 0,
-	  "changes, export: only the runs of this configuration hash (or hashes beginning so)" },
+	  "changes, export, report: only the runs of this configuration hash (or hashes beginning so)" },
 	{ 0, "since", OPT_STR, F(since), "DATE", 0, 0, 0, 0,
-	  "changes, export: only the runs started at or after DATE (UTC, ISO 8601: 2026-09-21 or 2026-09-21T14:00:00Z)" },
+	  "changes, export, report: only the runs started at or after DATE (UTC, ISO 8601: 2026-09-21 or 2026-09-21T14:00:00Z)" },
 	{ 0, "order", OPT_STR, F(order), "time|kernel", 0, 0, 0, 0,
-	  "changes: a series in the order the runs started (time, the default) or of kernel releases (version order, then time)" },
+	  "changes, report: a series in the order the runs started (time, the default) or of kernel releases (version order, then time)" },
 	{ 0, "all-hosts", OPT_FLAG, F(all_hosts), NULL, 0, 0, 0, 0,
-	  "check, changes: one series across hosts (default: each host's runs are compared only with that host's)" },
+	  "check, changes, report: one series across hosts (default: each host's runs are compared only with that host's)" },
 	{ 0, "fail-if-worse", OPT_STR, F(fail_if_worse), "PCT", 0, 0, 0, 0,
 	  "check: exit 1 when a figure of the latest runs is decided worse than the earlier runs by more than PCT % (fsbench(1) STATISTICS)" },
 	{ 0, "bisect", OPT_FLAG, F(bisect), NULL, 0, 0, 0, 0,
@@ -51,9 +51,9 @@ static const struct opt hist_opts[] = {
 	{ 0, "baseline", OPT_STR, F(baseline), "KERNEL", 0, 0, 0, 0,
 	  "check: the earlier runs are only those of kernel release KERNEL (the known-good one of a bisection)" },
 	{ 0, "all", OPT_FLAG, F(all), NULL, 0, 0, 0, 0,
-	  "show, check, changes: every figure, not the key figures and what changed (changes: every figure searched)" },
+	  "show, check, changes, report: every figure, not the key figures and what changed (changes, report: every figure searched)" },
 	{ 0, "exclude-flagged", OPT_FLAG, F(exclude_flagged), NULL, 0, 0, 0, 0,
-	  "show, trend, check, changes, export: leave out the runs flagged for other processes' CPU (default: "
+	  "show, trend, check, changes, export, report: leave out the runs flagged for other processes' CPU (default: "
 	  "counted, marked, and how many said); with nothing left to check or draw, exit 3" },
 	{ 0, "include-flagged", OPT_FLAG, F(include_flagged), NULL, 0, 0, 0, 0,
 	  "the default: count the runs flagged for other processes' CPU (kept for old scripts)" },
@@ -62,7 +62,8 @@ static const struct opt hist_opts[] = {
 	  "fails --fail-if-worse), skipped for undecided or untested (- standard output: the table then goes to "
 	  "standard error; nothing is written when nothing was checked)" },
 	{ 'o', "output", OPT_STR, F(output), "FILE", 0, 0, 0, 0,
-	  "trend: draw it to FILE.png or FILE.svg; export: write to FILE (default standard output)" },
+	  "trend: draw it to FILE.png or FILE.svg; export: write to FILE (default standard output); report: the "
+	  "directory (made, or an empty one, or an earlier history report's)" },
 	{ 0, "width", OPT_UINT, F(width), "PIXELS", 200, 10000, 0, 0, "trend: image width" },
 	{ 0, "height", OPT_UINT, F(height), "PIXELS", 200, 10000, 0, 0, "trend: image height" },
 	{ 'h', "help", OPT_HELP, F(help), NULL, 0, 0, 0, 0, "show this help" },
@@ -78,7 +79,8 @@ static const struct opt_cmd hist_cmd = {
 		   "  check                 the latest runs of each cell against the earlier ones with the same configuration hash\n"
 		   "  changes [FIGURE...]   change points in each configuration's series (E-divisive means, permutation test)\n"
 		   "  import DB...          add the runs of other history databases (another machine's) to this one\n"
-		   "  export                the runs as JSON Lines (-o FILE, else standard output)",
+		   "  export                the runs as JSON Lines (-o FILE, else standard output)\n"
+		   "  report [FIGURE...] -o DIR  report.html (self-contained) and report.md: the changes, each primary figure's runs",
 	.opts = hist_opts,
 };
 
@@ -502,6 +504,7 @@ static const struct hist_sub hist_subs[] = {
 	{ "changes", hist_changes, 0, HIST_MAX_ARGS, false, "--order --since --config" },
 	{ "import", hist_import, 1, HIST_MAX_ARGS, true, "" },
 	{ "export", hist_export, 0, 0, false, "-o --since --config" },
+	{ "report", hist_report, 0, HIST_MAX_ARGS, false, "-o --order --since --config" },
 };
 
 /* an option given to a command it is not for: EXIT_USAGE said, else 0 */
@@ -558,8 +561,17 @@ static int opts_check(const struct hist_sub *sub, const struct hist_config *c, c
 			return EXIT_USAGE;
 		}
 	}
-	if (c->output && (code = outputs_check(prog, &(const struct outputs_dest){ "-o", c->output, OUTFILE_REPLACE }, 1)))
+	if (!strcmp(sub->name, "report")) {
+		if (!c->output) {
+			fprintf(stderr, "%s: report needs -o DIR\n", prog);
+			return EXIT_USAGE;
+		}
+		if ((code = hist_report_check_dir(c->output, prog)))
+			return code;
+	} else if (c->output &&
+		   (code = outputs_check(prog, &(const struct outputs_dest){ "-o", c->output, OUTFILE_REPLACE }, 1))) {
 		return code;
+	}
 	if (c->junit && (code = outputs_check(prog, &(const struct outputs_dest){ "--junit", c->junit, OUTFILE_REPLACE }, 1)))
 		return code;
 	return 0;
@@ -571,7 +583,7 @@ static const struct hist_sub *find_sub(const char *const *ops, int nops, const c
 	char q[QUOTE_MAX];
 
 	if (nops < 1) {
-		fprintf(stderr, "%s: needs a command: list, show, trend, check, changes, import or export (%s --help)\n",
+		fprintf(stderr, "%s: needs a command: list, show, trend, check, changes, import, export or report (%s --help)\n",
 			prog, prog);
 		return NULL;
 	}
@@ -582,12 +594,12 @@ static const struct hist_sub *find_sub(const char *const *ops, int nops, const c
 			continue;
 		if ((unsigned)nops - 1 < s->min_args || (unsigned)nops - 1 > s->max_args) {
 			fprintf(stderr, "%s: usage: %s list | show ID|EXPERIMENT | trend FIGURE | check | changes [FIGURE...] | "
-				"import DB... | export\n", prog, prog);
+				"import DB... | export | report -o DIR\n", prog, prog);
 			return NULL;
 		}
 		return s;
 	}
-	fprintf(stderr, "%s: unknown command '%s' (list, show, trend, check, changes, import or export)\n", prog,
+	fprintf(stderr, "%s: unknown command '%s' (list, show, trend, check, changes, import, export or report)\n", prog,
 		quote_str(ops[0], q, sizeof(q)));
 	return NULL;
 }

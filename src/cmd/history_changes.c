@@ -4,6 +4,7 @@
  * its context: the other figures of the same runs compared across it (an exploratory family)
  * and what the history knows of the environment on either side. */
 #include <errno.h>
+#include <stddef.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,7 +19,7 @@
 /* the other figures that moved, listed under a change */
 #define HC_CONTEXT_MAX 8
 
-static enum vd_family family_of(const struct history_val *v)
+enum vd_family hist_family(const struct history_val *v)
 {
 	unsigned fl = rr_figure_flags(v->workload, v->key);
 
@@ -40,8 +41,8 @@ static bool searched(const struct history_series *s, const struct hist_config *c
 		return false;
 	}
 	if (c->all)
-		return family_of(v) != VD_FAM_NONE;
-	return family_of(v) == VD_CONFIRMATORY || v->key_fig;
+		return hist_family(v) != VD_FAM_NONE;
+	return hist_family(v) == VD_CONFIRMATORY || v->key_fig;
 }
 
 /* the hc_series of the searched series; *map[i]: its index in s */
@@ -66,7 +67,7 @@ static int build(const struct history_series *s, unsigned ns, const struct hist_
 		for (unsigned k = 0; k < s[i].n; k++)
 			(*vals)[*n][k] = v[k].value;
 		snprintf(name, sizeof(name), "%s|%s|%s", c->all_hosts ? "" : v->host, v->config_hash, v->key);
-		*h = (struct hc_series){ (*vals)[*n], s[i].n, strcmp(v->unit, "%") != 0, family_of(v), hc_seed(name) };
+		*h = (struct hc_series){ (*vals)[*n], s[i].n, strcmp(v->unit, "%") != 0, hist_family(v), hc_seed(name) };
 		(*map)[(*n)++] = i;
 	}
 	return 0;
@@ -99,7 +100,7 @@ static void print_context(const struct history_series *s, unsigned ns, unsigned 
 		double *va, *vb;
 
 		if (i == self || !o->n || strcmp(o->v->host, me->v->host) || strcmp(o->v->config_hash, me->v->config_hash) ||
-		    family_of(o->v) == VD_FAM_NONE || !(va = malloc(2 * o->n * sizeof(double))))
+		    hist_family(o->v) == VD_FAM_NONE || !(va = malloc(2 * o->n * sizeof(double))))
 			continue;
 		vb = va + o->n;
 		for (unsigned k = 0; k < o->n; k++) {
@@ -149,30 +150,64 @@ out:
 	free(t);
 }
 
-/* what the history knows of the environment on either side: the distinct values before and after */
-static void print_env(const struct history_series *me, const struct hc_change *ch)
+void hist_env_diff(struct history *h, const struct history_val *last, const struct history_val *first, char *buf,
+		   size_t len)
 {
 	static const struct { const char *name; size_t off; } fields[] = {
 		{ "kernel", offsetof(struct history_val, kernel) },
 		{ "host", offsetof(struct history_val, host) },
+		{ "fsbench", offsetof(struct history_val, version) },
 		{ "experiment", offsetof(struct history_val, exp) },
 	};
-	unsigned nd = 0;
+	static const char *const env_name[HISTORY_ENV_N] = { "mount options", "superblock options", "governor", "THP" };
+	struct history_env ea, eb;
+	char err[256];
+	size_t k = 0;
+	bool any = false;
 
-	printf("  environment:");
-	for (size_t f = 0; f < sizeof(fields) / sizeof(fields[0]); f++) {
-		const char *last = (const char *)&me->v[ch->at - 1] + fields[f].off;
-		const char *first = (const char *)&me->v[ch->at] + fields[f].off;
+	buf[0] = '\0';
+	for (size_t f = 0; f < sizeof(fields) / sizeof(fields[0]) && k < len; f++) {
+		const char *a = (const char *)last + fields[f].off, *b = (const char *)first + fields[f].off;
+		int n;
 
-		if (strcmp(last, first)) {
-			printf("%s %s %s -> %s", nd ? ";" : "", fields[f].name, last, first);
-			nd++;
-		}
+		if (!strcmp(a, b))
+			continue;
+		n = snprintf(buf + k, len - k, "%s%s %s -> %s", k ? "; " : "", fields[f].name, *a ? a : "?", *b ? b : "?");
+		k += n > 0 ? (size_t)n : 0;
 	}
-	printf("%s (configuration: the same hash on both sides)\n", nd ? "" : " kernel, host and experiment the same");
+	/* what cannot be read is said as not recorded */
+	if (history_run_env(h, last->run_id, &ea, err, sizeof(err)) ||
+	    history_run_env(h, first->run_id, &eb, err, sizeof(err))) {
+		memset(&ea, 0, sizeof(ea));
+		memset(&eb, 0, sizeof(eb));
+	}
+	for (unsigned e = 0; e < HISTORY_ENV_N && k < len; e++) {
+		int n;
+
+		any |= ea.has[e] || eb.has[e];
+		if ((!ea.has[e] && !eb.has[e]) || (ea.has[e] && eb.has[e] && !strcmp(ea.v[e], eb.v[e])))
+			continue;
+		n = snprintf(buf + k, len - k, "%s%s %s -> %s", k ? "; " : "", env_name[e],
+			     ea.has[e] ? ea.v[e] : "(not recorded)", eb.has[e] ? eb.v[e] : "(not recorded)");
+		k += n > 0 ? (size_t)n : 0;
+	}
+	if (!any && k < len)
+		snprintf(buf + k, len - k, "%s(mount options, governor: not recorded)", k ? "; " : "");
 }
 
-static void print_change(const struct history_series *s, unsigned ns, unsigned idx, const struct hc_change *ch)
+/* what the history knows of the environment on either side: the values of the last run before
+ * and the first after that differ */
+static void print_env(struct history *h, const struct history_series *me, const struct hc_change *ch)
+{
+	char d[1024];
+
+	hist_env_diff(h, &me->v[ch->at - 1], &me->v[ch->at], d, sizeof(d));
+	printf("  environment: %s (configuration: the same hash on both sides)\n",
+	       *d ? d : "kernel, host, fsbench version, mount options and governor the same");
+}
+
+static void print_change(struct history *h, const struct history_series *s, unsigned ns, unsigned idx,
+			 const struct hc_change *ch)
 {
 	const struct history_series *me = &s[idx];
 	const struct history_val *v = me->v, *last = &v[ch->at - 1], *first = &v[ch->at];
@@ -189,7 +224,7 @@ static void print_change(const struct history_series *s, unsigned ns, unsigned i
 	printf("  %s, %u run%s before (%u flagged), %u after (%u flagged), change p %.3g: %s\n", est, ch->at - ch->lo,
 	       ch->at - ch->lo == 1 ? "" : "s", fb, ch->hi - ch->at, fa, ch->p_perm, vd_word(&ch->t, v->better));
 	print_context(s, ns, idx, ch);
-	print_env(me, ch);
+	print_env(h, me, ch);
 }
 
 /* the runs flagged among the searched series: each run is in one configuration (and host), whose
@@ -224,69 +259,87 @@ static unsigned flagged_runs(const struct history_series *s, const unsigned *map
 	return n;
 }
 
-int hist_changes(struct history *h, const struct hist_config *c, const char *prog)
+void hist_found_free(struct hist_found *f)
+{
+	for (unsigned i = 0; f->vals && i < f->nh; i++)
+		free(f->vals[i]);
+	free(f->vals);
+	free(f->map);
+	free(f->hs);
+	free(f->ch);
+	history_series_free(f->s, f->ns);
+	memset(f, 0, sizeof(*f));
+}
+
+int hist_found_make(struct history *h, const struct hist_config *c, struct hist_found *f, const char *prog)
 {
 	struct history_sel sel;
-	struct history_series *s = NULL;
-	struct hc_series *hs = NULL;
-	struct hc_change *ch = NULL;
-	struct ediv_opts o;
-	double **vals = NULL;
-	unsigned ns = 0, nh = 0, nch = 0, *map = NULL, bad = 0, long_enough = 0, nflag, nleft, worse = 0;
+	unsigned bad = 0;
 	char err[512];
-	int code = EXIT_FAILED, rc;
+	int rc;
 
+	memset(f, 0, sizeof(*f));
 	hist_sel(c, &sel);
-	if (history_series(h, &sel, &s, &ns, err, sizeof(err))) {
+	f->by_kernel = sel.by_kernel;
+	if (history_series(h, &sel, &f->s, &f->ns, err, sizeof(err))) {
 		fprintf(stderr, "%s: %s\n", prog, err);
 		return EXIT_FAILED;
 	}
-	if (build(s, ns, c, &hs, &vals, &map, &nh))
+	if (build(f->s, f->ns, c, &f->hs, &f->vals, &f->map, &f->nh))
 		goto oom;
-	ediv_defaults(&o, 0);
-	if ((rc = hc_find(hs, nh, &o, &ch, &nch, &bad))) {
+	ediv_defaults(&f->o, 0);
+	if ((rc = hc_find(f->hs, f->nh, &f->o, &f->ch, &f->nch, &bad))) {
 		if (rc != -E2BIG)
 			goto oom;
 		fprintf(stderr, "%s: the series of %s (config %s) has %u runs, more than %u: select fewer (--since, --config)\n",
-			prog, s[map[bad]].v->key, s[map[bad]].v->config_hash, hs[bad].n, EDIV_MAX_N);
-		goto out;
+			prog, f->s[f->map[bad]].v->key, f->s[f->map[bad]].v->config_hash, f->hs[bad].n, EDIV_MAX_N);
+		hist_found_free(f);
+		return EXIT_FAILED;
 	}
-	for (unsigned i = 0; i < nh; i++)
-		long_enough += hs[i].n >= 2 * o.min_size;
+	for (unsigned i = 0; i < f->nh; i++)
+		f->long_enough += f->hs[i].n >= 2 * f->o.min_size;
+	f->nflag = flagged_runs(f->s, f->map, f->nh, &f->nleft);
+	return 0;
+oom:
+	fprintf(stderr, "%s: out of memory\n", prog);
+	hist_found_free(f);
+	return EXIT_FAILED;
+}
+
+int hist_found_nothing(const struct hist_found *f, const char *prog)
+{
+	if (f->long_enough)
+		return 0;
+	fprintf(stderr, "%s: nothing to search: %s\n", prog,
+		!f->nh ? "no runs of those figures in the database for that selection" :
+		"every series has fewer runs than two sides need");
+	return EXIT_UNSUPPORTED;
+}
+
+int hist_changes(struct history *h, const struct hist_config *c, const char *prog)
+{
+	struct hist_found f;
+	unsigned worse = 0;
+	int code;
+
+	if ((code = hist_found_make(h, c, &f, prog)))
+		return code;
 	printf("change points: E-divisive means (Matteson and James 2014) on the log of each figure (percentages as\n"
 	       "they are), alpha %g, %u permutations, a change kept at p <= %g, at least %u runs a side; runs in %s order%s\n\n",
-	       o.alpha, o.perms, o.sig, o.min_size, sel.by_kernel ? "kernel release" : "start", c->all_hosts ?
+	       f.o.alpha, f.o.perms, f.o.sig, f.o.min_size, f.by_kernel ? "kernel release" : "start", c->all_hosts ?
 	       ", hosts together" : ", each host apart");
 	/* primary figures first */
 	for (int pass = 0; pass < 2; pass++)
-		for (unsigned k = 0; k < nch; k++)
-			if ((ch[k].t.family == VD_CONFIRMATORY) == !pass) {
-				print_change(s, ns, map[ch[k].series], &ch[k]);
-				worse += ch[k].t.kind == VD_DIFFERENT && ch[k].t.sign * s[map[ch[k].series]].v->better < 0;
+		for (unsigned k = 0; k < f.nch; k++)
+			if ((f.ch[k].t.family == VD_CONFIRMATORY) == !pass) {
+				print_change(h, f.s, f.ns, f.map[f.ch[k].series], &f.ch[k]);
+				worse += f.ch[k].t.kind == VD_DIFFERENT && f.ch[k].t.sign * f.s[f.map[f.ch[k].series]].v->better < 0;
 				printf("\n");
 			}
-	nflag = flagged_runs(s, map, nh, &nleft);
 	printf("%u series searched (%u with at least %u runs), %u change%s found, %u decided worse (fsbench(1) HISTORY).\n",
-	       nh, long_enough, 2 * o.min_size, nch, nch == 1 ? "" : "s", worse);
-	hist_say_flagged(stdout, nflag, nleft, "");
-	if (!long_enough) {
-		fprintf(stderr, "%s: nothing to search: %s\n", prog,
-			!nh ? "no runs of those figures in the database for that selection" :
-			"every series has fewer runs than two sides need");
-		code = EXIT_UNSUPPORTED;
-		goto out;
-	}
-	code = EXIT_OK;
-	goto out;
-oom:
-	fprintf(stderr, "%s: out of memory\n", prog);
-out:
-	for (unsigned i = 0; vals && i < nh; i++)
-		free(vals[i]);
-	free(vals);
-	free(map);
-	free(hs);
-	free(ch);
-	history_series_free(s, ns);
+	       f.nh, f.long_enough, 2 * f.o.min_size, f.nch, f.nch == 1 ? "" : "s", worse);
+	hist_say_flagged(stdout, f.nflag, f.nleft, "");
+	code = hist_found_nothing(&f, prog);
+	hist_found_free(&f);
 	return code;
 }

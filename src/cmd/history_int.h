@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "core/hchange.h"
 #include "core/stats.h"
 #include "core/verdict.h"
 #include "report/history.h"
@@ -60,8 +61,39 @@ void hist_sel(const struct hist_config *c, struct history_sel *sel);
 /* --order: 0, or EXIT_USAGE said */
 int hist_check_order(const struct hist_config *c, const char *prog);
 
+/* the changes the options select (history changes and report): the series, the searched ones
+ * (hs[i] is s[map[i]]), their changes, the detection's options */
+struct hist_found {
+	struct history_series *s;
+	unsigned ns;
+	struct hc_series *hs;
+	double **vals;
+	unsigned *map, nh;
+	struct hc_change *ch;
+	unsigned nch;
+	struct ediv_opts o;
+	bool by_kernel;
+	unsigned long_enough;  /* searched series with enough runs for two sides */
+	unsigned nflag, nleft; /* runs flagged among the searched series, of them left out */
+};
+/* 0, or the exit status said */
+int hist_found_make(struct history *h, const struct hist_config *c, struct hist_found *f, const char *prog);
+void hist_found_free(struct hist_found *f);
+/* no series long enough: EXIT_UNSUPPORTED said; else 0 */
+int hist_found_nothing(const struct hist_found *f, const char *prog);
+/* a figure's family: primary confirmatory, derived none, else exploratory */
+enum vd_family hist_family(const struct history_val *v);
+/* the environment of two runs where it differs: "kernel A -> B; mount options X -> Y; ..." (the
+ * runs' record and what run_env kept of them; "" when the same, and what was not recorded said) */
+void hist_env_diff(struct history *h, const struct history_val *last, const struct history_val *first,
+		   char *buf, size_t len);
+
 int hist_check(struct history *h, const struct hist_config *c, const char *prog);
 int hist_changes(struct history *h, const struct hist_config *c, const char *prog);
 int hist_import(struct history *h, const struct hist_config *c, const char *prog);
 int hist_export(struct history *h, const struct hist_config *c, const char *prog);
+int hist_report(struct history *h, const struct hist_config *c, const char *prog);
+/* report -o DIR: missing (made later), or an empty directory of this user's alone, or one an
+ * earlier history report wrote (its marker and its files only). 0, or EXIT_USAGE said. */
+int hist_report_check_dir(const char *dir, const char *prog);
 #endif

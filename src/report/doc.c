@@ -428,3 +428,20 @@ void doc_figure(struct doc *d, const char *svg, size_t len, const char *svg_file
 		fputs(" beside this file)</figcaption>\n</figure>\n", d->html);
 	}
 }
+
+void doc_svg(struct doc *d, const char *svg, size_t len, const char *svg_file, const char *caption)
+{
+	doc_list_end(d);
+	if (d->md) {
+		fputs("![", d->md);
+		md_text(d->md, caption, false);
+		fprintf(d->md, "](%s)\n\n", svg_file);
+	}
+	if (d->html) {
+		fputs("<figure>\n", d->html);
+		svg_inline(d->html, svg, len, ++d->nsvg);
+		fputs("\n<figcaption>", d->html);
+		html_text(d->html, caption);
+		fputs("</figcaption>\n</figure>\n", d->html);
+	}
+}

@@ -29,4 +29,6 @@ void doc_table_end(struct doc *d);
 /* svg (its text): inline in the HTML; in the Markdown an image link to svg_file, and png_file */
 void doc_figure(struct doc *d, const char *svg, size_t len, const char *svg_file, const char *png_file,
 		const char *caption);
+/* the same with an SVG alone (no PNG beside it) */
+void doc_svg(struct doc *d, const char *svg, size_t len, const char *svg_file, const char *caption);
 #endif

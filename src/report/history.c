@@ -171,7 +171,10 @@ static const char schema_sql[] =
 	" unit TEXT NOT NULL, better INTEGER NOT NULL, rate INTEGER NOT NULL, key_fig INTEGER NOT NULL,"
 	" value REAL NOT NULL, PRIMARY KEY(run_id, key));"
 	"CREATE INDEX runs_by_config ON runs(config_hash, started_at);"
-	"CREATE INDEX figures_by_key ON figures(key);";
+	"CREATE INDEX figures_by_key ON figures(key);"
+	"CREATE TABLE run_env("
+	" run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE, key TEXT NOT NULL, value TEXT NOT NULL,"
+	" PRIMARY KEY(run_id, key));";
 
 /* The schema above as data, to check an existing database against: each table's columns
  * (name, declared type, NOT NULL, position in the primary key), the columns of its unique key,
@@ -184,23 +187,26 @@ static const struct htable {
 	const char *name;
 	const char *unique;       /* a unique key's columns, comma-separated (or the composite primary key) */
 	struct hcol col[16];
+	bool optional;            /* a table later fsbench versions make: a database made before lacks it */
 } htables[] = {
-	{ "meta", "key", { { "key", "TEXT", 0, 1 }, { "value", "TEXT", 1, 0 } } },
+	{ "meta", "key", { { "key", "TEXT", 0, 1 }, { "value", "TEXT", 1, 0 } }, false },
 	{ "experiments", "name,host,first_started_at",
 	  { { "id", "INTEGER", 0, 1 }, { "name", "TEXT", 1, 0 }, { "host", "TEXT", 1, 0 },
 	    { "first_started_at", "TEXT", 1, 0 }, { "kernel_release", "TEXT", 1, 0 },
 	    { "fsbench_version", "TEXT", 1, 0 }, { "workload", "TEXT", 1, 0 }, { "dir", "TEXT", 1, 0 },
-	    { "imported_at", "TEXT", 1, 0 } } },
+	    { "imported_at", "TEXT", 1, 0 } }, false },
 	{ "runs", "experiment_id,cell,repeat,started_at",
 	  { { "id", "INTEGER", 0, 1 }, { "experiment_id", "INTEGER", 1, 0 }, { "cell", "TEXT", 1, 0 },
 	    { "config_hash", "TEXT", 1, 0 }, { "config", "TEXT", 1, 0 }, { "kernel_release", "TEXT", 1, 0 },
 	    { "host", "TEXT", 1, 0 }, { "fsbench_version", "TEXT", 1, 0 }, { "started_at", "TEXT", 1, 0 },
 	    { "ended_at", "TEXT", 1, 0 }, { "repeat", "INTEGER", 1, 0 }, { "run_order", "INTEGER", 1, 0 },
-	    { "other_cpu_pct", "REAL", 0, 0 }, { "other_cpu_flag", "INTEGER", 1, 0 }, { "used", "INTEGER", 1, 0 } } },
+	    { "other_cpu_pct", "REAL", 0, 0 }, { "other_cpu_flag", "INTEGER", 1, 0 }, { "used", "INTEGER", 1, 0 } }, false },
 	{ "figures", "run_id,key",
 	  { { "run_id", "INTEGER", 1, 1 }, { "key", "TEXT", 1, 2 }, { "name", "TEXT", 1, 0 }, { "unit", "TEXT", 1, 0 },
 	    { "better", "INTEGER", 1, 0 }, { "rate", "INTEGER", 1, 0 }, { "key_fig", "INTEGER", 1, 0 },
-	    { "value", "REAL", 1, 0 } } },
+	    { "value", "REAL", 1, 0 } }, false },
+	{ "run_env", "run_id,key",
+	  { { "run_id", "INTEGER", 1, 1 }, { "key", "TEXT", 1, 2 }, { "value", "TEXT", 1, 0 } }, true },
 };
 static const char *const hindexes[][2] = { { "runs_by_config", "runs" }, { "figures_by_key", "figures" } };
 
@@ -229,8 +235,24 @@ static int has_unique(sqlite3 *db, const char *t, const char *cols)
 	return found;
 }
 
+/* 1 when the database has table t, 0 when not */
+static int has_table(sqlite3 *db, const char *t)
+{
+	sqlite3_stmt *q = NULL;
+	int has = 0;
+
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1", -1, &q, NULL) ==
+	    SQLITE_OK) {
+		sqlite3_bind_text(q, 1, t, -1, SQLITE_STATIC);
+		has = sqlite3_step(q) == SQLITE_ROW;
+	}
+	sqlite3_finalize(q);
+	return has;
+}
+
 /* An existing database against the schema: 0, or -1 with what differs in err (the first thing).
- * *none: it has none of fsbench's tables (then err says nothing). */
+ * *none: it has none of fsbench's tables (then err says nothing). An optional table that is
+ * missing is no damage (a database made before it); one that is there is checked. */
 static int schema_check(sqlite3 *db, bool *none, char *err, size_t errlen)
 {
 	sqlite3_stmt *q = NULL;
@@ -257,6 +279,8 @@ static int schema_check(sqlite3 *db, bool *none, char *err, size_t errlen)
 
 		while (ht->col[ncol].name)
 			ncol++;
+		if (ht->optional && !has_table(db, ht->name))
+			continue;
 		sqlite3_reset(q);
 		sqlite3_bind_text(q, 1, ht->name, -1, SQLITE_STATIC);
 		while ((r = sqlite3_step(q)) == SQLITE_ROW) {
@@ -452,6 +476,7 @@ int history_open_stop(const char *path, bool create, bool (*stop)(void), struct 
 		history_exec(h->db, "ROLLBACK;", e, sizeof(e));
 		goto out;
 	}
+	h->has_env = has_table(h->db, "run_env");
 	if (history_exec(h->db, "COMMIT;", e, sizeof(e))) {
 		errmsg(err, errlen, "'%s': %s", path, e);
 		goto out;
@@ -481,14 +506,113 @@ int history_bind_text(sqlite3_stmt *q, int i, const char *s)
 	return sqlite3_bind_text(q, i, s ? s : "", -1, SQLITE_TRANSIENT);
 }
 
+/* the experiment's row (made unless there) and its id in *exp_id; 0, or -1 said in err */
+static int add_experiment(struct history *h, const struct mx *m, const char *first, const char *now, sqlite3_stmt *qe,
+			  sqlite3_stmt *qid, long long *exp_id, char *err, size_t errlen)
+{
+	history_bind_text(qe, 1, m->name);
+	history_bind_text(qe, 2, m->host);
+	history_bind_text(qe, 3, first ? first : "");
+	history_bind_text(qe, 4, m->kernel_release);
+	history_bind_text(qe, 5, m->fsbench_version);
+	history_bind_text(qe, 6, m->workload);
+	history_bind_text(qe, 7, m->dir);
+	history_bind_text(qe, 8, now);
+	if (sqlite3_step(qe) != SQLITE_DONE)
+		return errmsg(err, errlen, "%s", sqlite3_errmsg(h->db));
+	history_bind_text(qid, 1, m->name);
+	history_bind_text(qid, 2, m->host);
+	history_bind_text(qid, 3, first ? first : "");
+	if (sqlite3_step(qid) != SQLITE_ROW)
+		return errmsg(err, errlen, "%s", sqlite3_errmsg(h->db));
+	*exp_id = sqlite3_column_int64(qid, 0);
+	return 0;
+}
+
+/* a new run's figures; 0, or -1 said in err */
+static int add_figures(struct history *h, sqlite3_stmt *qf, long long run_id, const struct mread_run *ru, char *err,
+		       size_t errlen)
+{
+	for (unsigned f = 0; f < ru->r.nfig; f++) {
+		const struct rr_figure *fg = &ru->r.fig[f];
+		double v = ru->r.nruns == 1 ? fg->v[0] : figure_combine(fg->rate ? FIG_HMEAN : FIG_MEAN, fg->v, ru->r.nruns);
+
+		/* a run file of several runs goes in as one run: their mean */
+		if (isnan(v))
+			continue;
+		sqlite3_reset(qf);
+		sqlite3_bind_int64(qf, 1, run_id);
+		history_bind_text(qf, 2, fg->key);
+		history_bind_text(qf, 3, fg->name);
+		history_bind_text(qf, 4, fg->unit);
+		sqlite3_bind_int(qf, 5, fg->dir == RR_HIGHER_BETTER ? 1 : fg->dir == RR_LOWER_BETTER ? -1 : 0);
+		sqlite3_bind_int(qf, 6, fg->rate);
+		sqlite3_bind_int(qf, 7, fg->key_fig);
+		sqlite3_bind_double(qf, 8, v);
+		if (sqlite3_step(qf) != SQLITE_DONE)
+			return errmsg(err, errlen, "%s", sqlite3_errmsg(h->db));
+	}
+	return 0;
+}
+
+/* the run's environment the history keeps (history.h's keys), from its result's facts */
+static const char *const env_fact[HISTORY_ENV_N] = {
+	"environment.targets[0].mount_options", "environment.targets[0].super_options", "environment.cpufreq_governor",
+	"environment.thp_enabled",
+};
+const char *const history_env_keys[HISTORY_ENV_N] = { "mount_options", "super_options", "cpufreq_governor",
+						      "thp_enabled" };
+
+static int add_env(struct history *h, sqlite3_stmt *qv, long long run_id, const struct mread_run *ru, char *err,
+		   size_t errlen)
+{
+	for (unsigned k = 0; k < HISTORY_ENV_N; k++) {
+		const struct rr_fact *f = rr_fact_find(&ru->r, env_fact[k]);
+
+		if (!f)
+			continue;
+		sqlite3_reset(qv);
+		sqlite3_bind_int64(qv, 1, run_id);
+		history_bind_text(qv, 2, history_env_keys[k]);
+		history_bind_text(qv, 3, f->value);
+		if (sqlite3_step(qv) != SQLITE_DONE)
+			return errmsg(err, errlen, "%s", sqlite3_errmsg(h->db));
+	}
+	return 0;
+}
+
+int history_run_env(struct history *h, long long run_id, struct history_env *e, char *err, size_t errlen)
+{
+	sqlite3_stmt *q = NULL;
+	int r;
+
+	memset(e, 0, sizeof(*e));
+	if (!h->has_env)
+		return 0;
+	if (sqlite3_prepare_v2(h->db, "SELECT key, value FROM run_env WHERE run_id = ?1", -1, &q, NULL))
+		return errmsg(err, errlen, "%s", sqlite3_errmsg(h->db));
+	sqlite3_bind_int64(q, 1, run_id);
+	while ((r = sqlite3_step(q)) == SQLITE_ROW) {
+		const char *k = (const char *)sqlite3_column_text(q, 0);
+
+		for (unsigned i = 0; k && i < HISTORY_ENV_N; i++)
+			if (!strcmp(k, history_env_keys[i])) {
+				history_col_text(q, 1, e->v[i], sizeof(e->v[i]));
+				e->has[i] = true;
+			}
+	}
+	sqlite3_finalize(q);
+	return r == SQLITE_DONE ? 0 : errmsg(err, errlen, "%s", sqlite3_errmsg(h->db));
+}
+
 int history_add_matrix(struct history *h, const struct mx *m, unsigned *added, char *err, size_t errlen)
 {
-	sqlite3_stmt *qe = NULL, *qid = NULL, *qr = NULL, *qf = NULL;
+	sqlite3_stmt *qe = NULL, *qid = NULL, *qr = NULL, *qf = NULL, *qv = NULL;
 	const char *first = NULL;
 	char now[40], e[512];
 	time_t t = time(NULL);
 	struct tm tm;
-	long long exp_id;
+	long long exp_id = 0;
 	int rc = -1;
 
 	*added = 0;
@@ -508,30 +632,14 @@ int history_add_matrix(struct history *h, const struct mx *m, unsigned *added, c
 			       " host, fsbench_version, started_at, ended_at, repeat, run_order, other_cpu_pct,"
 			       " other_cpu_flag, used) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)", -1, &qr, NULL) ||
 	    sqlite3_prepare_v2(h->db, "INSERT OR IGNORE INTO figures(run_id, key, name, unit, better, rate, key_fig, value)"
-			       " VALUES(?,?,?,?,?,?,?,?)", -1, &qf, NULL)) {
+			       " VALUES(?,?,?,?,?,?,?,?)", -1, &qf, NULL) ||
+	    (h->has_env && sqlite3_prepare_v2(h->db, "INSERT OR IGNORE INTO run_env(run_id, key, value) VALUES(?,?,?)",
+					      -1, &qv, NULL))) {
 		errmsg(err, errlen, "%s", sqlite3_errmsg(h->db));
 		goto out;
 	}
-	history_bind_text(qe, 1, m->name);
-	history_bind_text(qe, 2, m->host);
-	history_bind_text(qe, 3, first ? first : "");
-	history_bind_text(qe, 4, m->kernel_release);
-	history_bind_text(qe, 5, m->fsbench_version);
-	history_bind_text(qe, 6, m->workload);
-	history_bind_text(qe, 7, m->dir);
-	history_bind_text(qe, 8, now);
-	if (sqlite3_step(qe) != SQLITE_DONE) {
-		errmsg(err, errlen, "%s", sqlite3_errmsg(h->db));
+	if (add_experiment(h, m, first, now, qe, qid, &exp_id, err, errlen))
 		goto out;
-	}
-	history_bind_text(qid, 1, m->name);
-	history_bind_text(qid, 2, m->host);
-	history_bind_text(qid, 3, first ? first : "");
-	if (sqlite3_step(qid) != SQLITE_ROW) {
-		errmsg(err, errlen, "%s", sqlite3_errmsg(h->db));
-		goto out;
-	}
-	exp_id = sqlite3_column_int64(qid, 0);
 	for (unsigned r = 0; r < m->nruns; r++) {
 		const struct mread_run *ru = &m->run[r];
 		const struct mread_cell *c = &m->cell[ru->cell];
@@ -564,29 +672,9 @@ int history_add_matrix(struct history *h, const struct mx *m, unsigned *added, c
 			continue;   /* there already: its figures too */
 		run_id = sqlite3_last_insert_rowid(h->db);
 		(*added)++;
-		if (!ru->loaded)
-			continue;
-		for (unsigned f = 0; f < ru->r.nfig; f++) {
-			const struct rr_figure *fg = &ru->r.fig[f];
-			double v = ru->r.nruns == 1 ? fg->v[0] : figure_combine(fg->rate ? FIG_HMEAN : FIG_MEAN, fg->v, ru->r.nruns);
-
-			/* a run file of several runs goes in as one run: their mean */
-			if (isnan(v))
-				continue;
-			sqlite3_reset(qf);
-			sqlite3_bind_int64(qf, 1, run_id);
-			history_bind_text(qf, 2, fg->key);
-			history_bind_text(qf, 3, fg->name);
-			history_bind_text(qf, 4, fg->unit);
-			sqlite3_bind_int(qf, 5, fg->dir == RR_HIGHER_BETTER ? 1 : fg->dir == RR_LOWER_BETTER ? -1 : 0);
-			sqlite3_bind_int(qf, 6, fg->rate);
-			sqlite3_bind_int(qf, 7, fg->key_fig);
-			sqlite3_bind_double(qf, 8, v);
-			if (sqlite3_step(qf) != SQLITE_DONE) {
-				errmsg(err, errlen, "%s", sqlite3_errmsg(h->db));
-				goto out;
-			}
-		}
+		if (ru->loaded && (add_figures(h, qf, run_id, ru, err, errlen) ||
+				   (qv && add_env(h, qv, run_id, ru, err, errlen))))
+			goto out;
 	}
 	if (history_exec(h->db, "COMMIT;", e, sizeof(e))) {
 		errmsg(err, errlen, "%s", e);
@@ -598,6 +686,7 @@ out:
 	sqlite3_finalize(qid);
 	sqlite3_finalize(qr);
 	sqlite3_finalize(qf);
+	sqlite3_finalize(qv);
 	if (rc) {
 		history_exec(h->db, "ROLLBACK;", e, sizeof(e));
 		*added = 0;
@@ -665,7 +754,7 @@ int history_values(struct history *h, long long exp_id, const char *exp_name, co
 	*n = 0;
 	if (sqlite3_prepare_v2(h->db, "SELECT r.id, r.experiment_id, r.cell, r.config_hash, r.kernel_release, r.started_at,"
 			       " f.key, f.name, f.unit, f.better, f.rate, f.key_fig, r.used, r.other_cpu_flag, f.value,"
-			       " r.host, e.name, e.workload"
+			       " r.host, e.name, e.workload, r.fsbench_version"
 			       " FROM runs r JOIN figures f ON f.run_id = r.id JOIN experiments e ON e.id = r.experiment_id"
 			       " WHERE (?1 = 0 OR r.experiment_id = ?1) AND (?2 IS NULL OR e.name = ?2)"
 			       " AND (?3 IS NULL OR r.cell = ?3) AND (?4 IS NULL OR f.key = ?4)"
@@ -709,6 +798,7 @@ int history_values(struct history *h, long long exp_id, const char *exp_name, co
 		history_col_text(q, 15, v->host, sizeof(v->host));
 		history_col_text(q, 16, v->exp, sizeof(v->exp));
 		history_col_text(q, 17, v->workload, sizeof(v->workload));
+		history_col_text(q, 18, v->version, sizeof(v->version));
 	}
 	sqlite3_finalize(q);
 	if (r != SQLITE_DONE)

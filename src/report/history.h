@@ -11,6 +11,8 @@
  *        started_at, ended_at, repeat, run_order, other_cpu_pct, other_cpu_flag, used;
  *        UNIQUE(experiment_id, cell, repeat, started_at))
  *   figures(run_id, key, name, unit, better, rate, key_fig, value; PRIMARY KEY(run_id, key))
+ *   run_env(run_id, key, value; PRIMARY KEY(run_id, key)): made with every new database; one
+ *     made before it lacks it (not damaged: read without it, runs added without it)
  * An experiment is one matrix directory; adding it again adds nothing (INSERT OR IGNORE on
  * the unique keys), so `fsbench report DIR` can run any number of times.
  *
@@ -51,6 +53,18 @@ int history_add_matrix(struct history *h, const struct mx *m, unsigned *added, c
 
 /* ---- queries ---- */
 
+/* What a run's environment was, beyond its record (table run_env: run_id, key, value; made with
+ * every new database; one made before it lacks the table and is read without it): the target's
+ * mount and superblock options, cpu0's CPU frequency governor, transparent huge pages. */
+#define HISTORY_ENV_N 4
+extern const char *const history_env_keys[HISTORY_ENV_N];
+struct history_env {
+	char v[HISTORY_ENV_N][256];
+	bool has[HISTORY_ENV_N];   /* recorded (the run's result had it) */
+};
+/* run run_id's environment (nothing recorded: every has[] false). 0, or -1 with the reason in err. */
+int history_run_env(struct history *h, long long run_id, struct history_env *e, char *err, size_t errlen);
+
 struct history_exp {
 	long long id;
 	char name[128], host[128], started[40], kernel[128], version[32], workload[32];
@@ -68,6 +82,7 @@ struct history_val {
 	bool rate, key_fig, used, flagged;
 	double value;
 	char host[128], exp[128], workload[32];
+	char version[32];        /* the run's fsbench version */
 };
 
 /* values, filtered by experiment id (0: any) or name (NULL: any), cell (NULL: any) and figure

@@ -106,11 +106,44 @@ done:
 	return rc;
 }
 
+/* q's column from src's column i (same type) */
+static void copy_col(sqlite3_stmt *to, int at, sqlite3_stmt *from, int i)
+{
+	sqlite3_bind_value(to, at, sqlite3_column_value(from, i));
+}
+
 /* the statements of one import */
 struct imp {
 	sqlite3 *src, *dst;
 	sqlite3_stmt *runs, *exp_ins, *exp_id, *run_find, *run_ins, *figs, *fig_ins;
+	sqlite3_stmt *envs, *env_ins;   /* both databases have run_env: a run's environment too */
 };
+
+static int imp_prepare_env(struct imp *m)
+{
+	return sqlite3_prepare_v2(m->src, "SELECT key, value FROM run_env WHERE run_id = ?", -1, &m->envs, NULL) ||
+	       sqlite3_prepare_v2(m->dst, "INSERT INTO run_env(run_id, key, value) VALUES(?,?,?)", -1, &m->env_ins, NULL);
+}
+
+/* the source run's environment rows for the new run id */
+static int imp_env(struct imp *m, long long id, long long src_id)
+{
+	int r;
+
+	if (!m->envs)
+		return 0;
+	sqlite3_reset(m->envs);
+	sqlite3_bind_int64(m->envs, 1, src_id);
+	while ((r = sqlite3_step(m->envs)) == SQLITE_ROW) {
+		sqlite3_reset(m->env_ins);
+		sqlite3_bind_int64(m->env_ins, 1, id);
+		copy_col(m->env_ins, 2, m->envs, 0);
+		copy_col(m->env_ins, 3, m->envs, 1);
+		if (sqlite3_step(m->env_ins) != SQLITE_DONE)
+			return -1;
+	}
+	return r == SQLITE_DONE ? 0 : -1;
+}
 
 static int imp_prepare(struct imp *m)
 {
@@ -143,12 +176,8 @@ static void imp_finalize(struct imp *m)
 	sqlite3_finalize(m->run_ins);
 	sqlite3_finalize(m->figs);
 	sqlite3_finalize(m->fig_ins);
-}
-
-/* q's column from src's column i (same type) */
-static void copy_col(sqlite3_stmt *to, int at, sqlite3_stmt *from, int i)
-{
-	sqlite3_bind_value(to, at, sqlite3_column_value(from, i));
+	sqlite3_finalize(m->envs);
+	sqlite3_finalize(m->env_ins);
 }
 
 /* the experiment of the source row in dst (made when new): its id, or -1 */
@@ -194,7 +223,7 @@ static int imp_insert(struct imp *m, long long exp_id, long long src_id)
 		if (sqlite3_step(m->fig_ins) != SQLITE_DONE)
 			return -1;
 	}
-	return r == SQLITE_DONE ? 0 : -1;
+	return r == SQLITE_DONE ? imp_env(m, id, src_id) : -1;
 }
 
 /* one source run: added, already there (the same hash) or there with other content */
@@ -243,7 +272,7 @@ int history_import_db(struct history *h, const char *src, struct history_import 
 		history_close(s);
 		return errmsg(err, errlen, "%s", e);
 	}
-	if (imp_prepare(&m)) {
+	if (imp_prepare(&m) || (s->has_env && h->has_env && imp_prepare_env(&m))) {
 		errmsg(err, errlen, "%s", sqlite3_errmsg(m.runs ? m.dst : m.src));
 		goto out;
 	}

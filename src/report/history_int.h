@@ -10,6 +10,7 @@
 struct history {
 	sqlite3 *db;
 	bool (*stop)(void);
+	bool has_env;            /* the run_env table: a database made before it lacks it */
 };
 
 /* sql run; 0, or -1 with SQLite's message in err */

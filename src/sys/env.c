@@ -3,8 +3,11 @@
    or block device, and host identity from uname, /proc/cpuinfo and /proc/meminfo. */
 #include "sys/env.h"
 
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -420,11 +423,50 @@ static int64_t env_read_int(const char *sys, const char *rel)
 	return (int64_t)v;
 }
 
+/* Every CPU's governor, the distinct values in CPU order joined by ',' ("performance"; mixed:
+ * "performance,powersave"): a run on a machine whose CPUs differ says so. */
+static void env_read_governors(const char *sys, char *out, size_t size)
+{
+	char path[PATH_MAX], one[64];
+	struct dirent *de;
+	unsigned max = 0;
+	DIR *d;
+
+	out[0] = '\0';
+	if (snprintf(path, sizeof path, "%s/devices/system/cpu", sys) >= (int)sizeof path ||
+	    !(d = opendir(path)))
+		return;
+	while ((de = readdir(d))) {
+		char *end;
+		unsigned long n;
+
+		if (strncmp(de->d_name, "cpu", 3) || !isdigit((unsigned char)de->d_name[3]))
+			continue;
+		n = strtoul(de->d_name + 3, &end, 10);
+		if (!*end && n < 65536 && n > max)
+			max = (unsigned)n;
+	}
+	closedir(d);
+	for (unsigned i = 0; i <= max; i++) {
+		size_t len = strlen(out), ol;
+		const char *p;
+		bool seen = false;
+
+		snprintf(path, sizeof path, "devices/system/cpu/cpu%u/cpufreq/scaling_governor", i);
+		if (env_read_line(sys, path, one, sizeof one) || !one[0])
+			continue;
+		ol = strlen(one);
+		for (p = out; *p && !seen; p += strcspn(p, ","), p += *p == ',')
+			seen = strcspn(p, ",") == ol && !strncmp(p, one, ol);
+		if (!seen && len + ol + 2 <= size)
+			snprintf(out + len, size - len, "%s%s", len ? "," : "", one);
+	}
+}
+
 int env_sysfs_read(const char *sys, struct env_sysfs *s)
 {
 	memset(s, 0, sizeof *s);
-	env_read_line(sys, "devices/system/cpu/cpu0/cpufreq/scaling_governor", s->cpufreq_governor,
-		      sizeof s->cpufreq_governor);
+	env_read_governors(sys, s->cpufreq_governor, sizeof s->cpufreq_governor);
 	env_read_line(sys, "devices/system/cpu/cpu0/cpufreq/scaling_driver", s->cpufreq_driver,
 		      sizeof s->cpufreq_driver);
 	env_read_choice(sys, "kernel/mm/transparent_hugepage/enabled", s->thp_enabled, sizeof s->thp_enabled);

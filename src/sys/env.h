@@ -43,8 +43,9 @@ int env_mount_of(const char *path, struct env_mount *m);
  * (may be NULL: then only the device decides). mountinfo_text is not modified. */
 int env_mount_parse(const char *mountinfo_text, dev_t dev, const char *real, struct env_mount *m);
 
-/* Host-wide kernel settings that change results, from sysfs: the CPU frequency governor and
- * driver (cpu0's cpufreq; empty without cpufreq, as in most VMs) and transparent huge pages
+/* Host-wide kernel settings that change results, from sysfs: the CPU frequency governor (every
+ * CPU's, the distinct values in CPU order joined by ',': "performance", or mixed
+ * "performance,powersave") and driver (cpu0's cpufreq; both empty without cpufreq, as in most VMs) and transparent huge pages
  * (the selected value of enabled and defrag). "" when unknown. */
 struct env_sysfs {
 	char cpufreq_governor[64];

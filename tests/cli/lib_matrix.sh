@@ -16,7 +16,9 @@
 #       from MX_T0 (epoch seconds, default 1790000000).
 #   Environment: MX_KERNEL (kernel_release), MX_HOST, MX_FLAG ("CELL:REPEAT ..." runs flagged for
 #   other CPU), MX_PROFILE=1 (tiotest: a synthetic kernel profile in the write phase, whose
-#   top symbol's share is 40 % x FACTOR), MX_HASH_SUFFIX (appended to every config hash).
+#   top symbol's share is 40 % x FACTOR), MX_HASH_SUFFIX (appended to every config hash),
+#   MX_MOUNT_OPTS (the target's mount options in every run's environment), MX_GOVERNOR (its
+#   CPU frequency governor).
 
 mx_base() {
     local w=$1 out=$2 dir=/dev/shm d
@@ -82,8 +84,10 @@ mx_make() {
             end=$(date -u -d "@$((t0 + order * 60 + 30))" +%Y-%m-%dT%H:%M:%SZ)
             if [ "$workload" = tiotest ]; then
                 jq -c --argjson z "$z" --argjson f "${cfac[i]}" --argjson cv "${ccv[i]}" \
-                    --argjson prof "${MX_PROFILE:-0}" --arg kr "${MX_KERNEL:-6.1.0-test}" '
+                    --argjson prof "${MX_PROFILE:-0}" --arg kr "${MX_KERNEL:-6.1.0-test}" --arg mo "${MX_MOUNT_OPTS:-}" --arg gov "${MX_GOVERNOR:-}" '
                     .environment.kernel_release = $kr
+                    | if $mo != "" then .environment.targets[0].mount_options = $mo else . end
+                    | if $gov != "" then .environment.cpufreq_governor = $gov else . end
                     | .phases |= [to_entries[] | .key as $i | .value
                         | .rate_mib_per_s = 100 * $f * (1 + $cv * $z[$i * 3])
                         | .iops = .rate_mib_per_s * 256
@@ -101,8 +105,11 @@ mx_make() {
                                       count: (300 - (400 * $f | floor) + 400)}]}
                           else . end]' "$base" > "$f" || fail "mx_make: jq on $base"
             else
-                jq -c --argjson z "$z" --argjson f "${cfac[i]}" --argjson cv "${ccv[i]}" --arg kr "${MX_KERNEL:-6.1.0-test}" '
+                jq -c --argjson z "$z" --argjson f "${cfac[i]}" --argjson cv "${ccv[i]}" --arg kr "${MX_KERNEL:-6.1.0-test}" \
+                    --arg mo "${MX_MOUNT_OPTS:-}" --arg gov "${MX_GOVERNOR:-}" '
                     .environment.kernel_release = $kr
+                    | if $mo != "" then .environment.targets[0].mount_options = $mo else . end
+                    | if $gov != "" then .environment.cpufreq_governor = $gov else . end
                     | .summary.files_per_sec_sum_of_threads.average = 1000 * $f * (1 + $cv * $z[0])
                     | .summary.files_per_sec_aggregate.average = 900 * $f * (1 + $cv * $z[1])
                     | (.iterations | length) as $n

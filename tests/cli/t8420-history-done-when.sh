@@ -5,7 +5,8 @@
 # recorded under kernel labels 6.1.0-test and 6.2.0-test (FSBENCH_TEST_KERNEL: a test hook of
 # build/fsbench-test) with a slowdown between them: the first with its image on tmpfs
 # (/dev/shm), the second on the disk (each fsync reaches it), the same configuration hash.
-# history changes finds the step at the kernel change, worse, and check --bisect exits 1.
+# history changes finds the step at the kernel change, worse, history report shows it, and
+# check --bisect exits 1.
 . "$(dirname "$0")/lib.sh"
 need_root
 use_test_build
@@ -26,7 +27,12 @@ fsb history --db h.db changes files_per_sec > ch.txt || fail "changes: exit $?: 
 cat ch.txt
 grep -qE '^  between run 6 and run 7 of 12: .* on 6\.1\.0-test .* on 6\.2\.0-test ' ch.txt || fail "no change at the kernel change"
 grep -qE '^  x0\.[0-9]+ \[0\.[0-9]+, 0\.[0-9]+\], 6 runs before .* worse$' ch.txt || fail "not decided worse"
+fsb history --db h.db report -o rep files_per_sec > rep.txt || fail "report: exit $?: $(cat rep.txt)"
+grep '^| ' rep/report.md | head -3
+grep -qE '^\| files/sec .*\| run 6: 6\.1\.0-test, .*\| run 7: 6\.2\.0-test, .*\| x0\.[0-9]+ \\\[0\.[0-9]+, 0\.[0-9]+\\\] \| worse \| kernel 6\.1\.0-test -> 6\.2\.0-test' rep/report.md ||
+    fail "the report does not show the change: $(grep '^| ' rep/report.md | head -3)"
+grep -q 'class="change"' rep/report.html || fail "no change marked in report.html"
 expect_exit 1 fsb history --db h.db check --bisect --fail-if-worse 10 > bis.txt
 grep -q '^bisect: bad (exit 1)$' bis.txt || fail "bisect: $(tail -2 bis.txt)"
 ! grep -q "$SCRATCH" /proc/self/mountinfo || fail "a mount left"
-ok "a real slowdown between two kernel labels: found by changes, bad for --bisect"
+ok "a real slowdown between two kernel labels: found by changes, shown by report, bad for --bisect"

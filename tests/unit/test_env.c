@@ -249,6 +249,15 @@ static const struct sysfs_case sysfs_cases[] = {
 		"block/sda/queue/read_ahead_kb=128\n" }, "sda",
 	  { "performance", "intel_pstate", "always", "madvise" }, 0,
 	  { "sda", "bfq", "Samsung SSD 870", 0, 128, -1 } },
+	{ "mixed governors: the distinct ones in CPU order", {
+		"devices/system/cpu/cpu0/cpufreq/scaling_governor=performance\n",
+		"devices/system/cpu/cpu1/cpufreq/scaling_governor=performance\n",
+		"devices/system/cpu/cpu2/cpufreq/scaling_governor=powersave\n",
+		"devices/system/cpu/cpu3/online=0\n",
+		"devices/system/cpu/cpu10/cpufreq/scaling_governor=performance\n",
+		"devices/system/cpu/cpufreq/boost=1\n" }, "sdz",
+	  { "performance,powersave", "", "", "" }, -ENOENT,
+	  { "sdz", "", "", -1, -1, -1 } },
 	{ "vm without cpufreq, nvme with none", {
 		"kernel/mm/transparent_hugepage/enabled=always madvise [never]\n",
 		"block/nvme0n1/queue/scheduler=[none] mq-deadline\n",
