@@ -101,6 +101,10 @@ static const struct opt mx_opts[] = {
 	  "age each new filesystem before its first run: fill=P% (files until P % full, sizes "
 	  "log-normal as measured by Agrawal et al., FAST 2007, or sizes=FILE), churn=N (N rounds of "
 	  "deleting a seeded 30 % and writing anew), from --seed; measured and said before the run" },
+	{ 0, "age-cache", OPT_STR, F(age_cache), "DIR", 0, 0, 0, 0,
+	  "with --age: keep each aged image in DIR (root's), keyed by filesystem, mkfs options, size, "
+	  "recipe and seed, and start from it instead of mkfs and aging when the key is there (a "
+	  "reflink where DIR's filesystem can, else a sparse copy)" },
 	{ 0, "after-timeout", OPT_STR, F(after_timeout), "SECONDS", 0, 0, 0, 0,
 	  "the time limit of each --after check (90, 90s, 10m, 2h): past it the tool's processes are "
 	  "killed and the check is a finding (timed out); auto: 600 s plus 10 s per GiB of the "
@@ -818,6 +822,31 @@ static int plan_options(struct mxc_plan *plan, struct mx_exp *e, const struct mx
 	return 0;
 }
 
+/* --age-cache DIR: with --age, on images; made absolute and resolved now, and root's (as every
+ * directory above it) or, missing, under a parent that is: 0, or -1 with one line in err. */
+static int age_cache_check(struct mxc_plan *plan, const struct mxc_config *cfg, char *err, size_t len)
+{
+	char why[PATH_MAX + 256], parent[PATH_MAX], *slash;
+	struct stat st;
+
+	if (!cfg->age || cfg->device) {
+		snprintf(err, len, "option --age-cache: %s", cfg->age ? "images only (a --device is not copied)" :
+			 "needs --age");
+		return -1;
+	}
+	if (owned_abs_path(cfg->age_cache, true, plan->age_cache, sizeof(plan->age_cache), why, sizeof(why)))
+		goto bad;
+	snprintf(parent, sizeof(parent), "%s", plan->age_cache);
+	if ((slash = strrchr(parent, '/')))
+		slash[slash == parent] = '\0';
+	if (lstat(plan->age_cache, &st) == 0 ? !owned_dir_chain(plan->age_cache, true, why, sizeof(why)) :
+	    errno == ENOENT && !owned_dir_chain(parent, false, why, sizeof(why)))
+		return 0;
+bad:
+	snprintf(err, len, "option --age-cache: %s", why);
+	return -1;
+}
+
 /* --after, the limits, --age: 0, or the exit status (said). */
 static int plan_extras(struct mxc_plan *plan, struct mx_exp *e, struct mxc_config *cfg)
 {
@@ -835,6 +864,8 @@ static int plan_extras(struct mxc_plan *plan, struct mx_exp *e, struct mxc_confi
 		}
 		plan->age = &age;
 	}
+	if (cfg->age_cache && age_cache_check(plan, cfg, err, sizeof(err)))
+		return said(plan->prog, err, EXIT_USAGE);
 	return 0;
 }
 

@@ -155,6 +155,7 @@ static void plan_json(struct runner *r, const unsigned *cell, const unsigned *re
 			"looks", la, "rounds_used", 0, "stopped"));
 	}
 	json_object_set_new(x, "size_bytes", json_integer((json_int_t)p->e->size_bytes));
+	json_object_set_new(x, "age_cache", p->age_cache[0] ? json_string(p->age_cache) : json_null());
 	json_object_set_new(x, "after", json_array());
 	if (p->after_fsck)
 		json_array_append_new(json_object_get(x, "after"), json_string("fsck"));

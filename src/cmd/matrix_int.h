@@ -29,6 +29,7 @@ struct mxc_config {
 	const char *mpi;             /* --mpi LAUNCHER: each run as an MPI job (fsbench-mpi) */
 	const char *after;           /* --after fsck,freespace */
 	const char *age;             /* --age fill=P%,churn=N[,sizes=FILE] */
+	const char *age_cache;       /* --age-cache DIR: aged images kept and reused (sys/agecache.h) */
 	const char *after_timeout;   /* --after-timeout SECONDS|auto */
 	bool no_db;                  /* --no-db */
 	const char *primary;         /* --primary FIG,...: the confirmatory figures */
@@ -55,6 +56,7 @@ struct mxc_plan {
 	bool warmup;
 	bool after_fsck, after_freespace;   /* --after: after each run, unmounted */
 	const struct age_spec *age;  /* --age: each new filesystem aged before its first run; NULL */
+	char age_cache[PATH_MAX];    /* --age-cache, absolute and resolved; "" for none */
 	uint64_t after_timeout_ns;   /* each check's limit; FSDEV_TIMEOUT_AUTO: from the device's size */
 	char out[PATH_MAX];          /* the result directory (absolute, created by the runner) */
 	char scratch_parent[PATH_MAX];

@@ -312,40 +312,6 @@ out:
 	return rc;
 }
 
-static int age_stop(void)
-{
-	return interrupted();
-}
-
-/* --age: the new filesystem aged before its first run (sys/age.h), the aged state recorded in
- * the run and the manifest's list and said. The files stay for the cell's runs. */
-static int do_age(struct runner *r, struct target *t, const struct mx_cell *c, json_t *run)
-{
-	struct age_result a;
-	char err[512];
-	json_t *o;
-	int rc;
-
-	say(r, "aging %s (--age %s) ...", c->name, r->p->cfg->age);
-	if ((rc = age_run(t->mnt, r->p->age, r->p->seed, age_stop, &a, err, sizeof(err)))) {
-		say(r, "aging %s: %s", c->name, err);
-		return rc;
-	}
-	o = json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:f, s:o, s:s, s:f}", "cell", c->name, "recipe", r->p->cfg->age,
-		      "files", (json_int_t)a.files, "bytes", (json_int_t)a.bytes, "written", (json_int_t)a.written,
-		      "deleted", (json_int_t)a.deleted, "used_pct", round(a.used_pct * 10) / 10, "extents_per_file",
-		      isfinite(a.extents_per_file) ? json_real(round(a.extents_per_file * 1000) / 1000) : json_null(),
-		      "list_hash", a.list_hash, "wall_s", round(a.wall_s * 10) / 10);
-	json_object_set(run, "age", o);
-	if (!json_is_array(json_object_get(r->m.root, "aged")))
-		json_object_set_new(r->m.root, "aged", json_array());
-	json_array_append_new(json_object_get(r->m.root, "aged"), o);
-	say(r, "aged %s: %.1f %% full, %llu files (%llu written, %llu deleted), %.2f extents per file, %.1f s (%s)",
-	    c->name, a.used_pct, (unsigned long long)a.files, (unsigned long long)a.written,
-	    (unsigned long long)a.deleted, a.extents_per_file, a.wall_s, a.list_hash);
-	return commit(r);
-}
-
 static void cmdline(char *buf, size_t len, char *const *argv)
 {
 	size_t k = 0;
@@ -797,19 +763,31 @@ static int run_setup(struct runner *r, struct target *t, unsigned ci, json_t *ru
 {
 	const struct mxc_plan *p = r->p;
 	struct mx_cell *c = cell_of(r, ci);
+	bool restored = false;
+	size_t at;
 	int rc = 0;
 
 	for (unsigned k = 0; k < c->nknobs && !rc && !interrupted(); k++)
 		if (strcmp(c->knobs[k].value, "-"))    /* "-": left as it is */
 			rc = do_value(r, "knob", c->knobs[k].path, c->knobs[k].path, c->knobs[k].value, c->knobs[k].one_way, c->name);
-	if (!rc && !interrupted() && fresh)
+	if (!rc && !interrupted() && fresh && p->age_cache[0])
+		rc = mxr_age_restore(r, t, ci, run, &restored);
+	if (!rc && !interrupted() && fresh && !restored)
 		rc = do_mkfs(r, t, ci, run);
 	if (!rc && !interrupted())
 		rc = c->remount_opts ? do_remount(r, c) : 0;
+	at = json_array_size(json_object_get(r->m.root, "undo"));
 	if (!rc && !interrupted())
 		rc = c->target_dir ? do_workdir(r, t, c) : do_mount(r, t, c);
 	if (!rc && !interrupted() && fresh && p->age)
-		rc = do_age(r, t, c, run);
+		rc = mxr_age(r, t, c, run, restored);
+	/* an image aged here goes to the cache unmounted, then is mounted again */
+	if (!rc && !interrupted() && fresh && p->age && p->age_cache[0] && !restored) {
+		if (undo_from(r, at, false))
+			rc = -EBUSY;
+		if (!rc && !(rc = mxr_age_store(r, t, c)) && !interrupted())
+			rc = do_mount(r, t, c);
+	}
 	if (!rc && !interrupted())
 		rc = do_bdi(r, t, c);
 	if (!rc && !interrupted() && p->e->drop_caches) {

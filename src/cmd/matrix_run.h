@@ -14,6 +14,7 @@
 #include "cmd/matrix_int.h"
 #include "core/manifest.h"
 #include "core/run.h"
+#include "sys/agecache.h"
 
 struct target {
 	char dev[PATH_MAX];          /* /dev/loopN or the --device */
@@ -38,6 +39,8 @@ struct runner {
 	bool stop;                   /* a set-up step failed or the manifest cannot be written */
 	bool commit_said;
 	struct timespec start;       /* --max-time counts from here */
+	char age_key[96];            /* --age-cache: the entry of the image aged or restored last */
+	struct agecache_counts age_hit;   /* ... and what its aging did */
 };
 
 static inline struct mx_cell *cell_of(struct runner *r, unsigned i)
@@ -91,4 +94,16 @@ int mxr_begin(struct runner *r, const unsigned *cell, const unsigned *rep, unsig
 bool mxr_auto_stop(struct runner *r, unsigned round);
 /* The report of a complete experiment (report/matrix_report.h), its status in the manifest. */
 void mxr_report(struct runner *r);
+
+/* matrix_age.c, on a new filesystem: --age-cache before mkfs: the cell's entry, when the cache
+ * has a usable one, copied into the target's image (*restored; no mkfs then). 0, or -errno
+ * when the copy failed (said). */
+int mxr_age_restore(struct runner *r, struct target *t, unsigned ci, json_t *run, bool *restored);
+/* --age once mounted: aged now (the step recorded, then age_run), or, restored, its state
+ * measured; in the run, the manifest's "aged" and said. 0 or -errno (said). */
+int mxr_age(struct runner *r, struct target *t, const struct mx_cell *c, json_t *run, bool restored);
+/* --age-cache after aging, the filesystem unmounted: the image kept in the cache (a temporary
+ * directory there on the run's undo list, renamed into place). Not keeping it is said, not an
+ * error: -errno only when the manifest cannot be written. */
+int mxr_age_store(struct runner *r, struct target *t, const struct mx_cell *c);
 #endif

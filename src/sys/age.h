@@ -19,6 +19,9 @@
 #include <stdint.h>
 
 #define AGE_MAX_SIZES 256
+/* the aging algorithm's version: what an image aged from the same recipe and seed holds
+ * (sys/agecache.h keys on it); raised by any change to what age_run writes */
+#define AGE_VERSION 1
 
 struct age_spec {
 	unsigned fill_pct;           /* 1..95 */
@@ -44,4 +47,8 @@ int age_parse(const char *s, struct age_spec *a, char *err, size_t len);
  * (-EINTR). 0 or -errno, err says. */
 int age_run(const char *dir, const struct age_spec *a, uint64_t seed, int (*stop)(void),
 	    struct age_result *r, char *err, size_t len);
+/* The aged state of the filesystem mounted at dir, read from its files (an image aged before:
+ * sys/agecache.h): files, bytes, used_pct, extents_per_file and list_hash as age_run gives them
+ * (written, deleted: 0). 0 or -errno, err says. */
+int age_measure(const char *dir, struct age_result *r, char *err, size_t len);
 #endif
