@@ -16,7 +16,7 @@
 
 #include "report/after_read.h"
 #include "report/result_read.h"
-#include "sys/perf.h"
+#include "core/perf_profile.h"
 
 #define MX_MAX_AXES 8
 #define MX_MAX_VALUES 64
