@@ -28,7 +28,8 @@ void mxc_umount_note(json_t *run, const json_t *undo, size_t from)
 	for (size_t i = from; i < json_array_size(undo); i++) {
 		const json_t *e = json_array_get(undo, i), *ns = json_object_get(e, "umount_ns");
 
-		if (!json_is_integer(ns) || strcmp(json_string_value(json_object_get(e, "kind")) ?: "", "mount"))
+		if (!json_is_integer(ns) ||
+		    strcmp(json_string_value(json_object_get(e, "kind")) ?: "", "mount"))
 			continue;
 		s += (double)json_integer_value(ns) / 1e9;
 		any = true;

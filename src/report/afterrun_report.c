@@ -17,7 +17,8 @@ void afterrun_text(FILE *out, const struct afterrun *a)
 
 	if (!a->taken) {
 		fprintf(out, "\nAfter the run: no sync (%s)\n",
-			a->err ? "a target is not a directory this process can sync" : "the run did not end normally");
+			a->err ? "a target is not a directory this process can sync"
+			       : "the run did not end normally");
 		return;
 	}
 	afterrun_figures(a, f);
@@ -29,7 +30,8 @@ void afterrun_text(FILE *out, const struct afterrun *a)
 		fprintf(out, ", the devices wrote %.1f MiB", f[AFTERRUN_SYNC_MIB]);
 	if (a->have_k && a->k.have_mem)
 		fprintf(out, "; dirty %.1f MiB, writeback %.1f MiB before it (system-wide)",
-			(double)a->k.mem_begin[KSTAT_DIRTY] / MIB, (double)a->k.mem_begin[KSTAT_WRITEBACK] / MIB);
+			(double)a->k.mem_begin[KSTAT_DIRTY] / MIB,
+			(double)a->k.mem_begin[KSTAT_WRITEBACK] / MIB);
 	fputs("\n", out);
 }
 
@@ -49,11 +51,12 @@ void afterrun_json(json_t *run, const struct afterrun *a)
 	if (!a->have_k)
 		return;
 	if (a->k.have_mem)
-		json_object_set_new(o, "memory", json_pack("{s:o,s:o,s:o,s:o}",
-			"dirty_bytes_before", json_u64(a->k.mem_begin[KSTAT_DIRTY]),
-			"writeback_bytes_before", json_u64(a->k.mem_begin[KSTAT_WRITEBACK]),
-			"dirty_bytes_after", json_u64(a->k.mem_end[KSTAT_DIRTY]),
-			"writeback_bytes_after", json_u64(a->k.mem_end[KSTAT_WRITEBACK])));
+		json_object_set_new(o, "memory",
+				    json_pack("{s:o,s:o,s:o,s:o}", "dirty_bytes_before",
+					      json_u64(a->k.mem_begin[KSTAT_DIRTY]), "writeback_bytes_before",
+					      json_u64(a->k.mem_begin[KSTAT_WRITEBACK]), "dirty_bytes_after",
+					      json_u64(a->k.mem_end[KSTAT_DIRTY]), "writeback_bytes_after",
+					      json_u64(a->k.mem_end[KSTAT_WRITEBACK])));
 	json_object_set_new(o, "kernel", kstat_json(&a->k));
 }
 
