@@ -120,6 +120,10 @@ void mxc_proof_init(struct mxc_proof *pf, const char *dir, const char *token, co
  * 0 when nothing of ours is left, -errno when something is or an entry names what is not
  * proven ours. */
 int mxc_undo_entry(const struct mxc_proof *pf, json_t *e, char *how, size_t len);
+/* cmd/matrix_umount.c: a mount entry's unmount, its time kept in the entry; and the run's
+ * "umount_s" from the entries of its own (from on) that an undo has timed */
+int mxc_umount_timed(json_t *e, const char *target, const char *source, char *how, size_t len);
+void mxc_umount_note(json_t *run, const json_t *undo, size_t from);
 /* fsbench matrix --undo DIR */
 int mxc_undo_dir(const char *prog, const char *dir);
 /* The process that wrote the manifest is still running (pid and its start time match). */

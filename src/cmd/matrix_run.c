@@ -916,6 +916,7 @@ undo:
 		json_object_set_new(run, "status", json_string("undo-failed"));
 		r->stop = true;
 	}
+	mxc_umount_note(run, list, mark);
 	if (json_is_string(json_object_get(run, "status")) &&
 	    !strcmp(json_string_value(json_object_get(run, "status")), "setting-up"))
 		json_object_set_new(run, "status", json_string("stopped"));

@@ -395,7 +395,7 @@ static int undo_mount(const struct mxc_proof *pf, json_t *e, char *how, size_t l
 			return -EPERM;
 		}
 	}
-	return fsimage_umount(target, source, how, len);
+	return mxc_umount_timed(e, target, source, how, len);
 }
 
 int mxc_undo_entry(const struct mxc_proof *pf, json_t *e, char *how, size_t len)

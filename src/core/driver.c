@@ -260,6 +260,7 @@ int driver_run(struct driver *d, struct driver_result *res)
 			break;
 		}
 		h->index = d->run;
+		afterrun_run(d, h, targets, ntargets);
 		res->nruns++;
 		if (d->sink.run_end)
 			d->sink.run_end(d->sink.arg, d->run, h);

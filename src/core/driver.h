@@ -35,6 +35,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/afterrun.h"
 #include "core/observe.h"
 #include "core/run.h"
 #include "core/warn.h"
@@ -88,6 +89,7 @@ struct run_head {
 	char end_detail[PATH_MAX + 640];   /* one line for FULL or NOSPACE */
 	long long started_unix_s;
 	unsigned index;              /* 0-based run of the repeat */
+	struct afterrun after;       /* the sync after the run (the driver's, core/afterrun.h) */
 };
 
 /* The environment captured when the command started (the JSON's "environment"). */

@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sys/perf.h"
+#include "core/perf_profile.h"
 
 struct profdiff_artefact {
 	const char *pattern;     /* fnmatch(3) */

@@ -13,6 +13,7 @@
 #include "core/stats.h"
 #include "report/engine_text.h"
 #include "report/json_fs_mark.h"
+#include "report/afterrun_report.h"
 #include "report/kstat_text.h"
 #include "report/profile_text.h"
 #include "report/workload_report.h"
@@ -355,6 +356,7 @@ static void fsm_rep_run_end(void *st, unsigned run, const void *result)
 		x->kbuf = NULL;
 		kstat_text_header(out);
 		fwrite(x->krows, 1, x->krows_len, out);
+		afterrun_text(out, &r->head.after);
 		free(x->krows);
 		x->krows = NULL;
 		x->krows_len = 0;

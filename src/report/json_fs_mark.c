@@ -8,6 +8,7 @@
 
 #include "core/clock.h"
 #include "workload/workload.h"
+#include "report/afterrun_report.h"
 #include "report/json_kstat.h"
 
 static const char *const policy_name[] = { "none", "time_hash", "round_robin", "spread" };
@@ -298,6 +299,7 @@ static json_t *fsm_json_run(const struct fsm_config *c, const struct driver_resu
 			    rates(r->agg_rates, r->niters, r->fig[FSM_RFIG_AGGREGATE]));
 	json_object_set_new(o, "summary", sum);
 	json_figures(o, workload_fs_mark.figs->run, workload_fs_mark.figs->nrun, r->fig);
+	afterrun_json(o, &r->head.after);
 	if (c->layout_files)
 		json_object_set_new(o, "layout_block_groups", layout_groups(r));
 	return o;

@@ -7,7 +7,7 @@
 #include "core/warn.h"
 #include "sys/blockdev.h"
 #include "sys/kstat.h"
-#include "sys/perf.h"
+#include "core/perf_profile.h"
 
 json_t *blockdev_json(const struct blockdev *b);
 json_t *kstat_json(const struct kstat_delta *d);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "report/json.h"
+#include "report/afterrun_report.h"
 #include "report/json_kstat.h"
 
 static json_t *tio_json_config(const struct tio_config *c)
@@ -169,6 +170,7 @@ static json_t *tio_json_run(const struct driver_result *res, const struct tio_re
 	json_object_set_new(o, "phases", phases);
 	json_object_set_new(o, "total_latency", json_latency(&r->total));
 	json_figures(o, tio_run_figs, TIO_NRFIGS, r->fig);
+	afterrun_json(o, &r->head.after);
 	return o;
 }
 

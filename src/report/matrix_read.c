@@ -18,6 +18,7 @@
 #include "core/errmsg.h"
 #include "core/stats.h"
 #include "core/verdict.h"
+#include "report/afterrun_report.h"
 
 #define MX_MAX_MANIFEST_BYTES (64u << 20)
 #define MX_MAX_STR 256
@@ -446,6 +447,7 @@ static int read_runs(struct mx *m, const json_t *root, char *err, size_t errlen)
 		}
 		free(cell);
 		ru->cell = c;
+		ru->umount_s = afterrun_umount_read(r);
 		if (get_str(r, "after", true, &ru->after_json, where, err, errlen))
 			return -1;
 		if (!*ru->after_json) {
@@ -822,6 +824,8 @@ int mread_load(const char *dir, bool exclude_flagged, struct mx *m, char *err, s
 	for (unsigned r = 0; r < m->nruns; r++)
 		if (load_run(m, dfd, &m->run[r], err, errlen) || load_after(m, dfd, &m->run[r], err, errlen))
 			goto out;
+		else if (m->run[r].loaded && afterrun_umount_put(&m->run[r].r, m->run[r].umount_s))
+			goto oom;
 	/* a manifest without a workload takes the runs' */
 	if (!m->workload[0])
 		for (unsigned r = 0; r < m->nruns && !m->workload[0]; r++)

@@ -16,7 +16,7 @@
 
 #include "report/after_read.h"
 #include "report/result_read.h"
-#include "sys/perf.h"
+#include "core/perf_profile.h"
 
 #define MX_MAX_AXES 8
 #define MX_MAX_VALUES 64
@@ -59,6 +59,7 @@ struct mread_run {
 	bool has_after;               /* read: after (its figures are in r when loaded) */
 	char *after_problem;          /* why it could not be read; NULL */
 	struct after_data after;
+	double umount_s;              /* the runner's unmount after it (after.umount_s); NaN */
 };
 
 struct mread_cell {

@@ -542,71 +542,118 @@ out:
 	return rc;
 }
 
-static int draw_fill(cairo_t *cr, const struct rr_result *res, unsigned nres, const struct plot_opts *o,
-		     double top, char *err, size_t errlen)
+/* Counts along FSUse% (its range) or Count: a run that hardly fills the filesystem (tmpfs, a
+ * big disk) has one FSUse% value. */
+static bool fill_by_count(const struct rr_result *res, unsigned nres, const struct plot_opts *o)
 {
-	struct panel p;
-	double xmax = 0, ymax = 0, umin = INFINITY, umax = -INFINITY, *ys = NULL, y2max = 1;
-	unsigned maxn = 1;
-	bool by_count, several = false, y2 = false;
-	char ylabel[128];
+	double umin = INFINITY, umax = -INFINITY;
 
-	layout(&p, 1, o->width, o->height, top);
 	for (unsigned i = 0; i < nres; i++)
 		for (unsigned s = 0; s < res[i].nfill; s++)
 			for (unsigned k = 0; k < res[i].fill[s].n; k++) {
 				umin = fmin(umin, res[i].fill[s].x[k]);
 				umax = fmax(umax, res[i].fill[s].x[k]);
 			}
-	/* a run that hardly fills the filesystem (tmpfs, a big disk) has one FSUse% value */
-	by_count = o->fill_x == 2 || (o->fill_x == 0 && !(umax - umin >= 2));
+	return o->fill_x == 2 || (o->fill_x == 0 && !(umax - umin >= 2));
+}
+
+/* The ranges of the curves (x, y, the longest series), whether a result has several runs, and
+ * --layout's second axis (y2max, 0 without); -1 with err for a result with nothing to draw. */
+static int fill_ranges(const struct rr_result *res, unsigned nres, const struct plot_opts *o, bool by_count,
+		       double *xmax, double *ymax, unsigned *maxn, bool *several, double *y2max, char *err,
+		       size_t errlen)
+{
 	for (unsigned i = 0; i < nres; i++) {
 		if (!res[i].nfill) {
-			snprintf(err, errlen, "'%s' has no fs_mark iterations to draw (--type fill is for fs_mark)", res[i].path);
+			snprintf(err, errlen,
+				 "'%s' has no fs_mark iterations to draw (--type fill is for fs_mark)",
+				 res[i].path);
 			return -1;
 		}
-		several |= res[i].nfill > 1;
+		*several |= res[i].nfill > 1;
 		for (unsigned s = 0; s < res[i].nfill; s++) {
 			const struct rr_series *se = &res[i].fill[s];
 			const double *y = o->fill_y ? se->agg : se->y;
 			bool any = false;
 
-			maxn = se->n > maxn ? se->n : maxn;
+			*maxn = se->n > *maxn ? se->n : *maxn;
 			for (unsigned k = 0; y && k < se->n; k++) {
 				double x = by_count ? se->x2[k] : se->x[k];
 
 				if (isnan(y[k]))
 					continue;
 				any = true;
-				xmax = x > xmax ? x : xmax;
-				ymax = y[k] > ymax ? y[k] : ymax;
+				*xmax = x > *xmax ? x : *xmax;
+				*ymax = y[k] > *ymax ? y[k] : *ymax;
 			}
 			if (!any && se->n && o->fill_y) {
-				snprintf(err, errlen, "'%s' has no aggregate files/sec per iteration (a result of an older "
-					 "fsbench)", res[i].path);
+				snprintf(err, errlen,
+					 "'%s' has no aggregate files/sec per iteration (a result of an "
+					 "older fsbench)",
+					 res[i].path);
 				return -1;
 			}
+			/* fs_mark --layout: extents per file on a second axis, on the right, dashed */
+			for (unsigned k = 0; se->y2 && k < se->n; k++)
+				if (!isnan(se->y2[k]))
+					*y2max = fmax(fmax(*y2max, se->y2[k]), 1);
 		}
 	}
-	/* fs_mark --layout: extents per file on a second axis, on the right, dashed */
-	for (unsigned i = 0; i < nres; i++)
-		for (unsigned s = 0; s < res[i].nfill; s++)
-			for (unsigned k = 0; res[i].fill[s].y2 && k < res[i].fill[s].n; k++)
-				if (!isnan(res[i].fill[s].y2[k])) {
-					y2max = fmax(y2max, res[i].fill[s].y2[k]);
-					y2 = true;
+	return 0;
+}
+
+/* What each result's fills left dirty at their end (after.sync_mib, written by the sync after
+ * the run) and that sync's time, the mean over its runs, top right in its colour. */
+static void draw_fill_after(cairo_t *cr, const struct panel *p, const struct rr_result *res, unsigned nres)
+{
+	for (unsigned i = 0, line = 0; i < nres; i++) {
+		const struct rr_figure *mib = rr_find(&res[i], "after.sync_mib"),
+				       *sec = rr_find(&res[i], "after.sync_s");
+		double v[2] = { 0, 0 };
+		unsigned n[2] = { 0, 0 };
+		char buf[160];
+
+		for (unsigned r = 0; r < res[i].nruns; r++)
+			for (int k = 0; k < 2; k++) {
+				const struct rr_figure *f = k ? sec : mib;
+
+				if (f && !isnan(f->v[r])) {
+					v[k] += f->v[r];
+					n[k]++;
 				}
-	if (!(ys = malloc(maxn * sizeof(double)))) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
+			}
+		if (!n[0] || !n[1])
+			continue;
+		snprintf(buf, sizeof(buf), "%s%sleft dirty at the end: %.0f MiB, synced in %.2f s%s",
+			 nres > 1 ? res[i].name : "", nres > 1 ? ": " : "", v[0] / n[0], v[1] / n[1],
+			 n[0] > 1 ? " (mean of its runs)" : "");
+		color(cr, i, 1);
+		text(cr, p->x + p->w - 8, p->y + 10 + 16 * line++, buf, 11, 1, 0, false);
 	}
+}
+
+static int draw_fill(cairo_t *cr, const struct rr_result *res, unsigned nres, const struct plot_opts *o,
+		     double top, char *err, size_t errlen)
+{
+	struct panel p;
+	double xmax = 0, ymax = 0, *ys = NULL, y2max = 0;
+	unsigned maxn = 1;
+	bool by_count = fill_by_count(res, nres, o), several = false;
+	char ylabel[128];
+
+	layout(&p, 1, o->width, o->height, top);
+	if (fill_ranges(res, nres, o, by_count, &xmax, &ymax, &maxn, &several, &y2max, err, errlen))
+		return -1;
+	if (!(ys = malloc(maxn * sizeof(double))))
+		return snprintf(err, errlen, "out of memory"), -1;
 	p.ax.label = by_count ? "files created (Count)" : "filesystem used (FSUse%)";
-	snprintf(ylabel, sizeof(ylabel), "%s%s", o->fill_y ? "files/sec aggregate (files / iteration time)" :
-		 "files/sec (fs_mark: the threads' rates summed)", "");
+	snprintf(ylabel, sizeof(ylabel), "%s",
+		 o->fill_y ? "files/sec aggregate (files / iteration time)"
+			   : "files/sec (fs_mark: the threads' rates summed)");
 	if (o->smooth > 1)
 		snprintf(ylabel + strlen(ylabel), sizeof(ylabel) - strlen(ylabel), ", moving median of %u", o->smooth);
 	p.ay.label = ylabel;
-	if (y2)
+	if (y2max > 0)
 		p.w -= 56;
 	if (o->band)
 		snprintf(p.title, sizeof(p.title), "bold: each %s's median over its runs per %s, band: their "
@@ -628,29 +675,27 @@ static int draw_fill(cairo_t *cr, const struct rr_result *res, unsigned nres, co
 		}
 	if (o->band && draw_fill_band(cr, &p, res, nres, o, by_count, xmax)) {
 		free(ys);
-		snprintf(err, errlen, "out of memory");
-		return -1;
+		return snprintf(err, errlen, "out of memory"), -1;
 	}
 	for (int bold = 0; bold < 2 && !o->band; bold++)
 		for (unsigned i = 0; i < nres; i++)
 			for (unsigned s = 0; s < res[i].nfill; s++) {
 				const struct rr_series *se = &res[i].fill[s];
 				const double *y = o->fill_y ? se->agg : se->y;
-				unsigned want = o->bold_run ? o->bold_run[i] : 0;
 
-				if ((se->run == want) != (bool)bold)
+				if ((se->run == (o->bold_run ? o->bold_run[i] : 0)) != (bool)bold)
 					continue;
 				if (stats_moving_median(y, se->n, o->smooth, ys)) {
 					free(ys);
-					snprintf(err, errlen, "out of memory");
-					return -1;
+					return snprintf(err, errlen, "out of memory"), -1;
 				}
 				polyline(cr, &p, by_count ? se->x2 : se->x, ys, se->n, i, bold ? 1 : 0.35,
 					 bold && se->n <= 200, bold ? 2.5 : 1.2);
 			}
 	free(ys);
-	if (y2)
+	if (y2max > 0)
 		draw_fill_y2(cr, &p, res, nres, by_count, y2max);
+	draw_fill_after(cr, &p, res, nres);
 	return 0;
 }
 

@@ -4,7 +4,7 @@
 #define FSB_REPORT_PROFILE_TEXT_H
 #include <stdio.h>
 
-#include "sys/perf.h"
+#include "core/perf_profile.h"
 
 /* The table of this run's samples (image, app, symbol), the other processes under it (system-
  * wide), and with call chains the inclusive table. label: "Write phase", "iteration 1"; top:

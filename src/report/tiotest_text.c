@@ -10,6 +10,7 @@
 #include "core/stats.h"
 #include "report/engine_text.h"
 #include "report/json_tiotest.h"
+#include "report/afterrun_report.h"
 #include "report/kstat_text.h"
 #include "report/profile_text.h"
 #include "report/workload_report.h"
@@ -286,6 +287,7 @@ static void tio_rep_run_end(void *st, unsigned run, const void *result)
 		for (int p = 0; p < TIO_NPHASES; p++)
 			if (r->phase[p].ran && r->phase[p].obs.taken)
 				kstat_text_row(out, tio_phase_label[p], &r->phase[p].obs.k);
+		afterrun_text(out, &r->head.after);
 		/* io_uring: the kernel's io-wq workers that served the requests */
 		for (int p = 0, head = 0; p < TIO_NPHASES; p++) {
 			const struct tio_phase_result *pr = &r->phase[p];

@@ -62,6 +62,9 @@ int fsimage_mounted(const char *target, const char *source);
 /* Unmounts target when it is mounted from source (busy: retried for a few seconds, then
  * detached lazily, which how says). */
 int fsimage_umount(const char *target, const char *source, char *how, size_t len);
+/* The same, with *ns (when not NULL) the unmount's own time (umount2 alone; 0 when it was
+ * retried or not needed). */
+int fsimage_umount_ns(const char *target, const char *source, uint64_t *ns, char *how, size_t len);
 
 /* ---- knobs ------------------------------------------------------------------------------ */
 /* A file under /proc/sys or /sys that the runner may write: real gets its resolved path,

@@ -334,6 +334,7 @@ static bool fsm_keep(const void *cfg, const void *result)
 static const struct figure fsm_run_figs[] = {
 	{ "files_per_sec", "summary.files_per_sec_sum_of_threads.average", "files/sec", "files/s", FIG_HIGHER_BETTER, FIG_HMEAN, FIG_SUM, FIG_KEY | FIG_PRIMARY },
 	{ "files_per_sec_aggregate", "summary.files_per_sec_aggregate.average", "files/sec aggregate", "files/s", FIG_HIGHER_BETTER, FIG_HMEAN, FIG_SUM, FIG_PRIMARY },
+	AFTERRUN_FIGURES(FSM_RFIG_AFTER),
 };
 
 static const struct figure fsm_iter_figs[] = {
@@ -356,7 +357,7 @@ _Static_assert(sizeof(fsm_iter_figs) / sizeof(fsm_iter_figs[0]) == FSM_IFIG_LAYO
 static const struct figure_set fsm_figs = {
 	.run = fsm_run_figs, .nrun = sizeof(fsm_run_figs) / sizeof(fsm_run_figs[0]),
 	.iter = fsm_iter_figs, .niter = sizeof(fsm_iter_figs) / sizeof(fsm_iter_figs[0]),
-	.iters = "iterations",
+	.iters = "iterations", .run_values_off = offsetof(struct fsm_result, fig),
 };
 
 extern const struct workload_report fsm_report;

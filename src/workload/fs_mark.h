@@ -150,7 +150,8 @@ struct fsm_op_total {
 };
 
 /* the run's figures (fsm_figs.run): fs_mark's average files/sec and the aggregate */
-enum { FSM_RFIG_FILES_PER_SEC, FSM_RFIG_AGGREGATE, FSM_NRFIGS };
+enum { FSM_RFIG_FILES_PER_SEC, FSM_RFIG_AGGREGATE, FSM_RFIG_AFTER /* core/afterrun.h */,
+       FSM_NRFIGS = FSM_RFIG_AFTER + AFTERRUN_NFIGS };
 
 /* An fs_mark run: head.end says how it ended (RUN_END_FULL: the fill filled the filesystem,
  * head.end_err and head.end_detail say with what; RUN_END_NOSPACE: not enough space for an

@@ -155,11 +155,12 @@ const struct figure tio_run_figs[TIO_NRFIGS] = {
 	[TIO_RFIG_LAT_MAX] = { "total.latency_max_ns", "total_latency.max_ns", "total latency max", "ns", FIG_LOWER_BETTER, FIG_MEAN, FIG_MAX, 0 },
 	[TIO_RFIG_OVER_2S_PCT] = { "total.latency_over_2s_pct", "total_latency.over_2s_pct", "total ops over 2 s", "%", FIG_LOWER_BETTER, FIG_MEAN, FIG_RECOMPUTE, FIG_OPTIONAL | FIG_NOCOMPARE },
 	[TIO_RFIG_OVER_10S_PCT] = { "total.latency_over_10s_pct", "total_latency.over_10s_pct", "total ops over 10 s", "%", FIG_LOWER_BETTER, FIG_MEAN, FIG_RECOMPUTE, FIG_OPTIONAL | FIG_NOCOMPARE },
+	AFTERRUN_FIGURES(TIO_RFIG_AFTER),
 };
 
 static const struct figure_set tio_figs = {
 	.run = tio_run_figs, .nrun = TIO_NRFIGS, .group = tio_phase_figs, .ngroup = TIO_NFIGS,
-	.groups = "phases",
+	.groups = "phases", .run_values_off = offsetof(struct tio_result, fig),
 };
 
 /* the latency part of a figure array: mean, p50, p90, p99, p99.9, max, over 2 s, over 10 s */

@@ -70,7 +70,8 @@ enum tio_fig {
 };
 /* ... and of a run: its Total latency row */
 enum tio_run_fig { TIO_RFIG_LAT_MEAN, TIO_RFIG_LAT_P99, TIO_RFIG_LAT_MAX, TIO_RFIG_OVER_2S_PCT,
-		   TIO_RFIG_OVER_10S_PCT, TIO_NRFIGS };
+		   TIO_RFIG_OVER_10S_PCT, TIO_RFIG_AFTER /* the sync after the run, core/afterrun.h */,
+		   TIO_NRFIGS = TIO_RFIG_AFTER + AFTERRUN_NFIGS };
 extern const struct figure tio_phase_figs[TIO_NFIGS];
 extern const struct figure tio_run_figs[TIO_NRFIGS];
 extern const struct workload_ops workload_tiotest;

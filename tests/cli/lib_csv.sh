@@ -56,13 +56,15 @@ TIOTEST_CSV_PATHS=(E.rate_mib_per_s E.iops E.cpu_usr_pct E.cpu_sys_pct E.latency
     E.layout.extents_per_mib E.layout.mean_extent_bytes E.layout.discontinuities_per_mib
     E.cost.cpu_usr_us_per_op E.cost.cpu_sys_us_per_op E.cost.wait_us_per_op E.cost.vcsw_per_op E.cost.ivcsw_per_op
     E.cost.device_bytes_per_op E.cost.device_requests_per_op
-    R.total_latency.mean_ns R.total_latency.p99_ns R.total_latency.max_ns R.total_latency.over_2s_pct R.total_latency.over_10s_pct)
+    R.total_latency.mean_ns R.total_latency.p99_ns R.total_latency.max_ns R.total_latency.over_2s_pct R.total_latency.over_10s_pct
+    R.after.sync_s R.after.sync_mib)
 FS_MARK_CSV_PATHS=(E.app_overhead_ns E.phases.stat.files_per_sec E.phases.read.files_per_sec
     E.phases.unlink.files_per_sec
     E.cost.cpu_usr_us_per_file E.cost.cpu_sys_us_per_file E.cost.wait_us_per_file E.cost.vcsw_per_file
     E.cost.ivcsw_per_file E.cost.device_bytes_per_file E.cost.device_requests_per_file
     E.layout.extents_per_file E.layout.one_extent_pct E.layout.inode_group_pct
-    E.layout.dir_group_pct R.summary.files_per_sec_sum_of_threads.average R.summary.files_per_sec_aggregate.average)
+    E.layout.dir_group_pct R.summary.files_per_sec_sum_of_threads.average R.summary.files_per_sec_aggregate.average
+    R.after.sync_s R.after.sync_mib)
 MDTEST_CSV_PATHS=()
 for _op in dir_create dir_stat dir_rename dir_remove file_create file_stat file_read file_remove tree_create tree_remove; do
     MDTEST_CSV_PATHS+=("R.operations.$_op.rate_per_s")

@@ -11,7 +11,7 @@
 #include <linux/perf_event.h>
 
 #include "check.h"
-#include "sys/perf.h"
+#include "core/perf_attr.h"
 
 static const struct { const char *in, *out; } cleans[] = {
 	{ "kworker/u4:2+flush-7:0", "kworker/u4:2" },      /* /proc: running a work item */
