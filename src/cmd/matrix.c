@@ -235,19 +235,11 @@ static int split_args(int argc, char **argv, char **opts, int *nopts, const char
 	return 0;
 }
 
-static const struct opt *find_long(const struct opt_cmd *c, const char *lname)
-{
-	for (const struct opt *o = c->opts; !opt_is_end(o); o++)
-		if (o->lname && !strcmp(o->lname, lname))
-			return o;
-	return NULL;
-}
-
 /* A cell's workload arguments parsed and checked as `fsbench WORKLOAD` would, with the target
  * the runner supplies (dir): 0, or EXIT_USAGE / EXIT_UNSUPPORTED with one line in err. */
 static int workload_check(const struct workload_ops *w, const struct mx_cell *c, char *err, size_t errlen)
 {
-	const struct opt *t = find_long(w->cmd, w->target_opt);
+	const struct opt *t = workload_target_opt(w);
 	void *cfg = calloc(1, w->config_size), *def = calloc(1, w->config_size);
 	char **argv = calloc(c->nargs + 3, sizeof(char *)), msg[PATH_MAX + 768], target[PATH_MAX + 16];
 	const struct run_opts *ro;
@@ -270,7 +262,7 @@ static int workload_check(const struct workload_ops *w, const struct mx_cell *c,
 	if (t->type == OPT_STRS ? ((const struct opt_strs *)((char *)cfg + t->off))->user
 				: memcmp((char *)cfg + t->off, (char *)def + t->off, sizeof(void *)) != 0) {
 		snprintf(err, errlen, "cell %s: %s: the runner supplies --%s (the mounted filesystem): "
-			 "leave it out of the workload's arguments", c->name, w->name, w->target_opt);
+			 "leave it out of the workload's arguments", c->name, w->name, t->lname);
 		goto out;
 	}
 	ro = workload_run_opts(w, cfg);
@@ -283,7 +275,7 @@ static int workload_check(const struct workload_ops *w, const struct mx_cell *c,
 	}
 	memcpy(cfg, def, w->config_size);
 	/* checked against a directory that exists now: the mount point does not yet */
-	snprintf(target, sizeof(target), "--%s=/", w->target_opt);
+	snprintf(target, sizeof(target), "--%s=/", t->lname);
 	argv[argc++] = target;
 	if (opt_parse(w->cmd, argc, argv, cfg, msg, sizeof(msg))) {
 		snprintf(err, errlen, "cell %s: %s: %s", c->name, w->name, msg);
@@ -316,7 +308,7 @@ static bool workload_keeps(const struct workload_ops *w, struct mx_exp *e)
 		for (unsigned i = 0; i < e->nargs; i++)
 			argv[argc++] = e->args[i];
 		/* check() derives what keeps the files (fs_mark: -k, -L, -F) */
-		snprintf(target, sizeof(target), "--%s=/", w->target_opt);
+		snprintf(target, sizeof(target), "--%s=/", workload_target_opt(w)->lname);
 		argv[argc++] = target;
 		w->defaults(cfg);
 		if (!opt_parse(w->cmd, argc, argv, cfg, msg, sizeof(msg)) && !w->check(cfg, argc, argv, msg, sizeof(msg)))
@@ -785,7 +777,7 @@ static int plan_options(struct mxc_plan *plan, struct mx_exp *e, const struct mx
 			quote_str(e->workload, q, sizeof(q)));
 		return EXIT_USAGE;
 	}
-	if (!plan->w->target_opt) {
+	if (!workload_target_opt(plan->w) || !workload_target_opt(plan->w)->lname) {
 		fprintf(stderr, "%s: workload %s has no target directory the runner could supply\n", prog,
 			plan->w->name);
 		return EXIT_USAGE;

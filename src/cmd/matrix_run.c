@@ -600,7 +600,7 @@ static int workload_run(struct runner *r, struct target *t, const struct mx_cell
 		goto out;
 	}
 	snprintf(rundir, sizeof(rundir), "%s/runs/%s", r->p->out, c->name);
-	snprintf(dirarg, sizeof(dirarg), "--%s=%s", w->target_opt, t->mnt);
+	snprintf(dirarg, sizeof(dirarg), "--%s=%s", workload_target_opt(w)->lname, t->mnt);
 	snprintf(jsonarg, sizeof(jsonarg), "--json=%s/%s.json", rundir, base);
 	snprintf(labelarg, sizeof(labelarg), "--label=%s", c->name);
 	snprintf(text, sizeof(text), "%s/%s.txt", rundir, base);

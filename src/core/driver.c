@@ -14,6 +14,7 @@
 #include "core/cleanup.h"
 #include "core/clock.h"
 #include "core/pack.h"
+#include "engine/engine.h"
 #include "sys/blockdev.h"
 
 /* each target's whole disk (sys/blockdev) and its request queue; nothing for a filesystem
@@ -207,7 +208,8 @@ int driver_run(struct driver *d, struct driver_result *res)
 	const struct workload_ops *w = d->w;
 	const struct run_opts *o = d->opts;
 	const char *targets[64];
-	unsigned ntargets = w->targets ? w->targets(d->cfg, targets, 64) : 0;
+	char *targets_buf;
+	int ntargets = workload_targets(w, d->cfg, targets, 64, &targets_buf);
 	struct observe_config oc = { .profile = o->profile || o->profile_callgraph || o->profile_folded ||
 						o->profile_inclusive,
 				     .hz = (unsigned)o->profile_hz,
@@ -221,13 +223,16 @@ int driver_run(struct driver *d, struct driver_result *res)
 	d->warns = &res->warns;
 	d->warns_short = false;
 	d->run = 0;
-	env_capture(&res->env, targets, ntargets);
+	if (ntargets < 0)
+		return ntargets;
+	env_capture(&res->env, targets, (unsigned)ntargets);
+	res->env.targets_buf = targets_buf;
 	res->runs = calloc(repeat, w->result_size);
 	if (!res->runs || !res->env.mounts)
 		return -ENOMEM;
 	/* the kernel-side view: devices resolved once, perf opened once for every run */
 	if (!d->no_kernel_view) {
-		if (observe_open(&d->obs, &oc, targets, ntargets))
+		if (observe_open(&d->obs, &oc, targets, (unsigned)ntargets))
 			return -ENOMEM;
 		d->obs_open = true;
 		res->profiled = d->obs.perf != NULL;
@@ -320,6 +325,7 @@ void driver_result_free(const struct workload_ops *w, struct driver_result *res)
 	free(res->runs);
 	free(res->env.mounts);
 	free(res->env.queues);
+	free(res->env.targets_buf);
 	free(res->targets);
 	warn_tally_free(&res->warns);
 	memset(res, 0, sizeof(*res));
@@ -354,6 +360,45 @@ void driver_head_pack(struct pack *o, const struct run_head *h)
 	pack_str(o, h->end_detail);
 	pack_i64(o, h->started_unix_s);
 	pack_u64(o, h->index);
+}
+
+/* how much an end weighs when processes' results merge: the job ended as its worst process */
+static int end_weight(enum run_end e)
+{
+	switch (e) {
+	case RUN_END_ERROR: return 4;
+	case RUN_END_SIGNAL: return 3;
+	case RUN_END_NOSPACE: return 2;
+	case RUN_END_FULL: return 1;
+	default: return 0;
+	}
+}
+
+void driver_head_merge(struct run_head *dst, const struct run_head *src)
+{
+	dst->complete = dst->complete && src->complete;
+	if (end_weight(src->end) > end_weight(dst->end)) {
+		dst->end = src->end;
+		dst->end_err = src->end_err;
+		memcpy(dst->end_detail, src->end_detail, sizeof(dst->end_detail));
+	}
+}
+
+void driver_window_join(uint64_t *start_ns, uint64_t *wall_ns, uint64_t start2_ns, uint64_t wall2_ns)
+{
+	uint64_t s = *start_ns < start2_ns ? *start_ns : start2_ns;
+	uint64_t e1 = *start_ns + *wall_ns, e2 = start2_ns + wall2_ns;
+
+	*wall_ns = (e1 > e2 ? e1 : e2) - s;
+	*start_ns = s;
+}
+
+void driver_engine_merge(struct engine_workers *wq, struct engine_submit_stats *sub,
+			 const struct engine_workers *wq2, const struct engine_submit_stats *sub2)
+{
+	wq->threads += wq2->threads;
+	wq->cpu_s += wq2->cpu_s;
+	engine_submit_stats_merge(sub, sub2);
 }
 
 void driver_head_unpack(struct unpack *u, struct run_head *h)

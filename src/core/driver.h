@@ -97,7 +97,9 @@ struct driver_env {
 	bool host_ok;
 	struct env_host host;
 	unsigned ntargets;
-	const char *targets[64];     /* as named on the command line */
+	const char *targets[64];     /* as named on the command line, or a missing directory's
+				      * nearest existing parent (workload_targets()) */
+	char *targets_buf;           /* ... which lives here */
 	struct env_mount *mounts;    /* ntargets entries; mount_ok[i] false when unknown */
 	bool mount_ok[64];
 	struct env_queue *queues;    /* ntargets entries: the target's disk's request queue;
@@ -197,6 +199,17 @@ struct pack;
 struct unpack;
 void driver_head_pack(struct pack *o, const struct run_head *h);
 void driver_head_unpack(struct unpack *u, struct run_head *h);
+/* What is process-generic in merging the results of processes side by side (workload_ops.merge):
+ * the head (complete if both are; the end that weighs more, error > signal > no space > full >
+ * done, with its errno and detail), a window on the job's timeline joined with another (from
+ * the first start to the last end), and an engine's io-wq workers and submitting calls, which
+ * add up. The workloads' merge hooks keep only their own counters. */
+struct engine_workers;
+struct engine_submit_stats;
+void driver_head_merge(struct run_head *dst, const struct run_head *src);
+void driver_window_join(uint64_t *start_ns, uint64_t *wall_ns, uint64_t start2_ns, uint64_t wall2_ns);
+void driver_engine_merge(struct engine_workers *wq, struct engine_submit_stats *sub,
+			 const struct engine_workers *wq2, const struct engine_submit_stats *sub2);
 
 /* Merges src into dst, run by run, through the workload's merge hook: the results of several
  * processes that ran the same configuration side by side. -EINVAL when they differ in shape. */

@@ -42,9 +42,21 @@ struct opt {
 	size_t off;              /* offsetof the field in the config struct */
 	const char *arg;         /* argument name shown in help, NULL for flags */
 	uint64_t min, max;       /* numbers: inclusive range (sizes in bytes) */
-	uint64_t unit;           /* OPT_SIZE: bytes per bare-number unit; 0 means 1 */
+	/* OPT_SIZE: bytes per bare-number unit, 0 means 1; OPT_UINT_OPTIONAL: the value the bare
+	 * option implies; OPT_STR, OPT_STRS, OPT_FLAG: their OPT_F_* flags (opt_flags()), in this
+	 * slot so that every table's positional entries stay as they are */
+	uint64_t unit;
 	unsigned max_n;          /* lists: most entries (<= OPT_LIST_MAX) */
 	const char *help;
+};
+
+/* What an option's value is to the code around the parser (workload/workload.h): the one
+ * declaration of the directories a run works in, which the driver (kernel view, environment),
+ * fsbench-mpi (per-process directories) and fsbench matrix (the target it supplies) read. */
+enum opt_flag {
+	OPT_F_TARGET = 1u << 0,         /* OPT_STR/OPT_STRS: the directories the run works in */
+	OPT_F_TARGET_SHARED = 1u << 1,  /* ... which a job's processes share (no DIR/rank.R) */
+	OPT_F_NAMES_DEVICES = 1u << 2,  /* OPT_FLAG: when set, the target option names devices */
 };
 
 struct opt_cmd {
@@ -63,6 +75,11 @@ int opt_parse_time(const char *s, uint64_t *ns);
 /* For the text of the table (report/opt_text.h): the terminating entry, whether an option
  * takes a value, "-f, --size=MIB", and a default as the user would write it ("" for none). */
 bool opt_is_end(const struct opt *o);
+/* The OPT_F_* flags of an OPT_STR, OPT_STRS or OPT_FLAG entry; 0 for the numbers */
+static inline uint64_t opt_flags(const struct opt *o)
+{
+	return o->type == OPT_STR || o->type == OPT_STRS || o->type == OPT_FLAG ? o->unit : 0;
+}
 bool opt_takes_arg(const struct opt *o);
 bool opt_arg_optional(const struct opt *o);
 void opt_format_names(const struct opt *o, char *buf, size_t len);

@@ -155,9 +155,10 @@ static int agree(void *arg, const struct workload_ops *w, void *cfg, int code)
 	void *buf = NULL;
 	size_t len = 0;
 	struct pack p = { 0 };
+	struct opt_strs *dirs;
 	int rc;
 
-	if (j->rank == 0 && code == CMD_RUN && !x->jo.shared_dir && (!w->dirs || !w->dirs(cfg))) {
+	if (j->rank == 0 && code == CMD_RUN && !x->jo.shared_dir && workload_rank_dirs(w, cfg, &dirs)) {
 		fprintf(stderr, "%s: each rank works in its own DIR/rank.R, which needs -d directories "
 			"(not devices); use --shared-dir to share them\n", x->prog);
 		code = EXIT_USAGE;
@@ -244,7 +245,10 @@ static void remove_parents(struct mpi_cmd *x)
 
 static int rank_dirs(struct mpi_cmd *x, void *cfg)
 {
-	struct opt_strs *l = x->jo.shared_dir || !x->w->dirs ? NULL : x->w->dirs(cfg);
+	struct opt_strs *l = NULL;
+
+	if (!x->jo.shared_dir && workload_rank_dirs(x->w, cfg, &l))
+		l = NULL;
 
 	for (unsigned i = 0; l && i < l->n; i++) {
 		size_t n = strlen(l->v[i]) + 32;

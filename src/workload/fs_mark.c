@@ -9,52 +9,6 @@ const char *const fsm_op_name[FSM_NOPS] = {
 	"unlink", "stat", "read_open", "read", "read_close",
 };
 
-/* ---- configuration --------------------------------------------------------------------------- */
-static int bad(char *err, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int bad(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
-
-/* fs_mark creates a missing -d, but only one level: a missing parent, or a -d that is not a
- * directory, is bad input, found before the header, the log or anything else is written */
-static int check_dir(const char *dir, char *err, size_t len)
-{
-	char parent[PATH_MAX];
-	struct stat st;
-	char *slash;
-
-	if (stat(dir, &st) == 0) {
-		if (S_ISDIR(st.st_mode))
-			return 0;
-		snprintf(err, len, "option -d: '%s' is not a directory", dir);
-		return -1;
-	}
-	if (errno != ENOENT) {
-		snprintf(err, len, "option -d: cannot use '%s': %s", dir, strerror(errno));
-		return -1;
-	}
-	snprintf(parent, sizeof(parent), "%s", dir);
-	while ((slash = strrchr(parent, '/')) && slash != parent && !slash[1])
-		*slash = '\0';          /* trailing slashes */
-	slash = strrchr(parent, '/');
-	if (!slash)
-		return 0;                /* relative, in the working directory */
-	slash[slash == parent] = '\0';
-	if (stat(parent, &st) < 0 || !S_ISDIR(st.st_mode)) {
-		snprintf(err, len, "option -d: cannot create '%s': '%s' is not an existing directory", dir,
-			 parent);
-		return -1;
-	}
-	return 0;
-}
-
 /* --profile-window A-B: the percentages of each create loop the profile keeps */
 static int check_profile_window(struct fsm_config *c, char *err, size_t len)
 {
@@ -68,13 +22,13 @@ static int check_profile_window(struct fsm_config *c, char *err, size_t len)
 	errno = 0;
 	lo = strtoul(c->profile_window, &end, 10);
 	if (end == c->profile_window || *end != '-' || !isdigit((unsigned char)end[1]))
-		return bad(err, len, "--profile-window: '%s' is not A-B (two percentages)",
+		return workload_bad(err, len, "--profile-window: '%s' is not A-B (two percentages)",
 			   c->profile_window);
 	hi = strtoul(end + 1, &end, 10);
 	if (*end == '%')
 		end++;
 	if (*end || errno || lo > hi || hi > 100)
-		return bad(err, len, "--profile-window: '%s' is not A-B with 0 <= A <= B <= 100",
+		return workload_bad(err, len, "--profile-window: '%s' is not A-B with 0 <= A <= B <= 100",
 			   c->profile_window);
 	c->profile_win_lo = (unsigned)lo;
 	c->profile_win_hi = (unsigned)hi;
@@ -91,34 +45,34 @@ int fsm_config_check(struct fsm_config *c, char *err, size_t len)
 	if (rc)
 		return rc;
 	if (!c->dirs.n)
-		return bad(err, len, "at least one directory is needed (-d DIR)");
+		return workload_bad(err, len, "at least one directory is needed (-d DIR)");
 	c->ndirs = c->dirs.n;
 	/* fs_mark raises -t to the number of directories, and wants a multiple of it */
 	if (c->threads < c->ndirs)
 		c->threads = c->ndirs;
 	if (c->threads % c->ndirs)
-		return bad(err, len, "-t %llu must be a multiple of the number of -d directories (%u)",
+		return workload_bad(err, len, "-t %llu must be a multiple of the number of -d directories (%u)",
 			   (unsigned long long)c->threads, c->ndirs);
 	if (c->threads > FSM_MAX_THREADS)
-		return bad(err, len, "%u -d directories make more than %d threads",
+		return workload_bad(err, len, "%u -d directories make more than %d threads",
 			   c->ndirs, FSM_MAX_THREADS);
 	c->nthreads = (unsigned)c->threads;
 	if (c->subdirs == 1)
-		return bad(err, len, "-D 1: the number of subdirectories must be at least 2");
+		return workload_bad(err, len, "-D 1: the number of subdirectories must be at least 2");
 	if (c->files_per_subdir && !c->subdirs)
-		return bad(err, len, "-N %llu needs subdirectories (-D 2 or more)",
+		return workload_bad(err, len, "-N %llu needs subdirectories (-D 2 or more)",
 			   (unsigned long long)c->files_per_subdir);
 	if (c->spread && !c->subdirs)
-		return bad(err, len, "--spread needs subdirectories (-D 2 or more)");
+		return workload_bad(err, len, "--spread needs subdirectories (-D 2 or more)");
 	if (c->spread && c->files_per_subdir)
-		return bad(err, len, "--spread and -N are two different directory policies; give one");
+		return workload_bad(err, len, "--spread and -N are two different directory policies; give one");
 	if ((rc = check_profile_window(c, err, len)))
 		return rc;
 	c->nsubdirs = c->subdirs ? (unsigned)c->subdirs : 1;
 	c->policy = !c->subdirs ? FSM_DIR_NONE : c->spread ? FSM_DIR_SPREAD :
 		    c->files_per_subdir ? FSM_DIR_ROUND_ROBIN : FSM_DIR_TIME_HASH;
 	if (c->fdatasync && c->sync_method == 0 && !c->dirsync)
-		return bad(err, len, "--fdatasync changes nothing with -S 0 (no fsync is issued)");
+		return workload_bad(err, len, "--fdatasync changes nothing with -S 0 (no fsync is issued)");
 	/* fs_mark: -L and -F imply -k; -L 0 runs once (§5) */
 	c->keep_files = c->keep || c->fill || c->iterations_given;
 	if (c->iterations == 0)
@@ -130,7 +84,7 @@ int fsm_config_check(struct fsm_config *c, char *err, size_t len)
 	} else {
 		capacity = c->threads * run_opts_nprocs(&c->run) * c->nfiles;
 		if (c->iterations > UINT64_MAX / capacity)
-			return bad(err, len, "-L %llu: too many iterations",
+			return workload_bad(err, len, "-L %llu: too many iterations",
 				   (unsigned long long)c->iterations);
 		capacity *= c->iterations;
 		for (cap = 1; cap < capacity && r_min < 13; r_min++)
@@ -139,7 +93,7 @@ int fsm_config_check(struct fsm_config *c, char *err, size_t len)
 	c->rand_chars = (unsigned)(c->rand_len > r_min ? c->rand_len : r_min);
 	c->name_chars = c->name_len > c->rand_chars ? (unsigned)c->name_len : c->rand_chars;
 	if (c->name_chars > NAME_MAX)
-		return bad(err, len, "file names would be %u characters long (-p %llu -r %llu); "
+		return workload_bad(err, len, "file names would be %u characters long (-p %llu -r %llu); "
 			   "the most a filesystem takes is %d", c->name_chars,
 			   (unsigned long long)c->name_len, (unsigned long long)c->rand_len, NAME_MAX);
 	if (c->subdirs) {
@@ -150,7 +104,7 @@ int fsm_config_check(struct fsm_config *c, char *err, size_t len)
 	/* found now, not after the header and the log: the directory fds the run keeps open */
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_max != RLIM_INFINITY &&
 	    rl.rlim_max < fsm_nofile_need(c))
-		return bad(err, len, "%u directories (-d x -D) and %u threads need %llu open "
+		return workload_bad(err, len, "%u directories (-d x -D) and %u threads need %llu open "
 			   "files, RLIMIT_NOFILE allows %llu (ulimit -n)", c->ndirs * c->nsubdirs,
 			   c->nthreads, (unsigned long long)fsm_nofile_need(c),
 			   (unsigned long long)rl.rlim_max);
@@ -158,9 +112,9 @@ int fsm_config_check(struct fsm_config *c, char *err, size_t len)
 		size_t l = strlen(c->dirs.v[d]) + 1 + sub_len + c->name_chars;
 
 		if (l >= PATH_MAX)
-			return bad(err, len, "-d '%.40s...': paths would be %zu bytes long, the limit "
+			return workload_bad(err, len, "-d '%.40s...': paths would be %zu bytes long, the limit "
 				   "is %d", c->dirs.v[d], l, PATH_MAX - 1);
-		if (check_dir(c->dirs.v[d], err, len))
+		if (workload_check_new_dir(c->dirs.v[d], err, len))
 			return -EINVAL;
 	}
 	return 0;
@@ -172,7 +126,7 @@ int fsm_config_check(struct fsm_config *c, char *err, size_t len)
 /* Short options are fs_mark 3.3's (getopt "vhkFr:S:N:D:d:l:L:n:p:s:t:w:"), with its units and
  * defaults; the long spellings and the long-only options are fsbench's. */
 static const struct opt fsm_opts[] = {
-	{ 'd', "dir", OPT_STRS, F(dirs), "DIR", 0, 0, 0, OPT_LIST_MAX,
+	{ 'd', "dir", OPT_STRS, F(dirs), "DIR", 0, 0, OPT_F_TARGET, OPT_LIST_MAX,
 	  "test directory, repeatable; created if missing; threads are split evenly over them" },
 	{ 'D', "subdirs", OPT_UINT, F(subdirs), "N", 0, 1000000, 0, 0,
 	  "subdirectories in each test directory (at least 2); without -N a thread stays in one for 180 s" },
@@ -291,36 +245,6 @@ static int fsm_check_ops(void *cfg, int argc, char **argv, char *err, size_t err
 	return fsm_config_check(c, err, errlen);
 }
 
-/* The kernel view resolves the targets before the run, when a -d may not exist yet: it is
- * then resolved through its nearest existing ancestor, the filesystem it will be created on. */
-static unsigned fsm_targets(const void *cfg, const char **out, unsigned max)
-{
-	const struct fsm_config *c = cfg;
-	unsigned n = c->dirs.n < max ? c->dirs.n : max;
-
-	for (unsigned i = 0; i < n; i++) {
-		struct stat st;
-
-		out[i] = c->dirs.v[i];
-		/* -d was checked: it exists, or its parent does (or it is relative, in ".") */
-		if (stat(out[i], &st) < 0) {
-			static char parents[OPT_LIST_MAX][PATH_MAX];
-			char *slash;
-
-			snprintf(parents[i], sizeof(parents[i]), "%s", c->dirs.v[i]);
-			while ((slash = strrchr(parents[i], '/')) && slash != parents[i] && !slash[1])
-				*slash = '\0';
-			slash = strrchr(parents[i], '/');
-			if (!slash)
-				snprintf(parents[i], sizeof(parents[i]), ".");
-			else
-				slash[slash == parents[i]] = '\0';
-			out[i] = parents[i];
-		}
-	}
-	return n;
-}
-
 static bool fsm_keep(const void *cfg, const void *result)
 {
 	return result ? fsm_result_keeps(cfg, result) : ((const struct fsm_config *)cfg)->keep_files;
@@ -371,14 +295,11 @@ const struct workload_ops workload_fs_mark = {
 	.result_size = sizeof(struct fsm_result),
 	.defaults = fsm_defaults_ops,
 	.check = fsm_check_ops,
-	.targets = fsm_targets,
 	.run = fsm_run,
 	.run_done = fsm_result_drop_state,
 	.result_free = fsm_result_free,
 	.merge = fsm_merge,
 	.keep = fsm_keep,
-	.target_opt = "dir",
-	.dirs = fsm_dirs,
 	.pack = fsm_pack,
 	.unpack = fsm_unpack,
 	.unit_size = sizeof(struct fsm_iter),

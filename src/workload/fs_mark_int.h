@@ -175,6 +175,5 @@ int fsm_pack_unit(const void *unit, int64_t off, struct pack *o);
 int fsm_unpack_unit(void *unit, struct unpack *u);
 int fsm_merge_unit(void *dst, const void *src);
 void fsm_unit_free(void *unit);
-struct opt_strs *fsm_dirs(void *cfg);
 
 #endif

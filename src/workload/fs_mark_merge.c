@@ -7,15 +7,6 @@
  * from the first release to the last create loop end (absolute release times) and the
  * aggregate is recomputed over it. A process with fewer iterations (stopped early) adds to
  * the ones it has. */
-static void window(uint64_t *start, uint64_t *wall, uint64_t start2, uint64_t wall2)
-{
-	uint64_t s = *start < start2 ? *start : start2;
-	uint64_t e1 = *start + *wall, e2 = start2 + wall2;
-
-	*wall = (e1 > e2 ? e1 : e2) - s;
-	*start = s;
-}
-
 static int merge_op_total(struct fsm_op_total *a, const struct fsm_op_total *b)
 {
 	struct hist *x = malloc(sizeof(*x)), *y = malloc(sizeof(*y));
@@ -40,17 +31,6 @@ static int merge_op_total(struct fsm_op_total *a, const struct fsm_op_total *b)
 	return rc;
 }
 
-static int end_rank(enum run_end e)
-{
-	switch (e) {
-	case RUN_END_ERROR: return 4;
-	case RUN_END_SIGNAL: return 3;
-	case RUN_END_NOSPACE: return 2;
-	case RUN_END_FULL: return 1;
-	default: return 0;
-	}
-}
-
 int fsm_merge(void *dst, const void *src)
 {
 	struct fsm_result *a = dst;
@@ -67,8 +47,8 @@ int fsm_merge(void *dst, const void *src)
 		} else {
 			a->rates[i] += b->rates[i];
 			a->iter_files[i] += b->iter_files[i];
-			window(&a->iter_start_ns[i], &a->iter_wall_ns[i], b->iter_start_ns[i],
-			       b->iter_wall_ns[i]);
+			driver_window_join(&a->iter_start_ns[i], &a->iter_wall_ns[i], b->iter_start_ns[i],
+					   b->iter_wall_ns[i]);
 		}
 		a->agg_rates[i] = a->iter_wall_ns[i] ?
 			(double)a->iter_files[i] / ((double)a->iter_wall_ns[i] / NS_PER_S) : 0;
@@ -90,12 +70,7 @@ int fsm_merge(void *dst, const void *src)
 		a->op_total = false;
 	}
 	fsm_run_figures(a);
-	a->head.complete = a->head.complete && b->head.complete;
-	if (end_rank(b->head.end) > end_rank(a->head.end)) {
-		a->head.end = b->head.end;
-		a->head.end_err = b->head.end_err;
-		memcpy(a->head.end_detail, b->head.end_detail, sizeof(a->head.end_detail));
-	}
+	driver_head_merge(&a->head, &b->head);
 	return 0;
 }
 
@@ -258,7 +233,7 @@ int fsm_merge_unit(void *dst, const void *src)
 	a->iuse_pct = a->iuse_pct > b->iuse_pct ? a->iuse_pct : b->iuse_pct;
 	a->files_per_sec += b->files_per_sec;
 	a->app_overhead_ns += b->app_overhead_ns;
-	window(&a->release_ns, &a->wall_ns, b->release_ns, b->wall_ns);
+	driver_window_join(&a->release_ns, &a->wall_ns, b->release_ns, b->wall_ns);
 	a->files_per_sec_aggregate = a->wall_ns ?
 		(double)a->files / ((double)a->wall_ns / NS_PER_S) : 0;
 	/* the extra phases have no release time of their own here: the longest process's */
@@ -284,9 +259,7 @@ int fsm_merge_unit(void *dst, const void *src)
 	for (int p = 0; p < FSM_NPH; p++) {
 		for (int k = 0; k < ENGINE_NOPS; k++)
 			a->engine_ops[p][k] += b->engine_ops[p][k];
-		a->wq[p].threads += b->wq[p].threads;
-		a->wq[p].cpu_s += b->wq[p].cpu_s;
-		engine_submit_stats_merge(&a->sub[p], &b->sub[p]);
+		driver_engine_merge(&a->wq[p], &a->sub[p], &b->wq[p], &b->sub[p]);
 	}
 	return 0;
 }
@@ -296,7 +269,3 @@ void fsm_unit_free(void *unit)
 	fsm_iter_release(unit);
 }
 
-struct opt_strs *fsm_dirs(void *cfg)
-{
-	return &((struct fsm_config *)cfg)->dirs;
-}

@@ -904,8 +904,7 @@ static int mdt_merge(void *dst, const void *src)
 	a->nprocs += b->nprocs;
 	if (b->finished_unix_s > a->finished_unix_s)
 		a->finished_unix_s = b->finished_unix_s;
-	if (!b->head.complete && a->head.complete)
-		a->head = b->head;
+	driver_head_merge(&a->head, &b->head);
 	summarize(a);
 	return 0;
 }
@@ -995,12 +994,6 @@ static int mdt_unpack(void *result, struct unpack *u)
 	return 0;
 }
 
-static struct opt_strs *mdt_dirs(void *cfg)
-{
-	/* mdtest's tasks share -d (-u: a tree each inside it): no per-rank directories */
-	return &((struct mdt_config *)cfg)->no_rank_dirs;
-}
-
 /* ---- options ------------------------------------------------------------------------------- */
 #define F(x) offsetof(struct mdt_config, x)
 #define U64MAX UINT64_C(0xffffffffffff)
@@ -1011,7 +1004,7 @@ static const struct opt mdt_opts[] = {
 	  "items per directory of the tree (instead of -n)" },
 	{ 'z', NULL, OPT_UINT, F(depth), "N", 0, 1000, 0, 0, "depth of the directory tree" },
 	{ 'b', NULL, OPT_UINT, F(branch), "N", 0, 1000000, 0, 0, "branching factor of the tree" },
-	{ 'd', "dir", OPT_STR, F(dir), "DIR", 0, 0, 0, 0,
+	{ 'd', "dir", OPT_STR, F(dir), "DIR", 0, 0, OPT_F_TARGET | OPT_F_TARGET_SHARED, 0,
 	  "directory the test runs in (created when missing, and removed with -r)" },
 	{ 'u', NULL, OPT_FLAG, F(unique), NULL, 0, 0, 0, 0, "a tree of its own for each task" },
 	{ 'F', NULL, OPT_FLAG, F(files_only), NULL, 0, 0, 0, 0, "files only (no directory tests)" },
@@ -1105,39 +1098,8 @@ static void mdt_defaults(void *cfg)
 	ENGINE_OPTS_DEFAULTS(c);
 }
 
-static int bad(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int bad(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
-
-/* -d exists as a directory, or its parent does (mdtest makes -d, not its parents) */
-static int check_dir(const char *dir, char *err, size_t len)
-{
-	char parent[PATH_MAX];
-	struct stat st;
-	char *slash;
-
-	if (stat(dir, &st) == 0)
-		return S_ISDIR(st.st_mode) ? 0 : bad(err, len, "option -d: '%s' is not a directory", dir);
-	if (errno != ENOENT)
-		return bad(err, len, "option -d: cannot use '%s': %s", dir, strerror(errno));
-	snprintf(parent, sizeof(parent), "%s", dir);
-	while ((slash = strrchr(parent, '/')) && slash != parent && !slash[1])
-		*slash = '\0';
-	if (!(slash = strrchr(parent, '/')))
-		return 0;
-	slash[slash == parent] = '\0';
-	if (stat(parent, &st) < 0 || !S_ISDIR(st.st_mode))
-		return bad(err, len, "option -d: cannot create '%s': '%s' is not an existing directory",
-			   dir, parent);
-	return 0;
-}
+/* the checks' error line: the one every workload shares (workload/target.c) */
+#define bad workload_bad
 
 static uint64_t upow(uint64_t b, uint64_t e, bool *over)
 {
@@ -1184,7 +1146,7 @@ static int mdt_check(void *cfg, int argc, char **argv, char *err, size_t len)
 			   "the calls are made)");
 	if (!*c->dir || strchr(c->dir, '@'))
 		return bad(err, len, "option -d: one directory (mdtest's DIR1@DIR2 lists are not supported)");
-	if ((rc = check_dir(c->dir, err, len)))
+	if ((rc = workload_check_new_dir(c->dir, err, len)))
 		return rc;
 	/* mdtest's own checks, its messages */
 	if (!c->create && !c->stat && !c->read && !c->remove && !c->rename)
@@ -1242,14 +1204,6 @@ static int mdt_check(void *cfg, int argc, char **argv, char *err, size_t len)
 	return 0;
 }
 
-static unsigned mdt_targets(const void *cfg, const char **out, unsigned max)
-{
-	if (!max)
-		return 0;
-	out[0] = ((const struct mdt_config *)cfg)->dir;
-	return 1;
-}
-
 /* without -r (mdtest's -C, -T, -E runs) the tree and items stay for a later run */
 static bool mdt_keep(const void *cfg, const void *result)
 {
@@ -1268,16 +1222,13 @@ const struct workload_ops workload_mdtest = {
 	.result_size = sizeof(struct mdt_result),
 	.defaults = mdt_defaults,
 	.check = mdt_check,
-	.targets = mdt_targets,
 	.run = mdt_run,
 	.run_done = mdt_run_done,
 	.result_free = mdt_result_free,
 	.merge = mdt_merge,
 	.keep = mdt_keep,
-	.target_opt = "dir",
 	.figs = &mdt_figs,
 	.report = &mdtest_report,
-	.dirs = mdt_dirs,
 	.pack = mdt_pack,
 	.unpack = mdt_unpack,
 };

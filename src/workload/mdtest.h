@@ -70,7 +70,6 @@ struct mdt_config {
 	int help;
 	struct run_opts run;         /* the options every workload shares */
 	struct engine_opts eng;      /* --engine, --iodepth */
-	struct opt_strs no_rank_dirs;   /* the dirs hook's empty list: ranks share -d */
 	/* derived by the check */
 	uint64_t num_dirs;           /* directories in one tree */
 	uint64_t leaves;             /* of them at the deepest level (b^z) */

@@ -174,7 +174,7 @@ static const struct opt tio_opts[] = {
 	  "file size per thread in MiB; the long form also takes k/m/g/t suffixes" },
 	{ 'b', "block-size", OPT_SIZE, F(block_bytes), "BYTES", 1, UINT64_C(1) << 30, 1, 0,
 	  "block (I/O) size in bytes; the long form also takes k/m/g suffixes" },
-	{ 'd', "dir", OPT_STRS, F(dirs), "DIR", 0, 0, 0, 50,
+	{ 'd', "dir", OPT_STRS, F(dirs), "DIR", 0, 0, OPT_F_TARGET, 50,
 	  "directory for the test files, repeatable (threads use them round-robin); with -R a block device" },
 	{ 't', "threads", OPT_UINT, F(threads), "N", 1, 4096, 0, 0, "number of threads" },
 	{ 'r', "random-ops", OPT_UINT, F(random_ops), "N", 1, UINT64_C(1) << 40, 0, 0,
@@ -192,7 +192,7 @@ static const struct opt tio_opts[] = {
 	  "write self-describing checksummed blocks and verify every block read" },
 	{ 'F', "drop-caches", OPT_FLAG, F(drop_caches), NULL, 0, 0, 0, 0,
 	  "sync and drop the page cache before each phase (root only)" },
-	{ 'R', "raw", OPT_FLAG, F(raw), NULL, 0, 0, 0, 0, "raw device mode: -d names unmounted block devices" },
+	{ 'R', "raw", OPT_FLAG, F(raw), NULL, 0, 0, OPT_F_NAMES_DEVICES, 0, "raw device mode: -d names unmounted block devices" },
 	{ 'o', "raw-offset", OPT_SIZE, F(raw_offset_bytes), "MIB", 0, UINT64_C(1) << 50, MIB, 0,
 	  "with -R: gap in MiB between threads' regions on one device" },
 	{ 'O', "raw-offset-first", OPT_FLAG, F(raw_offset_first), NULL, 0, 0, 0, 0,
@@ -249,16 +249,6 @@ static int tio_check_ops(void *cfg, int argc, char **argv, char *err, size_t err
 	return tio_config_check(cfg, err, errlen);
 }
 
-static unsigned tio_targets(const void *cfg, const char **out, unsigned max)
-{
-	const struct tio_config *c = cfg;
-	unsigned n = c->dirs.n < max ? c->dirs.n : max;
-
-	for (unsigned i = 0; i < n; i++)
-		out[i] = c->dirs.v[i];
-	return n;
-}
-
 static bool tio_keep(const void *cfg, const void *result)
 {
 	(void)result;
@@ -276,13 +266,10 @@ const struct workload_ops workload_tiotest = {
 	.result_size = sizeof(struct tio_result),
 	.defaults = tio_defaults_ops,
 	.check = tio_check_ops,
-	.targets = tio_targets,
 	.run = tio_run,
 	.result_free = tio_result_free,
 	.merge = tio_merge,
 	.keep = tio_keep,
-	.target_opt = "dir",
-	.dirs = tio_dirs,
 	.pack = tio_pack,
 	.unpack = tio_unpack,
 	.figs = &tio_figs,

@@ -139,6 +139,5 @@ void tio_result_free(void *result);
 int tio_merge(void *dst, const void *src);
 int tio_pack(const void *result, int64_t off, struct pack *o);
 int tio_unpack(void *result, struct unpack *u);
-struct opt_strs *tio_dirs(void *cfg);
 
 #endif

@@ -49,12 +49,9 @@ static int merge_phase(struct tio_phase_result *x, const struct tio_phase_result
 	x->first_done_bytes += y->first_done_bytes;
 	x->usr_s += y->usr_s;
 	x->sys_s += y->sys_s;
-	/* each process's engine: its io-wq workers and its submitting calls add up */
 	x->has_workers |= y->has_workers;
-	x->wq.threads += y->wq.threads;
-	x->wq.cpu_s += y->wq.cpu_s;
 	x->has_submit |= y->has_submit;
-	engine_submit_stats_merge(&x->sub, &y->sub);
+	driver_engine_merge(&x->wq, &x->sub, &y->wq, &y->sub);
 	x->complete = x->complete && y->complete;
 	/* one kernel view per host: the first one that was taken stands for the job */
 	if (!x->obs.taken && y->obs.taken) {
@@ -65,17 +62,6 @@ static int merge_phase(struct tio_phase_result *x, const struct tio_phase_result
 }
 
 /* how a run ended, the worst first */
-static int end_rank(enum run_end e)
-{
-	switch (e) {
-	case RUN_END_ERROR: return 4;
-	case RUN_END_SIGNAL: return 3;
-	case RUN_END_NOSPACE: return 2;
-	case RUN_END_FULL: return 1;
-	default: return 0;
-	}
-}
-
 int tio_merge(void *dst, const void *src)
 {
 	struct tio_result *a = dst;
@@ -92,9 +78,7 @@ int tio_merge(void *dst, const void *src)
 	if (b->stopped_in >= 0 && (a->stopped_in < 0 || b->stopped_in < a->stopped_in))
 		a->stopped_in = b->stopped_in;
 	tio_result_figures(a);
-	a->head.complete = a->head.complete && b->head.complete;
-	if (end_rank(b->head.end) > end_rank(a->head.end))
-		a->head.end = b->head.end;
+	driver_head_merge(&a->head, &b->head);
 	return 0;
 }
 
@@ -216,13 +200,5 @@ int tio_unpack(void *result, struct unpack *u)
 		return -EPROTO;
 	tio_result_figures(r);
 	return 0;
-}
-
-/* per-rank subdirectories need directories: -R names devices */
-struct opt_strs *tio_dirs(void *cfg)
-{
-	struct tio_config *c = cfg;
-
-	return c->raw ? NULL : &c->dirs;
 }
 

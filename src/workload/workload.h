@@ -10,8 +10,6 @@
  *                in err: -EINVAL (bad input) or -EPERM/-EOPNOTSUPP (cannot run here); the
  *                command turns that into its exit status. Nothing may be created here. argv is the command line (some tools' options have
  *                meaning by presence alone: fs_mark's -L).
- *   targets      the directories (or devices) the run works in, for the kernel view and the
- *                environment; they may not exist yet.
  *   run          one run of the whole benchmark: creates its files through the cleanup
  *                registry, runs its phases through driver_phase(), fills the result (which
  *                begins with struct run_head). Returns 0 when it ran, completely or not (the
@@ -31,12 +29,6 @@
  * holds no pointers but its options table's strings, which travel as strings); run.proc,
  * run.nprocs and run.job_salt (core/driver.h) say which process this is, and the workload
  * numbers its threads proc * threads + i, so names, seeds and thread numbers are the job's.
- *   dirs         the list of directories the run works in (-d), writable: fsbench-mpi points
- *                each entry DIR at DIR/rank.R, created and removed by the job through the
- *                cleanup registry (--shared-dir leaves them alone). A hook rather than a
- *                rewrite of "the -d option" found in the table: only the workload knows that
- *                its list names directories (tiotest -R names devices: NULL then, and the job
- *                refuses per-rank directories).
  *   pack         a result as bytes (core/pack.h) for the first process: only what merge and
  *                the report need (counters, histograms, windows, CPU, the kernel view), with
  *                absolute times minus clock_offset_ns, i.e. on the job's common timeline.
@@ -47,12 +39,18 @@
  *                iterations): the first process merges unit i of every process and reports
  *                the merged unit as one row. NULL: the workload has no units.
  *
- * Target (for the experiment runner, `fsbench matrix`, which supplies the directory itself):
- *   target_opt   the long name of the option that names the run's target directory ("dir").
- *                The runner parses the arguments it was given, refuses them when they set this
- *                option already, and appends "--OPT=MOUNTPOINT": the target goes through the
- *                options table like any option, and the JSON's command line shows it. NULL: the
- *                workload cannot run in a matrix.
+ * The directories the run works in are not a hook but a declaration in the options table
+ * (core/opt.h): the one OPT_STR or OPT_STRS option flagged OPT_F_TARGET ("-d"), with
+ * OPT_F_TARGET_SHARED when a job's processes share it (mdtest's tasks), and an OPT_FLAG flagged
+ * OPT_F_NAMES_DEVICES when, set, it makes that option name devices (tiotest -R). From it:
+ *   workload_targets()    the kernel view's and the environment's targets, each missing
+ *                         directory replaced by its nearest existing parent (devices as named);
+ *   workload_rank_dirs()  the list fsbench-mpi points at DIR/rank.R, created and removed by the
+ *                         job through the cleanup registry (--shared-dir leaves them alone);
+ *   workload_target_opt() the option fsbench matrix refuses in the workload's arguments and
+ *                         appends as "--OPT=MOUNTPOINT", so that the target goes through the
+ *                         table like any option and the JSON's command line shows it. A
+ *                         workload without one cannot run in a matrix.
  *
  * Presentation (report/) is reached through `report`: the classic text, the JSON, the
  * --profile-callgraph file. A workload without a classic format leaves it NULL and gets the
@@ -83,7 +81,6 @@ struct workload_ops {
 	size_t result_size;          /* one run; begins with struct run_head */
 	void (*defaults)(void *cfg);
 	int (*check)(void *cfg, int argc, char **argv, char *err, size_t errlen);
-	unsigned (*targets)(const void *cfg, const char **out, unsigned max);
 	int (*run)(struct driver *d, const void *cfg, void *result);
 	void (*run_done)(void *result);
 	void (*result_free)(void *result);
@@ -92,11 +89,9 @@ struct workload_ops {
 	 * result (a run that could not start: its zeroed result), or with result NULL what the
 	 * configuration asks for; NULL hook: never */
 	bool (*keep)(const void *cfg, const void *result);
-	const char *target_opt;      /* the option naming the target directory; see above */
 	const struct figure_set *figs;
 	const struct workload_report *report;
 	/* across processes (see above) */
-	struct opt_strs *(*dirs)(void *cfg);
 	int (*pack)(const void *result, int64_t clock_offset_ns, struct pack *out);
 	int (*unpack)(void *result, struct unpack *in);
 	size_t unit_size;
@@ -114,6 +109,28 @@ const struct workload_ops *workload_find(const char *name);
 const struct workload_ops *workload_at(unsigned i);
 /* Adds a workload (a test's); -EEXIST for a taken name, -ENOSPC when full. */
 int workload_register(const struct workload_ops *w);
+
+/* The run's target option (OPT_F_TARGET), NULL when it has none. */
+const struct opt *workload_target_opt(const struct workload_ops *w);
+/* Whether cfg's target option names devices (an OPT_F_NAMES_DEVICES flag is set). */
+bool workload_names_devices(const struct workload_ops *w, const void *cfg);
+/* The targets for the kernel view and the environment: up to max, each a value of the target
+ * option or (when it does not exist yet) its nearest existing parent, held in *buf, which the
+ * caller frees (NULL when nothing was resolved). How many, or -ENOMEM. */
+int workload_targets(const struct workload_ops *w, const void *cfg, const char **out, unsigned max,
+		     char **buf);
+/* path, cut back to its nearest existing parent ("." for a relative name with none) */
+void workload_nearest_existing(char *path);
+/* The list fsbench-mpi points at DIR/rank.R: 0 with *out the list, or NULL when the job's
+ * processes share the target; -ENOTDIR when there are no directories to give each process
+ * (no target option, a single one, or it names devices). */
+int workload_rank_dirs(const struct workload_ops *w, void *cfg, struct opt_strs **out);
+
+/* The checks' one line in err (printf), and -EINVAL. */
+int workload_bad(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* A -d the workload creates when missing, one level deep (fs_mark, mdtest): 0 when it is a
+ * directory or its parent is; else -EINVAL with one line in err. */
+int workload_check_new_dir(const char *dir, char *err, size_t len);
 
 static inline const struct run_opts *workload_run_opts(const struct workload_ops *w, const void *cfg)
 {

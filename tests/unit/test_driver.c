@@ -51,7 +51,7 @@ struct nullio_worker {
 static const struct opt nullio_opts[] = {
 	{ 'n', "ops", OPT_UINT, F(ops), "N", 1, 1000000000, 0, 0, "ops per worker" },
 	{ 0, "fail-run", OPT_UINT, F(fail_run), "RUN", 0, 1000, 0, 0, "this run fails" },
-	{ 0, "dir", OPT_STR, F(dir), "DIR", 0, 0, 0, 0, "marker files go here" },
+	{ 0, "dir", OPT_STR, F(dir), "DIR", 0, 0, OPT_F_TARGET, 0, "marker files go here" },
 	{ 0, "keep", OPT_FLAG, F(keep), NULL, 0, 0, 0, 0, "keep the last marker" },
 	{ 'h', "help", OPT_HELP, F(help), NULL, 0, 0, 0, 0, "help" },
 	RUN_OPTS(F, "phase"),
@@ -89,13 +89,6 @@ static int nullio_check(void *cfg, int argc, char **argv, char *err, size_t errl
 		return -EINVAL;
 	}
 	return 0;
-}
-
-static unsigned nullio_targets(const void *cfg, const char **out, unsigned max)
-{
-	(void)max;
-	out[0] = ((const struct nullio_config *)cfg)->dir;
-	return 1;
 }
 
 static int nullio_work(struct worker *w)
@@ -166,7 +159,7 @@ static const struct workload_ops workload_nullio = {
 	.name = "nullio", .summary = "no I/O: the driver's test workload", .cmd = &nullio_cmd,
 	.config_size = sizeof(struct nullio_config), .run_opts_off = offsetof(struct nullio_config, run),
 	.result_size = sizeof(struct nullio_result), .defaults = nullio_defaults, .check = nullio_check,
-	.targets = nullio_targets, .run = nullio_run, .merge = nullio_merge, .keep = nullio_keep,
+	.run = nullio_run, .merge = nullio_merge, .keep = nullio_keep,
 	.figs = &nullio_figs, .hidden = true,
 };
 
@@ -236,6 +229,57 @@ static int count_prepare(void *arg, unsigned run)
 	return run == 2 ? -EBUSY : 0;     /* the third run cannot be prepared */
 }
 
+/* One merge rule for every workload (driver_head_merge): complete when both are; the end that
+ * weighs more (error > signal > no space > full > done) with its errno and detail; each
+ * workload's merge hook applies it to zeroed results of its own. */
+static void head_merge(void)
+{
+	static const struct { enum run_end a, b, want; } t[] = {
+		{ RUN_END_DONE, RUN_END_ERROR, RUN_END_ERROR },
+		{ RUN_END_ERROR, RUN_END_SIGNAL, RUN_END_ERROR },
+		{ RUN_END_FULL, RUN_END_NOSPACE, RUN_END_NOSPACE },
+		{ RUN_END_SIGNAL, RUN_END_FULL, RUN_END_SIGNAL },
+		{ RUN_END_DONE, RUN_END_DONE, RUN_END_DONE },
+	};
+	static const char *const names[] = { "tiotest", "fs_mark", "mdtest" };
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct run_head a = { .end = t[i].a, .complete = t[i].a == RUN_END_DONE, .end_err = 1 };
+		struct run_head b = { .end = t[i].b, .complete = t[i].b == RUN_END_DONE, .end_err = 2 };
+
+		snprintf(b.end_detail, sizeof(b.end_detail), "b's detail");
+		driver_head_merge(&a, &b);
+		CHECK(a.end == t[i].want && a.complete == (t[i].want == RUN_END_DONE) &&
+		      a.end_err == (t[i].want == t[i].a ? 1 : 2), "case %zu: end %d err %d", i, a.end,
+		      a.end_err);
+	}
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		const struct workload_ops *w = workload_find(names[i]);
+		void *x = w ? calloc(1, w->result_size) : NULL, *y = w ? calloc(1, w->result_size) : NULL;
+		struct run_head *a = x, *b = y;
+
+		if (!x || !y) {
+			CHECK(0, "%s: allocation", names[i]);
+			free(x);
+			free(y);
+			continue;
+		}
+		a->complete = true;
+		a->end = RUN_END_DONE;
+		b->end = RUN_END_ERROR;
+		b->end_err = EIO;
+		snprintf(b->end_detail, sizeof(b->end_detail), "a disk went away");
+		CHECK(w->merge(x, y) == 0, "%s merges", names[i]);
+		CHECK(!a->complete && a->end == RUN_END_ERROR && a->end_err == EIO &&
+		      !strcmp(a->end_detail, "a disk went away"), "%s: the error, its errno and detail "
+		      "win (end %d err %d)", names[i], a->end, a->end_err);
+		w->result_free(x);
+		w->result_free(y);
+		free(x);
+		free(y);
+	}
+}
+
 int main(void)
 {
 	char a[4200], b[4200], err[512];
@@ -244,6 +288,7 @@ int main(void)
 	unsigned n = 0;
 
 	CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+	head_merge();
 	CHECK(workload_register(&workload_nullio) == 0, "register");
 	CHECK(workload_register(&workload_nullio) == -EEXIST, "a name is registered once");
 	CHECK(workload_find("nullio") == &workload_nullio, "found by name");
