@@ -24,7 +24,8 @@
 #include "report/matrix_why.h"
 #include "report/matrix_after.h"
 #include "report/plot_cairo.h"
-#include "workload/mdtest.h"
+#include "report/workload_report.h"
+#include "workload/workload.h"
 
 #define MAX_SHOWN 8              /* significant effects on the terminal */
 
@@ -649,136 +650,18 @@ static json_t *summary_json(const struct an *a)
 
 /* ---- the classic tables of a cell's median run, rebuilt from its figures ---- */
 
-static double run_fig(const struct mread_run *r, const char *key)
-{
-	const struct rr_figure *f = rr_find(&r->r, key);
-
-	return f && r->r.nruns ? f->v[0] : NAN;
-}
-
-static double fact_num(const struct mread_run *r, const char *key)
-{
-	const struct rr_fact *f = rr_fact_find(&r->r, key);
-	char *end;
-	double v;
-
-	if (!f)
-		return NAN;
-	v = strtod(f->value, &end);
-	return end != f->value && !*end ? v : NAN;
-}
-
-/* tiotest 0.4.2's two tables (tiotest.md §4), MBs and Time from the config and the rate */
-static void classic_tiotest(FILE *o, const struct mread_run *r)
-{
-	static const char *const ph[4] = { "write", "random_write", "read", "random_read" };
-	static const char *const item[4] = { "Write", "Random Write", "Read", "Random Read" };
-	static const char *const lat[4] = { "Write       ", "Random Write", "Read        ", "Random Read " };
-	double thr = fact_num(r, "config.threads"), fs = fact_num(r, "config.file_size_used_bytes"),
-	       bs = fact_num(r, "config.block_size_bytes"), rops = fact_num(r, "config.random_ops_per_thread");
-	char key[96];
-
-	if (isnan(fs))
-		fs = fact_num(r, "config.file_size_bytes");
-	fprintf(o, "Tiotest results for %.0f concurrent io threads:\n", isnan(thr) ? 0.0 : thr);
-	fputs(",----------------------------------------------------------------------.\n"
-	      "| Item                  | Time     | Rate         | Usr CPU  | Sys CPU |\n"
-	      "+-----------------------+----------+--------------+----------+---------+\n", o);
-	for (int p = 0; p < 4; p++) {
-		double rate, mb;
-
-		snprintf(key, sizeof(key), "%s.rate_mib_per_s", ph[p]);
-		if (isnan(rate = run_fig(r, key)))
-			continue;
-		mb = (p % 2 ? rops * bs : fs) * thr / 1048576.0;
-		/* "| Write %11.0f MBs |": the size right-aligned in the 23-column cell */
-		fprintf(o, "| %s %*.0f MBs |", item[p], (int)(16 - strlen(item[p])), isnan(mb) ? 0.0 : mb);
-		snprintf(key, sizeof(key), "%s.cpu_usr_pct", ph[p]);
-		fprintf(o, " %6.1f s | %7.3f MB/s | %5.1f %%  |", rate > 0 && !isnan(mb) ? mb / rate : 0.0, rate,
-			run_fig(r, key));
-		snprintf(key, sizeof(key), "%s.cpu_sys_pct", ph[p]);
-		fprintf(o, " %5.1f %% |\n", run_fig(r, key));
-	}
-	fputs("`----------------------------------------------------------------------'\n", o);
-	if (isnan(run_fig(r, "total.latency_mean_ns")))
-		return;
-	fputs("Tiotest latency results:\n"
-	      ",-------------------------------------------------------------------------.\n"
-	      "| Item         | Average latency | Maximum latency | % >2 sec | % >10 sec |\n"
-	      "+--------------+-----------------+-----------------+----------+-----------+\n", o);
-	for (int p = 0; p < 5; p++) {
-		const char *g = p < 4 ? ph[p] : "total";
-		double v[4];
-		static const char *const k[4] = { "latency_mean_ns", "latency_max_ns", "latency_over_2s_pct",
-						  "latency_over_10s_pct" };
-
-		for (int i = 0; i < 4; i++) {
-			snprintf(key, sizeof(key), "%s.%s", g, k[i]);
-			/* "% >2 sec" is written for this table only (never compared): the run's own value */
-			if (isnan(v[i] = run_fig(r, key)))
-				v[i] = rr_shown(&r->r, key, 0);
-		}
-		if (isnan(v[0]))
-			continue;
-		if (p == 4)
-			fputs("|--------------+-----------------+-----------------+----------+-----------|\n", o);
-		fprintf(o, "| %s | %12.3f ms | %12.3f ms | %8.5f | %9.5f |\n", p < 4 ? lat[p] : "Total       ",
-			v[0] / 1e6, v[1] / 1e6, v[2], v[3]);
-	}
-	fputs("`--------------+-----------------+-----------------+----------+-----------'\n", o);
-}
-
-/* fs_mark 3.3's rows (fs_mark.md §8); a long fill shows every k-th row */
-static void classic_fs_mark(FILE *o, const struct mread_run *r)
-{
-	const struct rr_series *s = r->r.nfill ? &r->r.fill[0] : NULL;
-	double size = fact_num(r, "config.file_bytes");
-	unsigned step = 1;
-
-	fputs("FSUse%        Count         Size    Files/sec     App Overhead\n", o);
-	if (!s)
-		return;
-	while (s->n / step > 60)
-		step++;
-	for (unsigned k = 0; k < s->n; k++) {
-		if (k % step && k + 1 != s->n)
-			continue;
-		fprintf(o, "%6.0f %12.0f %12.0f %12.1f %16.0f\n", s->x[k], s->x2[k], isnan(size) ? 0.0 : size, s->y[k],
-			s->overhead_ns && !isnan(s->overhead_ns[k]) ? s->overhead_ns[k] / 1000 : 0.0);
-	}
-	if (step > 1)
-		fprintf(o, "(every %u%s iteration of %u shown, and the last)\n", step, step == 2 ? "nd" : step == 3 ? "rd" : "th", s->n);
-}
-
-/* mdtest's SUMMARY rate rows for the run (its Mean: the figure; one run, so no spread) */
-static void classic_mdtest(FILE *o, const struct mread_run *r)
-{
-	fprintf(o, "SUMMARY rate (in ops/sec): (the Mean of this run's iterations)\n   %-22s %14s\n   %-22s %14s\n",
-		"Operation", "Mean", "---------", "----");
-	for (unsigned t = 0; t < MDT_NTESTS; t++)
-		for (unsigned f = 0; f < r->r.nfig; f++) {
-			size_t n = strlen(mdt_test_key[t]);
-
-			if (!strncmp(r->r.fig[f].key, mdt_test_key[t], n) && !strcmp(r->r.fig[f].key + n, "_per_s") &&
-			    !isnan(r->r.fig[f].v[0]))
-				fprintf(o, "   %-22s %14.3f\n", mdt_test_name[t], r->r.fig[f].v[0]);
-		}
-}
-
 static char *classic_text(const struct mx *m, const struct mread_run *r)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *o = open_memstream(&buf, &len);
+	const struct workload_ops *w;
 
 	if (!o)
 		return NULL;
-	if (!strcmp(m->workload, "tiotest"))
-		classic_tiotest(o, r);
-	else if (!strcmp(m->workload, "fs_mark"))
-		classic_fs_mark(o, r);
-	else if (!strcmp(m->workload, "mdtest"))
-		classic_mdtest(o, r);
+	w = workload_find(m->workload);
+	if (w && w->report && w->report->classic_from_figures)
+		w->report->classic_from_figures(o, &r->r);
 	else
 		for (unsigned f = 0; f < r->r.nfig; f++)
 			fprintf(o, "%-40s %14.4g %s\n", r->r.fig[f].name, r->r.fig[f].v[0], r->r.fig[f].unit);

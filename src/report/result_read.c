@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Result files back into a model (result_read.h). The figures are the workloads' own
- * declarations (core/figure.h); the table at the top says where each workload keeps its
- * groups, iterations, latency and time series. */
+ * declarations (core/figure.h); where each workload keeps its groups, iterations, latency and
+ * time series is its presentation's layout (report/workload_report.h). */
 #include "report/result_read.h"
 
 #include <errno.h>
@@ -17,60 +17,16 @@
 
 #include "core/run.h"
 #include "report/json.h"
+#include "report/workload_report.h"
 #include "workload/workload.h"
 
 /* figures are counts, rates, percentages and nanoseconds: anything beyond is not a result */
 #define RR_MAX_VALUE 1e19
 #define RR_MAX_DEPTH 4
 
-struct rr_wl_def {
-	const char *workload;
-	const char *groups;                      /* array of objects with a "name": tiotest phases */
-	const char *group_lat;                   /* latency object in each group (plots) */
-	const char *group_intervals;             /* time series in each group (optional): one series each */
-	const char *iters;                       /* array reduced per run: fs_mark iterations */
-	/* time series in each iteration (optional): one series per run, named iter_series, the
-	 * iterations end to end (fs_mark's create loops) */
-	const char *iter_intervals, *iter_series;
-	const char *iter_wall;                   /* an iteration's create-loop time, when it has no samples */
-	/* what a time series' y is: ops per second (files/s), else MiB/s from the bytes; and the
-	 * words plots use for its axes (struct rr_result's timeline_*) */
-	bool series_y_ops;
-	const char *series_y, *series_unit, *series_x;
-	/* object op name -> latency, in each iteration: with the buckets in schema 1, percentiles
-	 * only from schema 2, where run_lats in the run has the buckets */
-	const char *iter_lats, *run_lats;
-	const char *iter_lat_key_fig;            /* that op's p99 is a key figure ("create") */
-	const char *fill_x, *fill_x2, *fill_y;   /* per iteration: the fill curve */
-	const char *fill_y2;                     /* ... and a second y, optional (NAN where absent) */
-	const char *fill_agg, *fill_overhead;    /* ... and its optional columns (NaN when absent) */
-	const char *complete_field;              /* boolean in the run ... */
-	const char *end_field;                   /* ... or a string, complete when one of: */
-	const char *const *end_ok;
-};
-
-/* Where each workload's parts live in its result; its figures are the workload's own
- * declarations (workload/workload.h: figs), shared with the writer and the text reports. */
-static const char *const fsm_end_ok[] = { "done", "filesystem_full", NULL };
-
-static const struct rr_wl_def wl_defs[] = {
-	{ .workload = "tiotest", .groups = "phases",
-	  .group_lat = "latency", .group_intervals = "intervals", .complete_field = "complete",
-	  .series_y = "throughput", .series_unit = "MiB/s", .series_x = "time since the phase start (s)" },
-	/* fs_mark's intervals count files created (ops; bytes are 0) */
-	{ .workload = "fs_mark", .iters = "iterations",
-	  .iter_lats = "latency", .run_lats = "latency", .iter_lat_key_fig = "create", .fill_x = "fs_use_pct", .fill_x2 = "count",
-	  .fill_y = "files_per_sec_sum_of_threads", .fill_y2 = "layout.extents_per_file",
-	  .fill_agg = "files_per_sec_aggregate", .fill_overhead = "app_overhead_ns",
-	  .end_field = "end.reason", .end_ok = fsm_end_ok,
-	  .iter_intervals = "intervals", .iter_series = "create", .iter_wall = "wall_ns", .series_y_ops = true,
-	  .series_y = "create rate", .series_unit = "files/s",
-	  .series_x = "time in the create loops, iterations end to end (s)" },
-};
-
 struct ctx {
 	struct rr_result *r;
-	const struct rr_wl_def *def;
+	const struct rr_layout *def;
 	const struct figure_set *figs;
 	char *err;
 	size_t errlen;
@@ -369,7 +325,7 @@ static int read_intervals(struct ctx *c, unsigned run, const char *group, const 
  * time between create loops (stat, read, unlink, statfs) is not on this axis. */
 static int read_iter_intervals(struct ctx *c, unsigned run, const json_t *iters, size_t at)
 {
-	const struct rr_wl_def *d = c->def;
+	const struct rr_layout *d = c->def;
 	const json_t *it, *arr;
 	struct rr_series *s;
 	size_t i, total = 0;
@@ -418,7 +374,7 @@ static int read_iter_intervals(struct ctx *c, unsigned run, const json_t *iters,
 
 static int read_groups(struct ctx *c, unsigned run, const json_t *ro, struct opstat *tmp)
 {
-	const struct rr_wl_def *d = c->def;
+	const struct rr_layout *d = c->def;
 	const json_t *arr = json_object_get(ro, d->groups), *g;
 	size_t at = strlen(c->where), i;
 
@@ -501,7 +457,7 @@ static int merge_lats(struct ctx *c, const json_t *lats, struct opstat *tmp, str
 
 static int read_iters(struct ctx *c, unsigned run, const json_t *ro, struct opstat *tmp)
 {
-	const struct rr_wl_def *d = c->def;
+	const struct rr_layout *d = c->def;
 	const json_t *arr = json_object_get(ro, d->iters), *it;
 	size_t at = strlen(c->where), i, nf = 0;
 	struct figure_acc acc[16] = { { 0 } };
@@ -708,7 +664,7 @@ static int read_run_figs(struct ctx *c, unsigned run, const json_t *ro)
 
 static int read_run(struct ctx *c, unsigned run, const json_t *ro)
 {
-	const struct rr_wl_def *d = c->def;
+	const struct rr_layout *d = c->def;
 	struct opstat *tmp;
 	bool complete = false;
 	const char *reason = NULL;
@@ -856,6 +812,7 @@ static int read_head(struct ctx *c, const json_t *root)
 	const json_t *wl = json_object_get(root, "workload"), *label = json_object_get(root, "label");
 	const json_t *cfg = json_object_get(root, "config"), *env = json_object_get(root, "environment");
 	const json_t *cmd = json_object_get(root, "command_line");
+	const struct workload_ops *w;
 	char name[64];
 
 	if (!json_is_object(root))
@@ -869,19 +826,14 @@ static int read_head(struct ctx *c, const json_t *root)
 	c->version = (int)json_integer_value(ver);
 	if (!json_is_string(wl))
 		return fail(c, "field 'workload' is missing or not a string");
-	for (size_t i = 0; i < sizeof(wl_defs) / sizeof(wl_defs[0]); i++)
-		if (!strcmp(json_string_value(wl), wl_defs[i].workload) &&
-		    workload_find(wl_defs[i].workload)) {
-			c->def = &wl_defs[i];
-			c->figs = workload_find(wl_defs[i].workload)->figs;
-		}
-	/* any other registered workload: the generic result (report/generic_report.c), its run
+	w = workload_find(json_string_value(wl));
+	/* a workload without a layout: the generic result (report/generic_report.c), its run
 	 * figures and "complete" */
-	if (!c->def && workload_find(json_string_value(wl)) && workload_find(json_string_value(wl))->figs) {
-		static const struct rr_wl_def generic = { .workload = "", .complete_field = "complete" };
+	if (w && w->figs) {
+		static const struct rr_layout generic = { .complete_field = "complete" };
 
-		c->def = &generic;
-		c->figs = workload_find(json_string_value(wl))->figs;
+		c->def = w->report && w->report->layout ? w->report->layout : &generic;
+		c->figs = w->figs;
 	}
 	if (!c->def)
 		return fail(c, "unknown workload '%s'", rr_printable(json_string_value(wl), name, sizeof(name)));
@@ -1168,6 +1120,25 @@ const struct rr_figure *rr_find(const struct rr_result *r, const char *key)
 		if (!strcmp(r->fig[i].key, key))
 			return &r->fig[i];
 	return NULL;
+}
+
+double rr_run_value(const struct rr_result *r, const char *key, unsigned run)
+{
+	const struct rr_figure *f = rr_find(r, key);
+
+	return f && run < r->nruns ? f->v[run] : NAN;
+}
+
+double rr_fact_num(const struct rr_result *r, const char *key)
+{
+	const struct rr_fact *f = rr_fact_find(r, key);
+	char *end;
+	double v;
+
+	if (!f)
+		return NAN;
+	v = strtod(f->value, &end);
+	return end != f->value && !*end ? v : NAN;
 }
 
 double rr_shown(const struct rr_result *r, const char *key, unsigned run)
