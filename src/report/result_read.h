@@ -170,6 +170,8 @@ double rr_shown(const struct rr_result *r, const char *key, unsigned run);
  * -ENOMEM. */
 struct figure;
 int rr_figure_put(struct rr_result *r, const struct figure *d, unsigned run, double v);
+/* f named key and name, with d's unit, direction, combination and flags (the values are f's) */
+void rr_figure_declare(struct rr_figure *f, const struct figure *d, const char *key, const char *name);
 const struct rr_fact *rr_fact_find(const struct rr_result *r, const char *key);
 /* The value of the figure key in run (NaN when absent); a fact's value as a number (NaN when
  * absent or not a number): what a workload's classic table from figures reads. */
