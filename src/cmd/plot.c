@@ -160,19 +160,21 @@ static int plot_opts_of(const char *prog, const struct plot_config *c, struct pl
 		for (t = PLOT_FILL; t <= PLOT_COMPARE && strcmp(c->type, plot_type_name[t]); t++)
 			;
 		if (t > PLOT_COMPARE) {
-			fprintf(stderr, "%s: option --type: '%s' is not fill, timeline, latency or compare\n", prog,
-				quote_str(c->type, q, sizeof(q)));
+			fprintf(stderr, "%s: option --type: '%s' is not fill, timeline, latency or compare\n",
+				prog, quote_str(c->type, q, sizeof(q)));
 			return EXIT_USAGE;
 		}
 		po->type = (enum plot_type)t;
 	}
 	if (c->x && strcmp(c->x, "fsuse") && strcmp(c->x, "count")) {
-		fprintf(stderr, "%s: option --x: '%s' is not fsuse or count\n", prog, quote_str(c->x, q, sizeof(q)));
+		fprintf(stderr, "%s: option --x: '%s' is not fsuse or count\n", prog,
+			quote_str(c->x, q, sizeof(q)));
 		return EXIT_USAGE;
 	}
 	po->fill_x = !c->x ? 0 : !strcmp(c->x, "count") ? 2 : 1;
 	if (c->y && strcmp(c->y, "files") && strcmp(c->y, "aggregate")) {
-		fprintf(stderr, "%s: option --y: '%s' is not files or aggregate\n", prog, quote_str(c->y, q, sizeof(q)));
+		fprintf(stderr, "%s: option --y: '%s' is not files or aggregate\n", prog,
+			quote_str(c->y, q, sizeof(q)));
 		return EXIT_USAGE;
 	}
 	po->fill_y = c->y && !strcmp(c->y, "aggregate");

@@ -219,7 +219,8 @@ static void block(struct doc *d, int level, const char *s)
 	}
 }
 
-__attribute__((format(printf, 3, 0))) static void vblock(struct doc *d, int level, const char *fmt, va_list ap)
+__attribute__((format(printf, 3, 0))) static void vblock(struct doc *d, int level, const char *fmt,
+							 va_list ap)
 {
 	char *s = vfmt(fmt, ap);
 

@@ -470,12 +470,23 @@ static const char *const fsm_end_ok[] = { "done", "filesystem_full", NULL };
 /* fs_mark's intervals count files created (ops; bytes are 0) */
 static const struct rr_layout fsm_layout = {
 	.iters = "iterations",
-	.iter_lats = "latency", .run_lats = "latency", .iter_lat_key_fig = "create", .fill_x = "fs_use_pct", .fill_x2 = "count",
-	.fill_y = "files_per_sec_sum_of_threads", .fill_y2 = "layout.extents_per_file",
-	.fill_agg = "files_per_sec_aggregate", .fill_overhead = "app_overhead_ns",
-	.end_field = "end.reason", .end_ok = fsm_end_ok,
-	.iter_intervals = "intervals", .iter_series = "create", .iter_wall = "wall_ns", .series_y_ops = true,
-	.series_y = "create rate", .series_unit = "files/s",
+	.iter_lats = "latency",
+	.run_lats = "latency",
+	.iter_lat_key_fig = "create",
+	.fill_x = "fs_use_pct",
+	.fill_x2 = "count",
+	.fill_y = "files_per_sec_sum_of_threads",
+	.fill_y2 = "layout.extents_per_file",
+	.fill_agg = "files_per_sec_aggregate",
+	.fill_overhead = "app_overhead_ns",
+	.end_field = "end.reason",
+	.end_ok = fsm_end_ok,
+	.iter_intervals = "intervals",
+	.iter_series = "create",
+	.iter_wall = "wall_ns",
+	.series_y_ops = true,
+	.series_y = "create rate",
+	.series_unit = "files/s",
 	.series_x = "time in the create loops, iterations end to end (s)",
 };
 
@@ -494,11 +505,16 @@ static void classic_fs_mark(FILE *o, const struct rr_result *r)
 	for (unsigned k = 0; k < s->n; k++) {
 		if (k % step && k + 1 != s->n)
 			continue;
-		fprintf(o, "%6.0f %12.0f %12.0f %12.1f %16.0f\n", s->x[k], s->x2[k], isnan(size) ? 0.0 : size, s->y[k],
+		fprintf(o, "%6.0f %12.0f %12.0f %12.1f %16.0f\n", s->x[k], s->x2[k], isnan(size) ? 0.0 : size,
+			s->y[k],
 			s->overhead_ns && !isnan(s->overhead_ns[k]) ? s->overhead_ns[k] / 1000 : 0.0);
 	}
 	if (step > 1)
-		fprintf(o, "(every %u%s iteration of %u shown, and the last)\n", step, step == 2 ? "nd" : step == 3 ? "rd" : "th", s->n);
+		fprintf(o, "(every %u%s iteration of %u shown, and the last)\n", step,
+			step == 2   ? "nd"
+			: step == 3 ? "rd"
+				    : "th",
+			s->n);
 }
 
 const struct workload_report fsm_report = {

@@ -86,15 +86,16 @@ static void section_figures(struct doc *d, const struct an *a)
 	const struct mx *m = a->m;
 	unsigned nc = m->ncells + 2;
 	const char **head = calloc(nc, sizeof(char *)), **cells = calloc(nc, sizeof(char *));
-	char (*buf)[128] = calloc(nc, sizeof(*buf));
+	char(*buf)[128] = calloc(nc, sizeof(*buf));
 
 	if (!head || !cells || !buf)
 		goto out;
 	doc_h(d, 2, "Figures by cell");
-	doc_p(d, "Mean over the runs and its 95%% confidence interval [low, high] (Student's t); rates (MiB/s, "
-		 "IOPS, files/s) are harmonic means, each run doing the same work, with the interval mapped back from "
-		 "the reciprocals. In parentheses: the verdict of the cell against %s, the first cell, where the two "
-		 "differ in one axis and it is decided (Effects below). CV per cell and figure is in summary.json.",
+	doc_p(d,
+	      "Mean over the runs and its 95%% confidence interval [low, high] (Student's t); rates (MiB/s, "
+	      "IOPS, files/s) are harmonic means, each run doing the same work, with the interval mapped back from "
+	      "the reciprocals. In parentheses: the verdict of the cell against %s, the first cell, where the two "
+	      "differ in one axis and it is decided (Effects below). CV per cell and figure is in summary.json.",
 	      m->cell[0].name);
 	head[0] = "figure";
 	head[1] = "unit";
@@ -111,11 +112,14 @@ static void section_figures(struct doc *d, const struct an *a)
 		cells[1] = mrep_disp_unit(a->fig[f]->unit, ref, &sc);
 		for (unsigned c = 0; c < m->ncells; c++) {
 			const struct eff_test *t = c ? mrep_test_vs_first(a, c, f) : NULL;
-			const char *st = t && (t->v.kind == VD_DIFFERENT || t->v.kind == VD_EQUIVALENT) ? mrep_verdict_word(a, t) : "";
+			const char *st = t && (t->v.kind == VD_DIFFERENT || t->v.kind == VD_EQUIVALENT)
+						 ? mrep_verdict_word(a, t)
+						 : "";
 
 			mrep_fmt_cell(a, c, f, sc, buf[c], sizeof(buf[c]) - 16);
 			if (*st)
-				snprintf(buf[c] + strlen(buf[c]), sizeof(buf[c]) - strlen(buf[c]), " (%s)", st);
+				snprintf(buf[c] + strlen(buf[c]), sizeof(buf[c]) - strlen(buf[c]), " (%s)",
+					 st);
 			cells[c + 2] = buf[c];
 		}
 		doc_row(d, cells);
@@ -154,13 +158,15 @@ static void test_row(struct doc *d, const struct an *a, const struct eff_test *t
 static void section_effects(struct doc *d, const struct an *a)
 {
 	const struct mx *m = a->m;
-	static const char *const head[] = { "figure", "from -> to", "from", "to", "effect [interval]", "family",
-					     "p (adj.)", "verdict", "how" };
+	static const char *const head[] = { "figure", "from -> to", "from",    "to", "effect [interval]",
+					    "family", "p (adj.)",   "verdict", "how" };
 
 	doc_h(d, 2, "Effects");
 	doc_p(d, verdict_legend, a->equiv_pct);
-	doc_p(d, "Confirmatory: %u tests (Holm); exploratory: %u tests (Benjamini-Hochberg). Shown: the primary and "
-		 "key figures and every decided difference; summary.json has every test.", a->r.nconfirm, a->r.nexplore);
+	doc_p(d,
+	      "Confirmatory: %u tests (Holm); exploratory: %u tests (Benjamini-Hochberg). Shown: the primary and "
+	      "key figures and every decided difference; summary.json has every test.",
+	      a->r.nconfirm, a->r.nexplore);
 	for (unsigned x = 0; x < m->naxes; x++) {
 		unsigned hidden = 0;
 		bool any = false;
@@ -169,13 +175,21 @@ static void section_effects(struct doc *d, const struct an *a)
 			const struct eff_test *t = &a->r.t[k];
 			char lab[256], from[48], to[48];
 			struct test_cells tc;
-			const char *cells[9] = { a->fig[t->fig]->name, lab, from, to, tc.est, vd_family_name(t->v.family), tc.pa,
-						 mrep_verdict_word(a, t), tc.how };
+			const char *cells[9] = { a->fig[t->fig]->name,
+						 lab,
+						 from,
+						 to,
+						 tc.est,
+						 vd_family_name(t->v.family),
+						 tc.pa,
+						 mrep_verdict_word(a, t),
+						 tc.how };
 			const struct eff_cell *c0, *c1;
 
 			if (t->kind != EFF_EFFECT || t->axis != x)
 				continue;
-			if (!shown_fig(a, t->fig) && t->v.family != VD_CONFIRMATORY && t->v.kind != VD_DIFFERENT) {
+			if (!shown_fig(a, t->fig) && t->v.family != VD_CONFIRMATORY &&
+			    t->v.kind != VD_DIFFERENT) {
 				hidden++;
 				continue;
 			}
@@ -200,15 +214,17 @@ static void section_effects(struct doc *d, const struct an *a)
 		if (any)
 			doc_table_end(d);
 		if (hidden)
-			doc_p(d, "%s: %u more tests of other figures, none decided different (summary.json).", m->axis[x].name,
-			      hidden);
+			doc_p(d, "%s: %u more tests of other figures, none decided different (summary.json).",
+			      m->axis[x].name, hidden);
 	}
 }
 
 static void section_interactions(struct doc *d, const struct an *a)
 {
-	static const char *const head[] = { "figure", "axes", "B's effect at each A", "ratio of ratios [interval]",
-					     "family", "p (adj.)", "interaction", "how" };
+	static const char *const head[] = {
+		"figure", "axes",     "B's effect at each A", "ratio of ratios [interval]",
+		"family", "p (adj.)", "interaction",	      "how"
+	};
 	unsigned nia = 0, hidden = 0;
 	bool any = false;
 
@@ -219,19 +235,22 @@ static void section_interactions(struct doc *d, const struct an *a)
 		doc_p(d, "No interaction to test: it needs two axes and the four cells of a 2x2 square.");
 		return;
 	}
-	doc_p(d, "Does one axis' effect depend on another's value? The difference of differences "
-		 "(A2B2 - A1B2) - (A2B1 - A1B1) on the log scale, shown as the ratio of the two ratios (1: the same "
-		 "relative effect at both A values); for percentages the difference of differences in their unit. "
-		 "Paired by round: the per-round contrast and a one-sample t; else the four cells' variances "
-		 "(Welch-Satterthwaite). \"yes\": the corrected interval excludes 1, \"no\": the 90%% interval lies "
-		 "within the equivalence margin, else undecided. Shown: the primary and key figures and every decided "
-		 "interaction.");
+	doc_p(d,
+	      "Does one axis' effect depend on another's value? The difference of differences "
+	      "(A2B2 - A1B2) - (A2B1 - A1B1) on the log scale, shown as the ratio of the two ratios (1: the same "
+	      "relative effect at both A values); for percentages the difference of differences in their unit. "
+	      "Paired by round: the per-round contrast and a one-sample t; else the four cells' variances "
+	      "(Welch-Satterthwaite). \"yes\": the corrected interval excludes 1, \"no\": the 90%% interval lies "
+	      "within the equivalence margin, else undecided. Shown: the primary and key figures and every decided "
+	      "interaction.");
 	for (unsigned k = 0; k < a->r.nt; k++) {
 		const struct eff_test *t = &a->r.t[k];
 		char axes[160], words[320];
 		struct test_cells tc;
-		const char *cells[8] = { a->fig[t->fig]->name, axes, words, tc.est, vd_family_name(t->v.family), tc.pa,
-					 mrep_verdict_word(a, t), tc.how };
+		const char *cells[8] = {
+			a->fig[t->fig]->name,	 axes,	words, tc.est, vd_family_name(t->v.family), tc.pa,
+			mrep_verdict_word(a, t), tc.how
+		};
 
 		if (t->kind != EFF_INTERACTION)
 			continue;
@@ -243,7 +262,8 @@ static void section_interactions(struct doc *d, const struct an *a)
 			doc_table(d, 8, head, NULL);
 			any = true;
 		}
-		snprintf(axes, sizeof(axes), "A=%s x B=%s", a->m->axis[t->axis].name, a->m->axis[t->axis_b].name);
+		snprintf(axes, sizeof(axes), "A=%s x B=%s", a->m->axis[t->axis].name,
+			 a->m->axis[t->axis_b].name);
 		mrep_interaction_words(a, t, words, sizeof(words));
 		test_row(d, a, t, &tc, cells);
 	}
@@ -258,8 +278,10 @@ static void section_classic(struct doc *d, const struct an *a)
 	const struct mx *m = a->m;
 
 	doc_h(d, 2, "Each cell's median run");
-	doc_p(d, "The classic %s output of each cell's median run (the run with the median %s), rebuilt from its "
-		 "result file's figures.", m->workload, m->cell[0].median_fig[0] ? m->cell[0].median_fig : "first figure");
+	doc_p(d,
+	      "The classic %s output of each cell's median run (the run with the median %s), rebuilt from its "
+	      "result file's figures.",
+	      m->workload, m->cell[0].median_fig[0] ? m->cell[0].median_fig : "first figure");
 	for (unsigned c = 0; c < m->ncells; c++) {
 		const struct mread_run *r = mread_median_run(m, c);
 		char *txt;
@@ -281,10 +303,11 @@ static void profile_pair(struct doc *d, const struct an *a, unsigned c0, unsigne
 {
 	const struct mx *m = a->m;
 	const struct perf_profile *p0 = g0->p, *p1 = g1->p;
-	static const char *const h2[] = { "symbol", "image", "A us/op", "B us/op", "change us/op", "A %", "B %",
-					  "share change (points)" };
+	static const char *const h2[] = { "symbol",	  "image", "A us/op", "B us/op",
+					  "change us/op", "A %",   "B %",     "share change (points)" };
 	char hA[160], hB[160], sA[64] = "", sB[64] = "";
-	const char *h1[8] = { "samples A", "% A", "image A", "symbol A", "samples B", "% B", "image B", "symbol B" };
+	const char *h1[8] = { "samples A", "% A", "image A", "symbol A",
+			      "samples B", "% B", "image B", "symbol B" };
 	struct profdiff pd;
 	bool marked = false;
 
@@ -295,9 +318,11 @@ static void profile_pair(struct doc *d, const struct an *a, unsigned c0, unsigne
 	if (g1->ops && p1->samples)
 		snprintf(sB, sizeof(sB), ", %.3g per op", (double)p1->samples / (double)g1->ops);
 	doc_h(d, 3, "%s: %s against %s", g0->name, m->cell[c0].name, m->cell[c1].name);
-	doc_p(d, "Window: %s. %s: %llu samples%s; %s: %llu samples%s (cpu-clock, merged over each cell's runs). Top %u "
-		 "symbols side by side:", g0->window[0] ? g0->window : "not recorded", hA, (unsigned long long)p0->samples,
-	      sA, hB, (unsigned long long)p1->samples, sB, top);
+	doc_p(d,
+	      "Window: %s. %s: %llu samples%s; %s: %llu samples%s (cpu-clock, merged over each cell's runs). Top %u "
+	      "symbols side by side:",
+	      g0->window[0] ? g0->window : "not recorded", hA, (unsigned long long)p0->samples, sA, hB,
+	      (unsigned long long)p1->samples, sB, top);
 	doc_table(d, 8, h1, NULL);
 	for (unsigned i = 0; i < top && (i < p0->n || i < p1->n); i++) {
 		char s0[24], q0[24], s1[24], q1[24];
@@ -324,15 +349,17 @@ static void profile_pair(struct doc *d, const struct an *a, unsigned c0, unsigne
 	doc_table_end(d);
 	if (profdiff_compute(p0, g0->ops, p1, g1->ops, &pd))
 		return;
-	doc_p(d, "Window: %s. The symbols whose %s moved most from A to B, %s, with the change of their share "
-		 "beside it. %s", g0->window[0] ? g0->window : "not recorded",
-	      pd.per_op ? "cost per op" : "share of the samples",
-	      pd.inclusive ? "inclusive (call chains recorded: a symbol with every function it called; sampling "
-			     "artefacts folded into their callers)" :
-			     "self (no call chains: the time in the symbol itself; --profile-callgraph ranks by "
-			     "inclusive cost)",
-	      pd.per_op ? "Cost per op: samples / frequency / ops of the windows, in us." :
-			  "No cost per op: the results lack the frequency or the ops.");
+	doc_p(d,
+	      "Window: %s. The symbols whose %s moved most from A to B, %s, with the change of their share "
+	      "beside it. %s",
+	      g0->window[0] ? g0->window : "not recorded", pd.per_op ? "cost per op" : "share of the samples",
+	      pd.inclusive
+		      ? "inclusive (call chains recorded: a symbol with every function it called; sampling "
+			"artefacts folded into their callers)"
+		      : "self (no call chains: the time in the symbol itself; --profile-callgraph ranks by "
+			"inclusive cost)",
+	      pd.per_op ? "Cost per op: samples / frequency / ops of the windows, in us."
+			: "No cost per op: the results lack the frequency or the ops.");
 	doc_table(d, 8, h2, NULL);
 	for (size_t i = 0; i < pd.n && i < top; i++) {
 		const struct profdiff_row *r = &pd.v[i];
@@ -357,9 +384,10 @@ static void profile_pair(struct doc *d, const struct an *a, unsigned c0, unsigne
 	}
 	doc_table_end(d);
 	if (marked)
-		doc_p(d, "(artefact): a point where interrupts come back on or the CPU idles; on a virtual machine "
-			 "cpu-clock samples land there for time spent in its caller with interrupts off. With call "
-			 "chains (--profile-callgraph) they are folded into the caller. fsbench(1), Profiles, lists them.");
+		doc_p(d,
+		      "(artefact): a point where interrupts come back on or the CPU idles; on a virtual machine "
+		      "cpu-clock samples land there for time spent in its caller with interrupts off. With call "
+		      "chains (--profile-callgraph) they are folded into the caller. fsbench(1), Profiles, lists them.");
 	profdiff_free(&pd);
 }
 
@@ -374,8 +402,9 @@ static void section_profiles(struct doc *d, const struct an *a)
 	if (!any)
 		return;
 	doc_h(d, 2, "Profiles");
-	doc_p(d, "Kernel profiles (perf, cpu-clock) per cell, merged over its runs, for each pair of cells one axis "
-		 "apart: the two cells' top symbols side by side, then the symbols whose cost per op moved most.");
+	doc_p(d,
+	      "Kernel profiles (perf, cpu-clock) per cell, merged over its runs, for each pair of cells one axis "
+	      "apart: the two cells' top symbols side by side, then the symbols whose cost per op moved most.");
 	for (unsigned k = 0; k < a->r.nt; k++) {
 		const struct eff_test *t = &a->r.t[k];
 		const struct mread_cell *c0 = &m->cell[t->cell[0]], *c1 = &m->cell[t->cell[1]];
@@ -386,21 +415,25 @@ static void section_profiles(struct doc *d, const struct an *a)
 		for (unsigned g = 0; g < c0->nprof; g++)
 			for (unsigned h = 0; h < c1->nprof; h++)
 				if (!strcmp(c0->prof[g].name, c1->prof[h].name))
-					profile_pair(d, a, t->cell[0], t->cell[1], &c0->prof[g], &c1->prof[h], top);
+					profile_pair(d, a, t->cell[0], t->cell[1], &c0->prof[g], &c1->prof[h],
+						     top);
 	}
 }
 
 static void section_runs(struct doc *d, const struct an *a)
 {
 	const struct mx *m = a->m;
-	static const char *const head[] = { "order", "cell", "repeat", "started", "exit", "other CPU %", "flagged",
-					    "used", "file", "steal %" };
+	static const char *const head[] = { "order",	   "cell",    "repeat", "started", "exit",
+					    "other CPU %", "flagged", "used",	"file",	   "steal %" };
 	unsigned *idx;
 
 	doc_h(d, 2, "Runs");
-	doc_p(d, "In the order they ran. Flagged: other processes took more CPU than the runner's threshold during "
-		 "the run (%s).", m->exclude_flagged ? "left out of the statistics: --exclude-flagged" :
-		 "counted in the statistics; fsbench report --exclude-flagged leaves them out");
+	doc_p(d,
+	      "In the order they ran. Flagged: other processes took more CPU than the runner's threshold during "
+	      "the run (%s).",
+	      m->exclude_flagged
+		      ? "left out of the statistics: --exclude-flagged"
+		      : "counted in the statistics; fsbench report --exclude-flagged leaves them out");
 	doc_table(d, 10, head, NULL);
 	idx = calloc(m->nruns + 1, sizeof(*idx));
 	for (unsigned k = 0; idx && k < m->nruns; k++)
@@ -424,14 +457,23 @@ static void section_runs(struct doc *d, const struct an *a)
 			snprintf(cpu, sizeof(cpu), "-");
 		else
 			snprintf(cpu, sizeof(cpu), "%.1f", r->other_cpu_pct);
-		snprintf(used, sizeof(used), "%s%s%s", r->used ? "yes" : "no", r->problem ? ": " : "", r->problem ? r->problem : "");
+		snprintf(used, sizeof(used), "%s%s%s", r->used ? "yes" : "no", r->problem ? ": " : "",
+			 r->problem ? r->problem : "");
 		if (isnan(r->steal_pct))
 			snprintf(st, sizeof(st), "-");
 		else
 			snprintf(st, sizeof(st), "%.1f", r->steal_pct);
 		{
-			const char *row[10] = { o, m->cell[r->cell].name, rp, r->started_at, ex, cpu,
-					       r->other_cpu_flag ? "FLAGGED" : "", used, r->json ? r->json : "-", st };
+			const char *row[10] = { o,
+						m->cell[r->cell].name,
+						rp,
+						r->started_at,
+						ex,
+						cpu,
+						r->other_cpu_flag ? "FLAGGED" : "",
+						used,
+						r->json ? r->json : "-",
+						st };
 
 			doc_row(d, row);
 		}
@@ -447,8 +489,8 @@ static void answer_to_doc(void *ctx, enum answer_kind k, const struct eff_test *
 	doc_li(ctx, "%s", line);
 }
 
-void mrep_write_doc(struct doc *d, const struct an *a, const struct plot_buf *cmp, const struct plot_buf *fill,
-		      const struct plot_buf *after)
+void mrep_write_doc(struct doc *d, const struct an *a, const struct plot_buf *cmp,
+		    const struct plot_buf *fill, const struct plot_buf *after)
 {
 	const struct mx *m = a->m;
 	char args[1024] = "";
@@ -460,42 +502,53 @@ void mrep_write_doc(struct doc *d, const struct an *a, const struct plot_buf *cm
 	for (unsigned r = 0; r < m->nruns; r++)
 		used += m->run[r].used;
 	doc_begin(d, m->name);
-	doc_p(d, "fsbench matrix: %s %s; %u cells, %u runs (%u used in the statistics). Kernel %s on %s, fsbench %s, "
-		 "targets: %s.", m->workload, args, m->ncells, m->nruns, used, m->kernel_release[0] ? m->kernel_release : "?",
+	doc_p(d,
+	      "fsbench matrix: %s %s; %u cells, %u runs (%u used in the statistics). Kernel %s on %s, fsbench %s, "
+	      "targets: %s.",
+	      m->workload, args, m->ncells, m->nruns, used, m->kernel_release[0] ? m->kernel_release : "?",
 	      m->host[0] ? m->host : "?", m->fsbench_version[0] ? m->fsbench_version : "?",
 	      m->target_kind[0] ? m->target_kind : "?");
 	if (m->fresh_never)
-		doc_p(d, "One filesystem per type (--fresh never, %lld made): the cells took turns on it, each run "
-			 "after the ones before it, so later runs measured a filesystem the earlier ones had aged; "
-			 "the rounds still interleave the cells.", m->mkfs_count);
+		doc_p(d,
+		      "One filesystem per type (--fresh never, %lld made): the cells took turns on it, each run "
+		      "after the ones before it, so later runs measured a filesystem the earlier ones had aged; "
+		      "the rounds still interleave the cells.",
+		      m->mkfs_count);
 	if (m->naged)
-		doc_p(d, "Aged before the runs (--age %s): %u filesystem%s; the first was %.1f %% full with %lld files, "
-			 "%.2f extents per file, when its first run began.", m->aged_recipe, m->naged,
-		      m->naged == 1 ? "" : "s", m->aged_used_pct, m->aged_files, m->aged_epf);
+		doc_p(d,
+		      "Aged before the runs (--age %s): %u filesystem%s; the first was %.1f %% full with %lld files, "
+		      "%.2f extents per file, when its first run began.",
+		      m->aged_recipe, m->naged, m->naged == 1 ? "" : "s", m->aged_used_pct, m->aged_files,
+		      m->aged_epf);
 	/* a checker's finding (a corrupted filesystem) before any performance figure */
 	mafter_findings_doc(d, m);
 	doc_h(d, 2, "Summary");
 	mrep_answer(a, answer_to_doc, d);
 	doc_list_end(d);
-	doc_p(d, "Confirmatory family (primary figures): %u tests, Holm; exploratory: %u tests, Benjamini-Hochberg; "
-		 "%u tests paired by round, %u unpaired%s. %u decided different: %u effects, %u interactions.",
+	doc_p(d,
+	      "Confirmatory family (primary figures): %u tests, Holm; exploratory: %u tests, Benjamini-Hochberg; "
+	      "%u tests paired by round, %u unpaired%s. %u decided different: %u effects, %u interactions.",
 	      a->r.nconfirm, a->r.nexplore, a->npaired, a->nunpaired,
-	      a->incomplete ? " (some rounds incomplete: those tests unpaired)" : "", a->nsig, a->nsig_eff, a->nsig_ia);
+	      a->incomplete ? " (some rounds incomplete: those tests unpaired)" : "", a->nsig, a->nsig_eff,
+	      a->nsig_ia);
 	section_cells(d, a);
 	section_figures(d, a);
 	section_effects(d, a);
 	section_interactions(d, a);
-	mwhy_doc(d, &(struct mwhy_in){ .m = m, .fig = a->fig, .nfig = a->nfig, .r = &a->r, .cell_a = -1, .cell_b = -1 });
+	mwhy_doc(d, &(struct mwhy_in){
+			    .m = m, .fig = a->fig, .nfig = a->nfig, .r = &a->r, .cell_a = -1, .cell_b = -1 });
 	if (cmp->ok || fill->ok) {
 		doc_h(d, 2, "Plots");
 		if (cmp->ok)
-			doc_figure(d, cmp->svg, cmp->svg_len, "plot-compare.svg", "plot-compare.png",
-				   "Key figures of each cell as ratios to the first cell's mean (log scale), 95% intervals, "
-				   "stars from the report's corrected tests, absolute means at the bars");
+			doc_figure(
+				d, cmp->svg, cmp->svg_len, "plot-compare.svg", "plot-compare.png",
+				"Key figures of each cell as ratios to the first cell's mean (log scale), 95% intervals, "
+				"stars from the report's corrected tests, absolute means at the bars");
 		if (fill->ok)
-			doc_figure(d, fill->svg, fill->svg_len, "plot-fill.svg", "plot-fill.png",
-				   "Files/sec as the filesystem fills, every cell on one chart: bold its median run, light "
-				   "its other runs");
+			doc_figure(
+				d, fill->svg, fill->svg_len, "plot-fill.svg", "plot-fill.png",
+				"Files/sec as the filesystem fills, every cell on one chart: bold its median run, light "
+				"its other runs");
 	}
 	mafter_section_doc(d, m, after->ok ? after->svg : NULL, after->svg_len);
 	section_classic(d, a);

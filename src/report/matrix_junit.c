@@ -14,7 +14,7 @@
 struct junit_ctx {
 	const struct an *a;
 	struct junit_case *c;
-	char **str;              /* every string the cases point to, freed together */
+	char **str; /* every string the cases point to, freed together */
 	unsigned n, nstr;
 	bool oom;
 };
@@ -50,15 +50,20 @@ static void answer_to_junit(void *ctx, enum answer_kind k, const struct eff_test
 	if (t->kind == EFF_EFFECT)
 		mrep_effect_label(a, t, lab, sizeof(lab));
 	else
-		snprintf(lab, sizeof(lab), "interaction %s x %s", a->m->axis[t->axis].name, a->m->axis[t->axis_b].name);
+		snprintf(lab, sizeof(lab), "interaction %s x %s", a->m->axis[t->axis].name,
+			 a->m->axis[t->axis_b].name);
 	snprintf(name, sizeof(name), "%s, %s", a->fig[t->fig]->name, lab);
-	c->result = t->kind == EFF_EFFECT && t->v.kind == VD_DIFFERENT && !strcmp(word, "worse") ? JUNIT_FAILURE :
-		    t->v.kind == VD_UNDECIDED || t->v.kind == VD_NA || t->v.kind == VD_NOT_TESTED ? JUNIT_SKIPPED :
-		    JUNIT_PASS;
+	c->result = t->kind == EFF_EFFECT && t->v.kind == VD_DIFFERENT && !strcmp(word, "worse")
+			    ? JUNIT_FAILURE
+		    : t->v.kind == VD_UNDECIDED || t->v.kind == VD_NA || t->v.kind == VD_NOT_TESTED
+			    ? JUNIT_SKIPPED
+			    : JUNIT_PASS;
 	c->classname = junit_keep(j, a->m->name ? a->m->name : "report");
 	c->name = junit_keep(j, name);
 	c->text = junit_keep(j, line);
-	c->message = c->result == JUNIT_PASS ? NULL : !t->v.tested && t->v.why ? junit_keep(j, t->v.why) : c->text;
+	c->message = c->result == JUNIT_PASS	? NULL
+		     : !t->v.tested && t->v.why ? junit_keep(j, t->v.why)
+						: c->text;
 	j->n++;
 }
 

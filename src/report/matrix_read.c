@@ -766,9 +766,10 @@ static int read_names(struct mx *m, const json_t *root, const json_t *exp, char 
 		return errmsg(err, errlen, "manifest.json: experiment.workload_args is longer than 1000");
 	if (!(m->wargs = calloc(json_array_size(x) + 1, sizeof(char *))))
 		return errmsg(err, errlen, "out of memory");
-	json_array_foreach(x, i, a) {
+	json_array_foreach (x, i, a) {
 		if (!(m->wargs[i] = str_of(a, false)))
-			return errmsg(err, errlen, "manifest.json: experiment.workload_args[%zu] is not a string", i);
+			return errmsg(err, errlen,
+				      "manifest.json: experiment.workload_args[%zu] is not a string", i);
 		m->nwargs++;
 	}
 	return 0;
@@ -785,8 +786,9 @@ static void read_aged(struct mx *m, const json_t *root)
 		     sizeof(m->aged_recipe));
 	m->aged_used_pct = json_is_number(u) ? json_number_value(u) : NAN;
 	m->aged_epf = json_is_number(epf) ? json_number_value(epf) : NAN;
-	m->aged_files = json_is_integer(json_object_get(a0, "files")) ?
-			json_integer_value(json_object_get(a0, "files")) : -1;
+	m->aged_files = json_is_integer(json_object_get(a0, "files"))
+				? json_integer_value(json_object_get(a0, "files"))
+				: -1;
 }
 
 /* the design: order, fresh, mkfs count, ageing, primary figures, margin, alpha, axes, cells
@@ -802,19 +804,22 @@ static int read_design(struct mx *m, const json_t *root, const json_t *exp, char
 	/* runs in rounds that each ran every cell: interleaved or rotated, not sequential */
 	m->rounds = !ord || strcmp(ord, "sequential");
 	m->fresh_never = !strcmp(json_string_value(json_object_get(exp, "fresh")) ?: "", "never");
-	m->mkfs_count = json_is_integer(json_object_get(root, "mkfs_count")) ?
-			json_integer_value(json_object_get(root, "mkfs_count")) : -1;
+	m->mkfs_count = json_is_integer(json_object_get(root, "mkfs_count"))
+				? json_integer_value(json_object_get(root, "mkfs_count"))
+				: -1;
 	read_aged(m, root);
 	/* outside input: a list that fails the check is ignored (the declared figures), said */
 	if (prim && !vd_primary_check(prim) && !(m->primary = strdup(prim)))
 		return errmsg(err, errlen, "out of memory");
 	if (prim && !m->primary)
-		warn(m, "manifest.json: experiment.primary is not a list of figure keys: the declared primary figures used");
+		warn(m,
+		     "manifest.json: experiment.primary is not a list of figure keys: the declared primary figures used");
 	if (json_is_number(eq) && json_number_value(eq) > 0 && json_number_value(eq) < 100)
 		m->equiv_pct = json_number_value(eq);
 	eq = json_object_get(exp, "alpha");
-	m->alpha = json_is_number(eq) && json_number_value(eq) > 0 && json_number_value(eq) <= VD_ALPHA ?
-		   json_number_value(eq) : VD_ALPHA;
+	m->alpha = json_is_number(eq) && json_number_value(eq) > 0 && json_number_value(eq) <= VD_ALPHA
+			   ? json_number_value(eq)
+			   : VD_ALPHA;
 	if (read_axes(m, exp, e2, sizeof(e2)) || read_cells(m, exp, e2, sizeof(e2)) ||
 	    read_runs(m, root, e2, sizeof(e2)))
 		return errmsg(err, errlen, "manifest.json: %s", e2);
@@ -834,8 +839,10 @@ static void count_runs(struct mx *m)
 	m->nused = used;
 	m->nflagged = flagged;
 	if (flagged)
-		warn(m, "%u of %u runs flagged: other processes took CPU beyond the runner's threshold (%s)", flagged,
-		     m->nruns, m->exclude_flagged ? "left out: --exclude-flagged" : "counted; marked in the runs table");
+		warn(m, "%u of %u runs flagged: other processes took CPU beyond the runner's threshold (%s)",
+		     flagged, m->nruns,
+		     m->exclude_flagged ? "left out: --exclude-flagged"
+					: "counted; marked in the runs table");
 	if (!used)
 		warn(m, "no usable run: nothing to analyse");
 }

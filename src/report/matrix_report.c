@@ -374,7 +374,8 @@ static void answer_test(const struct an *a, const struct eff_test *t, enum answe
 	mrep_fmt_estimate(a, t, est, sizeof(est));
 	mrep_fmt_how(t, how, sizeof(how));
 	snprintf(line, sizeof(line), "%s%s, %s: %s %s%s%s%s", k == ANS_EXPLORATORY ? "exploratory: " : "",
-		 a->fig[t->fig]->name, lab, mrep_verdict_word(a, t), est, *how ? " (" : "", how, *how ? ")" : "");
+		 a->fig[t->fig]->name, lab, mrep_verdict_word(a, t), est, *how ? " (" : "", how,
+		 *how ? ")" : "");
 	fn(ctx, k, t, line);
 }
 
@@ -649,8 +650,8 @@ int matrix_explain(const char *dir, const char *cell_a, const char *cell_b, FILE
 
 /* every output can be written, and the database's path has no symbolic link on it, before
  * anything is written: 0, or -EINVAL with the reason in err; dbp the database's path */
-static int check_outputs(const char *dir, const struct matrix_report_opts *o, char *dbp, size_t dblen, char *err,
-			 size_t errlen)
+static int check_outputs(const char *dir, const struct matrix_report_opts *o, char *dbp, size_t dblen,
+			 char *err, size_t errlen)
 {
 	char path[4096], e[512];
 
@@ -713,9 +714,12 @@ static int plots_collect(const struct an *a, struct rep_plots *p)
 			const struct eff_test *t = c ? mrep_test_vs_first(a, c, f) : NULL;
 
 			if (t && p->nres)
-				p->marks[p->nmarks++] = (struct plot_mark){ a->fig[f]->key, p->nres,
-									    t->v.kind == VD_DIFFERENT || t->v.kind == VD_EQUIVALENT ?
-									    mrep_verdict_word(a, t) : "" };
+				p->marks[p->nmarks++] =
+					(struct plot_mark){ a->fig[f]->key, p->nres,
+							    t->v.kind == VD_DIFFERENT ||
+									    t->v.kind == VD_EQUIVALENT
+								    ? mrep_verdict_word(a, t)
+								    : "" };
 		}
 		p->nres++;
 	}
@@ -731,11 +735,17 @@ static int plots_draw(const char *dir, const struct an *a, FILE *term, struct re
 	char e[512];
 
 	if (p->nres && m->cell[0].nrun) {
-		struct plot_opts po = { .type = PLOT_COMPARE, .width = 1200, .height = 800, .marks = p->marks,
-					.nmarks = p->nmarks, .marks_note = p->note };
+		struct plot_opts po = { .type = PLOT_COMPARE,
+					.width = 1200,
+					.height = 800,
+					.marks = p->marks,
+					.nmarks = p->nmarks,
+					.marks_note = p->note };
 
-		snprintf(p->note, sizeof(p->note), "verdicts against %s: the report's (confirmatory %u tests, Holm; exploratory "
-			 "%u, BH; none for cells two axes apart)", m->cell[0].name, a->r.nconfirm, a->r.nexplore);
+		snprintf(p->note, sizeof(p->note),
+			 "verdicts against %s: the report's (confirmatory %u tests, Holm; exploratory "
+			 "%u, BH; none for cells two axes apart)",
+			 m->cell[0].name, a->r.nconfirm, a->r.nexplore);
 		const struct plot_src src = { p->res, p->nres, NULL };
 
 		if (plot_both(dir, "plot-compare", &src, &po, &p->cmp, e, sizeof(e))) {
@@ -747,9 +757,15 @@ static int plots_draw(const char *dir, const struct an *a, FILE *term, struct re
 		}
 	}
 	if (p->has_fill) {
-		struct plot_opts po = { .type = PLOT_FILL, .width = 1200, .height = 800, .bold_run = p->bold, .band = true,
-					.bold_what = o->fill_y ? "median run by aggregate files/sec" : "median run",
-					.fill_y = o->fill_y, .smooth = o->smooth };
+		struct plot_opts po = { .type = PLOT_FILL,
+					.width = 1200,
+					.height = 800,
+					.bold_run = p->bold,
+					.band = true,
+					.bold_what = o->fill_y ? "median run by aggregate files/sec"
+							       : "median run",
+					.fill_y = o->fill_y,
+					.smooth = o->smooth };
 
 		const struct plot_src src = { p->res, p->nres, NULL };
 
@@ -778,7 +794,8 @@ static void plots_free(struct rep_plots *p)
 }
 
 /* report.md and report.html: 0, or -1 with the reason in err */
-static int write_docs(const char *dir, const struct an *a, const struct rep_plots *p, char *err, size_t errlen)
+static int write_docs(const char *dir, const struct an *a, const struct rep_plots *p, char *err,
+		      size_t errlen)
 {
 	struct outfile *md, *html;
 	struct doc d = { 0 };
@@ -806,8 +823,8 @@ static int write_docs(const char *dir, const struct an *a, const struct rep_plot
 
 /* the runs into the history database: 0; -EIO with the reason in err; -EINTR when o->stop
  * ended it */
-static int record_history(const char *dbp, const struct mx *m, const struct matrix_report_opts *o, unsigned *added,
-			  char *err, size_t errlen)
+static int record_history(const char *dbp, const struct mx *m, const struct matrix_report_opts *o,
+			  unsigned *added, char *err, size_t errlen)
 {
 	struct history *h;
 	char e[512];
@@ -878,8 +895,9 @@ int matrix_report_opts(const char *dir, const struct matrix_report_opts *o, FILE
 		goto out;
 	if (o->junit) {
 		clock_gettime(CLOCK_MONOTONIC, &t1);
-		if (mrep_write_junit(&a, o->junit, (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9, err,
-				errlen))
+		if (mrep_write_junit(&a, o->junit,
+				     (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9, err,
+				     errlen))
 			goto out;
 	}
 	if (!o->no_db && (rc = record_history(dbp, &m, o, &added, err, errlen)))

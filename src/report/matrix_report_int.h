@@ -15,25 +15,25 @@
 #include "report/matrix_read.h"
 #include "report/matrix_report.h"
 
-#define MAX_SHOWN 8              /* significant effects on the terminal */
+#define MAX_SHOWN 8 /* significant effects on the terminal */
 
 /* the analysis' inputs and results, shared by the writers below */
 struct an {
 	const struct mx *m;
 	const struct matrix_report_opts *o;
 	unsigned nfig;
-	const struct rr_figure **fig;    /* [nfig]: each figure's declaration, from the first cell having it */
+	const struct rr_figure **fig; /* [nfig]: each figure's declaration, from the first cell having it */
 	struct eff_figure *ef;
 	unsigned *cell_value;
 	const double **v;
 	unsigned *n;
-	unsigned **round;                /* [cell]: each used run's round; NULL when not in rounds */
-	const char *primary;             /* --primary, else the run's; NULL: the declared figures */
-	double equiv_pct;                /* --equivalence, else the run's, else VD_EQUIV_PCT */
+	unsigned **round;    /* [cell]: each used run's round; NULL when not in rounds */
+	const char *primary; /* --primary, else the run's; NULL: the declared figures */
+	double equiv_pct;    /* --equivalence, else the run's, else VD_EQUIV_PCT */
 	struct eff_result r;
-	unsigned nsig, nsig_eff, nsig_ia, ntested_ia;   /* decided better/worse (or an interaction) */
-	unsigned npaired, nunpaired;     /* tested, paired by round or not */
-	bool incomplete;                 /* some test wanted pairing and had incomplete rounds */
+	unsigned nsig, nsig_eff, nsig_ia, ntested_ia; /* decided better/worse (or an interaction) */
+	unsigned npaired, nunpaired;		      /* tested, paired by round or not */
+	bool incomplete;			      /* some test wanted pairing and had incomplete rounds */
 };
 
 enum answer_kind { ANS_EFFECT, ANS_INTERACTION, ANS_EXPLORATORY, ANS_DISAGREE };
@@ -61,6 +61,7 @@ void mrep_interaction_words(const struct an *a, const struct eff_test *t, char *
 const struct eff_test *mrep_test_vs_first(const struct an *a, unsigned c, unsigned f);
 const char *mrep_verdict_word(const struct an *a, const struct eff_test *t);
 json_t *mrep_summary_json(const struct an *a);
-void mrep_write_doc(struct doc *d, const struct an *a, const struct plot_buf *cmp, const struct plot_buf *fill, const struct plot_buf *after);
+void mrep_write_doc(struct doc *d, const struct an *a, const struct plot_buf *cmp,
+		    const struct plot_buf *fill, const struct plot_buf *after);
 int mrep_write_junit(const struct an *a, const char *path, double secs, char *err, size_t errlen);
 #endif

@@ -48,7 +48,8 @@ static void verdict_json(const struct an *a, const struct eff_test *t, json_t *o
 	json_object_set_new(o, "verdict", json_string(mrep_verdict_word(a, t)));
 	json_object_set_new(o, "family", json_string(vd_family_name(v->family)));
 	json_object_set_new(o, "tested", json_boolean(v->tested));
-	json_object_set_new(o, "not_tested_because", v->why && !v->tested ? json_string(v->why) : json_null());
+	json_object_set_new(o, "not_tested_because",
+			    v->why && !v->tested ? json_string(v->why) : json_null());
 	json_object_set_new(o, "scale", json_string(v->e.log ? "ratio" : "difference"));
 	json_object_set_new(o, "ratio", v->kind != VD_NA && v->e.log ? jnum(v->ratio) : json_null());
 	json_object_set_new(o, "difference", v->kind != VD_NA && !v->e.log ? jnum(v->ratio) : json_null());
@@ -63,7 +64,8 @@ static void verdict_json(const struct an *a, const struct eff_test *t, json_t *o
 	json_object_set_new(o, "df", v->tested ? jnum(v->e.df) : json_null());
 	json_object_set_new(o, "p_value", v->tested ? jnum(v->e.p) : json_null());
 	json_object_set_new(o, "p_adjusted", v->tested ? jnum(v->p_adj) : json_null());
-	json_object_set_new(o, "more_rounds", isfinite(v->more_rounds) ? json_real(v->more_rounds) : json_null());
+	json_object_set_new(o, "more_rounds",
+			    isfinite(v->more_rounds) ? json_real(v->more_rounds) : json_null());
 }
 
 /* cell c: its axes' values, runs, median run and each figure's mean and interval */
@@ -82,10 +84,16 @@ static json_t *cell_json(const struct an *a, unsigned c)
 
 		if (!ec->present)
 			continue;
-		json_object_set_new(figs, a->fig[f]->key, json_pack("{s:i,s:o,s:s,s:o,s:o,s:o,s:o}",
-			"n", (int)ec->s.n, "mean", jnum(ec->s.mean), "mean_kind", ec->s.harmonic ? "harmonic" : ec->s.geometric ? "geometric" : "arithmetic",
-			"ci95_half_width", two ? jnum(ec->s.ci) : json_null(), "ci95_low", two ? jnum(ec->s.lo) : json_null(),
-			"ci95_high", two ? jnum(ec->s.hi) : json_null(), "cv_pct", two ? jnum(ec->s.cv_pct) : json_null()));
+		json_object_set_new(figs, a->fig[f]->key,
+				    json_pack("{s:i,s:o,s:s,s:o,s:o,s:o,s:o}", "n", (int)ec->s.n, "mean",
+					      jnum(ec->s.mean), "mean_kind",
+					      ec->s.harmonic	? "harmonic"
+					      : ec->s.geometric ? "geometric"
+								: "arithmetic",
+					      "ci95_half_width", two ? jnum(ec->s.ci) : json_null(),
+					      "ci95_low", two ? jnum(ec->s.lo) : json_null(), "ci95_high",
+					      two ? jnum(ec->s.hi) : json_null(), "cv_pct",
+					      two ? jnum(ec->s.cv_pct) : json_null()));
 	}
 	json_object_set_new(o, "name", json_string(cl->name));
 	json_object_set_new(o, "axes", av);
@@ -110,17 +118,19 @@ static json_t *test_json(const struct an *a, const struct eff_test *t)
 		const struct eff_cell *c0 = &a->r.cell[t->cell[0] * a->nfig + t->fig];
 		const struct eff_cell *c1 = &a->r.cell[t->cell[1] * a->nfig + t->fig];
 
-		o = json_pack("{s:s,s:s,s:s,s:s,s:s,s:[s,s],s:s,s:s}", "figure", f->key, "name", f->name, "unit", f->unit,
-			"better", mrep_better_name(f->dir), "axis", m->axis[t->axis].name, "cells", mrep_cell_name(a, t->cell[0]),
-			mrep_cell_name(a, t->cell[1]), "from", mread_value(m, t->cell[0], t->axis), "to",
-			mread_value(m, t->cell[1], t->axis));
+		o = json_pack("{s:s,s:s,s:s,s:s,s:s,s:[s,s],s:s,s:s}", "figure", f->key, "name", f->name,
+			      "unit", f->unit, "better", mrep_better_name(f->dir), "axis",
+			      m->axis[t->axis].name, "cells", mrep_cell_name(a, t->cell[0]),
+			      mrep_cell_name(a, t->cell[1]), "from", mread_value(m, t->cell[0], t->axis),
+			      "to", mread_value(m, t->cell[1], t->axis));
 		json_object_set_new(o, "mean_from", c0->present ? jnum(c0->s.mean) : json_null());
 		json_object_set_new(o, "mean_to", c1->present ? jnum(c1->s.mean) : json_null());
 	} else {
-		o = json_pack("{s:s,s:s,s:s,s:[s,s],s:[s,s,s,s],s:s}", "figure", f->key, "name", f->name, "unit", f->unit,
-			"axes", m->axis[t->axis].name, m->axis[t->axis_b].name, "cells", mrep_cell_name(a, t->cell[0]),
-			mrep_cell_name(a, t->cell[1]), mrep_cell_name(a, t->cell[2]), mrep_cell_name(a, t->cell[3]),
-			"scale", t->v.e.log ? "log" : "linear");
+		o = json_pack("{s:s,s:s,s:s,s:[s,s],s:[s,s,s,s],s:s}", "figure", f->key, "name", f->name,
+			      "unit", f->unit, "axes", m->axis[t->axis].name, m->axis[t->axis_b].name,
+			      "cells", mrep_cell_name(a, t->cell[0]), mrep_cell_name(a, t->cell[1]),
+			      mrep_cell_name(a, t->cell[2]), mrep_cell_name(a, t->cell[3]), "scale",
+			      t->v.e.log ? "log" : "linear");
 	}
 	verdict_json(a, t, o);
 	return o;
@@ -133,11 +143,14 @@ static json_t *runs_json(const struct mx *m)
 	for (unsigned r = 0; r < m->nruns; r++) {
 		const struct mread_run *ru = &m->run[r];
 
-		json_array_append_new(runs, json_pack("{s:s,s:i,s:i,s:s?,s:s?,s:s?,s:i,s:o,s:b,s:b,s:o}", "cell",
-			m->cell[ru->cell].name, "repeat", (int)ru->repeat, "order", (int)ru->order, "json", ru->json,
-			"started_at", ru->started_at, "ended_at", ru->ended_at, "exit_status", ru->exit_status,
-			"other_cpu_pct", jnum(ru->other_cpu_pct), "other_cpu_flag", ru->other_cpu_flag, "used", ru->used,
-			"problem", ru->problem ? json_string(ru->problem) : json_null()));
+		json_array_append_new(
+			runs,
+			json_pack("{s:s,s:i,s:i,s:s?,s:s?,s:s?,s:i,s:o,s:b,s:b,s:o}", "cell",
+				  m->cell[ru->cell].name, "repeat", (int)ru->repeat, "order", (int)ru->order,
+				  "json", ru->json, "started_at", ru->started_at, "ended_at", ru->ended_at,
+				  "exit_status", ru->exit_status, "other_cpu_pct", jnum(ru->other_cpu_pct),
+				  "other_cpu_flag", ru->other_cpu_flag, "used", ru->used, "problem",
+				  ru->problem ? json_string(ru->problem) : json_null()));
 	}
 	/* noise: steal per run; flagged runs counted, and those left out */
 	for (unsigned r = 0; r < m->nruns; r++)
@@ -158,10 +171,13 @@ json_t *mrep_summary_json(const struct an *a)
 	json_object_set_new(root, "kernel_release", json_string(m->kernel_release));
 	json_object_set_new(root, "host", json_string(m->host));
 	json_object_set_new(root, "fsbench_version", json_string(m->fsbench_version));
-	json_object_set_new(root, "correction", json_pack("{s:{s:s,s:i,s:s},s:{s:s,s:i,s:s},s:f,s:f}",
-		"confirmatory", "method", "holm", "tests", (int)a->r.nconfirm, "figures", "the primary figures' effects and interactions",
-		"exploratory", "method", "benjamini-hochberg", "tests", (int)a->r.nexplore, "figures", "every other tested figure",
-		"alpha", m->alpha > 0 ? m->alpha : VD_ALPHA, "equivalence_pct", a->equiv_pct));
+	json_object_set_new(root, "correction",
+			    json_pack("{s:{s:s,s:i,s:s},s:{s:s,s:i,s:s},s:f,s:f}", "confirmatory", "method",
+				      "holm", "tests", (int)a->r.nconfirm, "figures",
+				      "the primary figures' effects and interactions", "exploratory",
+				      "method", "benjamini-hochberg", "tests", (int)a->r.nexplore, "figures",
+				      "every other tested figure", "alpha",
+				      m->alpha > 0 ? m->alpha : VD_ALPHA, "equivalence_pct", a->equiv_pct));
 	json_object_set_new(root, "answer", answer_json(a));
 	json_object_set_new(root, "findings", mafter_findings_json(m));
 	json_object_set_new(root, "flagged_runs", json_string(m->exclude_flagged ? "excluded" : "included"));
@@ -181,9 +197,9 @@ json_t *mrep_summary_json(const struct an *a)
 	json_object_set_new(root, "effects", eff);
 	json_object_set_new(root, "interactions", ia);
 	json_object_set_new(root, "runs", runs_json(m));
-	json_object_set_new(root, "runs_counted", json_pack("{s:i,s:i,s:i,s:i}", "runs", (int)m->nruns, "used",
-							    (int)m->nused, "flagged", (int)m->nflagged,
-							    "flagged_left_out", (int)m->nexcluded));
+	json_object_set_new(root, "runs_counted",
+			    json_pack("{s:i,s:i,s:i,s:i}", "runs", (int)m->nruns, "used", (int)m->nused,
+				      "flagged", (int)m->nflagged, "flagged_left_out", (int)m->nexcluded));
 	for (unsigned w = 0; w < m->nwarn; w++)
 		json_array_append_new(warn, json_string(m->warn[w]));
 	json_object_set_new(root, "warnings", warn);

@@ -263,14 +263,15 @@ static json_t *mdt_json(void *st, const struct driver_result *res)
 /* mdtest's SUMMARY rate rows for the run (its Mean: the figure; one run, so no spread) */
 static void classic_mdtest(FILE *o, const struct rr_result *r)
 {
-	fprintf(o, "SUMMARY rate (in ops/sec): (the Mean of this run's iterations)\n   %-22s %14s\n   %-22s %14s\n",
+	fprintf(o,
+		"SUMMARY rate (in ops/sec): (the Mean of this run's iterations)\n   %-22s %14s\n   %-22s %14s\n",
 		"Operation", "Mean", "---------", "----");
 	for (unsigned t = 0; t < MDT_NTESTS; t++)
 		for (unsigned f = 0; f < r->nfig; f++) {
 			size_t n = strlen(mdt_test_key[t]);
 
-			if (!strncmp(r->fig[f].key, mdt_test_key[t], n) && !strcmp(r->fig[f].key + n, "_per_s") &&
-			    !isnan(r->fig[f].v[0]))
+			if (!strncmp(r->fig[f].key, mdt_test_key[t], n) &&
+			    !strcmp(r->fig[f].key + n, "_per_s") && !isnan(r->fig[f].v[0]))
 				fprintf(o, "   %-22s %14.3f\n", mdt_test_name[t], r->fig[f].v[0]);
 		}
 }

@@ -81,7 +81,8 @@ unsigned ratio_ticks(const struct axis *a, double *t, unsigned max)
 	} else {
 		double step = nice_step(a->hi - a->lo, 6);
 
-		for (double v = ceil(a->lo / step - 1e-9) * step; v <= a->hi * (1 + 1e-9) && n < max; v += step)
+		for (double v = ceil(a->lo / step - 1e-9) * step; v <= a->hi * (1 + 1e-9) && n < max;
+		     v += step)
 			t[n++] = fabs(v - 1) < 1e-9 ? 1 : v;
 	}
 	return n;

@@ -733,13 +733,13 @@ static void compare_names(cairo_t *cr, const struct panel *p, double xc, const s
 	text(cr, xc, p->y + p->h + 8, a, 11, 0.5, 0, true);
 	snprintf(a, sizeof(a), "%.60s (%s)", b, !strcmp(unit, "ns") ? "time" : unit);
 	text(cr, xc, p->y + p->h + 23, a, 10, 0.5, 0, false);
-	text(cr, xc, p->y + p->h + 37, fig->dir == RR_HIGHER_BETTER ? "higher is better" : "lower is better", 9.5,
-	     0.5, 0, false);
+	text(cr, xc, p->y + p->h + 37, fig->dir == RR_HIGHER_BETTER ? "higher is better" : "lower is better",
+	     9.5, 0.5, 0, false);
 }
 
 /* result i's bar from 1 to the ratio r, x0 wide bw; its whisker from lo to hi (lo NaN: none) */
-static void compare_bar(cairo_t *cr, const struct panel *p, unsigned i, double x0, double bw, double r, double lo,
-			double hi)
+static void compare_bar(cairo_t *cr, const struct panel *p, unsigned i, double x0, double bw, double r,
+			double lo, double hi)
 {
 	double xc = x0 + bw / 2;
 

@@ -10,8 +10,8 @@ struct axis {
 	double lo, hi;
 	bool log;
 	const char *label;
-	int kind;                /* 0: numbers, 1: durations in ns, 2: "nines" percentiles, 3: ratios (log) */
-	bool hide;               /* no ticks (bar charts: the names are the axis) */
+	int kind;  /* 0: numbers, 1: durations in ns, 2: "nines" percentiles, 3: ratios (log) */
+	bool hide; /* no ticks (bar charts: the names are the axis) */
 };
 
 /* a round step that cuts range into about target parts */

@@ -213,7 +213,8 @@ int rr_concat(struct rr_result *dst, const struct rr_result *const *src, unsigne
 		const struct rr_result *r = src[k];
 
 		dst->ncomplete += r->ncomplete;
-		if (!dst->incomplete_reason && r->incomplete_reason && !(dst->incomplete_reason = strdup(r->incomplete_reason)))
+		if (!dst->incomplete_reason && r->incomplete_reason &&
+		    !(dst->incomplete_reason = strdup(r->incomplete_reason)))
 			goto oom;
 		if (!dst->timeline_y) {
 			dst->timeline_y = r->timeline_y;
@@ -247,7 +248,8 @@ int rr_concat(struct rr_result *dst, const struct rr_result *const *src, unsigne
 			if (series_copy(&dst->fill, &dst->nfill, &r->fill[s], off + r->fill[s].run))
 				goto oom;
 		for (unsigned s = 0; s < r->ntimeline; s++)
-			if (series_copy(&dst->timeline, &dst->ntimeline, &r->timeline[s], off + r->timeline[s].run))
+			if (series_copy(&dst->timeline, &dst->ntimeline, &r->timeline[s],
+					off + r->timeline[s].run))
 				goto oom;
 		for (unsigned l = 0; l < r->nlat; l++) {
 			struct rr_lat *d = NULL;

@@ -508,8 +508,12 @@ static int iter_figures(struct ctx *c, unsigned run, size_t niters, const struct
 	}
 	for (unsigned k = 0; k < nops; k++) {
 		/* the op types an iteration holds: their histograms, merged over the run */
-		static const struct figure mean = { "latency_mean_ns", NULL, "latency mean", "ns", FIG_LOWER_BETTER, FIG_MEAN, FIG_HIST, FIG_OPTIONAL };
-		struct figure p99 = { "latency_p99_ns", NULL, "latency p99", "ns", FIG_LOWER_BETTER, FIG_MEAN, FIG_HIST, FIG_OPTIONAL };
+		static const struct figure mean = {
+			"latency_mean_ns", NULL,     "latency mean", "ns",
+			FIG_LOWER_BETTER,  FIG_MEAN, FIG_HIST,	     FIG_OPTIONAL
+		};
+		struct figure p99 = { "latency_p99_ns", NULL,	  "latency p99", "ns",
+				      FIG_LOWER_BETTER, FIG_MEAN, FIG_HIST,	 FIG_OPTIONAL };
 
 		if (!ops[k].h->count)
 			continue;

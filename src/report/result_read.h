@@ -31,14 +31,14 @@ enum rr_dir { RR_NEUTRAL, RR_HIGHER_BETTER, RR_LOWER_BETTER };
  * workload's presentation (struct workload_report's layout), read here. Every field may be
  * NULL/false; a workload without a layout has its run figures and "complete" only. */
 struct rr_layout {
-	const char *groups;                      /* array of objects with a "name": tiotest phases */
-	const char *group_lat;                   /* latency object in each group (plots) */
-	const char *group_intervals;             /* time series in each group (optional): one series each */
-	const char *iters;                       /* array reduced per run: fs_mark iterations */
+	const char *groups;	     /* array of objects with a "name": tiotest phases */
+	const char *group_lat;	     /* latency object in each group (plots) */
+	const char *group_intervals; /* time series in each group (optional): one series each */
+	const char *iters;	     /* array reduced per run: fs_mark iterations */
 	/* time series in each iteration (optional): one series per run, named iter_series, the
 	 * iterations end to end (fs_mark's create loops) */
 	const char *iter_intervals, *iter_series;
-	const char *iter_wall;                   /* an iteration's create-loop time, when it has no samples */
+	const char *iter_wall; /* an iteration's create-loop time, when it has no samples */
 	/* what a time series' y is: ops per second (files/s), else MiB/s from the bytes; and the
 	 * words plots use for its axes (struct rr_result's timeline_*) */
 	bool series_y_ops;
@@ -46,12 +46,12 @@ struct rr_layout {
 	/* object op name -> latency, in each iteration: with the buckets in schema 1, percentiles
 	 * only from schema 2, where run_lats in the run has the buckets */
 	const char *iter_lats, *run_lats;
-	const char *iter_lat_key_fig;            /* that op's p99 is a key figure ("create") */
-	const char *fill_x, *fill_x2, *fill_y;   /* per iteration: the fill curve */
-	const char *fill_y2;                     /* ... and a second y, optional (NAN where absent) */
-	const char *fill_agg, *fill_overhead;    /* ... and its optional columns (NaN when absent) */
-	const char *complete_field;              /* boolean in the run ... */
-	const char *end_field;                   /* ... or a string, complete when one of: */
+	const char *iter_lat_key_fig;	       /* that op's p99 is a key figure ("create") */
+	const char *fill_x, *fill_x2, *fill_y; /* per iteration: the fill curve */
+	const char *fill_y2;		       /* ... and a second y, optional (NAN where absent) */
+	const char *fill_agg, *fill_overhead;  /* ... and its optional columns (NaN when absent) */
+	const char *complete_field;	       /* boolean in the run ... */
+	const char *end_field;		       /* ... or a string, complete when one of: */
 	const char *const *end_ok;
 };
 

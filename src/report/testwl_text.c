@@ -65,7 +65,9 @@ static void testwl_end(void *st)
 }
 
 static const struct rr_layout testwl_layout = {
-	.groups = "steps", .group_lat = "latency", .complete_field = "complete",
+	.groups = "steps",
+	.group_lat = "latency",
+	.complete_field = "complete",
 };
 
 static void testwl_classic(FILE *o, const struct rr_result *r)

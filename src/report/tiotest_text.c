@@ -361,8 +361,13 @@ static int tio_rep_folded(void *st, FILE *f, const struct driver_result *res)
 /* ---- reading a result back (report/result_read.h, a matrix report's cell) ---- */
 
 static const struct rr_layout tio_layout = {
-	.groups = "phases", .group_lat = "latency", .group_intervals = "intervals", .complete_field = "complete",
-	.series_y = "throughput", .series_unit = "MiB/s", .series_x = "time since the phase start (s)",
+	.groups = "phases",
+	.group_lat = "latency",
+	.group_intervals = "intervals",
+	.complete_field = "complete",
+	.series_y = "throughput",
+	.series_unit = "MiB/s",
+	.series_x = "time since the phase start (s)",
 };
 
 /* tiotest 0.4.2's two tables (tiotest.md §4), MBs and Time from the config and the rate */
@@ -372,7 +377,8 @@ static void classic_tiotest(FILE *o, const struct rr_result *r)
 	static const char *const item[4] = { "Write", "Random Write", "Read", "Random Read" };
 	static const char *const lat[4] = { "Write       ", "Random Write", "Read        ", "Random Read " };
 	double thr = rr_fact_num(r, "config.threads"), fs = rr_fact_num(r, "config.file_size_used_bytes"),
-	       bs = rr_fact_num(r, "config.block_size_bytes"), rops = rr_fact_num(r, "config.random_ops_per_thread");
+	       bs = rr_fact_num(r, "config.block_size_bytes"),
+	       rops = rr_fact_num(r, "config.random_ops_per_thread");
 	char key[96];
 
 	if (isnan(fs))
@@ -380,7 +386,8 @@ static void classic_tiotest(FILE *o, const struct rr_result *r)
 	fprintf(o, "Tiotest results for %.0f concurrent io threads:\n", isnan(thr) ? 0.0 : thr);
 	fputs(",----------------------------------------------------------------------.\n"
 	      "| Item                  | Time     | Rate         | Usr CPU  | Sys CPU |\n"
-	      "+-----------------------+----------+--------------+----------+---------+\n", o);
+	      "+-----------------------+----------+--------------+----------+---------+\n",
+	      o);
 	for (int p = 0; p < 4; p++) {
 		double rate, mb;
 
@@ -391,8 +398,8 @@ static void classic_tiotest(FILE *o, const struct rr_result *r)
 		/* "| Write %11.0f MBs |": the size right-aligned in the 23-column cell */
 		fprintf(o, "| %s %*.0f MBs |", item[p], (int)(16 - strlen(item[p])), isnan(mb) ? 0.0 : mb);
 		snprintf(key, sizeof(key), "%s.cpu_usr_pct", ph[p]);
-		fprintf(o, " %6.1f s | %7.3f MB/s | %5.1f %%  |", rate > 0 && !isnan(mb) ? mb / rate : 0.0, rate,
-			rr_run_value(r, key, 0));
+		fprintf(o, " %6.1f s | %7.3f MB/s | %5.1f %%  |", rate > 0 && !isnan(mb) ? mb / rate : 0.0,
+			rate, rr_run_value(r, key, 0));
 		snprintf(key, sizeof(key), "%s.cpu_sys_pct", ph[p]);
 		fprintf(o, " %5.1f %% |\n", rr_run_value(r, key, 0));
 	}
@@ -402,7 +409,8 @@ static void classic_tiotest(FILE *o, const struct rr_result *r)
 	fputs("Tiotest latency results:\n"
 	      ",-------------------------------------------------------------------------.\n"
 	      "| Item         | Average latency | Maximum latency | % >2 sec | % >10 sec |\n"
-	      "+--------------+-----------------+-----------------+----------+-----------+\n", o);
+	      "+--------------+-----------------+-----------------+----------+-----------+\n",
+	      o);
 	for (int p = 0; p < 5; p++) {
 		const char *g = p < 4 ? ph[p] : "total";
 		double v[4];
@@ -418,9 +426,10 @@ static void classic_tiotest(FILE *o, const struct rr_result *r)
 		if (isnan(v[0]))
 			continue;
 		if (p == 4)
-			fputs("|--------------+-----------------+-----------------+----------+-----------|\n", o);
-		fprintf(o, "| %s | %12.3f ms | %12.3f ms | %8.5f | %9.5f |\n", p < 4 ? lat[p] : "Total       ",
-			v[0] / 1e6, v[1] / 1e6, v[2], v[3]);
+			fputs("|--------------+-----------------+-----------------+----------+-----------|\n",
+			      o);
+		fprintf(o, "| %s | %12.3f ms | %12.3f ms | %8.5f | %9.5f |\n",
+			p < 4 ? lat[p] : "Total       ", v[0] / 1e6, v[1] / 1e6, v[2], v[3]);
 	}
 	fputs("`--------------+-----------------+-----------------+----------+-----------'\n", o);
 }

@@ -12,7 +12,7 @@
 #include "workload/workload.h"
 
 struct testwl_config {
-	uint64_t ops;                /* per worker */
+	uint64_t ops; /* per worker */
 	int help;
 	struct run_opts run;
 };
@@ -30,15 +30,18 @@ static const struct opt testwl_opts[] = {
 	{ 0 },
 };
 #undef F
-static const struct opt_cmd testwl_cmd = { .name = "testwl", .summary = "no I/O: the test build's workload",
+static const struct opt_cmd testwl_cmd = { .name = "testwl",
+					   .summary = "no I/O: the test build's workload",
 					   .opts = testwl_opts };
 
 static const struct figure testwl_figs_run[TESTWL_NFIGS] = {
 	{ "ops_per_s", "ops_per_s", "ops/s", "ops/s", FIG_HIGHER_BETTER, FIG_HMEAN, FIG_SUM, FIG_KEY },
-	{ "latency_mean_ns", "latency_mean_ns", "latency mean", "ns", FIG_LOWER_BETTER, FIG_MEAN, FIG_HIST, 0 },
+	{ "latency_mean_ns", "latency_mean_ns", "latency mean", "ns", FIG_LOWER_BETTER, FIG_MEAN, FIG_HIST,
+	  0 },
 };
 static const struct figure_set testwl_figs = {
-	.run = testwl_figs_run, .nrun = TESTWL_NFIGS,
+	.run = testwl_figs_run,
+	.nrun = TESTWL_NFIGS,
 	.run_values_off = offsetof(struct testwl_result, fig),
 };
 
@@ -96,8 +99,16 @@ static int testwl_run(struct driver *d, const void *cfg, void *result)
 extern const struct workload_report testwl_report;
 
 const struct workload_ops workload_testwl = {
-	.name = "testwl", .summary = "no I/O: the test build's workload", .cmd = &testwl_cmd,
-	.config_size = sizeof(struct testwl_config), .run_opts_off = offsetof(struct testwl_config, run),
-	.result_size = sizeof(struct testwl_result), .defaults = testwl_defaults, .check = testwl_check,
-	.run = testwl_run, .figs = &testwl_figs, .report = &testwl_report, .hidden = true,
+	.name = "testwl",
+	.summary = "no I/O: the test build's workload",
+	.cmd = &testwl_cmd,
+	.config_size = sizeof(struct testwl_config),
+	.run_opts_off = offsetof(struct testwl_config, run),
+	.result_size = sizeof(struct testwl_result),
+	.defaults = testwl_defaults,
+	.check = testwl_check,
+	.run = testwl_run,
+	.figs = &testwl_figs,
+	.report = &testwl_report,
+	.hidden = true,
 };
