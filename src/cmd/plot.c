@@ -133,12 +133,64 @@ static unsigned compare_marks(const struct rr_result *res, unsigned nres, struct
 	return n;
 }
 
+/* the options into po: 0, or EXIT_USAGE (said) */
+static int plot_opts_of(const char *prog, const struct plot_config *c, struct plot_opts *po)
+{
+	const char *ext;
+	char q[QUOTE_MAX];
+
+	if (!c->output) {
+		fprintf(stderr, "%s: option -o/--output is required (FILE.png or FILE.svg)\n", prog);
+		return EXIT_USAGE;
+	}
+	ext = strrchr(c->output, '.');
+	if (ext && !strcasecmp(ext, ".png")) {
+		po->format = PLOT_PNG;
+	} else if (ext && !strcasecmp(ext, ".svg")) {
+		po->format = PLOT_SVG;
+	} else {
+		fprintf(stderr, "%s: option -o: '%s' ends in neither .png nor .svg\n", prog,
+			quote_str(c->output, q, sizeof(q)));
+		return EXIT_USAGE;
+	}
+	po->type = PLOT_AUTO;
+	if (c->type) {
+		unsigned t;
+
+		for (t = PLOT_FILL; t <= PLOT_COMPARE && strcmp(c->type, plot_type_name[t]); t++)
+			;
+		if (t > PLOT_COMPARE) {
+			fprintf(stderr, "%s: option --type: '%s' is not fill, timeline, latency or compare\n",
+				prog, quote_str(c->type, q, sizeof(q)));
+			return EXIT_USAGE;
+		}
+		po->type = (enum plot_type)t;
+	}
+	if (c->x && strcmp(c->x, "fsuse") && strcmp(c->x, "count")) {
+		fprintf(stderr, "%s: option --x: '%s' is not fsuse or count\n", prog,
+			quote_str(c->x, q, sizeof(q)));
+		return EXIT_USAGE;
+	}
+	po->fill_x = !c->x ? 0 : !strcmp(c->x, "count") ? 2 : 1;
+	if (c->y && strcmp(c->y, "files") && strcmp(c->y, "aggregate")) {
+		fprintf(stderr, "%s: option --y: '%s' is not files or aggregate\n", prog,
+			quote_str(c->y, q, sizeof(q)));
+		return EXIT_USAGE;
+	}
+	po->fill_y = c->y && !strcmp(c->y, "aggregate");
+	po->smooth = (unsigned)c->smooth;
+	po->width = (unsigned)c->width;
+	po->height = (unsigned)c->height;
+	po->title = c->title;
+	return 0;
+}
+
 int cmd_plot(int argc, char **argv, const char *prog)
 {
 	struct plot_config c, defaults;
 	struct plot_opts po = { 0 };
 	struct rr_result res[PLOT_MAX_RESULTS];
-	const char *files[PLOT_MAX_RESULTS], *ext;
+	const char *files[PLOT_MAX_RESULTS];
 	char **opts = calloc((size_t)argc + 1, sizeof(char *));
 	char err[1024], q[QUOTE_MAX], note[160];
 	struct plot_mark marks[PLOT_MAX_RESULTS * 24];
@@ -167,47 +219,8 @@ int cmd_plot(int argc, char **argv, const char *prog)
 		fprintf(stderr, "%s: no result to draw (usage: %s -o FILE.png RESULT...)\n", prog, prog);
 		return EXIT_USAGE;
 	}
-	if (!c.output) {
-		fprintf(stderr, "%s: option -o/--output is required (FILE.png or FILE.svg)\n", prog);
-		return EXIT_USAGE;
-	}
-	ext = strrchr(c.output, '.');
-	if (ext && !strcasecmp(ext, ".png")) {
-		po.format = PLOT_PNG;
-	} else if (ext && !strcasecmp(ext, ".svg")) {
-		po.format = PLOT_SVG;
-	} else {
-		fprintf(stderr, "%s: option -o: '%s' ends in neither .png nor .svg\n", prog,
-			quote_str(c.output, q, sizeof(q)));
-		return EXIT_USAGE;
-	}
-	po.type = PLOT_AUTO;
-	if (c.type) {
-		unsigned t;
-
-		for (t = PLOT_FILL; t <= PLOT_COMPARE && strcmp(c.type, plot_type_name[t]); t++)
-			;
-		if (t > PLOT_COMPARE) {
-			fprintf(stderr, "%s: option --type: '%s' is not fill, timeline, latency or compare\n", prog,
-				quote_str(c.type, q, sizeof(q)));
-			return EXIT_USAGE;
-		}
-		po.type = (enum plot_type)t;
-	}
-	if (c.x && strcmp(c.x, "fsuse") && strcmp(c.x, "count")) {
-		fprintf(stderr, "%s: option --x: '%s' is not fsuse or count\n", prog, quote_str(c.x, q, sizeof(q)));
-		return EXIT_USAGE;
-	}
-	po.fill_x = !c.x ? 0 : !strcmp(c.x, "count") ? 2 : 1;
-	if (c.y && strcmp(c.y, "files") && strcmp(c.y, "aggregate")) {
-		fprintf(stderr, "%s: option --y: '%s' is not files or aggregate\n", prog, quote_str(c.y, q, sizeof(q)));
-		return EXIT_USAGE;
-	}
-	po.fill_y = c.y && !strcmp(c.y, "aggregate");
-	po.smooth = (unsigned)c.smooth;
-	po.width = (unsigned)c.width;
-	po.height = (unsigned)c.height;
-	po.title = c.title;
+	if ((rc = plot_opts_of(prog, &c, &po)))
+		return rc;
 	if ((rc = outputs_check(prog, &(const struct outputs_dest){ "-o", c.output, OUTFILE_REPLACE }, 1)))
 		return rc;
 	if (cmd_load_results(prog, files, nfiles, res, PLOT_MAX_RESULTS, &nfiles))

@@ -190,79 +190,70 @@ void doc_end(struct doc *d)
 		fputs("</body>\n</html>\n", d->html);
 }
 
-void doc_h(struct doc *d, int level, const char *fmt, ...)
+/* a heading (level > 0), a paragraph (0) or a list item (-1) of already formatted text */
+static void block(struct doc *d, int level, const char *s)
 {
-	va_list ap;
-	char *s;
-
-	va_start(ap, fmt);
-	s = vfmt(fmt, ap);
-	va_end(ap);
-	if (!s)
-		return;
-	doc_list_end(d);
+	if (level >= 0)
+		doc_list_end(d);
+	else if (!d->in_list && d->html)
+		fputs("<ul>\n", d->html);
+	if (level < 0)
+		d->in_list = 1;
 	if (d->md) {
 		for (int i = 0; i < level; i++)
 			fputc('#', d->md);
-		fputc(' ', d->md);
+		fputs(level > 0 ? " " : level < 0 ? "- " : "", d->md);
 		md_text(d->md, s, true);
-		fputs("\n\n", d->md);
+		fputs(level < 0 ? "\n" : "\n\n", d->md);
 	}
 	if (d->html) {
-		fprintf(d->html, "<h%d>", level);
+		if (level > 0)
+			fprintf(d->html, "<h%d>", level);
+		else
+			fputs(level < 0 ? "<li>" : "<p>", d->html);
 		html_text(d->html, s);
-		fprintf(d->html, "</h%d>\n", level);
+		if (level > 0)
+			fprintf(d->html, "</h%d>\n", level);
+		else
+			fputs(level < 0 ? "</li>\n" : "</p>\n", d->html);
 	}
+}
+
+__attribute__((format(printf, 3, 0))) static void vblock(struct doc *d, int level, const char *fmt,
+							 va_list ap)
+{
+	char *s = vfmt(fmt, ap);
+
+	if (s)
+		block(d, level, s);
 	free(s);
+}
+
+void doc_h(struct doc *d, int level, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vblock(d, level > 0 ? level : 1, fmt, ap);
+	va_end(ap);
 }
 
 void doc_p(struct doc *d, const char *fmt, ...)
 {
 	va_list ap;
-	char *s;
 
 	va_start(ap, fmt);
-	s = vfmt(fmt, ap);
+	vblock(d, 0, fmt, ap);
 	va_end(ap);
-	if (!s)
-		return;
-	doc_list_end(d);
-	if (d->md) {
-		md_text(d->md, s, true);
-		fputs("\n\n", d->md);
-	}
-	if (d->html) {
-		fputs("<p>", d->html);
-		html_text(d->html, s);
-		fputs("</p>\n", d->html);
-	}
-	free(s);
 }
 
 void doc_li(struct doc *d, const char *fmt, ...)
 {
 	va_list ap;
-	char *s;
 
 	va_start(ap, fmt);
-	s = vfmt(fmt, ap);
+	vblock(d, -1, fmt, ap);
 	va_end(ap);
-	if (!s)
-		return;
-	if (!d->in_list && d->html)
-		fputs("<ul>\n", d->html);
-	d->in_list = 1;
-	if (d->md) {
-		fputs("- ", d->md);
-		md_text(d->md, s, true);
-		fputc('\n', d->md);
-	}
-	if (d->html) {
-		fputs("<li>", d->html);
-		html_text(d->html, s);
-		fputs("</li>\n", d->html);
-	}
-	free(s);
 }
 
 void doc_list_end(struct doc *d)

@@ -16,6 +16,7 @@
 #include "report/afterrun_report.h"
 #include "report/kstat_text.h"
 #include "report/profile_text.h"
+#include "report/result_read.h"
 #include "report/workload_report.h"
 
 static const char *const sync_text[7] = {
@@ -464,6 +465,60 @@ static void fsm_rep_end(void *st)
 	json_spool_free(x->iters);
 }
 
+/* ---- reading a result back (report/result_read.h, a matrix report's cell) ---- */
+
+static const char *const fsm_end_ok[] = { "done", "filesystem_full", NULL };
+
+/* fs_mark's intervals count files created (ops; bytes are 0) */
+static const struct rr_layout fsm_layout = {
+	.iters = "iterations",
+	.iter_lats = "latency",
+	.run_lats = "latency",
+	.iter_lat_key_fig = "create",
+	.fill_x = "fs_use_pct",
+	.fill_x2 = "count",
+	.fill_y = "files_per_sec_sum_of_threads",
+	.fill_y2 = "layout.extents_per_file",
+	.fill_agg = "files_per_sec_aggregate",
+	.fill_overhead = "app_overhead_ns",
+	.end_field = "end.reason",
+	.end_ok = fsm_end_ok,
+	.iter_intervals = "intervals",
+	.iter_series = "create",
+	.iter_wall = "wall_ns",
+	.series_y_ops = true,
+	.series_y = "create rate",
+	.series_unit = "files/s",
+	.series_x = "time in the create loops, iterations end to end (s)",
+};
+
+/* fs_mark 3.3's rows (fs_mark.md §8); a long fill shows every k-th row */
+static void classic_fs_mark(FILE *o, const struct rr_result *r)
+{
+	const struct rr_series *s = r->nfill ? &r->fill[0] : NULL;
+	double size = rr_fact_num(r, "config.file_bytes");
+	unsigned step = 1;
+
+	fputs("FSUse%        Count         Size    Files/sec     App Overhead\n", o);
+	if (!s)
+		return;
+	while (s->n / step > 60)
+		step++;
+	for (unsigned k = 0; k < s->n; k++) {
+		if (k % step && k + 1 != s->n)
+			continue;
+		fprintf(o, "%6.0f %12.0f %12.0f %12.1f %16.0f\n", s->x[k], s->x2[k], isnan(size) ? 0.0 : size,
+			s->y[k],
+			s->overhead_ns && !isnan(s->overhead_ns[k]) ? s->overhead_ns[k] / 1000 : 0.0);
+	}
+	if (step > 1)
+		fprintf(o, "(every %u%s iteration of %u shown, and the last)\n", step,
+			step == 2   ? "nd"
+			: step == 3 ? "rd"
+				    : "th",
+			s->n);
+}
+
 const struct workload_report fsm_report = {
 	.state_size = sizeof(struct fsm_out),
 	.begin = fsm_rep_begin,
@@ -477,4 +532,6 @@ const struct workload_report fsm_report = {
 	.end = fsm_rep_end,
 	.log_path = fsm_log_path,
 	.hint_writes = "-S 0 syncs nothing",
+	.layout = &fsm_layout,
+	.classic_from_figures = classic_fs_mark,
 };

@@ -690,45 +690,36 @@ static int build_cell(struct mx *m, unsigned ci)
 	return 0;
 }
 
-int mread_load(const char *dir, bool exclude_flagged, struct mx *m, char *err, size_t errlen)
+/* DIR's manifest.json, opened below dfd (open_in), checked to be a manifest of version 1: the
+ * document, or NULL with the reason in err */
+static json_t *load_manifest(int dfd, char *err, size_t errlen)
 {
-	char path[4096];
 	json_error_t je;
-	json_t *root = NULL;
-	const json_t *exp, *x, *t;
+	json_t *root;
+	const json_t *x;
 	struct stat st;
 	char e[512];
-	int rc = -1, dfd = -1, fd = -1;
-	size_t i;
+	int fd;
 
-	memset(m, 0, sizeof(*m));
-	m->exclude_flagged = exclude_flagged;
-	if (!(m->dir = strdup(dir)))
-		return errmsg(err, errlen, "out of memory");
-	if (snprintf(path, sizeof(path), "%s/manifest.json", dir) >= (int)sizeof(path))
-		return errmsg(err, errlen, "the directory name is too long");
-	/* DIR as named; below it, nothing through a symbolic link (open_in) */
-	if ((dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
-		return errmsg(err, errlen, "%s", strerror(errno));
 	if ((fd = open_in(dfd, "manifest.json", e, sizeof(e))) < 0) {
 		errmsg(err, errlen, "manifest.json: %s%s", fd == -ENOENT ? "" : "refused: ", e);
-		goto out;
+		return NULL;
 	}
 	if (fstat(fd, &st) || st.st_size > MX_MAX_MANIFEST_BYTES) {
 		errmsg(err, errlen, "manifest.json: not a regular file of at most %u MiB", MX_MAX_MANIFEST_BYTES >> 20);
-		goto out;
+		close(fd);
+		return NULL;
 	}
 	root = json_loadfd(fd, JSON_REJECT_DUPLICATES, &je);
 	close(fd);
-	fd = -1;
 	if (!root) {
 		errmsg(err, errlen, "manifest.json: line %d: %s", je.line, rr_printable(je.text, e, sizeof(e)));
-		goto out;
+		return NULL;
 	}
 	x = json_object_get(root, "schema");
 	if (!json_is_string(x) || strcmp(json_string_value(x), "fsbench-matrix")) {
 		errmsg(err, errlen, "manifest.json: not an fsbench matrix manifest (schema is not \"fsbench-matrix\")");
-		goto out;
+		goto bad;
 	}
 	x = json_object_get(root, "version");
 	if (!x)
@@ -736,14 +727,25 @@ int mread_load(const char *dir, bool exclude_flagged, struct mx *m, char *err, s
 	if (!json_is_integer(x) || json_integer_value(x) != 1) {
 		errmsg(err, errlen, "manifest.json: version %s is not 1 (a newer fsbench wrote it?)",
 		     json_is_integer(x) ? "other" : "missing");
-		goto out;
+		goto bad;
 	}
-	exp = json_object_get(root, "experiment");
-	if (!json_is_object(exp)) {
+	if (!json_is_object(json_object_get(root, "experiment"))) {
 		errmsg(err, errlen, "manifest.json: experiment is missing or not an object");
-		goto out;
+		goto bad;
 	}
-	t = json_object_get(root, "target");
+	return root;
+bad:
+	json_decref(root);
+	return NULL;
+}
+
+/* the experiment's name, workload and its arguments, the kernel, host, version and target
+ * kind: 0, or -1 with the reason in err */
+static int read_names(struct mx *m, const json_t *root, const json_t *exp, char *err, size_t errlen)
+{
+	const json_t *t = json_object_get(root, "target"), *x, *a;
+	size_t i;
+
 	if (get_str(exp, "name", true, &m->name, "manifest.json: experiment", err, errlen) ||
 	    get_str(exp, "workload", true, &m->workload, "manifest.json: experiment", err, errlen) ||
 	    get_str(root, "kernel_release", true, &m->kernel_release, "manifest.json", err, errlen) ||
@@ -754,73 +756,120 @@ int mread_load(const char *dir, bool exclude_flagged, struct mx *m, char *err, s
 	    get_str(root, "fsbench_version", true, &m->fsbench_version, "manifest.json", err, errlen) ||
 	    get_str(json_is_object(t) ? t : root, json_is_object(t) ? "kind" : "target_kind", true, &m->target_kind,
 		    "manifest.json: target", err, errlen))
-		goto out;
+		return -1;
 	if (!m->name[0]) {
 		free(m->name);
 		m->name = strdup("matrix");
 	}
 	x = json_object_get(exp, "workload_args");
-	if (x && !json_is_array(x)) {
-		errmsg(err, errlen, "manifest.json: experiment.workload_args is not an array");
-		goto out;
-	}
-	if (x && json_array_size(x) > 1000) {
-		errmsg(err, errlen, "manifest.json: experiment.workload_args is longer than 1000");
-		goto out;
-	}
+	if (x && !json_is_array(x))
+		return errmsg(err, errlen, "manifest.json: experiment.workload_args is not an array");
+	if (x && json_array_size(x) > 1000)
+		return errmsg(err, errlen, "manifest.json: experiment.workload_args is longer than 1000");
 	if (!(m->wargs = calloc(json_array_size(x) + 1, sizeof(char *))))
-		goto oom;
-	{
-		const json_t *a;
-
-		json_array_foreach(x, i, a) {
-			if (!(m->wargs[i] = str_of(a, false))) {
-				errmsg(err, errlen, "manifest.json: experiment.workload_args[%zu] is not a string", i);
-				goto out;
-			}
-			m->nwargs++;
-		}
+		return errmsg(err, errlen, "out of memory");
+	json_array_foreach (x, i, a) {
+		if (!(m->wargs[i] = str_of(a, false)))
+			return errmsg(err, errlen,
+				      "manifest.json: experiment.workload_args[%zu] is not a string", i);
+		m->nwargs++;
 	}
-	{
-		const char *ord = json_string_value(json_object_get(exp, "order"));
-		char e2[512];
+	return 0;
+}
 
-		const char *prim = json_string_value(json_object_get(exp, "primary"));
-		const json_t *eq = json_object_get(exp, "equivalence_pct");
+/* the first aged target's recipe and state (matrix --age) */
+static void read_aged(struct mx *m, const json_t *root)
+{
+	const json_t *ag = json_object_get(root, "aged"), *a0 = json_array_get(ag, 0);
+	const json_t *u = json_object_get(a0, "used_pct"), *epf = json_object_get(a0, "extents_per_file");
 
-		/* runs in rounds that each ran every cell: interleaved or rotated, not sequential */
-		m->rounds = !ord || strcmp(ord, "sequential");
-		m->fresh_never = !strcmp(json_string_value(json_object_get(exp, "fresh")) ?: "", "never");
-		m->mkfs_count = json_is_integer(json_object_get(root, "mkfs_count")) ?
-				json_integer_value(json_object_get(root, "mkfs_count")) : -1;
-		{
-			const json_t *ag = json_object_get(root, "aged"), *a0 = json_array_get(ag, 0);
-			const json_t *u = json_object_get(a0, "used_pct"), *epf = json_object_get(a0, "extents_per_file");
+	m->naged = json_is_array(ag) && json_array_size(ag) < 100000 ? (unsigned)json_array_size(ag) : 0;
+	rr_printable(json_string_value(json_object_get(a0, "recipe")) ?: "", m->aged_recipe,
+		     sizeof(m->aged_recipe));
+	m->aged_used_pct = json_is_number(u) ? json_number_value(u) : NAN;
+	m->aged_epf = json_is_number(epf) ? json_number_value(epf) : NAN;
+	m->aged_files = json_is_integer(json_object_get(a0, "files"))
+				? json_integer_value(json_object_get(a0, "files"))
+				: -1;
+}
 
-			m->naged = json_is_array(ag) && json_array_size(ag) < 100000 ? (unsigned)json_array_size(ag) : 0;
-			rr_printable(json_string_value(json_object_get(a0, "recipe")) ?: "", m->aged_recipe,
-				     sizeof(m->aged_recipe));
-			m->aged_used_pct = json_is_number(u) ? json_number_value(u) : NAN;
-			m->aged_epf = json_is_number(epf) ? json_number_value(epf) : NAN;
-			m->aged_files = json_is_integer(json_object_get(a0, "files")) ?
-					json_integer_value(json_object_get(a0, "files")) : -1;
-		}
-		/* outside input: a list that fails the check is ignored (the declared figures), said */
-		if (prim && !vd_primary_check(prim) && !(m->primary = strdup(prim)))
-			goto oom;
-		if (prim && !m->primary)
-			warn(m, "manifest.json: experiment.primary is not a list of figure keys: the declared primary figures used");
-		if (json_is_number(eq) && json_number_value(eq) > 0 && json_number_value(eq) < 100)
-			m->equiv_pct = json_number_value(eq);
-		eq = json_object_get(exp, "alpha");
-		m->alpha = json_is_number(eq) && json_number_value(eq) > 0 && json_number_value(eq) <= VD_ALPHA ?
-			   json_number_value(eq) : VD_ALPHA;
-		if (read_axes(m, exp, e2, sizeof(e2)) || read_cells(m, exp, e2, sizeof(e2)) ||
-		    read_runs(m, root, e2, sizeof(e2))) {
-			errmsg(err, errlen, "manifest.json: %s", e2);
-			goto out;
-		}
+/* the design: order, fresh, mkfs count, ageing, primary figures, margin, alpha, axes, cells
+ * and runs: 0, or -1 with the reason in err */
+static int read_design(struct mx *m, const json_t *root, const json_t *exp, char *err, size_t errlen)
+{
+	const char *ord = json_string_value(json_object_get(exp, "order"));
+	char e2[512];
+
+	const char *prim = json_string_value(json_object_get(exp, "primary"));
+	const json_t *eq = json_object_get(exp, "equivalence_pct");
+
+	/* runs in rounds that each ran every cell: interleaved or rotated, not sequential */
+	m->rounds = !ord || strcmp(ord, "sequential");
+	m->fresh_never = !strcmp(json_string_value(json_object_get(exp, "fresh")) ?: "", "never");
+	m->mkfs_count = json_is_integer(json_object_get(root, "mkfs_count"))
+				? json_integer_value(json_object_get(root, "mkfs_count"))
+				: -1;
+	read_aged(m, root);
+	/* outside input: a list that fails the check is ignored (the declared figures), said */
+	if (prim && !vd_primary_check(prim) && !(m->primary = strdup(prim)))
+		return errmsg(err, errlen, "out of memory");
+	if (prim && !m->primary)
+		warn(m,
+		     "manifest.json: experiment.primary is not a list of figure keys: the declared primary figures used");
+	if (json_is_number(eq) && json_number_value(eq) > 0 && json_number_value(eq) < 100)
+		m->equiv_pct = json_number_value(eq);
+	eq = json_object_get(exp, "alpha");
+	m->alpha = json_is_number(eq) && json_number_value(eq) > 0 && json_number_value(eq) <= VD_ALPHA
+			   ? json_number_value(eq)
+			   : VD_ALPHA;
+	if (read_axes(m, exp, e2, sizeof(e2)) || read_cells(m, exp, e2, sizeof(e2)) ||
+	    read_runs(m, root, e2, sizeof(e2)))
+		return errmsg(err, errlen, "manifest.json: %s", e2);
+	return 0;
+}
+
+/* the runs flagged and used, and what that warrants */
+static void count_runs(struct mx *m)
+{
+	unsigned flagged = 0, used = 0;
+
+	for (unsigned r = 0; r < m->nruns; r++) {
+		flagged += m->run[r].other_cpu_flag;
+		used += m->run[r].used;
+		m->nexcluded += m->run[r].flag_excluded;
 	}
+	m->nused = used;
+	m->nflagged = flagged;
+	if (flagged)
+		warn(m, "%u of %u runs flagged: other processes took CPU beyond the runner's threshold (%s)",
+		     flagged, m->nruns,
+		     m->exclude_flagged ? "left out: --exclude-flagged"
+					: "counted; marked in the runs table");
+	if (!used)
+		warn(m, "no usable run: nothing to analyse");
+}
+
+int mread_load(const char *dir, bool exclude_flagged, struct mx *m, char *err, size_t errlen)
+{
+	char path[4096];
+	json_t *root = NULL;
+	const json_t *exp;
+	int rc = -1, dfd = -1;
+
+	memset(m, 0, sizeof(*m));
+	m->exclude_flagged = exclude_flagged;
+	if (!(m->dir = strdup(dir)))
+		return errmsg(err, errlen, "out of memory");
+	if (snprintf(path, sizeof(path), "%s/manifest.json", dir) >= (int)sizeof(path))
+		return errmsg(err, errlen, "the directory name is too long");
+	/* DIR as named; below it, nothing through a symbolic link (open_in) */
+	if ((dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return errmsg(err, errlen, "%s", strerror(errno));
+	if (!(root = load_manifest(dfd, err, errlen)))
+		goto out;
+	exp = json_object_get(root, "experiment");
+	if (read_names(m, root, exp, err, errlen) || read_design(m, root, exp, err, errlen))
+		goto out;
 	for (unsigned r = 0; r < m->nruns; r++)
 		if (load_run(m, dfd, &m->run[r], err, errlen) || load_after(m, dfd, &m->run[r], err, errlen))
 			goto out;
@@ -837,22 +886,7 @@ int mread_load(const char *dir, bool exclude_flagged, struct mx *m, char *err, s
 	for (unsigned c = 0; c < m->ncells; c++)
 		if (build_cell(m, c))
 			goto oom;
-	{
-		unsigned flagged = 0, used = 0;
-
-		for (unsigned r = 0; r < m->nruns; r++) {
-			flagged += m->run[r].other_cpu_flag;
-			used += m->run[r].used;
-			m->nexcluded += m->run[r].flag_excluded;
-		}
-		m->nused = used;
-		m->nflagged = flagged;
-		if (flagged)
-			warn(m, "%u of %u runs flagged: other processes took CPU beyond the runner's threshold (%s)", flagged,
-			     m->nruns, exclude_flagged ? "left out: --exclude-flagged" : "counted; marked in the runs table");
-		if (!used)
-			warn(m, "no usable run: nothing to analyse");
-	}
+	count_runs(m);
 	noise_warnings(m);
 	rc = 0;
 	goto out;
@@ -860,8 +894,6 @@ oom:
 	errmsg(err, errlen, "out of memory");
 out:
 	json_decref(root);
-	if (fd >= 0)
-		close(fd);
 	if (dfd >= 0)
 		close(dfd);
 	return rc;

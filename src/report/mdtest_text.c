@@ -4,6 +4,7 @@
  * this one; and the JSON result (the generic head, the figures, each operation's latency and
  * each iteration's phases). The values are the workload's (workload/mdtest.c computes them). */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 
 #include "report/generic_report.h"
 #include "report/json.h"
+#include "report/result_read.h"
 #include "report/workload_report.h"
 #include "workload/mdtest.h"
 
@@ -258,6 +260,22 @@ static json_t *mdt_json(void *st, const struct driver_result *res)
 	return root;
 }
 
+/* mdtest's SUMMARY rate rows for the run (its Mean: the figure; one run, so no spread) */
+static void classic_mdtest(FILE *o, const struct rr_result *r)
+{
+	fprintf(o,
+		"SUMMARY rate (in ops/sec): (the Mean of this run's iterations)\n   %-22s %14s\n   %-22s %14s\n",
+		"Operation", "Mean", "---------", "----");
+	for (unsigned t = 0; t < MDT_NTESTS; t++)
+		for (unsigned f = 0; f < r->nfig; f++) {
+			size_t n = strlen(mdt_test_key[t]);
+
+			if (!strncmp(r->fig[f].key, mdt_test_key[t], n) &&
+			    !strcmp(r->fig[f].key + n, "_per_s") && !isnan(r->fig[f].v[0]))
+				fprintf(o, "   %-22s %14.3f\n", mdt_test_name[t], r->fig[f].v[0]);
+		}
+}
+
 const struct workload_report mdtest_report = {
 	.state_size = sizeof(struct mdt_out),
 	.begin = mdt_begin,
@@ -265,4 +283,5 @@ const struct workload_report mdtest_report = {
 	.summary = mdt_summary,
 	.json = mdt_json,
 	.end = mdt_end,
+	.classic_from_figures = classic_mdtest,
 };

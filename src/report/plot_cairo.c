@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/stats.h"
+#include "report/plot_cairo_int.h"
 
 /* Under LeakSanitizer (make asan): fontconfig, loaded by cairo's font selection, keeps its
  * configuration until FcFini(), which only a program that owns fontconfig may call. Those
@@ -30,14 +31,6 @@ static const double palette[NCOLORS][3] = {
 	{ 0.12, 0.47, 0.71 }, { 1.00, 0.50, 0.05 }, { 0.17, 0.63, 0.17 }, { 0.84, 0.15, 0.16 },
 	{ 0.58, 0.40, 0.74 }, { 0.55, 0.34, 0.29 }, { 0.89, 0.47, 0.76 }, { 0.50, 0.50, 0.50 },
 	{ 0.74, 0.74, 0.13 }, { 0.09, 0.75, 0.81 },
-};
-
-struct axis {
-	double lo, hi;
-	bool log;
-	const char *label;
-	int kind;                /* 0: numbers, 1: durations in ns, 2: "nines" percentiles, 3: ratios (log) */
-	bool hide;               /* no ticks (bar charts: the names are the axis) */
 };
 
 struct panel {
@@ -85,115 +78,6 @@ static void text(cairo_t *cr, double x, double y, const char *s, double size, do
 	cairo_text_extents(cr, s, &e);
 	cairo_move_to(cr, x - e.x_bearing - ax * e.width, y - e.y_bearing - ay * e.height);
 	cairo_show_text(cr, s);
-}
-
-static double nice_step(double range, int target)
-{
-	double raw = range / target, mag = pow(10, floor(log10(raw))), f = raw / mag;
-
-	return (f < 1.5 ? 1 : f < 3 ? 2 : f < 7 ? 5 : 10) * mag;
-}
-
-/* Tick labels in one style per axis: plain numbers take the axis' largest magnitude's suffix
- * (k, M) and the step's decimals, so one axis never mixes "5000" with "10k" or "1e+06"; times
- * take a unit each (1 us, 10 us, 1 ms: log axes span decades); ratios read "0.5x". */
-static void fmt_tick(const struct axis *a, double v, double step, char *buf, size_t len)
-{
-	if (a->kind == 1) {
-		static const char *const u[] = { "ns", "us", "ms", "s" };
-		int k = 0;
-
-		while (k < 3 && fabs(v) >= 1000) {
-			v /= 1000;
-			k++;
-		}
-		snprintf(buf, len, "%g %s", v, u[k]);
-	} else if (a->kind == 2) {
-		/* v nines: 2 is 99 %, 3 is 99.9 %; a tick between two (2.5 = 99.68 %) needs the
-		 * decimals of the next one up, or it would round to its neighbour or to 100 % */
-		int dec = (int)ceil(v - 1e-9) - 2;
-
-		snprintf(buf, len, "%.*f%%", dec > 0 ? dec : 0, 100 * (1 - pow(10, -v)));
-	} else if (a->kind == 3) {
-		/* round ratios share the step's decimals (0.9x, 1.0x, 1.1x); powers of two are exact */
-		int dec = step > 0 ? (int)ceil(-log10(step) - 1e-9) : 0;
-
-		if (step > 0)
-			snprintf(buf, len, "%.*f×", dec < 0 ? 0 : dec > 4 ? 4 : dec, v);
-		else
-			snprintf(buf, len, "%g×", v);
-	} else {
-		double m = fmax(fabs(a->lo), fabs(a->hi)), div = 1;
-		const char *suf = "";
-		int dec;
-
-		if (m >= 1e6) {
-			div = 1e6;
-			suf = "M";
-		} else if (m >= 1e4) {
-			div = 1e3;
-			suf = "k";
-		}
-		step = step > 0 ? step / div : 1;
-		dec = (int)ceil(-log10(step) - 1e-9);
-		dec = dec < 0 ? 0 : dec > 6 ? 6 : dec;
-		v /= div;
-		if (fabs(v) < 1e-12 * (m / div + 1))
-			snprintf(buf, len, "0");
-		else
-			snprintf(buf, len, "%.*f%s", dec, v, suf);
-	}
-}
-
-/* A ratio axis' ticks: powers of two over a wide range, else round ratios (0.9, 1, 1.1). */
-static unsigned ratio_ticks(const struct axis *a, double *t, unsigned max)
-{
-	unsigned n = 0;
-
-	if (a->hi / a->lo >= 6) {
-		int k0 = (int)ceil(log2(a->lo) - 1e-9), k1 = (int)floor(log2(a->hi) + 1e-9), by = 1;
-
-		while ((k1 - k0) / by + 1 > 9)
-			by *= 2;
-		for (int k = k0 - (((k0 % by) + by) % by); k <= k1 && n < max; k += by)
-			if (k >= k0)
-				t[n++] = pow(2, k);
-	} else {
-		double step = nice_step(a->hi - a->lo, 6);
-
-		for (double v = ceil(a->lo / step - 1e-9) * step; v <= a->hi * (1 + 1e-9) && n < max; v += step)
-			t[n++] = fabs(v - 1) < 1e-9 ? 1 : v;
-	}
-	return n;
-}
-
-/* extend [lo, hi] to round numbers, never empty */
-static void axis_fit(struct axis *a, double lo, double hi, bool from_zero)
-{
-	if (!(lo <= hi) || !isfinite(lo) || !isfinite(hi)) {
-		lo = 0;
-		hi = 1;
-	}
-	if (a->log) {
-		lo = lo > 0 ? pow(10, floor(log10(lo))) : 1;
-		hi = hi > lo ? pow(10, ceil(log10(hi))) : lo * 10;
-		if (hi <= lo)
-			hi = lo * 10;
-	} else {
-		double step;
-
-		if (from_zero && lo > 0)
-			lo = 0;
-		if (hi - lo < 1e-12 * (fabs(hi) + 1)) {
-			hi += hi ? fabs(hi) * 0.1 : 1;
-			lo -= lo && !from_zero ? fabs(lo) * 0.1 : 0;
-		}
-		step = nice_step(hi - lo, 6);
-		lo = floor(lo / step) * step;
-		hi = ceil(hi / step) * step;
-	}
-	a->lo = lo;
-	a->hi = hi;
 }
 
 static void draw_axes(cairo_t *cr, const struct panel *p)
@@ -878,28 +762,73 @@ static const char *mark_of(const struct plot_opts *o, const char *key, unsigned 
 	return "";
 }
 
-/* an absolute value as people read it: ns as us or ms, 3 significant digits, k/M */
-static void fmt_abs(double v, const char *unit, char *buf, size_t len)
+/* a figure's name under its bars: the first word bold, the rest with the unit, the direction */
+static void compare_names(cairo_t *cr, const struct panel *p, double xc, const struct rr_figure *fig)
 {
-	const char *u = unit;
+	char a[160], b[96], *sp;
+	const char *unit = fig->unit;
 
-	if (!strcmp(unit, "ns")) {
-		static const char *const tu[] = { "ns", "us", "ms", "s" };
-		int k = 0;
-
-		while (k < 3 && fabs(v) >= 1000) {
-			v /= 1000;
-			k++;
-		}
-		u = tu[k];
+	snprintf(a, sizeof(a), "%s", fig->name);
+	b[0] = '\0';
+	if ((sp = strchr(a, ' '))) {
+		*sp = '\0';
+		snprintf(b, sizeof(b), "%.90s", sp + 1);
 	}
-	{
-		const char *suf = fabs(v) >= 1e6 ? "M" : fabs(v) >= 1e4 ? "k" : "";
-		double x = fabs(v) >= 1e6 ? v / 1e6 : fabs(v) >= 1e4 ? v / 1e3 : v;
-		int dec = fabs(x) >= 100 ? 0 : fabs(x) >= 10 ? 1 : fabs(x) >= 1 ? 2 : 3;
+	cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+	text(cr, xc, p->y + p->h + 8, a, 11, 0.5, 0, true);
+	snprintf(a, sizeof(a), "%.60s (%s)", b, !strcmp(unit, "ns") ? "time" : unit);
+	text(cr, xc, p->y + p->h + 23, a, 10, 0.5, 0, false);
+	text(cr, xc, p->y + p->h + 37, fig->dir == RR_HIGHER_BETTER ? "higher is better" : "lower is better",
+	     9.5, 0.5, 0, false);
+}
 
-		snprintf(buf, len, "%.*f%s %s", dec, x, suf, u);
+/* result i's bar from 1 to the ratio r, x0 wide bw; its whisker from lo to hi (lo NaN: none) */
+static void compare_bar(cairo_t *cr, const struct panel *p, unsigned i, double x0, double bw, double r,
+			double lo, double hi)
+{
+	double xc = x0 + bw / 2;
+
+	color(cr, i, 0.85);
+	cairo_rectangle(cr, x0 + 2, fmin(py(p, r), py(p, 1)), bw - 4, fmax(fabs(py(p, 1) - py(p, r)), 1.5));
+	cairo_fill(cr);
+	cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+	if (!isnan(lo)) {
+		cairo_set_line_width(cr, 1.5);
+		cairo_move_to(cr, xc, py(p, hi));
+		cairo_line_to(cr, xc, py(p, lo));
+		cairo_move_to(cr, xc - 4, py(p, hi));
+		cairo_line_to(cr, xc + 4, py(p, hi));
+		cairo_move_to(cr, xc - 4, py(p, lo));
+		cairo_line_to(cr, xc + 4, py(p, lo));
+		cairo_stroke(cr);
 	}
+}
+
+/* the ratio axis over [rmin, rmax] and the dashed line at 1 */
+static void compare_axes(cairo_t *cr, struct panel *p, double rmin, double rmax, const struct plot_opts *o)
+{
+	/* room for the labels: a quarter of the range on each side */
+	double lr = log(rmax / rmin);
+
+	lr = lr > 0.05 ? lr : 0.05;
+	p->ax.lo = 0;
+	p->ax.hi = 1;
+	p->ay.log = true;
+	p->ay.kind = 3;
+	p->ay.lo = rmin * exp(-0.3 * lr);
+	p->ay.hi = rmax * exp(0.3 * lr);
+	p->ay.label = "ratio to the baseline's mean (log scale; whiskers: 95% interval)";
+	p->ax.hide = true;
+	if (o->marks_note)
+		snprintf(p->title, sizeof(p->title), "%s", o->marks_note);
+	draw_axes(cr, p);
+	cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
+	cairo_set_line_width(cr, 1);
+	cairo_set_dash(cr, (const double[]){ 6, 4 }, 2, 0);
+	cairo_move_to(cr, p->x, py(p, 1));
+	cairo_line_to(cr, p->x + p->w, py(p, 1));
+	cairo_stroke(cr);
+	cairo_set_dash(cr, NULL, 0, 0);
 }
 
 /* The key figures of every result as ratios to the baseline's mean, on a log axis (a 10x tail
@@ -912,7 +841,7 @@ static int draw_compare(cairo_t *cr, const struct rr_result *res, unsigned nres,
 	const struct rr_figure *figs[24];
 	unsigned nf = 0;
 	struct panel p;
-	double rmin = 1, rmax = 1, *v, lr;
+	double rmin = 1, rmax = 1, *v;
 	unsigned maxruns = 1;
 
 	for (unsigned i = 0; i < nres; i++)
@@ -939,23 +868,8 @@ static int draw_compare(cairo_t *cr, const struct rr_result *res, unsigned nres,
 
 			if (!n0 || stats_summarize(v, n0, figs[f]->rate, &base) || !(base.mean > 0))
 				continue;
-			if (pass == 1) {
-				char a[160], b[96], *sp;
-				const char *unit = figs[f]->unit;
-
-				snprintf(a, sizeof(a), "%s", figs[f]->name);
-				b[0] = '\0';
-				if ((sp = strchr(a, ' '))) {
-					*sp = '\0';
-					snprintf(b, sizeof(b), "%.90s", sp + 1);
-				}
-				cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-				text(cr, p.x + gw * (f + 0.5), p.y + p.h + 8, a, 11, 0.5, 0, true);
-				snprintf(a, sizeof(a), "%.60s (%s)", b, !strcmp(unit, "ns") ? "time" : unit);
-				text(cr, p.x + gw * (f + 0.5), p.y + p.h + 23, a, 10, 0.5, 0, false);
-				text(cr, p.x + gw * (f + 0.5), p.y + p.h + 37, figs[f]->dir == RR_HIGHER_BETTER ?
-				     "higher is better" : "lower is better", 9.5, 0.5, 0, false);
-			}
+			if (pass == 1)
+				compare_names(cr, &p, p.x + gw * (f + 0.5), figs[f]);
 			for (unsigned i = 0; i < nres; i++) {
 				const struct rr_figure *g = rr_find(&res[i], figs[f]->key);
 				struct stats_summary s;
@@ -978,21 +892,7 @@ static int draw_compare(cairo_t *cr, const struct rr_result *res, unsigned nres,
 				}
 				x0 = p.x + gw * f + gw * 0.1 + bw * i;
 				xc = x0 + bw / 2;
-				color(cr, i, 0.85);
-				cairo_rectangle(cr, x0 + 2, fmin(py(&p, r), py(&p, 1)), bw - 4,
-						fmax(fabs(py(&p, 1) - py(&p, r)), 1.5));
-				cairo_fill(cr);
-				cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-				if (n >= 2) {
-					cairo_set_line_width(cr, 1.5);
-					cairo_move_to(cr, xc, py(&p, hi));
-					cairo_line_to(cr, xc, py(&p, lo));
-					cairo_move_to(cr, xc - 4, py(&p, hi));
-					cairo_line_to(cr, xc + 4, py(&p, hi));
-					cairo_move_to(cr, xc - 4, py(&p, lo));
-					cairo_line_to(cr, xc + 4, py(&p, lo));
-					cairo_stroke(cr);
-				}
+				compare_bar(cr, &p, i, x0, bw, r, n >= 2 ? lo : NAN, hi);
 				/* the absolute value (and stars) beyond the bar's end and its interval */
 				up = r >= 1;
 				end = up ? py(&p, fmax(hi, r)) - 4 : py(&p, fmin(lo, r)) + 4;
@@ -1007,29 +907,8 @@ static int draw_compare(cairo_t *cr, const struct rr_result *res, unsigned nres,
 				cairo_restore(cr);
 			}
 		}
-		if (pass == 0) {
-			/* room for the labels: a quarter of the range on each side */
-			lr = log(rmax / rmin);
-			lr = lr > 0.05 ? lr : 0.05;
-			p.ax.lo = 0;
-			p.ax.hi = 1;
-			p.ay.log = true;
-			p.ay.kind = 3;
-			p.ay.lo = rmin * exp(-0.3 * lr);
-			p.ay.hi = rmax * exp(0.3 * lr);
-			p.ay.label = "ratio to the baseline's mean (log scale; whiskers: 95% interval)";
-			p.ax.hide = true;
-			if (o->marks_note)
-				snprintf(p.title, sizeof(p.title), "%s", o->marks_note);
-			draw_axes(cr, &p);
-			cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
-			cairo_set_line_width(cr, 1);
-			cairo_set_dash(cr, (const double[]){ 6, 4 }, 2, 0);
-			cairo_move_to(cr, p.x, py(&p, 1));
-			cairo_line_to(cr, p.x + p.w, py(&p, 1));
-			cairo_stroke(cr);
-			cairo_set_dash(cr, NULL, 0, 0);
-		}
+		if (pass == 0)
+			compare_axes(cr, &p, rmin, rmax, o);
 	}
 	free(v);
 	return 0;

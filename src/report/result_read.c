@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Result files back into a model (result_read.h). The figures are the workloads' own
- * declarations (core/figure.h); the table at the top says where each workload keeps its
- * groups, iterations, latency and time series. */
+ * declarations (core/figure.h); where each workload keeps its groups, iterations, latency and
+ * time series is its presentation's layout (report/workload_report.h). */
 #include "report/result_read.h"
 
 #include <errno.h>
@@ -17,60 +17,16 @@
 
 #include "core/run.h"
 #include "report/json.h"
+#include "report/workload_report.h"
 #include "workload/workload.h"
 
 /* figures are counts, rates, percentages and nanoseconds: anything beyond is not a result */
 #define RR_MAX_VALUE 1e19
 #define RR_MAX_DEPTH 4
 
-struct rr_wl_def {
-	const char *workload;
-	const char *groups;                      /* array of objects with a "name": tiotest phases */
-	const char *group_lat;                   /* latency object in each group (plots) */
-	const char *group_intervals;             /* time series in each group (optional): one series each */
-	const char *iters;                       /* array reduced per run: fs_mark iterations */
-	/* time series in each iteration (optional): one series per run, named iter_series, the
-	 * iterations end to end (fs_mark's create loops) */
-	const char *iter_intervals, *iter_series;
-	const char *iter_wall;                   /* an iteration's create-loop time, when it has no samples */
-	/* what a time series' y is: ops per second (files/s), else MiB/s from the bytes; and the
-	 * words plots use for its axes (struct rr_result's timeline_*) */
-	bool series_y_ops;
-	const char *series_y, *series_unit, *series_x;
-	/* object op name -> latency, in each iteration: with the buckets in schema 1, percentiles
-	 * only from schema 2, where run_lats in the run has the buckets */
-	const char *iter_lats, *run_lats;
-	const char *iter_lat_key_fig;            /* that op's p99 is a key figure ("create") */
-	const char *fill_x, *fill_x2, *fill_y;   /* per iteration: the fill curve */
-	const char *fill_y2;                     /* ... and a second y, optional (NAN where absent) */
-	const char *fill_agg, *fill_overhead;    /* ... and its optional columns (NaN when absent) */
-	const char *complete_field;              /* boolean in the run ... */
-	const char *end_field;                   /* ... or a string, complete when one of: */
-	const char *const *end_ok;
-};
-
-/* Where each workload's parts live in its result; its figures are the workload's own
- * declarations (workload/workload.h: figs), shared with the writer and the text reports. */
-static const char *const fsm_end_ok[] = { "done", "filesystem_full", NULL };
-
-static const struct rr_wl_def wl_defs[] = {
-	{ .workload = "tiotest", .groups = "phases",
-	  .group_lat = "latency", .group_intervals = "intervals", .complete_field = "complete",
-	  .series_y = "throughput", .series_unit = "MiB/s", .series_x = "time since the phase start (s)" },
-	/* fs_mark's intervals count files created (ops; bytes are 0) */
-	{ .workload = "fs_mark", .iters = "iterations",
-	  .iter_lats = "latency", .run_lats = "latency", .iter_lat_key_fig = "create", .fill_x = "fs_use_pct", .fill_x2 = "count",
-	  .fill_y = "files_per_sec_sum_of_threads", .fill_y2 = "layout.extents_per_file",
-	  .fill_agg = "files_per_sec_aggregate", .fill_overhead = "app_overhead_ns",
-	  .end_field = "end.reason", .end_ok = fsm_end_ok,
-	  .iter_intervals = "intervals", .iter_series = "create", .iter_wall = "wall_ns", .series_y_ops = true,
-	  .series_y = "create rate", .series_unit = "files/s",
-	  .series_x = "time in the create loops, iterations end to end (s)" },
-};
-
 struct ctx {
 	struct rr_result *r;
-	const struct rr_wl_def *def;
+	const struct rr_layout *def;
 	const struct figure_set *figs;
 	char *err;
 	size_t errlen;
@@ -189,14 +145,7 @@ static struct rr_figure *fig_get(struct ctx *c, const char *group, const struct 
 	for (unsigned i = 0; i < r->nruns; i++)
 		f->v[i] = NAN;
 	r->nfig++;
-	snprintf(f->key, sizeof(f->key), "%s", key);
-	snprintf(f->name, sizeof(f->name), "%s", name);
-	f->unit = d->unit;
-	f->dir = (enum rr_dir)d->dir;
-	f->rate = figure_is_rate(d);
-	f->key_fig = d->flags & FIG_KEY;
-	f->primary = d->flags & FIG_PRIMARY;
-	f->derived = d->flags & FIG_DERIVED;
+	rr_figure_declare(f, d, key, name);
 	return f;
 }
 
@@ -369,7 +318,7 @@ static int read_intervals(struct ctx *c, unsigned run, const char *group, const 
  * time between create loops (stat, read, unlink, statfs) is not on this axis. */
 static int read_iter_intervals(struct ctx *c, unsigned run, const json_t *iters, size_t at)
 {
-	const struct rr_wl_def *d = c->def;
+	const struct rr_layout *d = c->def;
 	const json_t *it, *arr;
 	struct rr_series *s;
 	size_t i, total = 0;
@@ -418,7 +367,7 @@ static int read_iter_intervals(struct ctx *c, unsigned run, const json_t *iters,
 
 static int read_groups(struct ctx *c, unsigned run, const json_t *ro, struct opstat *tmp)
 {
-	const struct rr_wl_def *d = c->def;
+	const struct rr_layout *d = c->def;
 	const json_t *arr = json_object_get(ro, d->groups), *g;
 	size_t at = strlen(c->where), i;
 
@@ -499,9 +448,102 @@ static int merge_lats(struct ctx *c, const json_t *lats, struct opstat *tmp, str
 	return 0;
 }
 
+/* an iteration's point on the fill curve, when it has one: 0, or -1 */
+static int fill_point(struct ctx *c, const json_t *it, struct rr_series *fill)
+{
+	const struct rr_layout *d = c->def;
+	double x, x2, y;
+	int rx, rx2, ry;
+
+	/* fs_mark writes -1 when statfs failed, null for a figure it could not compute:
+	 * such a point has no place on the curve */
+	if (!json_is_integer(jpath(it, d->fill_x)) || json_integer_value(jpath(it, d->fill_x)) >= 0) {
+		if ((rx = num_at(c, it, d->fill_x, false, &x)) < 0 ||
+		    (rx2 = num_at(c, it, d->fill_x2, false, &x2)) < 0 ||
+		    (ry = num_at(c, it, d->fill_y, false, &y)) < 0)
+			return -1;
+		if (!rx && !rx2 && !ry) {
+			double y2 = NAN, a, o;
+			int ra, rov;
+
+			if (d->fill_y2 && num_at(c, it, d->fill_y2, true, &y2) < 0)
+				return -1;
+			/* optional: older results, null when not computed */
+			if ((ra = num_at(c, it, d->fill_agg, true, &a)) < 0 ||
+			    (rov = num_at(c, it, d->fill_overhead, true, &o)) < 0)
+				return -1;
+			if (ra)
+				a = NAN;
+			if (rov)
+				o = NAN;
+			fill->x[fill->n] = x;
+			fill->x2[fill->n] = x2;
+			fill->y[fill->n] = y;
+			fill->y2[fill->n] = y2;
+			fill->agg[fill->n] = a;
+			fill->overhead_ns[fill->n] = o;
+			fill->n++;
+		}
+	}
+	return 0;
+}
+
+/* a run's iteration figures, combined as declared; each op type's latency mean and p99 over
+ * the run; the optional figures some of its niters iterations lacked: 0, or -1 */
+static int iter_figures(struct ctx *c, unsigned run, size_t niters, const struct figure_acc *acc, size_t nf,
+			const struct op_acc *ops, unsigned nops)
+{
+	const struct rr_layout *d = c->def;
+
+	for (size_t k = 0; k < nf; k++) {
+		const struct figure *f = &c->figs->iter[k];
+		double v;
+
+		if (!acc[k].n)
+			continue;
+		/* the iterations of a run combine as the figure's declaration says */
+		v = figure_acc_value(&acc[k], f->over_runs);
+		if (fig_set(c, run, NULL, f, NULL, NULL, v))
+			return -1;
+	}
+	for (unsigned k = 0; k < nops; k++) {
+		/* the op types an iteration holds: their histograms, merged over the run */
+		static const struct figure mean = {
+			"latency_mean_ns", NULL,     "latency mean", "ns",
+			FIG_LOWER_BETTER,  FIG_MEAN, FIG_HIST,	     FIG_OPTIONAL
+		};
+		struct figure p99 = { "latency_p99_ns", NULL,	  "latency p99", "ns",
+				      FIG_LOWER_BETTER, FIG_MEAN, FIG_HIST,	 FIG_OPTIONAL };
+
+		if (!ops[k].h->count)
+			continue;
+		if (d->iter_lat_key_fig && !strcmp(ops[k].name, d->iter_lat_key_fig))
+			p99.flags |= FIG_KEY;
+		if (fig_set(c, run, ops[k].name, &mean, NULL, NULL, hist_mean(ops[k].h)) ||
+		    fig_set(c, run, ops[k].name, &p99, NULL, NULL, (double)hist_percentile(ops[k].h, 99)))
+			return -1;
+	}
+	for (size_t k = 0; k < nf; k++) {
+		struct rr_coverage *cv;
+
+		/* an optional iteration figure some iterations lacked: say how many had it */
+		if (!acc[k].n || acc[k].n >= niters || c->r->ncover >= RR_MAX_FIGURES)
+			continue;
+		if (!(cv = realloc(c->r->cover, (c->r->ncover + 1) * sizeof(*cv))))
+			return fail(c, "out of memory");
+		c->r->cover = cv;
+		cv = &cv[c->r->ncover++];
+		snprintf(cv->key, sizeof(cv->key), "%s", c->figs->iter[k].key);
+		cv->run = run;
+		cv->present = acc[k].n;
+		cv->of = (unsigned)niters;
+	}
+	return 0;
+}
+
 static int read_iters(struct ctx *c, unsigned run, const json_t *ro, struct opstat *tmp)
 {
-	const struct rr_wl_def *d = c->def;
+	const struct rr_layout *d = c->def;
 	const json_t *arr = json_object_get(ro, d->iters), *it;
 	size_t at = strlen(c->where), i, nf = 0;
 	struct figure_acc acc[16] = { { 0 } };
@@ -541,41 +583,8 @@ static int read_iters(struct ctx *c, unsigned run, const json_t *ro, struct opst
 				continue;
 			figure_acc_add(&acc[k], v);
 		}
-		if (fill) {
-			double x, x2, y;
-			int rx, rx2, ry;
-
-			/* fs_mark writes -1 when statfs failed, null for a figure it could not compute:
-			 * such a point has no place on the curve */
-			if (!json_is_integer(jpath(it, d->fill_x)) || json_integer_value(jpath(it, d->fill_x)) >= 0) {
-				if ((rx = num_at(c, it, d->fill_x, false, &x)) < 0 ||
-				    (rx2 = num_at(c, it, d->fill_x2, false, &x2)) < 0 ||
-				    (ry = num_at(c, it, d->fill_y, false, &y)) < 0)
-					goto out;
-				if (!rx && !rx2 && !ry) {
-					double y2 = NAN, a, o;
-					int ra, rov;
-
-					if (d->fill_y2 && num_at(c, it, d->fill_y2, true, &y2) < 0)
-						goto out;
-					/* optional: older results, null when not computed */
-					if ((ra = num_at(c, it, d->fill_agg, true, &a)) < 0 ||
-					    (rov = num_at(c, it, d->fill_overhead, true, &o)) < 0)
-						goto out;
-					if (ra)
-						a = NAN;
-					if (rov)
-						o = NAN;
-					fill->x[fill->n] = x;
-					fill->x2[fill->n] = x2;
-					fill->y[fill->n] = y;
-					fill->y2[fill->n] = y2;
-					fill->agg[fill->n] = a;
-					fill->overhead_ns[fill->n] = o;
-					fill->n++;
-				}
-			}
-		}
+		if (fill && fill_point(c, it, fill))
+			goto out;
 		if (!d->iter_lats)
 			continue;
 		lats = json_object_get(it, d->iter_lats);
@@ -602,47 +611,8 @@ static int read_iters(struct ctx *c, unsigned run, const json_t *ro, struct opst
 			goto out;
 	}
 	c->where[at] = '\0';
-	for (size_t k = 0; k < nf; k++) {
-		const struct figure *f = &c->figs->iter[k];
-		double v;
-
-		if (!acc[k].n)
-			continue;
-		/* the iterations of a run combine as the figure's declaration says */
-		v = figure_acc_value(&acc[k], f->over_runs);
-		if (fig_set(c, run, NULL, f, NULL, NULL, v))
-			goto out;
-	}
-	for (unsigned k = 0; k < nops; k++) {
-		/* the op types an iteration holds: their histograms, merged over the run */
-		static const struct figure mean = { "latency_mean_ns", NULL, "latency mean", "ns", FIG_LOWER_BETTER, FIG_MEAN, FIG_HIST, FIG_OPTIONAL };
-		struct figure p99 = { "latency_p99_ns", NULL, "latency p99", "ns", FIG_LOWER_BETTER, FIG_MEAN, FIG_HIST, FIG_OPTIONAL };
-
-		if (!ops[k].h->count)
-			continue;
-		if (d->iter_lat_key_fig && !strcmp(ops[k].name, d->iter_lat_key_fig))
-			p99.flags |= FIG_KEY;
-		if (fig_set(c, run, ops[k].name, &mean, NULL, NULL, hist_mean(ops[k].h)) ||
-		    fig_set(c, run, ops[k].name, &p99, NULL, NULL, (double)hist_percentile(ops[k].h, 99)))
-			goto out;
-	}
-	for (size_t k = 0; k < nf; k++) {
-		struct rr_coverage *cv;
-
-		/* an optional iteration figure some iterations lacked: say how many had it */
-		if (!acc[k].n || acc[k].n >= json_array_size(arr) || c->r->ncover >= RR_MAX_FIGURES)
-			continue;
-		if (!(cv = realloc(c->r->cover, (c->r->ncover + 1) * sizeof(*cv)))) {
-			fail(c, "out of memory");
-			goto out;
-		}
-		c->r->cover = cv;
-		cv = &cv[c->r->ncover++];
-		snprintf(cv->key, sizeof(cv->key), "%s", c->figs->iter[k].key);
-		cv->run = run;
-		cv->present = acc[k].n;
-		cv->of = (unsigned)json_array_size(arr);
-	}
+	if (iter_figures(c, run, json_array_size(arr), acc, nf, ops, nops))
+		goto out;
 	rc = 0;
 out:
 	for (unsigned k = 0; k < nops; k++)
@@ -708,7 +678,7 @@ static int read_run_figs(struct ctx *c, unsigned run, const json_t *ro)
 
 static int read_run(struct ctx *c, unsigned run, const json_t *ro)
 {
-	const struct rr_wl_def *d = c->def;
+	const struct rr_layout *d = c->def;
 	struct opstat *tmp;
 	bool complete = false;
 	const char *reason = NULL;
@@ -856,6 +826,7 @@ static int read_head(struct ctx *c, const json_t *root)
 	const json_t *wl = json_object_get(root, "workload"), *label = json_object_get(root, "label");
 	const json_t *cfg = json_object_get(root, "config"), *env = json_object_get(root, "environment");
 	const json_t *cmd = json_object_get(root, "command_line");
+	const struct workload_ops *w;
 	char name[64];
 
 	if (!json_is_object(root))
@@ -869,19 +840,14 @@ static int read_head(struct ctx *c, const json_t *root)
 	c->version = (int)json_integer_value(ver);
 	if (!json_is_string(wl))
 		return fail(c, "field 'workload' is missing or not a string");
-	for (size_t i = 0; i < sizeof(wl_defs) / sizeof(wl_defs[0]); i++)
-		if (!strcmp(json_string_value(wl), wl_defs[i].workload) &&
-		    workload_find(wl_defs[i].workload)) {
-			c->def = &wl_defs[i];
-			c->figs = workload_find(wl_defs[i].workload)->figs;
-		}
-	/* any other registered workload: the generic result (report/generic_report.c), its run
+	w = workload_find(json_string_value(wl));
+	/* a workload without a layout: the generic result (report/generic_report.c), its run
 	 * figures and "complete" */
-	if (!c->def && workload_find(json_string_value(wl)) && workload_find(json_string_value(wl))->figs) {
-		static const struct rr_wl_def generic = { .workload = "", .complete_field = "complete" };
+	if (w && w->figs) {
+		static const struct rr_layout generic = { .complete_field = "complete" };
 
-		c->def = &generic;
-		c->figs = workload_find(json_string_value(wl))->figs;
+		c->def = w->report && w->report->layout ? w->report->layout : &generic;
+		c->figs = w->figs;
 	}
 	if (!c->def)
 		return fail(c, "unknown workload '%s'", rr_printable(json_string_value(wl), name, sizeof(name)));
@@ -1064,256 +1030,4 @@ int rr_load_fd(int fd, const char *name, struct rr_result *r, char *err, size_t 
 		return -1;
 	}
 	return load(root, &je, name, r, err, errlen);
-}
-
-static void series_free(struct rr_series *s, unsigned n)
-{
-	for (unsigned i = 0; i < n; i++) {
-		free(s[i].x);
-		free(s[i].x2);
-		free(s[i].y);
-		free(s[i].y2);
-		free(s[i].agg);
-		free(s[i].overhead_ns);
-	}
-	free(s);
-}
-
-void rr_free(struct rr_result *r)
-{
-	for (unsigned i = 0; i < r->nfig; i++)
-		free(r->fig[i].v);
-	free(r->fig);
-	for (unsigned i = 0; i < r->nlat; i++)
-		free(r->lat[i].h);
-	free(r->lat);
-	series_free(r->timeline, r->ntimeline);
-	series_free(r->fill, r->nfill);
-	for (unsigned i = 0; i < r->nfacts; i++) {
-		free(r->facts[i].key);
-		free(r->facts[i].value);
-	}
-	free(r->facts);
-	free(r->shown);
-	free(r->warns);
-	free(r->cover);
-	free(r->path);
-	free(r->name);
-	free(r->label);
-	free(r->workload);
-	free(r->incomplete_reason);
-	memset(r, 0, sizeof(*r));
-}
-
-int rr_figure_put(struct rr_result *r, const struct figure *d, unsigned run, double v)
-{
-	struct rr_figure *f = NULL;
-
-	if (run >= r->nruns)
-		return -EINVAL;
-	for (unsigned i = 0; i < r->nfig && !f; i++)
-		if (!strcmp(r->fig[i].key, d->key))
-			f = &r->fig[i];
-	if (!f) {
-		struct rr_figure *nf;
-
-		if (r->nfig >= RR_MAX_FIGURES)
-			return -E2BIG;
-		if (!(nf = realloc(r->fig, (r->nfig + 1) * sizeof(*nf))))
-			return -ENOMEM;
-		r->fig = nf;
-		f = &r->fig[r->nfig];
-		memset(f, 0, sizeof(*f));
-		if (!(f->v = malloc(r->nruns * sizeof(double))))
-			return -ENOMEM;
-		for (unsigned i = 0; i < r->nruns; i++)
-			f->v[i] = NAN;
-		r->nfig++;
-		snprintf(f->key, sizeof(f->key), "%s", d->key);
-		snprintf(f->name, sizeof(f->name), "%s", d->name);
-		f->unit = d->unit;
-		f->dir = (enum rr_dir)d->dir;
-		f->rate = figure_is_rate(d);
-		f->key_fig = d->flags & FIG_KEY;
-		f->primary = d->flags & FIG_PRIMARY;
-		f->derived = d->flags & FIG_DERIVED;
-	}
-	f->v[run] = v;
-	return 0;
-}
-
-unsigned rr_figure_flags(const char *workload, const char *key)
-{
-	const struct workload_ops *w = workload ? workload_find(workload) : NULL;
-	const struct figure_set *fs = w ? w->figs : NULL;
-	const char *dot = strchr(key, '.');
-
-	if (!fs)
-		return 0;
-	for (unsigned k = 0; k < fs->nrun; k++)
-		if (!strcmp(fs->run[k].key, key))
-			return fs->run[k].flags;
-	for (unsigned k = 0; k < fs->niter; k++)
-		if (!strcmp(fs->iter[k].key, key))
-			return fs->iter[k].flags;
-	for (unsigned k = 0; dot && k < fs->ngroup; k++)
-		if (!strcmp(fs->group[k].key, dot + 1))
-			return fs->group[k].flags;
-	return 0;
-}
-
-const struct rr_figure *rr_find(const struct rr_result *r, const char *key)
-{
-	for (unsigned i = 0; i < r->nfig; i++)
-		if (!strcmp(r->fig[i].key, key))
-			return &r->fig[i];
-	return NULL;
-}
-
-double rr_shown(const struct rr_result *r, const char *key, unsigned run)
-{
-	for (unsigned i = 0; i < r->nshown; i++)
-		if (r->shown[i].run == run && !strcmp(r->shown[i].key, key))
-			return r->shown[i].v;
-	return NAN;
-}
-
-const struct rr_fact *rr_fact_find(const struct rr_result *r, const char *key)
-{
-	for (unsigned i = 0; i < r->nfacts; i++)
-		if (!strcmp(r->facts[i].key, key))
-			return &r->facts[i];
-	return NULL;
-}
-
-unsigned rr_values(const struct rr_result *r, const struct rr_figure *f, double *out)
-{
-	unsigned n = 0;
-
-	for (unsigned i = 0; i < r->nruns; i++)
-		if (!isnan(f->v[i]))
-			out[n++] = f->v[i];
-	return n;
-}
-
-static int series_copy(struct rr_series **arr, unsigned *n, const struct rr_series *src, unsigned run)
-{
-	struct rr_series *ns = realloc(*arr, (*n + 1) * sizeof(*ns)), *s;
-	size_t bytes = (src->n ? src->n : 1) * sizeof(double);
-
-	if (!ns)
-		return -1;
-	*arr = ns;
-	s = &ns[(*n)++];
-	*s = *src;
-	s->run = run;
-	s->x = malloc(bytes);
-	s->x2 = malloc(bytes);
-	s->y = malloc(bytes);
-	s->y2 = src->y2 ? malloc(bytes) : NULL;
-	s->agg = src->agg ? malloc(bytes) : NULL;
-	s->overhead_ns = src->overhead_ns ? malloc(bytes) : NULL;
-	if (!s->x || !s->x2 || !s->y || (src->y2 && !s->y2) || (src->agg && !s->agg) ||
-	    (src->overhead_ns && !s->overhead_ns))
-		return -1;
-	memcpy(s->x, src->x, src->n * sizeof(double));
-	memcpy(s->x2, src->x2, src->n * sizeof(double));
-	memcpy(s->y, src->y, src->n * sizeof(double));
-	if (src->y2)
-		memcpy(s->y2, src->y2, src->n * sizeof(double));
-	if (src->agg)
-		memcpy(s->agg, src->agg, src->n * sizeof(double));
-	if (src->overhead_ns)
-		memcpy(s->overhead_ns, src->overhead_ns, src->n * sizeof(double));
-	return 0;
-}
-
-int rr_concat(struct rr_result *dst, const struct rr_result *const *src, unsigned n, const char *name)
-{
-	unsigned total = 0, off = 0;
-
-	memset(dst, 0, sizeof(*dst));
-	for (unsigned k = 0; k < n; k++)
-		total += src[k]->nruns;
-	if (!(dst->name = strdup(name)) || !(dst->path = strdup(name)) ||
-	    !(dst->workload = strdup(n ? src[0]->workload : "")))
-		goto oom;
-	dst->nruns = total;
-	for (unsigned k = 0; k < n; k++) {
-		const struct rr_result *r = src[k];
-
-		dst->ncomplete += r->ncomplete;
-		if (!dst->incomplete_reason && r->incomplete_reason && !(dst->incomplete_reason = strdup(r->incomplete_reason)))
-			goto oom;
-		if (!dst->timeline_y) {
-			dst->timeline_y = r->timeline_y;
-			dst->timeline_unit = r->timeline_unit;
-			dst->timeline_x = r->timeline_x;
-		}
-		for (unsigned f = 0; f < r->nfig; f++) {
-			struct rr_figure *d = NULL;
-
-			for (unsigned j = 0; j < dst->nfig && !d; j++)
-				if (!strcmp(dst->fig[j].key, r->fig[f].key))
-					d = &dst->fig[j];
-			if (!d) {
-				struct rr_figure *nf = realloc(dst->fig, (dst->nfig + 1) * sizeof(*nf));
-
-				if (!nf)
-					goto oom;
-				dst->fig = nf;
-				d = &dst->fig[dst->nfig];
-				*d = r->fig[f];
-				if (!(d->v = malloc((total ? total : 1) * sizeof(double))))
-					goto oom;
-				dst->nfig++;
-				for (unsigned i = 0; i < total; i++)
-					d->v[i] = NAN;
-			}
-			for (unsigned i = 0; i < r->nruns; i++)
-				d->v[off + i] = r->fig[f].v[i];
-		}
-		for (unsigned s = 0; s < r->nfill; s++)
-			if (series_copy(&dst->fill, &dst->nfill, &r->fill[s], off + r->fill[s].run))
-				goto oom;
-		for (unsigned s = 0; s < r->ntimeline; s++)
-			if (series_copy(&dst->timeline, &dst->ntimeline, &r->timeline[s], off + r->timeline[s].run))
-				goto oom;
-		for (unsigned l = 0; l < r->nlat; l++) {
-			struct rr_lat *d = NULL;
-
-			for (unsigned j = 0; j < dst->nlat && !d; j++)
-				if (!strcmp(dst->lat[j].name, r->lat[l].name))
-					d = &dst->lat[j];
-			if (!d) {
-				struct rr_lat *nl = realloc(dst->lat, (dst->nlat + 1) * sizeof(*nl));
-
-				if (!nl)
-					goto oom;
-				dst->lat = nl;
-				d = &dst->lat[dst->nlat];
-				snprintf(d->name, sizeof(d->name), "%s", r->lat[l].name);
-				if (!(d->h = malloc(sizeof(*d->h))))
-					goto oom;
-				dst->nlat++;
-				hist_init(d->h);
-			}
-			hist_merge(d->h, r->lat[l].h);
-		}
-		off += r->nruns;
-	}
-	if (n && src[0]->nfacts) {
-		if (!(dst->facts = calloc(src[0]->nfacts, sizeof(*dst->facts))))
-			goto oom;
-		for (unsigned i = 0; i < src[0]->nfacts; i++) {
-			dst->nfacts = i + 1;
-			if (!(dst->facts[i].key = strdup(src[0]->facts[i].key)) ||
-			    !(dst->facts[i].value = strdup(src[0]->facts[i].value)))
-				goto oom;
-		}
-	}
-	return 0;
-oom:
-	/* a series half copied has its arrays or NULL: rr_free frees both */
-	return -1;
 }

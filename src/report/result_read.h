@@ -27,6 +27,34 @@
 
 enum rr_dir { RR_NEUTRAL, RR_HIGHER_BETTER, RR_LOWER_BETTER };
 
+/* Where a workload keeps its parts in its result, beyond the declared figures: declared by the
+ * workload's presentation (struct workload_report's layout), read here. Every field may be
+ * NULL/false; a workload without a layout has its run figures and "complete" only. */
+struct rr_layout {
+	const char *groups;	     /* array of objects with a "name": tiotest phases */
+	const char *group_lat;	     /* latency object in each group (plots) */
+	const char *group_intervals; /* time series in each group (optional): one series each */
+	const char *iters;	     /* array reduced per run: fs_mark iterations */
+	/* time series in each iteration (optional): one series per run, named iter_series, the
+	 * iterations end to end (fs_mark's create loops) */
+	const char *iter_intervals, *iter_series;
+	const char *iter_wall; /* an iteration's create-loop time, when it has no samples */
+	/* what a time series' y is: ops per second (files/s), else MiB/s from the bytes; and the
+	 * words plots use for its axes (struct rr_result's timeline_*) */
+	bool series_y_ops;
+	const char *series_y, *series_unit, *series_x;
+	/* object op name -> latency, in each iteration: with the buckets in schema 1, percentiles
+	 * only from schema 2, where run_lats in the run has the buckets */
+	const char *iter_lats, *run_lats;
+	const char *iter_lat_key_fig;	       /* that op's p99 is a key figure ("create") */
+	const char *fill_x, *fill_x2, *fill_y; /* per iteration: the fill curve */
+	const char *fill_y2;		       /* ... and a second y, optional (NAN where absent) */
+	const char *fill_agg, *fill_overhead;  /* ... and its optional columns (NaN when absent) */
+	const char *complete_field;	       /* boolean in the run ... */
+	const char *end_field;		       /* ... or a string, complete when one of: */
+	const char *const *end_ok;
+};
+
 struct rr_figure {
 	char key[96];             /* stable id across results: "write.rate_mib_per_s" */
 	char name[96];            /* for people: "write rate" */
@@ -142,7 +170,13 @@ double rr_shown(const struct rr_result *r, const char *key, unsigned run);
  * -ENOMEM. */
 struct figure;
 int rr_figure_put(struct rr_result *r, const struct figure *d, unsigned run, double v);
+/* f named key and name, with d's unit, direction, combination and flags (the values are f's) */
+void rr_figure_declare(struct rr_figure *f, const struct figure *d, const char *key, const char *name);
 const struct rr_fact *rr_fact_find(const struct rr_result *r, const char *key);
+/* The value of the figure key in run (NaN when absent); a fact's value as a number (NaN when
+ * absent or not a number): what a workload's classic table from figures reads. */
+double rr_run_value(const struct rr_result *r, const char *key, unsigned run);
+double rr_fact_num(const struct rr_result *r, const char *key);
 /* values of f that are present (not NaN), copied into out (r->nruns entries); returns how many */
 unsigned rr_values(const struct rr_result *r, const struct rr_figure *f, double *out);
 /* Text safe to print: control and non-ASCII bytes become '?'. Returns out. */

@@ -3,6 +3,7 @@
 #include "report/tiotest_text.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +14,7 @@
 #include "report/afterrun_report.h"
 #include "report/kstat_text.h"
 #include "report/profile_text.h"
+#include "report/result_read.h"
 #include "report/workload_report.h"
 
 #define MIB 1048576.0
@@ -358,6 +360,82 @@ static int tio_rep_folded(void *st, FILE *f, const struct driver_result *res)
 	return 0;
 }
 
+/* ---- reading a result back (report/result_read.h, a matrix report's cell) ---- */
+
+static const struct rr_layout tio_layout = {
+	.groups = "phases",
+	.group_lat = "latency",
+	.group_intervals = "intervals",
+	.complete_field = "complete",
+	.series_y = "throughput",
+	.series_unit = "MiB/s",
+	.series_x = "time since the phase start (s)",
+};
+
+/* tiotest 0.4.2's two tables (tiotest.md §4), MBs and Time from the config and the rate */
+static void classic_tiotest(FILE *o, const struct rr_result *r)
+{
+	static const char *const ph[4] = { "write", "random_write", "read", "random_read" };
+	static const char *const item[4] = { "Write", "Random Write", "Read", "Random Read" };
+	static const char *const lat[4] = { "Write       ", "Random Write", "Read        ", "Random Read " };
+	double thr = rr_fact_num(r, "config.threads"), fs = rr_fact_num(r, "config.file_size_used_bytes"),
+	       bs = rr_fact_num(r, "config.block_size_bytes"),
+	       rops = rr_fact_num(r, "config.random_ops_per_thread");
+	char key[96];
+
+	if (isnan(fs))
+		fs = rr_fact_num(r, "config.file_size_bytes");
+	fprintf(o, "Tiotest results for %.0f concurrent io threads:\n", isnan(thr) ? 0.0 : thr);
+	fputs(",----------------------------------------------------------------------.\n"
+	      "| Item                  | Time     | Rate         | Usr CPU  | Sys CPU |\n"
+	      "+-----------------------+----------+--------------+----------+---------+\n",
+	      o);
+	for (int p = 0; p < 4; p++) {
+		double rate, mb;
+
+		snprintf(key, sizeof(key), "%s.rate_mib_per_s", ph[p]);
+		if (isnan(rate = rr_run_value(r, key, 0)))
+			continue;
+		mb = (p % 2 ? rops * bs : fs) * thr / 1048576.0;
+		/* "| Write %11.0f MBs |": the size right-aligned in the 23-column cell */
+		fprintf(o, "| %s %*.0f MBs |", item[p], (int)(16 - strlen(item[p])), isnan(mb) ? 0.0 : mb);
+		snprintf(key, sizeof(key), "%s.cpu_usr_pct", ph[p]);
+		fprintf(o, " %6.1f s | %7.3f MB/s | %5.1f %%  |", rate > 0 && !isnan(mb) ? mb / rate : 0.0,
+			rate, rr_run_value(r, key, 0));
+		snprintf(key, sizeof(key), "%s.cpu_sys_pct", ph[p]);
+		fprintf(o, " %5.1f %% |\n", rr_run_value(r, key, 0));
+	}
+	fputs("`----------------------------------------------------------------------'\n", o);
+	if (isnan(rr_run_value(r, "total.latency_mean_ns", 0)))
+		return;
+	fputs("Tiotest latency results:\n"
+	      ",-------------------------------------------------------------------------.\n"
+	      "| Item         | Average latency | Maximum latency | % >2 sec | % >10 sec |\n"
+	      "+--------------+-----------------+-----------------+----------+-----------+\n",
+	      o);
+	for (int p = 0; p < 5; p++) {
+		const char *g = p < 4 ? ph[p] : "total";
+		double v[4];
+		static const char *const k[4] = { "latency_mean_ns", "latency_max_ns", "latency_over_2s_pct",
+						  "latency_over_10s_pct" };
+
+		for (int i = 0; i < 4; i++) {
+			snprintf(key, sizeof(key), "%s.%s", g, k[i]);
+			/* "% >2 sec" is written for this table only (never compared): the run's own value */
+			if (isnan(v[i] = rr_run_value(r, key, 0)))
+				v[i] = rr_shown(r, key, 0);
+		}
+		if (isnan(v[0]))
+			continue;
+		if (p == 4)
+			fputs("|--------------+-----------------+-----------------+----------+-----------|\n",
+			      o);
+		fprintf(o, "| %s | %12.3f ms | %12.3f ms | %8.5f | %9.5f |\n",
+			p < 4 ? lat[p] : "Total       ", v[0] / 1e6, v[1] / 1e6, v[2], v[3]);
+	}
+	fputs("`--------------+-----------------+-----------------+----------+-----------'\n", o);
+}
+
 const struct workload_report tio_report = {
 	.state_size = sizeof(struct tio_out),
 	.begin = tio_rep_begin,
@@ -367,4 +445,6 @@ const struct workload_report tio_report = {
 	.folded = tio_rep_folded,
 	.hint_reads = "use -X, or -F as root",
 	.hint_writes = "use -S or -X",
+	.layout = &tio_layout,
+	.classic_from_figures = classic_tiotest,
 };

@@ -13,7 +13,15 @@
  *   spool      the arrays json's document leaves out of memory (report/json_spool.h: fs_mark's
  *              iterations), for the writers to splice in; NULL: none
  *   folded     --profile-callgraph: every run's stacks into f; 0 or -errno
- *   end        frees st's contents */
+ *   end        frees st's contents
+ *
+ * Reading results back (compare, plot, `fsbench report`; none of report/ names a workload):
+ *   layout     where the result keeps its groups, iterations, latency and time series
+ *              (report/result_read.h); NULL: its run figures and "complete" only
+ *   classic_from_figures
+ *              one run of a result read back (run 0 of r) as the workload's classic table,
+ *              rebuilt from its figures and facts (a matrix report's cell); NULL: the
+ *              figures listed one a line */
 #ifndef FSB_REPORT_WORKLOAD_REPORT_H
 #define FSB_REPORT_WORKLOAD_REPORT_H
 #include <jansson.h>
@@ -21,6 +29,9 @@
 
 #include "core/driver.h"
 #include "report/json_spool.h"
+
+struct rr_layout;
+struct rr_result;
 
 /* Where the presentation goes. */
 struct report_out {
@@ -54,5 +65,7 @@ struct workload_report {
 	const char *(*log_path)(const void *cfg);
 	/* hints for the warning lines: what to change so reads / writes reach the device */
 	const char *hint_reads, *hint_writes;
+	const struct rr_layout *layout;
+	void (*classic_from_figures)(FILE *o, const struct rr_result *r);
 };
 #endif

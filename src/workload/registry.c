@@ -6,17 +6,27 @@
 #include <errno.h>
 #include <string.h>
 
+#include "core/testhook.h"
+
 #define WORKLOADS(X) \
 	X(tiotest)   \
 	X(fs_mark)    \
 	X(mdtest)
 
+/* the test build's workloads, hidden (workload/testwl.c: a workload report/ does not know) */
+#ifdef FSB_TEST_HOOKS
+#define TEST_WORKLOADS(X) X(testwl)
+#else
+#define TEST_WORKLOADS(X)
+#endif
+
 #define DECLARE(n) extern const struct workload_ops workload_##n;
 WORKLOADS(DECLARE)
+TEST_WORKLOADS(DECLARE)
 #undef DECLARE
 
 #define ENTRY(n) &workload_##n,
-static const struct workload_ops *const builtin[] = { WORKLOADS(ENTRY) };
+static const struct workload_ops *const builtin[] = { WORKLOADS(ENTRY) TEST_WORKLOADS(ENTRY) };
 #undef ENTRY
 
 #define NBUILTIN (sizeof(builtin) / sizeof(builtin[0]))
