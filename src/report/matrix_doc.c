@@ -503,9 +503,9 @@ void mrep_write_doc(struct doc *d, const struct an *a, const struct plot_buf *cm
 		used += m->run[r].used;
 	doc_begin(d, m->name);
 	doc_p(d,
-	      "fsbench matrix: %s %s; %u cells, %u runs (%u used in the statistics). Kernel %s on %s, fsbench %s, "
+	      "fsbench matrix: %s%s%s; %u cells, %u runs (%u used in the statistics). Kernel %s on %s, fsbench %s, "
 	      "targets: %s.",
-	      m->workload, args, m->ncells, m->nruns, used, m->kernel_release[0] ? m->kernel_release : "?",
+	      m->workload, args[0] ? " " : "", args, m->ncells, m->nruns, used, m->kernel_release[0] ? m->kernel_release : "?",
 	      m->host[0] ? m->host : "?", m->fsbench_version[0] ? m->fsbench_version : "?",
 	      m->target_kind[0] ? m->target_kind : "?");
 	if (m->fresh_never)

@@ -526,8 +526,9 @@ static void terminal(FILE *term, const struct an *a, const char *dir, unsigned a
 	fprintf(term, "%s: %s, %u cells, %u of %u runs used\n", m->name, m->workload, m->ncells, used, m->nruns);
 	mafter_findings_term(term, m);
 	mrep_answer(a, answer_to_term, term);
-	fprintf(term, "  (%u confirmatory tests, Holm; %u exploratory, Benjamini-Hochberg; %u paired by round, %u "
-		"unpaired; fsbench(1) STATISTICS)\n", a->r.nconfirm, a->r.nexplore, a->npaired, a->nunpaired);
+	fprintf(term, "  (%u confirmatory test%s, Holm; %u exploratory, Benjamini-Hochberg; %u paired by round, %u "
+		"unpaired; fsbench(1) STATISTICS)\n", a->r.nconfirm, a->r.nconfirm == 1 ? "" : "s", a->r.nexplore,
+		a->npaired, a->nunpaired);
 	if (m->nwarn)
 		fprintf(term, "  %u warning%s (see the report), the first: %s\n", m->nwarn, m->nwarn == 1 ? "" : "s", m->warn[0]);
 	if (db)
