@@ -130,6 +130,29 @@ static void table(const struct mdt_out *x, const struct mdt_result *r, unsigned 
 	}
 }
 
+/* --time-limit and --ramp, after the tables (a line mdtest does not print, so only then): which
+ * phases the limit stopped, with the items they did by then */
+static void limit_marks(const struct mdt_out *x, const struct mdt_result *r)
+{
+	FILE *f = x->o->text;
+	const struct run_opts *ro = &x->c->run;
+	unsigned n = 0;
+
+	for (unsigned j = 0; j < r->niters; j++)
+		for (unsigned t = 0; t < MDT_NTESTS; t++) {
+			const struct mdt_cell *c = &r->cell[j][t];
+
+			if (!c->ran || !c->time_limited)
+				continue;
+			fprintf(f, "%s%s (iteration %u): stopped by time limit, %llu items in %.3f s\n",
+				n++ ? "" : "\n", mdt_test_name[t], j + 1, (unsigned long long)c->items,
+				(double)(c->end_ns - c->start_ns) / 1e9);
+		}
+	if (ro->ramp_ns)
+		fprintf(f, "\nramp: the first %.3f s of each phase left out of its items, time and rate "
+			"(--ramp)\n", (double)ro->ramp_ns / 1e9);
+}
+
 static void mdt_run_end(void *st, unsigned run, const void *result)
 {
 	struct mdt_out *x = st;
@@ -146,6 +169,7 @@ static void mdt_run_end(void *st, unsigned run, const void *result)
 			} else {
 				table(x, r, x->c->print_time);
 			}
+			limit_marks(x, r);
 			stamp(f, "finished", r->finished_unix_s);
 		}
 		fflush(f);
@@ -176,10 +200,12 @@ static json_t *cells_json(const struct mdt_result *r)
 			if (!c->ran)
 				continue;
 			json_object_set_new(it, mdt_test_key[t],
-					    json_pack("{s:o,s:o,s:o}", "items", json_u64(c->items),
+					    json_pack("{s:o,s:o,s:o,s:b,s:o}", "items", json_u64(c->items),
 						      "wall_ns", json_u64(c->end_ns - c->start_ns),
 						      "rate_per_s", json_num(c->end_ns > c->start_ns ?
-							      (double)c->items * 1e9 / (double)(c->end_ns - c->start_ns) : 0)));
+							      (double)c->items * 1e9 / (double)(c->end_ns - c->start_ns) : 0),
+						      "stopped_by_time_limit", c->time_limited,
+						      "ramp_ns", json_u64(c->ramp_ns)));
 		}
 		json_array_append_new(arr, it);
 	}

@@ -21,6 +21,7 @@
 #include "core/cleanup.h"
 #include "core/clock.h"
 #include "core/pack.h"
+#include "core/phase_limit.h"
 #include "workload/run_opts.h"
 #include "workload/workload.h"
 
@@ -63,6 +64,10 @@ struct mdt_state {
 	bool renamed;                /* a rename phase ran: the first item may be "-XX" */
 	uint64_t dirs_removed_ok, files_removed_ok;
 	bool tree_removed;
+	/* a creation the time limit stopped (run_test): the iteration's later phases work on the
+	 * items made, in creation order; [0] directories, [1] files */
+	bool cut[2];
+	uint64_t cut_items[2];
 };
 
 /* the phase's task (one per process: mdtest runs one task per process) */
@@ -168,6 +173,20 @@ static uint64_t number_item(const struct mdt_state *s, uint64_t i)
 	if (c->leaf_only)
 		num += c->items_per_dir * (c->num_dirs - c->leaves);
 	return num;
+}
+
+/* the items a test visits after the iteration's creation: all, or those a time-limited
+ * creation made; and the i-th of them for stat, read and rename */
+static uint64_t items_of(const struct mdt_state *s, enum mdt_test t)
+{
+	bool dir = t <= MDT_DIR_REMOVE;
+
+	return s->cut[!dir] ? s->cut_items[!dir] : s->c->items;
+}
+
+static uint64_t stat_item_num(const struct mdt_state *s, enum mdt_test t, uint64_t i)
+{
+	return s->cut[t > MDT_DIR_REMOVE] ? visit_item(s, i) : number_item(s, i);
 }
 
 /* ---- the phases --------------------------------------------------------------------------- */
@@ -298,22 +317,28 @@ static int remove_item(struct mdt_task *k, const char *path, bool dir)
 static int rename_work(struct mdt_task *k)
 {
 	struct mdt_state *s = k->s;
-	uint64_t n = s->c->items;
+	uint64_t n = items_of(s, MDT_DIR_RENAME);
 	/* cur holds at most PATH_MAX bytes (item_path's bound): first and last have room for "-XX" */
 	char first[PATH_MAX + 8], last[PATH_MAX + 8], cur[PATH_MAX + 8];
 	int rc;
 
-	for (uint64_t i = 0; i < n && !run_stopping(); i++) {
+	/* from k->done: the rest of a phase the time limit stopped (run_test's wear-out) */
+	if (n < 2)
+		return 0;        /* a time-limited creation made one item or none */
+	if ((rc = item_path(s, MDT_DIR_RENAME, stat_item_num(s, MDT_DIR_RENAME, 0), cur, PATH_MAX)))
+		return op_fail(rc, "rename", cur);
+	snprintf(first, sizeof(first), "%.*s-XX", PATH_MAX, cur);
+	memcpy(last, first, sizeof(last));
+	if (k->done && (rc = item_path(s, MDT_DIR_RENAME, stat_item_num(s, MDT_DIR_RENAME, k->done - 1), last,
+						 PATH_MAX)))
+		return op_fail(rc, "rename", last);
+	for (uint64_t i = k->done; i < n && !run_stopping(); i++) {
 		uint64_t t0;
 
-		if ((rc = item_path(s, MDT_DIR_RENAME, number_item(s, i), cur, PATH_MAX)))
+		if ((rc = item_path(s, MDT_DIR_RENAME, stat_item_num(s, MDT_DIR_RENAME, i), cur, PATH_MAX)))
 			return op_fail(rc, "rename", cur);
-		if (i == 0) {
-			snprintf(first, sizeof(first), "%.*s-XX", PATH_MAX, cur);
-			memcpy(last, first, sizeof(last));
-		} else if (i == n - 1) {
+		if (i == n - 1)
 			memcpy(cur, first, sizeof(cur));
-		}
 		/* no rename request in the engines: a plain system call, timed alike */
 		t0 = lat_now();
 		if (renameat(AT_FDCWD, cur, AT_FDCWD, last) < 0)
@@ -336,7 +361,7 @@ static int tree_work(struct mdt_task *k, bool create)
 	/* without -u the first task makes the one shared tree (mdtest's rank 0) */
 	if (!c->unique && s->rank != 0)
 		return 0;
-	for (uint64_t i = 0; i < c->num_dirs && !run_stopping(); i++) {
+	for (uint64_t i = k->done; i < c->num_dirs && !run_stopping(); i++) {
 		/* removal: the reverse of the creation order, every child before its parent */
 		uint64_t node = s->order[create ? i : c->num_dirs - 1 - i];
 
@@ -376,7 +401,9 @@ static int mdt_work(struct worker *w)
 	case MDT_DIR_CREATE: case MDT_FILE_CREATE: case MDT_DIR_REMOVE: case MDT_FILE_REMOVE: {
 		bool create = k->t == MDT_DIR_CREATE || k->t == MDT_FILE_CREATE;
 
-		for (uint64_t i = 0; i < c->items && !run_stopping(); i++) {
+		uint64_t n = create ? c->items : items_of(s, k->t);
+
+		for (uint64_t i = k->done; i < n && !run_stopping(); i++) {
 			if ((rc = item_path(s, k->t, visit_item(s, i), path, sizeof(path))))
 				return op_fail(rc, create ? "create" : "remove", path);
 			if (create)
@@ -398,8 +425,8 @@ static int mdt_work(struct worker *w)
 		break;
 	}
 	case MDT_DIR_STAT: case MDT_FILE_STAT: case MDT_FILE_READ:
-		for (uint64_t i = 0; i < c->items && !run_stopping(); i++) {
-			if ((rc = item_path(s, k->t, number_item(s, i), path, sizeof(path))))
+		for (uint64_t i = 0, n = items_of(s, k->t); i < n && !run_stopping(); i++) {
+			if ((rc = item_path(s, k->t, stat_item_num(s, k->t, i), path, sizeof(path))))
 				return op_fail(rc, "stat", path);
 			rc = k->t == MDT_FILE_READ ? read_item(k, path) : stat_item(k, path);
 			if (rc)
@@ -414,6 +441,28 @@ static int mdt_work(struct worker *w)
 	if (!rc && c->call_sync)
 		sync();
 	return rc;
+}
+
+/* After a phase the time limit stopped. Statting and reading simply stop. A creation of items
+ * cuts the iteration: its later phases work on the items made. Whatever else changes the
+ * namespace (the tree, a rename, a removal; a creation in a job with -N, whose tasks visit
+ * each other's items) is finished outside the window and the figures, so the next phases
+ * find the names they expect: mdtest's "stonewall wear-out" (-W), bounded by what was made. */
+static int time_limited(struct mdt_task *k)
+{
+	struct mdt_state *s = k->s;
+	struct worker wk = { .ctx = k };
+	bool dir = k->t <= MDT_DIR_REMOVE;
+
+	if (k->t == MDT_DIR_STAT || k->t == MDT_FILE_STAT || k->t == MDT_FILE_READ)
+		return 0;
+	if ((k->t == MDT_DIR_CREATE || k->t == MDT_FILE_CREATE) && !(s->size > 1 && s->c->nstride)) {
+		s->cut[!dir] = true;
+		s->cut_items[!dir] = k->done;
+		return 0;
+	}
+	opstat_init(&k->st);
+	return mdt_work(&wk);
 }
 
 /* One test as a phase: every task released at once, the window from the release to the last
@@ -432,15 +481,22 @@ static int run_test(struct mdt_state *s, unsigned iter, enum mdt_test t)
 	opstat_init(&k.st);
 	wk.live = &k.st;
 	ph.expected_ops = t >= MDT_TREE_CREATE ? s->c->num_dirs : s->c->items;
+	/* the time series for --stream (the JSON keeps the SUMMARY's per-iteration cells) */
+	ph.interval_ns = s->c->run.stream ? s->c->run.interval_ns : 0;
 	memset(s->ctx.nops, 0, sizeof(s->ctx.nops));
 	rc = driver_phase(s->d, &ph, NULL, NULL);
+	free(ph.samples);
 	opstat_merge(&s->r->op[t], &k.st);
 	for (unsigned o = 0; o < ENGINE_NOPS; o++)
 		s->r->engine_ops[t][o] += s->ctx.nops[o];
 	cell->ran = true;
-	cell->items = k.done;
-	cell->start_ns = ph.start_ns;
+	cell->items = k.done - ph.ramp_ops;
+	cell->start_ns = phase_measured_start(&ph);
 	cell->end_ns = ph.end_ns;
+	cell->time_limited = ph.stonewalled;
+	cell->ramp_ns = ph.ramp_ns;
+	if (!rc && ph.stonewalled && !run_stopping())
+		rc = time_limited(&k);
 	return rc ? rc : run_stopping() ? -EINTR : 0;
 }
 
@@ -489,6 +545,7 @@ static int one_iteration(struct mdt_state *s, unsigned j)
 	s->tree_made = s->dirs_made = s->files_made = 0;
 	s->dirs_removed_ok = s->files_removed_ok = 0;
 	s->made_testdir = s->renamed = s->tree_removed = false;
+	s->cut[0] = s->cut[1] = false;
 	if (c->create) {
 		if ((rc = mkdir_first(s, s->testdir, &s->made_testdir)) || (rc = sync_point(s)))
 			return rc;
@@ -874,6 +931,8 @@ static int mdt_merge(void *dst, const void *src)
 			x->items += y->items;
 			x->start_ns = x->start_ns < y->start_ns ? x->start_ns : y->start_ns;
 			x->end_ns = x->end_ns > y->end_ns ? x->end_ns : y->end_ns;
+			x->time_limited |= y->time_limited;
+			x->ramp_ns = x->ramp_ns > y->ramp_ns ? x->ramp_ns : y->ramp_ns;
 		}
 	for (unsigned t = 0; t < MDT_NTESTS; t++) {
 		opstat_merge(&a->op[t], &b->op[t]);
@@ -924,6 +983,8 @@ static int mdt_pack(const void *result, int64_t off, struct pack *o)
 			pack_u64(o, x->items);
 			pack_u64(o, x->start_ns - (uint64_t)off);
 			pack_u64(o, x->end_ns - (uint64_t)off);
+			pack_u64(o, x->time_limited);
+			pack_u64(o, x->ramp_ns);
 		}
 	for (unsigned t = 0; t < MDT_NTESTS; t++) {
 		pack_opstat(o, &r->op[t]);
@@ -966,6 +1027,8 @@ static int mdt_unpack(void *result, struct unpack *u)
 			x->items = unpack_u64(u);
 			x->start_ns = unpack_u64(u);
 			x->end_ns = unpack_u64(u);
+			x->time_limited = unpack_u64(u) != 0;
+			x->ramp_ns = unpack_u64(u);
 		}
 	for (unsigned t = 0; t < MDT_NTESTS; t++) {
 		unpack_opstat(u, &r->op[t]);
@@ -1043,7 +1106,7 @@ static const struct opt mdt_opts[] = {
 	{ 0, "random-seed", OPT_UINT, F(random_seed), "N", 0, 2147483647, 0, 0,
 	  "the seed of -R (also turns the random order on, as in mdtest)" },
 	{ 'W', NULL, OPT_UINT, F(stonewall_s), "S", 0, 1000000, 0, 0,
-	  "mdtest's stonewall: not supported (only 0); fsbench-mpi --stonewall ends every phase" },
+	  "mdtest's stonewall: not supported (only 0); --time-limit ends every phase" },
 	{ 'B', NULL, OPT_UINT, F(no_barriers), "N", 0, 1, 0, 0,
 	  "accepted; phases always start together (each is one window)" },
 	{ 'p', NULL, OPT_UINT, F(pre_delay_s), "S", 0, 3600, 0, 0,
@@ -1165,7 +1228,7 @@ static int mdt_check(void *cfg, int argc, char **argv, char *err, size_t len)
 	if (c->collective)
 		return bad(err, len, "option -c (collective creates) is not supported");
 	if (c->stonewall_s || c->stonewall_file)
-		return bad(err, len, "options -W and -x are not supported (fsbench-mpi --stonewall "
+		return bad(err, len, "options -W and -x are not supported (--time-limit "
 			   "ends every phase at a time)");
 	if (c->first || c->last || c->stride != 1)
 		return bad(err, len, "options -f, -l and -s are not supported: every task runs once");

@@ -82,7 +82,9 @@ struct mdt_config {
 struct mdt_cell {
 	bool ran;
 	uint64_t items;
-	uint64_t start_ns, end_ns;
+	uint64_t start_ns, end_ns;   /* the measured window: after the ramp (--ramp) */
+	bool time_limited;           /* stopped by --time-limit (a job: by it on any task) */
+	uint64_t ramp_ns;            /* --ramp left out of the window, 0: none */
 };
 
 /* SUMMARY columns */
