@@ -85,6 +85,8 @@ int driver_phase(struct driver *d, struct phase *p, struct observe_phase *obs, s
 
 	p->stonewalled = false;
 	p->ramp_ns = p->ramp_ops = 0;
+	for (unsigned i = 0; i < p->nworkers; i++)
+		p->workers[i].ramp_ops = 0;
 	p->release = limit_release;
 	p->release_arg = &lr;
 	p->progress = d->progress && d->sink.progress;

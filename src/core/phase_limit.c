@@ -137,6 +137,7 @@ static void ramp_apply(struct phase_limit *l, struct phase *p)
 	for (unsigned i = 0; i < p->nworkers; i++) {
 		if (!p->workers[i].live)
 			continue;
+		p->workers[i].ramp_ops = l->snap[i].ops;
 		p->ramp_ops += l->snap[i].ops;
 		opstat_cut(p->workers[i].live, &l->snap[i]);
 	}

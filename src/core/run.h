@@ -105,6 +105,7 @@ struct worker {
 	 * threads read it while the worker runs (first-done snapshot, interval samples,
 	 * progress line) with relaxed loads; opstat_add() publishes with relaxed stores */
 	struct opstat *live;
+	uint64_t ramp_ops;       /* live's ops in the phase's ramp, left out of it (phase_limit.h) */
 };
 
 struct sample;
