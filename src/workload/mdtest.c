@@ -19,6 +19,7 @@
 #include "core/cleanup.h"
 #include "core/clock.h"
 #include "core/phase_limit.h"
+#include "sys/perf.h"
 #include "workload/mdtest_int.h"
 #include "workload/run_opts.h"
 #include "workload/workload.h"
@@ -481,8 +482,12 @@ static int run_test(struct mdt_state *s, unsigned iter, enum mdt_test t)
 	/* the time series for --stream (the JSON keeps the SUMMARY's per-iteration cells) */
 	ph.interval_ns = s->c->run.stream ? s->c->run.interval_ns : 0;
 	memset(s->ctx.nops, 0, sizeof(s->ctx.nops));
-	rc = driver_phase(s->d, &ph, NULL, NULL);
+	rc = driver_phase(s->d, &ph, &cell->obs, NULL);
 	free(ph.samples);
+	if (cell->obs.profile) {
+		perf_profile_merge(&s->r->profile[t], cell->obs.profile);   /* frees it */
+		cell->obs.profile = NULL;
+	}
 	opstat_merge(&s->r->op[t], &k.st);
 	for (unsigned o = 0; o < ENGINE_NOPS; o++)
 		s->r->engine_ops[t][o] += s->ctx.nops[o];
@@ -804,6 +809,13 @@ void mdt_result_free(void *result)
 	struct mdt_result *r = result;
 
 	mdt_run_done(r);
+	for (unsigned j = 0; r->cell && j < r->niters; j++)
+		for (unsigned t = 0; t < MDT_NTESTS; t++)
+			observe_phase_free(&r->cell[j][t].obs);
+	for (unsigned t = 0; t < MDT_NTESTS; t++) {
+		perf_profile_free(r->profile[t]);
+		r->profile[t] = NULL;
+	}
 	free(r->cell);
 	r->cell = NULL;
 }

@@ -125,6 +125,8 @@ int mdt_merge(void *dst, const void *src)
 				continue;
 			if (!x->ran) {
 				*x = *y;
+				/* the kernel view is each process's own */
+				memset(&x->obs, 0, sizeof(x->obs));
 				continue;
 			}
 			x->items += y->items;
