@@ -18,6 +18,7 @@
 #include "core/quote.h"
 #include "report/history.h"
 #include "core/verdict.h"
+#include "core/words.h"
 #include "report/opt_text.h"
 #include "sys/age.h"
 #include "sys/freespace.h"
@@ -320,190 +321,6 @@ static bool workload_keeps(const struct workload_ops *w, struct mx_exp *e)
 	free(cfg);
 	free(argv);
 	return keep;
-}
-
-/* The axes the options give: --fs, --mount-opts, --knob (grouped by path), the bdi limits. */
-static int flag_axes(struct mx_exp *e, const struct mxc_config *c, char *err, size_t errlen)
-{
-	char q[QUOTE_MAX], msg[512];
-	int a;
-
-	if (c->fs.n) {
-		if ((a = mx_axis_add(e, "fs", MX_FS, NULL, err, errlen)) < 0)
-			return -1;
-		for (unsigned i = 0; i < c->fs.n; i++) {
-			char *copy = strdup(c->fs.v[i]), *save = NULL;
-
-			if (!copy) {
-				snprintf(err, errlen, "out of memory");
-				return -1;
-			}
-			for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-				if (!fsimage_fs_known(t)) {
-					snprintf(err, errlen, "option --fs: unknown filesystem '%s' (known: %s)",
-						 quote_str(t, q, sizeof(q)), fsimage_fs_list());
-					free(copy);
-					return -1;
-				}
-				if (mx_value_add(e, (unsigned)a, NULL, t, false, msg, sizeof(msg))) {
-					snprintf(err, errlen, "option --fs: %s", msg);
-					free(copy);
-					return -1;
-				}
-			}
-			free(copy);
-		}
-	}
-	if (c->mount.n) {
-		if ((a = mx_axis_add(e, "mount", MX_MOUNT, NULL, err, errlen)) < 0)
-			return -1;
-		for (unsigned i = 0; i < c->mount.n; i++)
-			if (fsopts_mount_parse(c->mount.v[i], NULL, NULL, msg, sizeof(msg)) ||
-			    mx_value_add(e, (unsigned)a, NULL, c->mount.v[i], false, msg, sizeof(msg))) {
-				snprintf(err, errlen, "option --mount-opts '%s': %s",
-					 quote_str(c->mount.v[i], q, sizeof(q)), msg);
-				return -1;
-			}
-	}
-	for (unsigned i = 0; i < c->knob.n; i++) {
-		const char *eq = strchr(c->knob.v[i], '='), *base;
-		char path[PATH_MAX];
-		bool seen = false;
-
-		if (!eq || eq == c->knob.v[i] || (size_t)(eq - c->knob.v[i]) >= sizeof(path)) {
-			snprintf(err, errlen, "option --knob: '%s' is not PATH=VALUE",
-				 quote_str(c->knob.v[i], q, sizeof(q)));
-			return -1;
-		}
-		snprintf(path, sizeof(path), "%.*s", (int)(eq - c->knob.v[i]), c->knob.v[i]);
-		for (unsigned j = 0; j < i && !seen; j++)
-			seen = !strncmp(c->knob.v[j], c->knob.v[i], (size_t)(eq - c->knob.v[i]) + 1);
-		if (seen)
-			continue;
-		base = strrchr(path, '/');
-		base = base && base[1] ? base + 1 : path;
-		for (unsigned k = 0; k < e->naxes; k++)
-			if (!strcmp(e->axes[k].name, base) && e->axes[k].kind == MX_KNOB && e->axes[k].knob &&
-			    strcmp(e->axes[k].knob, path)) {
-				snprintf(err, errlen, "option --knob: two knobs named %s: give the axes names "
-					 "in an experiment file", base);
-				return -1;
-			}
-		if ((a = mx_axis_add(e, base, MX_KNOB, path, msg, sizeof(msg))) < 0) {
-			snprintf(err, errlen, "option --knob: %s", msg);
-			return -1;
-		}
-		for (unsigned j = i; j < c->knob.n; j++)
-			if (!strncmp(c->knob.v[j], c->knob.v[i], (size_t)(eq - c->knob.v[i]) + 1) &&
-			    mx_value_add(e, (unsigned)a, NULL, c->knob.v[j] + (eq - c->knob.v[i]) + 1, false, msg,
-					 sizeof(msg))) {
-				snprintf(err, errlen, "option --knob: %s", msg);
-				return -1;
-			}
-	}
-	if (c->bdi_max) {
-		uint64_t v;
-
-		if (opt_parse_size(c->bdi_max, 1, true, &v)) {
-			snprintf(err, errlen, "option --bdi-max-bytes: '%s' is not a size",
-				 quote_str(c->bdi_max, q, sizeof(q)));
-			return -1;
-		}
-		if ((a = mx_axis_add(e, "bdi-max-bytes", MX_BDI_MAX_BYTES, NULL, err, errlen)) < 0 ||
-		    mx_value_add(e, (unsigned)a, NULL, c->bdi_max, false, err, errlen))
-			return -1;
-	}
-	if (c->bdi_strict) {
-		if (strcmp(c->bdi_strict, "0") && strcmp(c->bdi_strict, "1")) {
-			snprintf(err, errlen, "option --bdi-strict-limit: '%s' is not 0 or 1",
-				 quote_str(c->bdi_strict, q, sizeof(q)));
-			return -1;
-		}
-		if ((a = mx_axis_add(e, "bdi-strict-limit", MX_BDI_STRICT_LIMIT, NULL, err, errlen)) < 0 ||
-		    mx_value_add(e, (unsigned)a, NULL, c->bdi_strict, false, err, errlen))
-			return -1;
-	}
-	for (unsigned i = 0; i < c->mkfs.n; i++) {
-		const char *colon = strchr(c->mkfs.v[i], ':');
-		char type[32];
-
-		if (!colon || colon == c->mkfs.v[i] || (size_t)(colon - c->mkfs.v[i]) >= sizeof(type)) {
-			snprintf(err, errlen, "option --mkfs-opts: '%s' is not TYPE:OPTS",
-				 quote_str(c->mkfs.v[i], q, sizeof(q)));
-			return -1;
-		}
-		snprintf(type, sizeof(type), "%.*s", (int)(colon - c->mkfs.v[i]), c->mkfs.v[i]);
-		if (!fsimage_fs_known(type)) {
-			snprintf(err, errlen, "option --mkfs-opts: unknown filesystem '%s' (known: %s)",
-				 quote_str(type, q, sizeof(q)), fsimage_fs_list());
-			return -1;
-		}
-		if (fsopts_mkfs_check_str(type, colon + 1, msg, sizeof(msg))) {
-			snprintf(err, errlen, "option --mkfs-opts '%s': %s", quote_str(c->mkfs.v[i], q, sizeof(q)),
-				 msg);
-			return -1;
-		}
-		for (unsigned j = 0; j < e->nmkfs; j++)
-			if (!strcmp(e->mkfs_type[j], type)) {
-				snprintf(err, errlen, "option --mkfs-opts: %s given twice (an axis of mkfs "
-					 "options needs an experiment file)", type);
-				return -1;
-			}
-		if (e->nmkfs == 16 || !(e->mkfs_type[e->nmkfs] = strdup(type)) ||
-		    !(e->mkfs_opts[e->nmkfs] = strdup(colon + 1))) {
-			snprintf(err, errlen, "option --mkfs-opts: too many");
-			return -1;
-		}
-		e->nmkfs++;
-	}
-	for (unsigned k = 0; k < e->naxes; k++)
-		if (e->axes[k].kind == MX_FS)
-			for (unsigned v = 0; v < e->axes[k].nvalues; v++)
-				if (!fsimage_fs_known(e->axes[k].values[v].setting)) {
-					snprintf(err, errlen, "axis %s: unknown filesystem '%s' (known: %s)",
-						 e->axes[k].name,
-						 quote_str(e->axes[k].values[v].setting, q, sizeof(q)),
-						 fsimage_fs_list());
-					return -1;
-				}
-	return 0;
-}
-
-/* Every knob axis' path made absolute and resolved, once, here: what is recorded, written, locked
- * and restored is that file, from any working directory, with no symbolic link followed later.
- * Refused: a link that is not the kernel's (sys/owned.h), two axes on one file, an empty value. */
-static int knobs_resolve(struct mx_exp *e, char *err, size_t errlen)
-{
-	for (unsigned a = 0; a < e->naxes; a++) {
-		struct mx_axis *ax = &e->axes[a];
-		char real[PATH_MAX], msg[PATH_MAX + 256], *dup;
-
-		if (ax->kind != MX_KNOB || !ax->knob)
-			continue;
-		for (unsigned v = 0; v < ax->nvalues; v++)
-			if (!ax->values[v].setting[0]) {
-				snprintf(err, errlen, "axis %s: knob %s: an empty value (nothing to write)",
-					 ax->name, ax->knob);
-				return -1;
-			}
-		if (owned_knob_resolve(ax->knob, real, sizeof(real), msg, sizeof(msg))) {
-			snprintf(err, errlen, "axis %s: %s", ax->name, msg);
-			return -1;
-		}
-		for (unsigned b = 0; b < a; b++)
-			if (e->axes[b].kind == MX_KNOB && e->axes[b].knob && !strcmp(e->axes[b].knob, real)) {
-				snprintf(err, errlen, "axes %s and %s: the same knob %s", e->axes[b].name,
-					 ax->name, real);
-				return -1;
-			}
-		if (!(dup = strdup(real))) {
-			snprintf(err, errlen, "out of memory");
-			return -1;
-		}
-		free(ax->knob);
-		ax->knob = dup;
-	}
-	return 0;
 }
 
 /* -o and --dir made absolute and resolved (the runner works in another directory); -o need
@@ -846,7 +663,7 @@ static int mpi_check(const char *mpi, const char *prog)
 	char mpibin[PATH_MAX], err[512], q[QUOTE_MAX];
 	char *w0[64];
 	unsigned nw = 0;
-	int bad = mx_split_words(mpi, w0, 64, &nw, err, sizeof(err)) || !nw;
+	int bad = words_split(mpi, w0, 64, &nw, err, sizeof(err)) || !nw;
 
 	if (bad)
 		fprintf(stderr, "%s: option --mpi: '%s' is not a launcher command (%s)\n", prog,
@@ -910,13 +727,189 @@ static int device_claim(const struct mxc_config *cfg, struct mxc_plan *plan, str
 	return 0;
 }
 
+/* err said on stderr: code */
+static int said(const char *prog, const char *err, int code)
+{
+	fprintf(stderr, "%s: %s\n", prog, err);
+	return code;
+}
+
+/* The file first (its [experiment] keys), the command line over it, the workload after '--':
+ * 0, or the exit status (said). */
+static int exp_load(struct mx_exp *e, struct mxc_config *cfg, const char *ini, int nopts, char **opts,
+		    int argc, char **argv, int wi, const char *prog)
+{
+	char err[PATH_MAX + 1024], q[QUOTE_MAX];
+	int code;
+
+	if (ini) {
+		if (mx_ini_load(e, ini, ini_key_valid, err, sizeof(err)))
+			return said(prog, err, EXIT_USAGE);
+		for (unsigned i = 0; i < e->nopts; i++) {
+			char *one[2] = { argv[0], e->opts[i] }, msg[1024];
+
+			if (opt_parse(&mx_cmd, 2, one, cfg, msg, sizeof(msg)) ||
+			    (!strncmp(e->opts[i], "--repeat=", 9) && repeat_parse(cfg->repeat_s, cfg, msg, sizeof(msg)))) {
+				fprintf(stderr, "%s: %s:%u: %s\n", prog, quote_str(ini, q, sizeof(q)), e->opt_line[i], msg);
+				return EXIT_USAGE;
+			}
+		}
+		reset_user(cfg);
+	}
+	if (opt_parse(&mx_cmd, nopts, opts, cfg, err, sizeof(err)))
+		return said(prog, err, EXIT_USAGE);
+	if (wi < argc && (code = take_workload(e, argc, argv, wi, prog)))
+		return code;
+	if (!e->workload) {
+		fprintf(stderr, "%s: no workload: give it after '--' (fsbench matrix --fs ext4,xfs -- tiotest "
+			"-t 1 -f 64) or as workload = in [experiment]\n", prog);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* The workload, the name, the axes the options give, and every setting but the cells': 0, or
+ * the exit status (said). */
+static int plan_options(struct mxc_plan *plan, struct mx_exp *e, const struct mxc_config *cfg, const char *ini)
+{
+	const char *prog = plan->prog;
+	char err[PATH_MAX + 1024], q[QUOTE_MAX];
+	int code;
+
+	if (!(plan->w = workload_find(e->workload)) || plan->w->hidden) {
+		fprintf(stderr, "%s: unknown workload '%s' (fsbench list workloads)\n", prog,
+			quote_str(e->workload, q, sizeof(q)));
+		return EXIT_USAGE;
+	}
+	if (!plan->w->target_opt) {
+		fprintf(stderr, "%s: workload %s has no target directory the runner could supply\n", prog,
+			plan->w->name);
+		return EXIT_USAGE;
+	}
+	if (cfg->name) {
+		if (mx_name_check("option --name", cfg->name, err, sizeof(err)))
+			return said(prog, err, EXIT_USAGE);
+		free(e->name);
+		e->name = strdup(cfg->name);
+	}
+	if (!e->name)
+		e->name = default_name(ini, plan->w->name);
+	if (mxc_flag_axes(e, cfg, err, sizeof(err)) || fsopts_exp_check(e, false, err, sizeof(err)) ||
+	    mxc_knobs_resolve(e, err, sizeof(err)))
+		return said(prog, err, EXIT_USAGE);
+	if ((code = mxt_check(e, cfg, err, sizeof(err))))
+		return said(prog, err, code);
+	if (mx_order_parse(cfg->order, &plan->order)) {
+		fprintf(stderr, "%s: option --order: '%s' is not interleaved, rotated or sequential\n", prog,
+			quote_str(cfg->order, q, sizeof(q)));
+		return EXIT_USAGE;
+	}
+	if (cfg->fresh) {
+		if (mx_fresh_parse(cfg->fresh, &e->fresh)) {
+			fprintf(stderr, "%s: option --fresh: '%s' is not per-run, per-cell or never\n", prog,
+				quote_str(cfg->fresh, q, sizeof(q)));
+			return EXIT_USAGE;
+		}
+	} else {
+		e->fresh = workload_keeps(plan->w, e) ? MX_FRESH_PER_RUN : MX_FRESH_PER_CELL;
+	}
+	if (cfg->mpi && (code = mpi_check(cfg->mpi, prog)))
+		return code;
+	return 0;
+}
+
+/* --after, the limits, --age: 0, or the exit status (said). */
+static int plan_extras(struct mxc_plan *plan, struct mx_exp *e, struct mxc_config *cfg)
+{
+	char err[PATH_MAX + 1024];
+
+	if (after_parse(cfg->after, plan, err, sizeof(err)) || limits_check(cfg, plan, err, sizeof(err)))
+		return said(plan->prog, err, EXIT_USAGE);
+	if (cfg->age) {
+		static struct age_spec age;
+
+		if (age_parse(cfg->age, &age, err, sizeof(err)) || mx_target_axis(e) >= 0) {
+			fprintf(stderr, "%s: option --age: %s\n", plan->prog, mx_target_axis(e) >= 0 ?
+				"an existing --target is not aged (it is what it is)" : err);
+			return EXIT_USAGE;
+		}
+		plan->age = &age;
+	}
+	return 0;
+}
+
+/* The cells (what every cell shares first), each checked with the workload; the knobs and paths
+ * the plan uses: 0, or the exit status (said). */
+static int plan_cells(struct mxc_plan *plan, struct mx_exp *e, const struct mxc_config *cfg)
+{
+	char err[PATH_MAX + 1024];
+	int code;
+
+	if (mx_target_axis(e) < 0)
+		e->target_kind = cfg->device ? "device" : "image";
+	e->size_bytes = cfg->device || mx_target_axis(e) >= 0 ? 0 : cfg->size;
+	e->drop_caches = cfg->drop_caches;
+	if (mx_finish(e, fsimage_mkfs_argv, err, sizeof(err)) ||
+	    fsopts_exp_check(e, true, err, sizeof(err)))
+		return said(plan->prog, err, EXIT_USAGE);
+	for (unsigned i = 0; i < e->ncells; i++)
+		if ((code = workload_check(plan->w, &e->cells[i], err, sizeof(err))))
+			return said(plan->prog, err, code);
+	plan->e = e;
+	if (knobs_check(plan, false, err, sizeof(err)) || paths_resolve(plan, cfg, err, sizeof(err)))
+		return said(plan->prog, err, EXIT_USAGE);
+	plan->cfg = cfg;
+	plan->seed = cfg->seed;
+	plan->repeat = (unsigned)cfg->repeat;
+	plan->warmup = cfg->warmup;
+	plan->device = cfg->device;
+	return 0;
+}
+
+/* The plan checked: a dry run, or, as root, what the run needs checked and held, then the run.
+ * Returns the exit status. */
+static int plan_run(struct mxc_plan *plan, const struct mxc_config *cfg, struct devclaim *claim)
+{
+	const char *prog = plan->prog;
+	char err[PATH_MAX + 1024];
+	int code;
+
+	if (cfg->dry_run) {
+		/* as root, the knobs' values are checked too (some are readable by root only) */
+		if (geteuid() == 0 && knobs_check(plan, true, err, sizeof(err)))
+			return said(prog, err, EXIT_USAGE);
+		dry_run(plan);
+		return EXIT_OK;
+	}
+	/* existing targets without root: mxt_check refused what would need it */
+	if (geteuid() != 0 && mx_target_axis(plan->e) >= 0)
+		return mxc_run(plan);
+	if (geteuid() != 0) {
+		fprintf(stderr, "%s: needs root (it makes filesystems, attaches loop devices, mounts, "
+			"writes kernel knobs)\n", prog);
+		return EXIT_UNSUPPORTED;
+	}
+	if (knobs_check(plan, true, err, sizeof(err)))
+		return said(prog, err, EXIT_USAGE);
+	if ((code = paths_check(plan, cfg->device != NULL, err, sizeof(err))) ||
+	    (code = after_tools_check(plan, err, sizeof(err))))
+		return said(prog, err, code);
+	if ((code = mkfs_tools_check(plan->e, prog)))
+		return code;
+	if (cfg->device && device_claim(cfg, plan, claim, prog))
+		return EXIT_USAGE;
+	if ((code = knobs_lock(plan, err, sizeof(err))))
+		return said(prog, err, code);
+	return mxc_run(plan);
+}
+
 int cmd_matrix(int argc, char **argv, const char *prog)
 {
 	struct mxc_config cfg, defaults;
 	struct mxc_plan plan = { .prog = prog, .argc = argc, .argv = argv };
 	struct devclaim claim = { .fd = -1 };
 	struct mx_exp *e = calloc(1, sizeof(*e));
-	char **opts = calloc((size_t)argc + 1, sizeof(char *)), err[PATH_MAX + 1024], q[QUOTE_MAX];
+	char **opts = calloc((size_t)argc + 1, sizeof(char *)), err[PATH_MAX + 1024];
 	const char *ini;
 	int nopts, wi, code = EXIT_USAGE;
 
@@ -957,172 +950,10 @@ int cmd_matrix(int argc, char **argv, const char *prog)
 	}
 	/* the file first, the command line over it */
 	cfg = defaults;
-	if (ini) {
-		if (mx_ini_load(e, ini, ini_key_valid, err, sizeof(err))) {
-			fprintf(stderr, "%s: %s\n", prog, err);
-			goto out;
-		}
-		for (unsigned i = 0; i < e->nopts; i++) {
-			char *one[2] = { argv[0], e->opts[i] }, msg[1024];
-
-			if (opt_parse(&mx_cmd, 2, one, &cfg, msg, sizeof(msg)) ||
-			    (!strncmp(e->opts[i], "--repeat=", 9) && repeat_parse(cfg.repeat_s, &cfg, msg, sizeof(msg)))) {
-				fprintf(stderr, "%s: %s:%u: %s\n", prog, quote_str(ini, q, sizeof(q)), e->opt_line[i], msg);
-				goto out;
-			}
-		}
-		reset_user(&cfg);
-	}
-	if (opt_parse(&mx_cmd, nopts, opts, &cfg, err, sizeof(err))) {
-		fprintf(stderr, "%s: %s\n", prog, err);
-		goto out;
-	}
-	if (wi < argc && (code = take_workload(e, argc, argv, wi, prog)))
-		goto out;
-	code = EXIT_USAGE;
-	if (!e->workload) {
-		fprintf(stderr, "%s: no workload: give it after '--' (fsbench matrix --fs ext4,xfs -- tiotest "
-			"-t 1 -f 64) or as workload = in [experiment]\n", prog);
-		goto out;
-	}
-	if (!(plan.w = workload_find(e->workload)) || plan.w->hidden) {
-		fprintf(stderr, "%s: unknown workload '%s' (fsbench list workloads)\n", prog,
-			quote_str(e->workload, q, sizeof(q)));
-		goto out;
-	}
-	if (!plan.w->target_opt) {
-		fprintf(stderr, "%s: workload %s has no target directory the runner could supply\n", prog,
-			plan.w->name);
-		goto out;
-	}
-	if (cfg.name) {
-		if (mx_name_check("option --name", cfg.name, err, sizeof(err))) {
-			fprintf(stderr, "%s: %s\n", prog, err);
-			goto out;
-		}
-		free(e->name);
-		e->name = strdup(cfg.name);
-	}
-	if (!e->name)
-		e->name = default_name(ini, plan.w->name);
-	if (flag_axes(e, &cfg, err, sizeof(err)) || fsopts_exp_check(e, false, err, sizeof(err)) ||
-	    knobs_resolve(e, err, sizeof(err))) {
-		fprintf(stderr, "%s: %s\n", prog, err);
-		goto out;
-	}
-	if ((code = mxt_check(e, &cfg, err, sizeof(err)))) {
-		fprintf(stderr, "%s: %s\n", prog, err);
-		goto out;
-	}
-	code = EXIT_USAGE;
-	if (mx_order_parse(cfg.order, &plan.order)) {
-		fprintf(stderr, "%s: option --order: '%s' is not interleaved, rotated or sequential\n", prog,
-			quote_str(cfg.order, q, sizeof(q)));
-		goto out;
-	}
-	if (cfg.fresh) {
-		if (mx_fresh_parse(cfg.fresh, &e->fresh)) {
-			fprintf(stderr, "%s: option --fresh: '%s' is not per-run, per-cell or never\n", prog,
-				quote_str(cfg.fresh, q, sizeof(q)));
-			goto out;
-		}
-	} else {
-		e->fresh = workload_keeps(plan.w, e) ? MX_FRESH_PER_RUN : MX_FRESH_PER_CELL;
-	}
-	if (cfg.mpi && (code = mpi_check(cfg.mpi, prog)))
-		goto out;
-	code = EXIT_USAGE;
-	if (after_parse(cfg.after, &plan, err, sizeof(err))) {
-		fprintf(stderr, "%s: %s\n", prog, err);
-		goto out;
-	}
-	if (limits_check(&cfg, &plan, err, sizeof(err))) {
-		fprintf(stderr, "%s: %s\n", prog, err);
-		goto out;
-	}
-	if (cfg.age) {
-		static struct age_spec age;
-
-		if (age_parse(cfg.age, &age, err, sizeof(err)) || mx_target_axis(e) >= 0) {
-			fprintf(stderr, "%s: option --age: %s\n", prog, mx_target_axis(e) >= 0 ?
-				"an existing --target is not aged (it is what it is)" : err);
-			goto out;
-		}
-		plan.age = &age;
-	}
-	if (mx_target_axis(e) < 0)
-		e->target_kind = cfg.device ? "device" : "image";
-	e->size_bytes = cfg.device || mx_target_axis(e) >= 0 ? 0 : cfg.size;
-	e->drop_caches = cfg.drop_caches;
-	if (mx_finish(e, fsimage_mkfs_argv, err, sizeof(err)) ||
-	    fsopts_exp_check(e, true, err, sizeof(err))) {
-		fprintf(stderr, "%s: %s\n", prog, err);
-		goto out;
-	}
-	for (unsigned i = 0; i < e->ncells; i++)
-		if ((code = workload_check(plan.w, &e->cells[i], err, sizeof(err)))) {
-			fprintf(stderr, "%s: %s\n", prog, err);
-			goto out;
-		}
-	code = EXIT_USAGE;
-	plan.e = e;
-	if (knobs_check(&plan, false, err, sizeof(err))) {
-		fprintf(stderr, "%s: %s\n", prog, err);
-		goto out;
-	}
-	if (paths_resolve(&plan, &cfg, err, sizeof(err))) {
-		fprintf(stderr, "%s: %s\n", prog, err);
-		goto out;
-	}
-	plan.cfg = &cfg;
-	plan.seed = cfg.seed;
-	plan.repeat = (unsigned)cfg.repeat;
-	plan.warmup = cfg.warmup;
-	plan.device = cfg.device;
-	if (cfg.dry_run) {
-		/* as root, the knobs' values are checked too (some are readable by root only) */
-		if (geteuid() == 0 && knobs_check(&plan, true, err, sizeof(err))) {
-			fprintf(stderr, "%s: %s\n", prog, err);
-			goto out;
-		}
-		dry_run(&plan);
-		code = EXIT_OK;
-		goto out;
-	}
-	/* existing targets without root: mxt_check refused what would need it */
-	if (geteuid() != 0 && mx_target_axis(e) >= 0) {
-		code = mxc_run(&plan);
-		goto out;
-	}
-	if (geteuid() != 0) {
-		fprintf(stderr, "%s: needs root (it makes filesystems, attaches loop devices, mounts, "
-			"writes kernel knobs)\n", prog);
-		code = EXIT_UNSUPPORTED;
-		goto out;
-	}
-	if (knobs_check(&plan, true, err, sizeof(err))) {
-		fprintf(stderr, "%s: %s\n", prog, err);
-		goto out;
-	}
-	if ((code = paths_check(&plan, cfg.device != NULL, err, sizeof(err)))) {
-		fprintf(stderr, "%s: %s\n", prog, err);
-		goto out;
-	}
-	if ((code = after_tools_check(&plan, err, sizeof(err)))) {
-		fprintf(stderr, "%s: %s\n", prog, err);
-		goto out;
-	}
-	code = EXIT_USAGE;
-	if ((code = mkfs_tools_check(e, prog)))
-		goto out;
-	code = EXIT_USAGE;
-	if (cfg.device && device_claim(&cfg, &plan, &claim, prog))
-		goto out;
-	if ((code = knobs_lock(&plan, err, sizeof(err)))) {
-		fprintf(stderr, "%s: %s\n", prog, err);
-		goto out;
-	}
-	code = mxc_run(&plan);
+	if (!(code = exp_load(e, &cfg, ini, nopts, opts, argc, argv, wi, prog)) &&
+	    !(code = plan_options(&plan, e, &cfg, ini)) && !(code = plan_extras(&plan, e, &cfg)) &&
+	    !(code = plan_cells(&plan, e, &cfg)))
+		code = plan_run(&plan, &cfg, &claim);
 out:
 	devclaim_close(&claim);
 	for (unsigned a = 0; plan.e && a < plan.e->naxes; a++)

@@ -65,6 +65,13 @@ struct mxc_plan {
 	char knob_path[MX_MAX_AXES * 2][PATH_MAX];
 };
 
+/* The axes the options give (matrix_axes.c): --fs, --mount-opts, --knob (an axis per path), the
+ * bdi limits, --mkfs-opts per type. 0, or -1 with one line in err. */
+int mxc_flag_axes(struct mx_exp *e, const struct mxc_config *c, char *err, size_t errlen);
+/* Every knob axis' path made absolute and resolved once (sys/owned.h's rules), two axes on one
+ * file and empty values refused. 0, or -1 with one line in err. */
+int mxc_knobs_resolve(struct mx_exp *e, char *err, size_t errlen);
+
 /* --target (matrix_target.c): the axis from the options, then, with a target axis, every other
  * setting checked against it (what needs root: EXIT_UNSUPPORTED without it; fs, mkfs, mount,
  * bdi, --device, --after, --fresh: EXIT_USAGE) and each directory resolved and checked; the

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The experiment runner: the result directory and its manifest first, then the targets (a
- * sparse image and a loop device per cell, or the --device), then every run in the planned
- * order (knobs, mkfs when fresh, mount, bdi limits, cache drop, the workload in this process
- * through the driver, then all of it undone), then the teardown and the report. Every step is
- * recorded in the manifest before it is taken; a signal stops it between steps (the workload
- * at its next op) and everything set up is undone. */
+/* The experiment runner: the result directory and its manifest first (matrix_exp.c), then the
+ * targets (a sparse image and a loop device per cell, or the --device), then every run in the
+ * planned order (knobs, mkfs when fresh, mount, bdi limits, cache drop, the workload in this
+ * process through the driver, then all of it undone), then the teardown and the report. Every
+ * step is recorded in the manifest before it is taken; a signal stops it between steps (the
+ * workload at its next op) and everything set up is undone. */
 #include <dirent.h>
 #include <errno.h>
 #include <signal.h>
@@ -20,13 +20,14 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
-#include "cmd/matrix_int.h"
+#include "cmd/matrix_run.h"
 #include "core/cleanup.h"
 #include "core/clock.h"
 #include "core/driver.h"
 #include "core/outfile.h"
 #include "core/quote.h"
 #include "core/verdict.h"
+#include "core/words.h"
 #include "cmd/outputs.h"
 #include "report/json_after.h"
 #include "report/matrix_report.h"
@@ -44,73 +45,11 @@
 #include "workload/workload.h"
 
 
-struct target {
-	char dev[PATH_MAX];          /* /dev/loopN or the --device */
-	char image[PATH_MAX + 96];   /* scratch/CELL.img */
-	char mnt[PATH_MAX + 96];     /* scratch/CELL */
-	int fd;                      /* the loop device held open, -1 */
-	int holds;                   /* the cell whose filesystem is on it, -1: none */
-	bool dio;
-};
-
-struct runner {
-	struct mxc_plan *p;
-	struct manifest m;
-	struct mxc_proof proof;      /* what its undo may touch (matrix_int.h) */
-	char token[96];              /* the marker on what it creates: the result directory's */
-	char scratch[PATH_MAX];
-	struct target *t;
-	unsigned nt;
-	int cwd;
-	unsigned done, failed, flagged;
-	unsigned findings;           /* runs after which the checker found errors or could not check */
-	bool stop;                   /* a set-up step failed or the manifest cannot be written */
-	bool commit_said;
-	struct timespec start;       /* --max-time counts from here */
-};
-
-static struct mx_cell *cell_of(struct runner *r, unsigned i)
-{
-	return &r->p->e->cells[i];
-}
-
-static struct target *target_of(struct runner *r, unsigned cell)
-{
-	return r->p->device ? &r->t[0] : &r->t[r->p->e->fresh == MX_FRESH_NEVER ? mx_fs_group(r->p->e, cell) : cell];
-}
-
 /* --fresh never: the filesystem on the target is one this cell may run on (its type and mkfs
  * options) */
 static bool holds_same(struct runner *r, int holds, unsigned ci)
 {
 	return holds >= 0 && mx_fs_group(r->p->e, (unsigned)holds) == mx_fs_group(r->p->e, ci);
-}
-
-static void say(struct runner *r, const char *f, ...) __attribute__((format(printf, 2, 3)));
-static void say(struct runner *r, const char *f, ...)
-{
-	va_list ap;
-
-	fflush(stdout);
-	fprintf(stderr, "%s: ", r->p->prog);
-	va_start(ap, f);
-	vfprintf(stderr, f, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
-/* The manifest is what --undo repairs from: if it cannot be written, stop. */
-static int commit(struct runner *r)
-{
-	int rc = manifest_commit(&r->m);
-
-	if (rc && !r->commit_said) {
-		say(r, "cannot write '%s': %s; stopping (what is set up is undone now)", r->m.path, strerror(-rc));
-		r->commit_said = true;
-	}
-	if (rc)
-		r->stop = true;
-	return rc;
 }
 
 static void report_cleanup(const char *path, int err)
@@ -119,11 +58,6 @@ static void report_cleanup(const char *path, int err)
 		fprintf(stderr, "fsbench: cannot remove '%s': %s\n", path, strerror(err));
 	else
 		fprintf(stderr, "fsbench: not removing '%s': it was replaced after fsbench created it\n", path);
-}
-
-static bool interrupted(void)
-{
-	return run_signal() != 0;
 }
 
 /* ---- the --device claim (sys/devclaim.h says why it is let go around mkfs, mounts, checks) -- */
@@ -639,7 +573,7 @@ static int mpi_job_run(struct runner *r, int argc, char **argv, FILE *text, char
 	int code = EXIT_FAILED, rc;
 
 	memset(&sr, 0, sizeof(sr));
-	if (mx_split_words(r->p->cfg->mpi, words, 64, &nw, msg, sizeof(msg)) || mxc_mpi_binary(bin, sizeof(bin)) ||
+	if (words_split(r->p->cfg->mpi, words, 64, &nw, msg, sizeof(msg)) || mxc_mpi_binary(bin, sizeof(bin)) ||
 	    !(av = calloc(nw + (unsigned)argc + 2, sizeof(char *)))) {
 		snprintf(error, errlen, "--mpi: cannot start the job");
 		goto out;
@@ -856,37 +790,15 @@ static json_t *pct(double v)
 	return isfinite(v) ? json_real(round(v * 10) / 10) : json_null();
 }
 
-/* One run: set up, the workload, undone. slot is its 1-based position (0: warm-up). -1 stops
- * the experiment (a set-up step failed, a signal, the manifest), 0 goes on. */
-static int one_run(struct runner *r, unsigned slot, unsigned nslots, unsigned ci, unsigned rep)
+/* A run's set-up, each step recorded before it is taken: the knobs, mkfs when fresh, the
+ * remount, the mount (or the --target's subdirectory), the aging of a new filesystem, the bdi
+ * limits, the cache drop. 0, or what failed (said). */
+static int run_setup(struct runner *r, struct target *t, unsigned ci, json_t *run, bool fresh)
 {
 	const struct mxc_plan *p = r->p;
 	struct mx_cell *c = cell_of(r, ci);
-	struct target *t = target_of(r, ci);
-	json_t *run = json_object(), *list = json_object_get(r->m.root, "undo");
-	size_t mark = json_array_size(list);
-	char base[32], error[PATH_MAX + 768], a[64];
-	struct cpuload load = { 0 };
-	uint64_t t0;
-	int code = -1, rc = 0;
-	bool fresh;
+	int rc = 0;
 
-	if (slot)
-		snprintf(base, sizeof(base), "run-%u", rep + 1);
-	else
-		snprintf(base, sizeof(base), "warmup");
-	json_object_set_new(run, "cell", json_string(c->name));
-	json_object_set_new(run, "repeat", json_integer(slot ? rep + 1 : 0));
-	json_object_set_new(run, "order", json_integer(slot));
-	json_object_set_new(run, "warmup", json_boolean(!slot));
-	json_object_set_new(run, "status", json_string("setting-up"));
-	json_object_set_new(run, "started_at", manifest_now());
-	json_array_append_new(json_object_get(r->m.root, "runs"), run);
-	fresh = !c->target_dir && (p->e->fresh == MX_FRESH_PER_RUN || (p->e->fresh == MX_FRESH_NEVER ?
-								      !holds_same(r, t->holds, ci) : t->holds != (int)ci));
-	json_object_set_new(run, "mkfs", json_boolean(fresh));
-	if (commit(r))
-		goto undo;
 	for (unsigned k = 0; k < c->nknobs && !rc && !interrupted(); k++)
 		if (strcmp(c->knobs[k].value, "-"))    /* "-": left as it is */
 			rc = do_value(r, "knob", c->knobs[k].path, c->knobs[k].path, c->knobs[k].value, c->knobs[k].one_way, c->name);
@@ -909,6 +821,98 @@ static int one_run(struct runner *r, unsigned slot, unsigned nslots, unsigned ci
 		json_object_set_new(x, "exit", json_integer(rc));
 		commit(r);
 	}
+	return rc;
+}
+
+/* What the run did, in its manifest entry: times, exit, error, status, the CPU around it. */
+static void run_record(struct runner *r, json_t *run, const struct mx_cell *c, const char *base, int code,
+		       const char *error, const struct cpuload *load, uint64_t t0)
+{
+	const struct mxc_plan *p = r->p;
+	char path[PATH_MAX * 2];
+
+	json_object_set_new(run, "duration_s", json_real(round((double)(clock_ns() - t0) / 1e6) / 1e3));
+	json_object_set_new(run, "run_ended_at", manifest_now());
+	json_object_set_new(run, "exit", json_integer(code));
+	json_object_set_new(run, "error", error[0] ? json_string(error) : json_null());
+	json_object_set_new(run, "status", json_string(code == 0 ? "ok" : code > 128 ? "interrupted" : "failed"));
+	json_object_set_new(run, "other_cpu_pct", pct(load->other_pct));
+	json_object_set_new(run, "other_cpu_flagged", json_boolean(load->other_pct > (double)p->cfg->max_other_cpu));
+	json_object_set_new(run, "cpu", json_pack("{s:o, s:o, s:o, s:o, s:o}", "busy_pct", pct(load->busy_pct),
+						    "own_pct", pct(load->own_pct), "kthread_pct",
+						    pct(load->kthread_pct), "other_pct", pct(load->other_pct),
+						    "steal_pct", pct(load->steal_pct)));
+	/* a run that could not start wrote no result */
+	snprintf(path, sizeof(path), "%s/runs/%s/%s.json", p->out, c->name, base);
+	if (access(path, F_OK) < 0)
+		json_object_set_new(run, "json", json_null());
+}
+
+/* The run counted (ok, failed, flagged) and said in one line. */
+static void run_tally(struct runner *r, unsigned slot, unsigned nslots, const struct mx_cell *c, unsigned rep,
+		      int code, const char *error, const struct cpuload *load, uint64_t t0)
+{
+	const struct mxc_plan *p = r->p;
+	char a[64], where[64], note[160] = "";
+
+	snprintf(a, sizeof(a), "%.1f s", (double)(clock_ns() - t0) / 1e9);
+	if (slot && code == 0)
+		r->done++;
+	if (code && code <= 128)
+		r->failed += slot != 0;
+	if (load->other_pct > (double)p->cfg->max_other_cpu)
+		r->flagged += slot != 0;
+	if (slot)
+		snprintf(where, sizeof(where), "run %u/%u", slot, nslots);
+	else
+		snprintf(where, sizeof(where), "warm-up run");
+	if (load->other_pct > (double)p->cfg->max_other_cpu)
+		snprintf(note, sizeof(note), " (over --max-other-cpu %llu%%: flagged)",
+			 (unsigned long long)p->cfg->max_other_cpu);
+	if (load->steal_pct >= 0.5)
+		snprintf(note + strlen(note), sizeof(note) - strlen(note), ", steal %.0f%%", load->steal_pct);
+	if (code == 0)
+		say(r, "%s %s #%u: ok, %s, other processes %.0f%% CPU%s", where, c->name, rep + 1, a,
+		    load->other_pct, note);
+	else if (code > 128)
+		say(r, "%s %s #%u: interrupted", where, c->name, rep + 1);
+	else
+		say(r, "%s %s #%u: failed (exit %d)%s%s", where, c->name, rep + 1, code,
+		    error[0] ? ": " : "", error);
+}
+
+/* One run: set up, the workload, undone. slot is its 1-based position (0: warm-up). -1 stops
+ * the experiment (a set-up step failed, a signal, the manifest), 0 goes on. */
+static int one_run(struct runner *r, unsigned slot, unsigned nslots, unsigned ci, unsigned rep)
+{
+	const struct mxc_plan *p = r->p;
+	struct mx_cell *c = cell_of(r, ci);
+	struct target *t = target_of(r, ci);
+	json_t *run = json_object(), *list = json_object_get(r->m.root, "undo");
+	size_t mark = json_array_size(list);
+	char base[32], error[PATH_MAX + 768];
+	struct cpuload load = { 0 };
+	uint64_t t0;
+	int code = -1, rc = 0;
+	bool fresh;
+
+	if (slot)
+		snprintf(base, sizeof(base), "run-%u", rep + 1);
+	else
+		snprintf(base, sizeof(base), "warmup");
+	json_object_set_new(run, "cell", json_string(c->name));
+	json_object_set_new(run, "repeat", json_integer(slot ? rep + 1 : 0));
+	json_object_set_new(run, "order", json_integer(slot));
+	json_object_set_new(run, "warmup", json_boolean(!slot));
+	json_object_set_new(run, "status", json_string("setting-up"));
+	json_object_set_new(run, "started_at", manifest_now());
+	json_array_append_new(json_object_get(r->m.root, "runs"), run);
+	fresh = !c->target_dir && (p->e->fresh == MX_FRESH_PER_RUN || (p->e->fresh == MX_FRESH_NEVER ?
+								      !holds_same(r, t->holds, ci) : t->holds != (int)ci));
+	json_object_set_new(run, "mkfs", json_boolean(fresh));
+	if (commit(r))
+		goto undo;
+	rc = run_setup(r, t, ci, run, fresh);
 	if (rc || r->stop) {
 		json_object_set_new(run, "status", json_string("setup-failed"));
 		r->stop = true;
@@ -925,53 +929,8 @@ static int one_run(struct runner *r, unsigned slot, unsigned nslots, unsigned ci
 		goto undo;
 	t0 = clock_ns();
 	code = workload_run(r, t, c, base, run, error, sizeof(error), &load);
-	json_object_set_new(run, "duration_s", json_real(round((double)(clock_ns() - t0) / 1e6) / 1e3));
-	json_object_set_new(run, "run_ended_at", manifest_now());
-	json_object_set_new(run, "exit", json_integer(code));
-	json_object_set_new(run, "error", error[0] ? json_string(error) : json_null());
-	json_object_set_new(run, "status", json_string(code == 0 ? "ok" : code > 128 ? "interrupted" : "failed"));
-	json_object_set_new(run, "other_cpu_pct", pct(load.other_pct));
-	json_object_set_new(run, "other_cpu_flagged", json_boolean(load.other_pct > (double)p->cfg->max_other_cpu));
-	json_object_set_new(run, "cpu", json_pack("{s:o, s:o, s:o, s:o, s:o}", "busy_pct", pct(load.busy_pct),
-						    "own_pct", pct(load.own_pct), "kthread_pct",
-						    pct(load.kthread_pct), "other_pct", pct(load.other_pct),
-						    "steal_pct", pct(load.steal_pct)));
-	{
-		char path[PATH_MAX * 2];
-
-		/* a run that could not start wrote no result */
-		snprintf(path, sizeof(path), "%s/runs/%s/%s.json", p->out, c->name, base);
-		if (access(path, F_OK) < 0)
-			json_object_set_new(run, "json", json_null());
-	}
-	snprintf(a, sizeof(a), "%.1f s", (double)(clock_ns() - t0) / 1e9);
-	if (slot && code == 0)
-		r->done++;
-	if (code && code <= 128)
-		r->failed += slot != 0;
-	if (load.other_pct > (double)p->cfg->max_other_cpu)
-		r->flagged += slot != 0;
-	{
-		char where[64], note[160] = "";
-
-		if (slot)
-			snprintf(where, sizeof(where), "run %u/%u", slot, nslots);
-		else
-			snprintf(where, sizeof(where), "warm-up run");
-		if (load.other_pct > (double)p->cfg->max_other_cpu)
-			snprintf(note, sizeof(note), " (over --max-other-cpu %llu%%: flagged)",
-				 (unsigned long long)p->cfg->max_other_cpu);
-		if (load.steal_pct >= 0.5)
-			snprintf(note + strlen(note), sizeof(note) - strlen(note), ", steal %.0f%%", load.steal_pct);
-		if (code == 0)
-			say(r, "%s %s #%u: ok, %s, other processes %.0f%% CPU%s", where, c->name, rep + 1, a,
-			    load.other_pct, note);
-		else if (code > 128)
-			say(r, "%s %s #%u: interrupted", where, c->name, rep + 1);
-		else
-			say(r, "%s %s #%u: failed (exit %d)%s%s", where, c->name, rep + 1, code,
-			    error[0] ? ": " : "", error);
-	}
+	run_record(r, run, c, base, code, error, &load, t0);
+	run_tally(r, slot, nslots, c, rep, code, error, &load, t0);
 	commit(r);
 undo:
 	json_object_set_new(run, "ended_at", manifest_now());
@@ -1001,237 +960,73 @@ undo:
 	return 0;
 }
 
-/* ---- the experiment --------------------------------------------------------------------- */
+/* ---- the experiment (the record around it: matrix_exp.c) ---------------------------------- */
 
-static void host_json(struct runner *r)
-{
-	struct env_host h;
-	json_t *o = json_object();
-
-	if (env_host_read(&h) == 0) {
-		json_object_set_new(o, "hostname", json_string(h.hostname));
-		json_object_set_new(o, "kernel_release", json_string(h.kernel_release));
-		json_object_set_new(o, "kernel_version", json_string(h.kernel_version));
-		json_object_set_new(o, "machine", json_string(h.machine));
-		json_object_set_new(o, "cpu_model", json_string(h.cpu_model));
-		json_object_set_new(o, "cpus_online", json_integer(h.cpus_online));
-		json_object_set_new(o, "mem_total_bytes", json_integer((json_int_t)h.mem_total_bytes));
-		json_object_set_new(r->m.root, "kernel_release", json_string(h.kernel_release));
-	}
-	json_object_set_new(r->m.root, "host", o);
-}
-
-/* The result directory (absolute, checked by cmd/matrix.c): created, or an existing empty one
- * of root's; its device and inode are the marker's token. */
-static int out_dir(struct runner *r)
-{
-	struct mxc_plan *p = r->p;
-	char q[QUOTE_MAX];
-	struct stat st;
-	DIR *d;
-	int fd;
-
-	quote_str(p->out, q, sizeof(q));
-	if (mkdir(p->out, 0755) < 0) {
-		struct dirent *de;
-		int n = 0;
-
-		if (errno != EEXIST || (fd = open(p->out, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0) {
-			say(r, "cannot create the result directory '%s': %s", q, strerror(errno));
-			return EXIT_USAGE;
-		}
-		if (fstat(fd, &st) < 0 || st.st_uid != geteuid() || (st.st_mode & 022) || !(d = fdopendir(fd))) {
-			say(r, "the result directory '%s' is not this user's alone", q);
-			close(fd);
-			return EXIT_USAGE;
-		}
-		while ((de = readdir(d)))
-			n += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
-		closedir(d);
-		if (n) {
-			say(r, "the result directory '%s' is not empty (an earlier experiment's?)", q);
-			return EXIT_USAGE;
-		}
-	}
-	if (mxc_token(p->out, r->token, sizeof(r->token))) {
-		say(r, "'%s': %s", q, strerror(errno));
-		return EXIT_USAGE;
-	}
-	return 0;
-}
-
-/* The knobs the experiment writes, recorded on the result directory where only root can (an
- * empty directory's earlier list removed): what --undo may restore. */
-static int knobs_declare(struct runner *r)
-{
-	const struct mx_exp *e = r->p->e;
-	char list[sizeof(r->proof.knobs)];
-	size_t k = 0;
-	int rc;
-
-	list[0] = '\0';
-	/* without root there are no knobs (matrix_target.c) and no trusted.* attribute to clear */
-	if (geteuid() != 0)
-		return 0;
-	for (unsigned a = 0; a < e->naxes; a++)
-		if (e->axes[a].kind == MX_KNOB && e->axes[a].knob) {
-			int n = snprintf(list + k, sizeof(list) - k, "%s%s", k ? "\n" : "", e->axes[a].knob);
-
-			if (n < 0 || (size_t)n >= sizeof(list) - k) {
-				say(r, "the knobs' paths are too long to record together (%zu bytes at most)",
-				    sizeof(list) - 1);
-				return EXIT_USAGE;
-			}
-			k += (size_t)n;
-		}
-	if ((rc = owned_set(r->p->out, OWNED_XATTR_KNOBS, k ? list : NULL)) && (k || rc != -EOPNOTSUPP)) {
-		say(r, "cannot record the knobs on '%s' (%s): %s", r->p->out, OWNED_XATTR_KNOBS, strerror(-rc));
-		return rc == -EOPNOTSUPP ? EXIT_UNSUPPORTED : EXIT_FAILED;
-	}
-	return 0;
-}
-
-static int runs_dirs(struct runner *r)
-{
-	char path[PATH_MAX + MX_NAME_MAX + 16];
-
-	snprintf(path, sizeof(path), "%s/runs", r->p->out);
-	if (mkdir(path, 0755) < 0 && errno != EEXIST)
-		goto fail;
-	for (unsigned i = 0; i < r->p->e->ncells; i++) {
-		snprintf(path, sizeof(path), "%s/runs/%s", r->p->out, cell_of(r, i)->name);
-		if (mkdir(path, 0755) < 0 && errno != EEXIST)
-			goto fail;
-	}
-	return 0;
-fail:
-	say(r, "cannot create '%s': %s", path, strerror(errno));
-	return -errno;
-}
-
-static void plan_json(struct runner *r, const unsigned *cell, const unsigned *rep, unsigned n)
-{
-	struct mxc_plan *p = r->p;
-	json_t *x = mx_json(p->e), *sched = json_array(), *cl = json_array(), *tg = json_object();
-
-	json_object_set_new(x, "repeat", json_integer(p->repeat));
-	json_object_set_new(x, "order", json_string(mx_order_name(p->order)));
-	json_object_set_new(x, "seed", json_integer((json_int_t)p->seed));
-	json_object_set_new(x, "fresh", json_string(mx_fresh_name(p->e->fresh)));
-	json_object_set_new(x, "warmup", json_boolean(p->warmup));
-	json_object_set_new(x, "drop_caches", json_boolean(p->e->drop_caches));
-	json_object_set_new(x, "max_other_cpu_pct", json_integer((json_int_t)p->cfg->max_other_cpu));
-	/* the report's families and margin, so that `fsbench report DIR` decides as the run did */
-	json_object_set_new(x, "primary", p->cfg->primary ? json_string(p->cfg->primary) : json_null());
-	json_object_set_new(x, "equivalence_pct", p->cfg->equiv_pct > 0 ? json_real(p->cfg->equiv_pct) : json_null());
-	if (p->auto_rounds) {
-		unsigned looks[VD_MAX_LOOKS], nl = vd_looks(p->repeat, looks);
-		json_t *la = json_array();
-
-		for (unsigned k = 0; k < nl; k++)
-			json_array_append_new(la, json_integer(looks[k]));
-		/* the verdicts' level after optional stopping (weighted Bonferroni over the looks),
-		 * updated after every round by auto_stop */
-		json_object_set_new(x, "alpha", json_real(vd_stop_alpha(looks, nl, 0)));
-		json_object_set_new(x, "repeat_auto", json_pack("{s:i,s:o,s:o,s:i,s:n}", "max_rounds", (int)p->repeat,
-			"max_time_s", p->cfg->max_time ? json_integer((json_int_t)p->cfg->max_time) : json_null(),
-			"looks", la, "rounds_used", 0, "stopped"));
-	}
-	json_object_set_new(x, "size_bytes", json_integer((json_int_t)p->e->size_bytes));
-	json_object_set_new(x, "after", json_array());
-	if (p->after_fsck)
-		json_array_append_new(json_object_get(x, "after"), json_string("fsck"));
-	if (p->after_freespace)
-		json_array_append_new(json_object_get(x, "after"), json_string("freespace"));
-	for (unsigned i = 0; i < n; i++)
-		json_array_append_new(sched, json_pack("{s:s, s:i}", "cell", cell_of(r, cell[i])->name,
-							"repeat", rep[i] + 1));
-	json_object_set_new(x, "schedule", sched);
-	json_object_set_new(r->m.root, "experiment", x);
-	for (int i = 0; i < p->argc; i++)
-		json_array_append_new(cl, json_string(p->argv[i]));
-	json_object_set_new(r->m.root, "command_line", cl);
-	json_object_set_new(tg, "kind", json_string(p->e->target_kind));
-	json_object_set_new(tg, "device", p->device ? json_string(p->device) : json_null());
-	json_object_set_new(tg, "destroy", json_boolean(p->cfg->destroy != NULL));
-	json_object_set_new(tg, "scratch", json_null());
-	if (mx_target_axis(p->e) >= 0)
-		json_object_set_new(tg, "targets", mxt_json(p->e));
-	json_object_set_new(r->m.root, "target", tg);
-}
-
-static double mxc_elapsed_s(const struct runner *r)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (double)(now.tv_sec - r->start.tv_sec) + (now.tv_nsec - r->start.tv_nsec) / 1e9;
-}
-
-/* 1-based number of the look at `round` */
-static unsigned look_no(const unsigned looks[], unsigned nl, unsigned round)
-{
-	unsigned k = 0;
-
-	while (k < nl && looks[k] != round)
-		k++;
-	return k + 1;
-}
-
-/* --repeat auto, after round `round`: at a look (vd_looks), stop when every primary effect is
- * decided at the look's level (vd_look_alpha); stop at --max-time; recorded in
- * experiment.repeat_auto, and experiment.alpha the level of a stop here (vd_stop_alpha) */
-static bool auto_stop(struct runner *r, unsigned round)
+/* The targets the runs use: the scratch directory with an image and a loop device per cell (per
+ * filesystem under --fresh never) or the --device, made now; existing targets need none. */
+static void targets_setup(struct runner *r)
 {
 	const struct mxc_plan *p = r->p;
-	unsigned looks[VD_MAX_LOOKS], nl = vd_looks(p->repeat, looks), undecided = 0;
-	json_t *ra = json_object_get(json_object_get(r->m.root, "experiment"), "repeat_auto");
-	const char *why = NULL;
-	bool look = false, decided = false;
-	double alpha = VD_ALPHA;
-	char err[512];
+	char path[PATH_MAX + 32];
 
-	for (unsigned k = 0; k < nl; k++)
-		if (looks[k] == round)
-			look = true, alpha = vd_look_alpha(nl, k);
-	json_object_set_new(ra, "rounds_used", json_integer(round));
-	json_object_set_new(json_object_get(r->m.root, "experiment"), "alpha",
-			    json_real(vd_stop_alpha(looks, nl, round)));
-	if (look) {
-		struct matrix_report_opts ro = { .primary = p->cfg->primary, .equiv_pct = p->cfg->equiv_pct };
-
-		commit(r);
-		if (matrix_decided(p->out, &ro, alpha, &decided, &undecided, err, sizeof(err)))
-			say(r, "round %u: cannot look at the effects (%s): going on", round, err);
-		else if (decided)
-			why = "decided";
-		else
-			say(r, "round %u: %u primary effect%s undecided at alpha %.3g (look %u of %u): going on", round,
-			    undecided, undecided == 1 ? "" : "s", alpha, look_no(looks, nl, round), nl);
+	snprintf(path, sizeof(path), "%s/fsbench-matrix.XXXXXX", p->scratch_parent);
+	if (mx_target_axis(p->e) >= 0) {
+		/* existing targets: no scratch directory, nothing made before the runs */
+		mxc_proof_init(&r->proof, p->out, r->token, r->m.root);
+		r->proof.own_process = true;
+	} else if (make_dir(r, path, true)) {
+		r->stop = true;
+	} else {
+		json_object_set_new(json_object_get(r->m.root, "target"), "scratch", json_string(r->scratch));
+		mxc_proof_init(&r->proof, p->out, r->token, r->m.root);
+		for (unsigned i = 0; i < r->nt && !r->stop && !interrupted(); i++)
+			if ((p->device || target_of(r, i) == &r->t[i]) &&
+			    setup_target(r, &r->t[i], p->device ? "device" : cell_of(r, i)->name))
+				r->stop = true;
 	}
-	if (!why && p->cfg->max_time && round < p->repeat && mxc_elapsed_s(r) >= (double)p->cfg->max_time)
-		why = "max-time";
-	if (!why && round >= p->repeat)
-		why = "max-rounds";
-	if (!why)
-		return false;
-	json_object_set_new(ra, "stopped", json_string(why));
+	if (!r->stop && !p->device && r->nt && !r->t[0].dio && mx_target_axis(p->e) < 0)
+		say(r, "direct I/O is off on the loop devices (the filesystem under '%s' refused it): the "
+		    "host's page cache caches the images too", r->scratch);
+}
+
+/* The teardown: everything still set up undone, newest first, whatever happened before; the
+ * experiment's state recorded and the closing lines said. Returns the state. */
+static const char *teardown(struct runner *r, unsigned n, bool signalled)
+{
+	const struct mxc_plan *p = r->p;
+	const char *state = "done";
+
+	if (undo_from(r, 0, true))
+		state = "undo-failed";
+	else if (signalled)
+		state = "interrupted";
+	else if (r->stop)
+		state = "failed";
+	json_object_set_new(r->m.root, "state", json_string(state));
+	json_object_set_new(r->m.root, "undo_complete", json_boolean(strcmp(state, "undo-failed") != 0));
+	json_object_set_new(r->m.root, "ended_at", manifest_now());
 	commit(r);
-	say(r, "--repeat auto: %u round%s; %s", round, round == 1 ? "" : "s",
-	    !strcmp(why, "decided") ? "every primary effect decided" :
-	    !strcmp(why, "max-time") ? "--max-time reached, some primary effects undecided" :
-	    "--max-rounds reached, some primary effects undecided");
-	return round < p->repeat;
+	if (signalled)
+		say(r, "interrupted by SIG%s; everything set up is undone", sigabbrev_np(run_signal()));
+	say(r, "%u of %u runs ok, %u failed, %u flagged (other processes over %llu%% CPU); %s", r->done,
+	    p->auto_rounds ? r->done + r->failed : n,
+	    r->failed, r->flagged, (unsigned long long)p->cfg->max_other_cpu, r->m.path);
+	if (r->findings)
+		say(r, "FINDING: after %u run%s the filesystem checker found errors or could not check (the "
+		    "report lists them first)", r->findings, r->findings == 1 ? "" : "s");
+	if (!strcmp(state, "undo-failed"))
+		say(r, "some of the set-up could not be undone (above); 'fsbench matrix --undo %s' "
+		    "tries again", p->out);
+	return state;
 }
 
 int mxc_run(struct mxc_plan *p)
 {
 	struct runner r = { .p = p, .cwd = -1, .proof = { .scratch_rc = -EPERM } };
 	unsigned n = p->e->ncells * p->repeat, *cell = calloc(n, sizeof(unsigned)), *rep = calloc(n, sizeof(unsigned));
-	char path[PATH_MAX + 32], err[1024];
-	const char *state = "done";
+	const char *state;
 	bool signalled;
-	int code, rc;
+	int code;
 
 	if (!cell || !rep) {
 		fprintf(stderr, "%s: out of memory\n", p->prog);
@@ -1245,76 +1040,18 @@ int mxc_run(struct mxc_plan *p)
 	if (run_signals_install()) {
 		fprintf(stderr, "%s: cannot install signal handlers: %s\n", p->prog, strerror(errno));
 		code = EXIT_FAILED;
-		goto out_free;
+		goto out;
 	}
-	if ((code = out_dir(&r)) || (code = knobs_declare(&r)))
-		goto out_free;
-	if ((rc = mxt_declare(p->e, p->out))) {
-		say(&r, "cannot record the targets it remounts on '%s': %s", p->out, strerror(-rc));
-		code = EXIT_FAILED;
-		goto out_free;
-	}
-	/* only to fchdir back: a working directory the user may enter but not list is fine */
-	if ((r.cwd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0) {
-		say(&r, "cannot open the working directory: %s", strerror(errno));
-		code = EXIT_FAILED;
-		goto out_free;
-	}
-	if (manifest_new(&r.m, p->out)) {
-		say(&r, "out of memory");
-		code = EXIT_FAILED;
-		goto out_free;
-	}
-	json_object_set_new(r.m.root, "fsbench_version", json_string(FSB_VERSION));
-	json_object_set_new(r.m.root, "state", json_string("setting-up"));
-	json_object_set_new(r.m.root, "created_at", manifest_now());
-	json_object_set_new(r.m.root, "pid", json_integer(getpid()));
-	json_object_set_new(r.m.root, "pid_start", json_integer((json_int_t)mxc_start_ticks(getpid())));
-	json_object_set_new(r.m.root, "dir", json_string(p->out));
-	host_json(&r);
-	plan_json(&r, cell, rep, n);
-	json_object_set_new(r.m.root, "report", json_null());
-	json_object_set_new(r.m.root, "mkfs_count", json_integer(0));
-	/* written first: from here on, what is set up is recorded before it is */
-	if ((rc = manifest_commit(&r.m))) {
-		say(&r, "cannot write '%s': %s", r.m.path, strerror(-rc));
-		code = EXIT_FAILED;
-		goto out_manifest;
-	}
-	say(&r, "experiment %s: %s on %u cells x %u runs, %s order (seed %llu), mkfs %s; results in %s",
-	    p->e->name, p->w->name, p->e->ncells, p->repeat, mx_order_name(p->order),
-	    (unsigned long long)p->seed, mx_target_axis(p->e) >= 0 ? "never (existing targets)" :
-	    p->e->fresh == MX_FRESH_PER_RUN ? "before every run" : p->e->fresh == MX_FRESH_NEVER ?
-	    "once per filesystem type, the cells in turn on it" : "once per cell", p->out);
-	if (runs_dirs(&r)) {
-		code = EXIT_FAILED;
-		goto out_manifest;
-	}
+	if ((code = mxr_begin(&r, cell, rep, n)))
+		goto out;
 	r.nt = p->device ? 1 : p->e->ncells;
 	if (!(r.t = calloc(r.nt, sizeof(*r.t)))) {
 		code = EXIT_FAILED;
-		goto out_manifest;
+		goto out;
 	}
 	for (unsigned i = 0; i < r.nt; i++)
 		r.t[i].fd = -1;
-	snprintf(path, sizeof(path), "%s/fsbench-matrix.XXXXXX", p->scratch_parent);
-	if (mx_target_axis(p->e) >= 0) {
-		/* existing targets: no scratch directory, nothing made before the runs */
-		mxc_proof_init(&r.proof, p->out, r.token, r.m.root);
-		r.proof.own_process = true;
-	} else if (make_dir(&r, path, true)) {
-		r.stop = true;
-	} else {
-		json_object_set_new(json_object_get(r.m.root, "target"), "scratch", json_string(r.scratch));
-		mxc_proof_init(&r.proof, p->out, r.token, r.m.root);
-		for (unsigned i = 0; i < r.nt && !r.stop && !interrupted(); i++)
-			if ((p->device || target_of(&r, i) == &r.t[i]) &&
-			    setup_target(&r, &r.t[i], p->device ? "device" : cell_of(&r, i)->name))
-				r.stop = true;
-	}
-	if (!r.stop && !p->device && r.nt && !r.t[0].dio && mx_target_axis(p->e) < 0)
-		say(&r, "direct I/O is off on the loop devices (the filesystem under '%s' refused it): the "
-		    "host's page cache caches the images too", r.scratch);
+	targets_setup(&r);
 	if (!r.stop && !interrupted()) {
 		json_object_set_new(r.m.root, "state", json_string("running"));
 		commit(&r);
@@ -1324,55 +1061,15 @@ int mxc_run(struct mxc_plan *p)
 	for (unsigned i = 0; i < n && !r.stop && !interrupted(); i++) {
 		if (one_run(&r, i + 1, n, cell[i], rep[i]))
 			break;
-		if (p->auto_rounds && (i + 1) % p->e->ncells == 0 && !interrupted() && auto_stop(&r, (i + 1) / p->e->ncells))
+		if (p->auto_rounds && (i + 1) % p->e->ncells == 0 && !interrupted() &&
+		    mxr_auto_stop(&r, (i + 1) / p->e->ncells))
 			break;
 	}
 	/* the runs are what they are: a signal from here on ends only the report */
 	signalled = interrupted();
-	/* the teardown: everything still set up, newest first, whatever happened above */
-	if (undo_from(&r, 0, true))
-		state = "undo-failed";
-	else if (signalled)
-		state = "interrupted";
-	else if (r.stop)
-		state = "failed";
-	json_object_set_new(r.m.root, "state", json_string(state));
-	json_object_set_new(r.m.root, "undo_complete", json_boolean(strcmp(state, "undo-failed") != 0));
-	json_object_set_new(r.m.root, "ended_at", manifest_now());
-	commit(&r);
-	if (signalled)
-		say(&r, "interrupted by SIG%s; everything set up is undone", sigabbrev_np(run_signal()));
-	say(&r, "%u of %u runs ok, %u failed, %u flagged (other processes over %llu%% CPU); %s", r.done,
-	    p->auto_rounds ? r.done + r.failed : n,
-	    r.failed, r.flagged, (unsigned long long)p->cfg->max_other_cpu, r.m.path);
-	if (r.findings)
-		say(&r, "FINDING: after %u run%s the filesystem checker found errors or could not check (the "
-		    "report lists them first)", r.findings, r.findings == 1 ? "" : "s");
-	if (!strcmp(state, "undo-failed"))
-		say(&r, "some of the set-up could not be undone (above); 'fsbench matrix --undo %s' "
-		    "tries again", p->out);
-	if (r.done && !signalled && !r.stop) {
-		json_t *rep_json = json_object();
-		struct matrix_report_opts ro = { .db = p->cfg->db, .no_db = p->cfg->no_db, .stop = interrupted,
-						 .primary = p->cfg->primary, .equiv_pct = p->cfg->equiv_pct };
-
-		if ((rc = matrix_report_opts(p->out, &ro, stdout, err, sizeof(err))) == -EINTR) {
-			say(&r, "experiment complete; report %s by SIG%s: 'fsbench report %s' writes it", err,
-			    sigabbrev_np(run_signal()), p->out);
-			json_object_set_new(rep_json, "status", json_string("interrupted"));
-		} else if (rc) {
-			say(&r, "report: %s", err);
-			json_object_set_new(rep_json, "status", json_string("failed"));
-			json_object_set_new(rep_json, "error", json_string(err));
-		} else {
-			json_object_set_new(rep_json, "status", json_string("written"));
-			if (interrupted())
-				say(&r, "SIG%s during the report: the experiment and its report are complete",
-				    sigabbrev_np(run_signal()));
-		}
-		json_object_set_new(r.m.root, "report", rep_json);
-		commit(&r);
-	}
+	state = teardown(&r, n, signalled);
+	if (r.done && !signalled && !r.stop)
+		mxr_report(&r);
 	if (signalled)
 		code = 128 + run_signal();
 	else if (r.stop || r.failed || strcmp(state, "done"))
@@ -1382,10 +1079,9 @@ int mxc_run(struct mxc_plan *p)
 	for (unsigned i = 0; i < r.nt; i++)
 		if (r.t[i].fd >= 0)
 			close(r.t[i].fd);
+out:
 	free(r.t);
-out_manifest:
 	manifest_free(&r.m);
-out_free:
 	if (r.cwd >= 0)
 		close(r.cwd);
 	free(cell);

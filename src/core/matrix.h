@@ -152,8 +152,6 @@ int mx_axis_add(struct mx_exp *e, const char *name, enum mx_kind kind, const cha
 /* Adds a value to axis a (label NULL: the setting). 0, or -1 with the reason in err. */
 int mx_value_add(struct mx_exp *e, unsigned a, const char *label, const char *setting, bool one_way,
 		 char *err, size_t errlen);
-/* The workload's arguments as words (shell-like: whitespace, '...' and "..." quoting, \\ escapes). */
-int mx_split_words(const char *s, char **out, unsigned max, unsigned *n, char *err, size_t errlen);
 
 /* After every axis is in: checks the axes, builds the cells (listed, or the cross product) with
  * their names, configurations and hashes. mkfs_argv(fs, opts, argv, max) fills the mkfs

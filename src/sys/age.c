@@ -202,16 +202,119 @@ static uint64_t alloc_bytes(uint64_t size)
 	return (size + AGE_BLOCK - 1) / AGE_BLOCK * AGE_BLOCK;
 }
 
+/* What aging has done so far: the files (live or deleted), the seeded stream, the bytes live. */
+struct age_state {
+	const char *root;            /* DIR/aged */
+	struct age_file *files;
+	size_t nf, cap;
+	uint64_t s, have, id;
+};
+
+/* A churn round's deletions: a seeded AGE_CHURN_PCT % of the live files. */
+static int age_churn(struct age_state *st, struct age_result *r, char *err, size_t len)
+{
+	for (size_t i = 0; i < st->nf; i++) {
+		char p[4400];
+
+		if (!st->files[i].live || next(&st->s) % 100 >= AGE_CHURN_PCT)
+			continue;
+		path_of(st->root, &st->files[i], p, sizeof(p));
+		if (unlink(p) < 0) {
+			int rc = -errno;
+
+			snprintf(err, len, "cannot remove '%s': %s", p, strerror(-rc));
+			return rc;
+		}
+		st->files[i].live = false;
+		st->have -= alloc_bytes(st->files[i].size);
+		r->deleted++;
+	}
+	return 0;
+}
+
+/* New files until target bytes are live. */
+static int age_fill(struct age_state *st, const struct age_spec *a, uint64_t target, uint64_t maxsize,
+		    const char *buf, int (*stop)(void), struct age_result *r, char *err, size_t len)
+{
+	int rc;
+
+	while (st->have < target) {
+		struct age_file f = { .id = (uint32_t)st->id++, .live = true };
+
+		if (stop && stop()) {
+			snprintf(err, len, "interrupted");
+			return -EINTR;
+		}
+		f.dir = (uint16_t)(next(&st->s) % (AGE_FANOUT * AGE_FANOUT * AGE_FANOUT));
+		f.size = draw_size(a, &st->s, maxsize);
+		if (st->nf == st->cap) {
+			struct age_file *n = realloc(st->files, (st->cap = st->cap ? st->cap * 2 : 4096) * sizeof(*n));
+
+			if (!n) {
+				snprintf(err, len, "out of memory");
+				return -ENOMEM;
+			}
+			st->files = n;
+		}
+		if ((rc = write_file(st->root, &f, buf, 1 << 20))) {
+			snprintf(err, len, "cannot write an aging file in '%s': %s", st->root, strerror(-rc));
+			return rc;
+		}
+		st->files[st->nf++] = f;
+		st->have += alloc_bytes(f.size);
+		r->written++;
+	}
+	return 0;
+}
+
+/* the aged state, as the first run finds it: everything placed */
+static void age_measure(const char *dir, const struct age_state *st, struct age_result *r)
+{
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	char line[64];
+	uint64_t h = 0xcbf29ce484222325ULL;
+	struct layout_sum sum;
+	struct statvfs v;
+
+	if (dfd >= 0) {
+		syncfs(dfd);
+		close(dfd);
+	}
+	memset(&sum, 0, sizeof(sum));
+	for (size_t i = 0; i < st->nf; i++) {
+		const struct age_file *f = &st->files[i];
+		char p[4400];
+		struct layout_file lf;
+		int fd;
+
+		if (!f->live)
+			continue;
+		r->files++;
+		r->bytes += f->size;
+		snprintf(line, sizeof(line), "d%u/f%08u %llu\n", f->dir, (unsigned)f->id, (unsigned long long)f->size);
+		for (const char *c = line; *c; c++)
+			h = (h ^ (unsigned char)*c) * 0x100000001b3ULL;
+		path_of(st->root, f, p, sizeof(p));
+		if ((fd = open(p, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) >= 0) {
+			if (!layout_fd(fd, &lf))
+				layout_sum_add(&sum, &lf);
+			close(fd);
+		}
+	}
+	snprintf(r->list_hash, sizeof(r->list_hash), "fnv1a64:%016llx", (unsigned long long)h);
+	r->extents_per_file = sum.placed ? layout_extents_per_file(&sum) : NAN;
+	if (statvfs(dir, &v) == 0 && v.f_blocks)
+		r->used_pct = 100.0 * (double)(v.f_blocks - v.f_bfree) / (double)v.f_blocks;
+}
+
 int age_run(const char *dir, const struct age_spec *a, uint64_t seed, int (*stop)(void),
 	    struct age_result *r, char *err, size_t len)
 {
 	char root[4096], *buf = malloc(1 << 20);
-	struct age_file *files = NULL;
-	size_t nf = 0, cap = 0;
-	uint64_t s = seed ^ 0x61676531ULL, target, have = 0, maxsize, id = 0;
+	struct age_state st = { .root = root, .s = seed ^ 0x61676531ULL };
+	uint64_t target, maxsize;
 	struct statvfs v;
 	struct timespec t0, t1;
-	struct layout_sum sum;
 	int rc = 0;
 
 	memset(r, 0, sizeof(*r));
@@ -230,92 +333,16 @@ int age_run(const char *dir, const struct age_spec *a, uint64_t seed, int (*stop
 		target = want > used ? (uint64_t)(want - used) : 0;
 		maxsize = (uint64_t)(total / 100);
 	}
-	for (unsigned round = 0; round <= a->churn && !rc; round++) {
-		if (round)
-			for (size_t i = 0; i < nf; i++) {
-				char p[4400];
-
-				if (!files[i].live || next(&s) % 100 >= AGE_CHURN_PCT)
-					continue;
-				path_of(root, &files[i], p, sizeof(p));
-				if (unlink(p) < 0) {
-					rc = -errno;
-					snprintf(err, len, "cannot remove '%s': %s", p, strerror(-rc));
-					goto out;
-				}
-				files[i].live = false;
-				have -= alloc_bytes(files[i].size);
-				r->deleted++;
-			}
-		while (have < target) {
-			struct age_file f = { .id = (uint32_t)id++, .live = true };
-
-			if (stop && stop()) {
-				rc = -EINTR;
-				snprintf(err, len, "interrupted");
-				goto out;
-			}
-			f.dir = (uint16_t)(next(&s) % (AGE_FANOUT * AGE_FANOUT * AGE_FANOUT));
-			f.size = draw_size(a, &s, maxsize);
-			if (nf == cap) {
-				struct age_file *n = realloc(files, (cap = cap ? cap * 2 : 4096) * sizeof(*n));
-
-				if (!n) {
-					rc = -ENOMEM;
-					snprintf(err, len, "out of memory");
-					goto out;
-				}
-				files = n;
-			}
-			if ((rc = write_file(root, &f, buf, 1 << 20))) {
-				snprintf(err, len, "cannot write an aging file in '%s': %s", root, strerror(-rc));
-				goto out;
-			}
-			files[nf++] = f;
-			have += alloc_bytes(f.size);
-			r->written++;
-		}
-	}
-	/* the aged state, as the first run finds it: everything placed */
-	{
-		int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		char line[64];
-		uint64_t h = 0xcbf29ce484222325ULL;
-
-		if (dfd >= 0) {
-			syncfs(dfd);
-			close(dfd);
-		}
-		memset(&sum, 0, sizeof(sum));
-		for (size_t i = 0; i < nf; i++) {
-			char p[4400];
-			struct layout_file lf;
-			int fd;
-
-			if (!files[i].live)
-				continue;
-			r->files++;
-			r->bytes += files[i].size;
-			snprintf(line, sizeof(line), "d%u/f%08u %llu\n", files[i].dir, (unsigned)files[i].id,
-				 (unsigned long long)files[i].size);
-			for (const char *c = line; *c; c++)
-				h = (h ^ (unsigned char)*c) * 0x100000001b3ULL;
-			path_of(root, &files[i], p, sizeof(p));
-			if ((fd = open(p, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) >= 0) {
-				if (!layout_fd(fd, &lf))
-					layout_sum_add(&sum, &lf);
-				close(fd);
-			}
-		}
-		snprintf(r->list_hash, sizeof(r->list_hash), "fnv1a64:%016llx", (unsigned long long)h);
-		r->extents_per_file = sum.placed ? layout_extents_per_file(&sum) : NAN;
-		if (statvfs(dir, &v) == 0 && v.f_blocks)
-			r->used_pct = 100.0 * (double)(v.f_blocks - v.f_bfree) / (double)v.f_blocks;
-	}
+	for (unsigned round = 0; round <= a->churn && !rc; round++)
+		if (!(rc = round ? age_churn(&st, r, err, len) : 0))
+			rc = age_fill(&st, a, target, maxsize, buf, stop, r, err, len);
+	if (!rc)
+		age_measure(dir, &st, r);
 out:
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	r->wall_s = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
-	free(files);
+	free(st.files);
 	free(buf);
 	return rc;
 }
+

@@ -25,7 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/matrix.h"
+#include "core/words.h"
 #include "core/quote.h"
 #include "sys/fsopts.h"
 #include "sys/blockdev.h"
@@ -107,7 +107,7 @@ int fsimage_mkfs_argv(const char *type, const char *opts, char **argv, unsigned 
 			goto oom;
 	base = n;
 	/* the user's words: options of the grammar only (sys/fsopts.h), never an operand */
-	if (opts && (mx_split_words(opts, argv, max - 1, &n, err, errlen) ||
+	if (opts && (words_split(opts, argv, max - 1, &n, err, errlen) ||
 		     fsopts_mkfs_check(type, argv + base, n - base, err, errlen))) {
 		while (n)
 			free(argv[--n]);

@@ -13,6 +13,7 @@
 
 #include "core/matrix.h"
 #include "core/quote.h"
+#include "core/words.h"
 
 static void fmt(char *err, size_t len, const char *f, ...) __attribute__((format(printf, 3, 4)));
 static void fmt(char *err, size_t len, const char *f, ...)
@@ -490,7 +491,7 @@ int fsopts_mkfs_check_str(const char *type, const char *opts, char *err, size_t 
 	unsigned n = 0;
 	int rc;
 
-	if (mx_split_words(opts ? opts : "", words, MX_MAX_ARGS, &n, err, errlen))
+	if (words_split(opts ? opts : "", words, MX_MAX_ARGS, &n, err, errlen))
 		return -EINVAL;
 	rc = fsopts_mkfs_check(type, words, n, err, errlen);
 	while (n)
@@ -558,6 +559,26 @@ static int append(char **dst, const char *s, size_t n)
 	return 0;
 }
 
+/* Why the filesystem's own option name[=value] is refused, NULL when it is not. */
+static const char *fs_option_refused(const char *name, size_t namesz, const char *value, size_t valsz)
+{
+	const char *why = NULL;
+
+	for (size_t i = 0; i < sizeof(fs_refused) / sizeof(fs_refused[0]) && !why; i++)
+		if (fs_refused[i].prefix ? !strncmp(name, fs_refused[i].name, strlen(fs_refused[i].name)) :
+		    strlen(fs_refused[i].name) == namesz && !strncmp(name, fs_refused[i].name, namesz))
+			why = fs_refused[i].why;
+	for (size_t i = 0; i < namesz && !why; i++)
+		if (!is_alnum(name[i]) && !strchr("_.-", name[i]))
+			why = "a name is letters, digits and _ . -";
+	for (size_t i = 0; value && i < valsz && !why; i++)
+		if (value[i] == '/')
+			why = "a value with '/' is a path; fsbench passes no paths to mount";
+		else if (!is_alnum(value[i]) && !strchr("_.:+@%^-", value[i]))
+			why = "a value is letters, digits and _ . : + @ % ^ -";
+	return why;
+}
+
 int fsopts_mount_parse(const char *opts, unsigned long *flags, char **data, char *err, size_t errlen)
 {
 	const struct libmnt_optmap *linux_map = mnt_get_builtin_optmap(MNT_LINUX_MAP),
@@ -618,20 +639,8 @@ int fsopts_mount_parse(const char *opts, unsigned long *flags, char **data, char
 				rc = append(&vfs, name, namesz);
 			}
 		} else {
-			const char *why = NULL;
+			const char *why = fs_option_refused(name, namesz, value, valsz);
 
-			for (size_t i = 0; i < sizeof(fs_refused) / sizeof(fs_refused[0]) && !why; i++)
-				if (fs_refused[i].prefix ? !strncmp(name, fs_refused[i].name, strlen(fs_refused[i].name)) :
-				    strlen(fs_refused[i].name) == namesz && !strncmp(name, fs_refused[i].name, namesz))
-					why = fs_refused[i].why;
-			for (size_t i = 0; i < namesz && !why; i++)
-				if (!is_alnum(name[i]) && !strchr("_.-", name[i]))
-					why = "a name is letters, digits and _ . -";
-			for (size_t i = 0; value && i < valsz && !why; i++)
-				if (value[i] == '/')
-					why = "a value with '/' is a path; fsbench passes no paths to mount";
-				else if (!is_alnum(value[i]) && !strchr("_.:+@%^-", value[i]))
-					why = "a value is letters, digits and _ . : + @ % ^ -";
 			if (why) {
 				fmt(err, errlen, "mount option '%s' is not accepted: %s", q, why);
 				rc = -EINVAL;

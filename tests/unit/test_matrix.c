@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* matrix: the experiment model without the system: axes and the cross product, cell names,
- * listed cells, effective configurations, the hash, word splitting, the experiment file and its
+ * listed cells, effective configurations, the hash, the experiment file and its
  * errors (with lines), and the seeded order of the runs. */
 #include <stdlib.h>
 #include <string.h>
@@ -48,36 +48,6 @@ static int load(struct mx_exp *e, const char *text, char *err, size_t len)
 	rc = mx_ini_load(e, path, valid, err, len);
 	unlink(path);
 	return rc;
-}
-
-static void test_words(void)
-{
-	static const struct {
-		const char *in;
-		unsigned n;
-		const char *w[4];
-		int rc;
-	} cases[] = {
-		{ "-t 1  -f\t64", 4, { "-t", "1", "-f", "64" }, 0 },
-		{ "-E 'a b' \"c d\"", 3, { "-E", "a b", "c d" }, 0 },
-		{ "x\\ y z", 2, { "x y", "z" }, 0 },
-		{ "''", 1, { "" }, 0 },
-		{ "   ", 0, { 0 }, 0 },
-		{ "'open", 0, { 0 }, -1 },
-	};
-
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		char *out[8], err[128];
-		unsigned n = 0;
-		int rc = mx_split_words(cases[i].in, out, 8, &n, err, sizeof(err));
-
-		CHECK(rc == cases[i].rc, "'%s': rc %d", cases[i].in, rc);
-		CHECK(n == cases[i].n, "'%s': %u words", cases[i].in, n);
-		for (unsigned k = 0; k < n && k < cases[i].n; k++) {
-			CHECK(!strcmp(out[k], cases[i].w[k]), "'%s' word %u: '%s'", cases[i].in, k, out[k]);
-			free(out[k]);
-		}
-	}
 }
 
 static void test_product(void)
@@ -276,7 +246,6 @@ static void test_ini(void)
 
 int main(void)
 {
-	test_words();
 	test_product();
 	test_schedule();
 	test_ini();
