@@ -106,6 +106,8 @@ static json_t *sample_json(const struct sample *s, bool part)
 						    (json_int_t)s->p50_ns, "latency_p90_ns", (json_int_t)s->p90_ns,
 						    "latency_p99_ns", (json_int_t)s->p99_ns, "latency_p99_9_ns",
 						    (json_int_t)s->p999_ns));
+	if (o && s->ramp)
+		json_object_set_new(o, "ramp", json_true());
 	return o;
 }
 

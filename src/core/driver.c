@@ -4,7 +4,6 @@
 #include "core/driver.h"
 
 #include <errno.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +13,8 @@
 #include "core/cleanup.h"
 #include "core/clock.h"
 #include "core/pack.h"
+#include "core/phase_limit.h"
+#include "core/sample.h"
 #include "engine/engine.h"
 #include "sys/blockdev.h"
 
@@ -43,106 +44,52 @@ static void env_capture(struct driver_env *e, const char *const *targets, unsign
 	env_capture_queues(e);
 }
 
-/* The stonewall: a timer thread armed at the release (after the release hook), which ends the
- * phase at its deadline with RUN_STOP_PHASE; the workers see it as any stop, at their next op. */
-struct stonewall {
+/* every phase's time limit: --time-limit, fsbench-mpi's --stonewall, the shorter of both */
+static uint64_t driver_limit_ns(const struct driver *d)
+{
+	uint64_t a = d->opts ? d->opts->time_limit_ns : 0, b = d->stonewall_ns;
+
+	return a && b ? (a < b ? a : b) : a ? a : b;
+}
+
+/* the release hook, then the phase's time limit and ramp (core/phase_limit.h) */
+struct limit_release {
 	const struct driver *d;
-	uint64_t deadline_ns;
-	pthread_t tid;
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	bool armed, cancel, fired;
+	struct phase_limit lim;
 };
 
-static void *stonewall_main(void *arg)
+static int limit_release(void *arg, const struct phase *p)
 {
-	struct stonewall *s = arg;
-	struct timespec ts = { .tv_sec = (time_t)(s->deadline_ns / 1000000000u),
-			       .tv_nsec = (long)(s->deadline_ns % 1000000000u) };
-
-	pthread_mutex_lock(&s->mu);
-	while (!s->cancel && clock_ns() < s->deadline_ns)
-		if (pthread_cond_timedwait(&s->cv, &s->mu, &ts) == ETIMEDOUT)
-			break;
-	if (!s->cancel) {
-		int go = RUN_GO;
-
-		/* an error or a signal that came first stays the reason */
-		s->fired = atomic_compare_exchange_strong(&run_stop, &go, RUN_STOP_PHASE);
-	}
-	pthread_mutex_unlock(&s->mu);
-	return NULL;
-}
-
-static int stonewall_release(void *arg, const struct phase *p)
-{
-	struct stonewall *s = arg;
-	const struct driver *d = s->d;
-	pthread_condattr_t ca;
+	struct limit_release *x = arg;
+	const struct driver *d = x->d;
 	int rc = d->hooks.release ? d->hooks.release(d->hooks.arg, p) : 0;
 
-	if (rc || !d->stonewall_ns)
-		return rc;
-	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	pthread_cond_init(&s->cv, &ca);
-	pthread_condattr_destroy(&ca);
-	pthread_mutex_init(&s->mu, NULL);
-	s->deadline_ns = clock_ns() + d->stonewall_ns;
-	if ((rc = pthread_create(&s->tid, NULL, stonewall_main, s))) {
-		pthread_cond_destroy(&s->cv);
-		pthread_mutex_destroy(&s->mu);
-		return -rc;
-	}
-	s->armed = true;
-	return 0;
-}
-
-/* after the join: the timer goes, and a phase it ended lets the next one run */
-static void stonewall_disarm(struct stonewall *s, struct phase *p)
-{
-	if (!s->armed)
-		return;
-	pthread_mutex_lock(&s->mu);
-	s->cancel = true;
-	pthread_cond_signal(&s->cv);
-	pthread_mutex_unlock(&s->mu);
-	pthread_join(s->tid, NULL);
-	pthread_cond_destroy(&s->cv);
-	pthread_mutex_destroy(&s->mu);
-	if (s->fired) {
-		int phase = RUN_STOP_PHASE;
-
-		p->stonewalled = true;
-		/* a signal that came while the phase was stopping could not raise its own stop */
-		if (atomic_compare_exchange_strong(&run_stop, &phase, RUN_GO) && run_signal()) {
-			int go = RUN_GO;
-
-			atomic_compare_exchange_strong(&run_stop, &go, RUN_STOP_SIGNAL);
-		}
-	}
+	return rc ? rc : phase_limit_arm(&x->lim, (struct phase *)p);
 }
 
 static void driver_stream(void *arg, const struct phase *p, const struct sample *s)
 {
 	struct driver *d = arg;
 
-	d->sink.sample(d->sink.arg, d->run, p, s);
+	struct sample x = *s;
+
+	x.ramp = d->opts && d->opts->ramp_ns && s->t_ns - s->dt_ns < d->opts->ramp_ns;
+	d->sink.sample(d->sink.arg, d->run, p, &x);
 }
 
 int driver_phase(struct driver *d, struct phase *p, struct observe_phase *obs, struct procio *io)
 {
-	struct stonewall sw = { .d = d };
+	struct limit_release lr = { .d = d, .lim = { .limit_ns = driver_limit_ns(d),
+						      .ramp_ns = d->opts ? d->opts->ramp_ns : 0 } };
 	struct procio io0, io1;
 	int rc;
 
 	p->stonewalled = false;
-	p->release = d->hooks.release;
-	p->release_arg = d->hooks.arg;
-	if (d->stonewall_ns) {
-		p->release = stonewall_release;
-		p->release_arg = &sw;
-	}
+	p->ramp_ns = p->ramp_ops = 0;
+	for (unsigned i = 0; i < p->nworkers; i++)
+		p->workers[i].ramp_ops = 0;
+	p->release = limit_release;
+	p->release_arg = &lr;
 	p->progress = d->progress && d->sink.progress;
 	p->draw = d->sink.progress;
 	p->stream = d->sink.sample ? driver_stream : NULL;
@@ -154,7 +101,7 @@ int driver_phase(struct driver *d, struct phase *p, struct observe_phase *obs, s
 	if (io)
 		procio_read(&io0);
 	rc = phase_run(p);
-	stonewall_disarm(&sw, p);
+	phase_limit_disarm(&lr.lim, p);
 	if (io) {
 		procio_read(&io1);
 		procio_delta(&io0, &io1, io);

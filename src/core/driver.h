@@ -53,6 +53,8 @@ struct run_opts {
 	uint64_t repeat;             /* --repeat N */
 	const char *label;           /* --label NAME */
 	uint64_t interval_ns;        /* --interval: time series resolution */
+	uint64_t time_limit_ns;      /* --time-limit: every phase ends that long after its release */
+	uint64_t ramp_ns;            /* --ramp: every phase's first TIME left out of its figures */
 	bool quiet;                  /* --quiet: no progress line, no warnings on stderr */
 	bool sysstats;               /* --sysstats */
 	bool profile, profile_callgraph;

@@ -104,7 +104,8 @@ struct worker {
 	/* the worker's main op statistics, set by the workload before phase_run(): other
 	 * threads read it while the worker runs (first-done snapshot, interval samples,
 	 * progress line) with relaxed loads; opstat_add() publishes with relaxed stores */
-	const struct opstat *live;
+	struct opstat *live;
+	uint64_t ramp_ops;       /* live's ops in the phase's ramp, left out of it (phase_limit.h) */
 };
 
 struct sample;
@@ -121,7 +122,9 @@ struct phase {
 	uint64_t first_done_ns;  /* first worker done */
 	uint64_t first_done_ops; /* all workers' progress when the first one finished */
 	uint64_t first_done_bytes;
-	bool stonewalled;        /* the driver's stonewall ended it (core/driver.h) */
+	bool stonewalled;        /* stopped by the time limit (core/phase_limit.h) */
+	uint64_t ramp_ns;        /* the ramp left out of the live figures (phase_limit.h), 0: none */
+	uint64_t ramp_ops;       /* the ops done in it, all workers */
 	double usr_s, sys_s;     /* process CPU from release to after the last join: exact total
 				  * (CLOCK_PROCESS_CPUTIME_ID), split as RUSAGE_SELF splits it */
 	double cpu0_s;

@@ -129,6 +129,7 @@ static void sample_between(struct sampler *s, const struct snap *a, const struct
 	o->parts = NULL;
 	o->nparts = 0;
 	o->proc = 0;
+	o->ramp = false;         /* the driver marks the ramp's (core/phase_limit.h) */
 }
 
 static void emit(struct sampler *s, const struct snap *a, const struct snap *b)

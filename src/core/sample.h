@@ -14,6 +14,7 @@
  * than 10 ms gets fewer than 20 points. */
 #ifndef FSB_SAMPLE_H
 #define FSB_SAMPLE_H
+#include <stdbool.h>
 #include <stdint.h>
 
 struct phase;
@@ -28,6 +29,7 @@ struct sample {
 	const struct sample *parts;
 	unsigned nparts;
 	unsigned proc;           /* in parts: the process's number (the MPI rank) */
+	bool ramp;               /* it began inside the phase's ramp (--ramp): not in the figures */
 };
 
 struct sampler;

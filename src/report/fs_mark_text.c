@@ -133,7 +133,9 @@ void fsm_print_row(FILE *out, const struct fsm_config *c, const struct fsm_iter 
 		else
 			fprintf(out, " %12s %10s", "-", "-");
 	}
-	if (it->partial)
+	if (it->time_limited)
+		fputs(" stopped by time limit", out);   /* --time-limit: fewer files by design */
+	else if (it->partial)
 		fputs(" partial", out);
 	fputc('\n', out);
 }

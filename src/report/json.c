@@ -138,11 +138,17 @@ json_t *json_samples(const struct sample *s, unsigned n)
 {
 	json_t *a = json_array();
 
-	for (unsigned i = 0; i < n; i++)
-		json_array_append_new(a, json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "t_ns", json_u64(s[i].t_ns),
+	for (unsigned i = 0; i < n; i++) {
+		json_t *o = json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "t_ns", json_u64(s[i].t_ns),
 			"dt_ns", json_u64(s[i].dt_ns), "ops", json_u64(s[i].ops), "bytes", json_u64(s[i].bytes),
 			"p50_ns", json_u64(s[i].p50_ns), "p90_ns", json_u64(s[i].p90_ns), "p99_ns", json_u64(s[i].p99_ns),
-			"p99_9_ns", json_u64(s[i].p999_ns)));
+			"p99_9_ns", json_u64(s[i].p999_ns));
+
+		/* --ramp: in the series, not in the figures */
+		if (o && s[i].ramp)
+			json_object_set_new(o, "ramp", json_true());
+		json_array_append_new(a, o);
+	}
 	return a;
 }
 

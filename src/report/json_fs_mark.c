@@ -157,6 +157,8 @@ json_t *fsm_json_iter(const struct fsm_config *c, const struct fsm_iter *it)
 	json_object_set_new(o, "files", json_u64(it->files));
 	json_object_set_new(o, "count", json_u64(it->count));
 	json_object_set_new(o, "partial", json_boolean(it->partial));
+	json_object_set_new(o, "stopped_by_time_limit", json_boolean(it->time_limited));
+	json_object_set_new(o, "ramp_ns", json_u64(it->ramp_ns));
 	json_object_set_new(o, "fs_use_pct", json_integer(it->fsuse_pct));
 	json_object_set_new(o, "inode_use_pct", json_integer(it->iuse_pct));
 	json_object_set_new(o, "files_per_sec_sum_of_threads", json_num(it->files_per_sec));

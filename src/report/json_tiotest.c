@@ -110,6 +110,8 @@ static json_t *tio_json_phase(const struct tio_result *r, int p)
 	json_object_set_new(o, "ops", json_u64(pr->st.ops));
 	json_object_set_new(o, "bytes", json_u64(pr->st.bytes));
 	json_object_set_new(o, "wall_ns", json_u64(pr->wall_ns));
+	json_object_set_new(o, "stopped_by_time_limit", json_boolean(pr->time_limited));
+	json_object_set_new(o, "ramp_ns", json_u64(pr->ramp_ns));
 	json_object_set_new(o, "first_done_ns", json_u64(pr->first_done_ns));
 	json_object_set_new(o, "last_done_ns", json_u64(pr->last_done_ns));
 	if (pr->first_done_bytes) {

@@ -12,6 +12,9 @@
 
 #include "report/generic_report.h"
 #include "report/json.h"
+#include "report/json_kstat.h"
+#include "report/kstat_text.h"
+#include "report/profile_text.h"
 #include "report/result_read.h"
 #include "report/workload_report.h"
 #include "workload/mdtest.h"
@@ -132,6 +135,61 @@ static void table(const struct mdt_out *x, const struct mdt_result *r, unsigned 
 	}
 }
 
+/* --time-limit and --ramp, after the tables (a line mdtest does not print, so only then): which
+ * phases the limit stopped, with the items they did by then */
+static void limit_marks(const struct mdt_out *x, const struct mdt_result *r)
+{
+	FILE *f = x->o->text;
+	const struct run_opts *ro = &x->c->run;
+	unsigned n = 0;
+
+	for (unsigned j = 0; j < r->niters; j++)
+		for (unsigned t = 0; t < MDT_NTESTS; t++) {
+			const struct mdt_cell *c = &r->cell[j][t];
+
+			if (!c->ran || !c->time_limited)
+				continue;
+			fprintf(f, "%s%s (iteration %u): stopped by time limit, %llu items in %.3f s\n",
+				n++ ? "" : "\n", mdt_test_name[t], j + 1, (unsigned long long)c->items,
+				(double)(c->end_ns - c->start_ns) / 1e9);
+		}
+	if (ro->ramp_ns)
+		fprintf(f, "\nramp: the first %.3f s of each phase left out of its items, time and rate "
+			"(--ramp)\n", (double)ro->ramp_ns / 1e9);
+}
+
+/* --sysstats: the kernel's view of each phase, a row per test and iteration; --profile: each
+ * test's profile, its iterations merged. After the tables and mdtest's last line, as tiotest's
+ * and fs_mark's. */
+static void kernel_view(const struct mdt_out *x, const struct mdt_result *r)
+{
+	FILE *f = x->o->text;
+	char label[64];
+	bool head = false;
+
+	for (unsigned j = 0; x->c->run.sysstats && j < r->niters; j++)
+		for (unsigned t = 0; t < MDT_NTESTS; t++) {
+			const struct mdt_cell *c = &r->cell[j][t];
+
+			if (!c->ran || !c->obs.taken)
+				continue;
+			if (!head) {
+				kstat_text_header(f);
+				head = true;
+			}
+			if (r->niters > 1)
+				snprintf(label, sizeof(label), "%s #%u", mdt_test_key[t], j + 1);
+			else
+				snprintf(label, sizeof(label), "%s", mdt_test_key[t]);
+			kstat_text_row(f, label, &c->obs.k);
+		}
+	for (unsigned t = 0; t < MDT_NTESTS; t++)
+		if (r->profile[t]) {
+			snprintf(label, sizeof(label), "%s phase", mdt_test_name[t]);
+			profile_text_print(f, label, r->profile[t], (unsigned)x->c->run.profile_top);
+		}
+}
+
 static void mdt_run_end(void *st, unsigned run, const void *result)
 {
 	struct mdt_out *x = st;
@@ -148,8 +206,10 @@ static void mdt_run_end(void *st, unsigned run, const void *result)
 			} else {
 				table(x, r, x->c->print_time);
 			}
+			limit_marks(x, r);
 			stamp(f, "finished", r->finished_unix_s);
 		}
+		kernel_view(x, r);
 		fflush(f);
 	}
 	if (!r->head.complete && x->o->err && !x->o->quiet_signal)
@@ -178,10 +238,16 @@ static json_t *cells_json(const struct mdt_result *r)
 			if (!c->ran)
 				continue;
 			json_object_set_new(it, mdt_test_key[t],
-					    json_pack("{s:o,s:o,s:o}", "items", json_u64(c->items),
+					    json_pack("{s:o,s:o,s:o,s:b,s:o}", "items", json_u64(c->items),
 						      "wall_ns", json_u64(c->end_ns - c->start_ns),
 						      "rate_per_s", json_num(c->end_ns > c->start_ns ?
-							      (double)c->items * 1e9 / (double)(c->end_ns - c->start_ns) : 0)));
+							      (double)c->items * 1e9 / (double)(c->end_ns - c->start_ns) : 0),
+						      "stopped_by_time_limit", c->time_limited,
+						      "ramp_ns", json_u64(c->ramp_ns)));
+			/* the kernel-side view (core/observe.h), when taken */
+			if (c->obs.taken)
+				json_object_set_new(json_object_get(it, mdt_test_key[t]), "kernel",
+						    kstat_json(&c->obs.k));
 		}
 		json_array_append_new(arr, it);
 	}
@@ -209,6 +275,8 @@ static json_t *run_json(const struct mdt_out *x, const struct driver_result *res
 		for (unsigned e = 0; e < ENGINE_NOPS; e++)
 			if (r->engine_ops[t][e])
 				json_object_set_new(eo, engine_op_key[e], json_u64(r->engine_ops[t][e]));
+		if (op && r->profile[t])
+			json_object_set_new(op, "profile", perf_json(r->profile[t]));
 		if (op && json_object_size(eo))
 			json_object_set_new(op, "engine_ops", eo);
 		else

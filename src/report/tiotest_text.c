@@ -283,6 +283,14 @@ static void tio_rep_run_end(void *st, unsigned run, const void *result)
 		else
 			fprintf(out, "Results incomplete: the run stopped before all phases ran.\n");
 	}
+	/* --time-limit and --ramp, after the classic lines too */
+	for (int p = 0; p < TIO_NPHASES && !c->text.terse; p++)
+		if (r->phase[p].ran && r->phase[p].time_limited)
+			fprintf(out, "%s phase: stopped by time limit after %.3f s.\n", tio_phase_label[p],
+				(double)(r->phase[p].wall_ns + r->phase[p].ramp_ns) / 1e9);
+	if (c->run.ramp_ns && !c->text.terse)
+		fprintf(out, "Ramp: the first %.3f s of each phase left out of its figures (--ramp).\n",
+			(double)c->run.ramp_ns / 1e9);
 	/* --sysstats and --profile output under the classic tables */
 	if (c->run.sysstats) {
 		kstat_text_header(out);

@@ -114,6 +114,9 @@ struct fsm_iter {
 	uint64_t files;              /* created in this iteration, all threads */
 	uint64_t count;              /* cumulative, as fs_mark's Count */
 	bool partial;                /* stopped before every thread created -n files */
+	bool time_limited;           /* the create loop was stopped by --time-limit */
+	uint64_t ramp_ns;            /* --ramp: left out of wall_ns and the rates (0: none) */
+	uint64_t ramp_files;         /* ... and the files created in it (still in files) */
 	int fsuse_pct, iuse_pct;     /* statfs of the first -d after the iteration */
 	double files_per_sec;        /* fs_mark's: sum of the per-thread rates */
 	double files_per_sec_aggregate; /* files / (last loop end - release) */

@@ -149,6 +149,9 @@ int fsm_pack_unit(const void *unit, int64_t off, struct pack *o)
 	pack_u64(o, it->files);
 	pack_u64(o, it->count);
 	pack_u64(o, it->partial);
+	pack_u64(o, it->time_limited);
+	pack_u64(o, it->ramp_ns);
+	pack_u64(o, it->ramp_files);
 	pack_i64(o, it->fsuse_pct);
 	pack_i64(o, it->iuse_pct);
 	pack_f64(o, it->files_per_sec);
@@ -186,6 +189,9 @@ int fsm_unpack_unit(void *unit, struct unpack *u)
 	it->files = unpack_u64(u);
 	it->count = unpack_u64(u);
 	it->partial = unpack_u64(u);
+	it->time_limited = unpack_u64(u) != 0;
+	it->ramp_ns = unpack_u64(u);
+	it->ramp_files = unpack_u64(u);
 	it->fsuse_pct = (int)unpack_i64(u);
 	it->iuse_pct = (int)unpack_i64(u);
 	it->files_per_sec = unpack_f64(u);
@@ -214,7 +220,7 @@ int fsm_unpack_unit(void *unit, struct unpack *u)
 			engine_submit_stats_unpack(u, &it->sub[p]);
 	}
 	it->files_per_sec_aggregate = it->wall_ns ?
-		(double)it->files / ((double)it->wall_ns / NS_PER_S) : 0;
+		(double)(it->files - it->ramp_files) / ((double)it->wall_ns / NS_PER_S) : 0;
 	return unpack_done(u);
 }
 
@@ -228,6 +234,9 @@ int fsm_merge_unit(void *dst, const void *src)
 	a->files += b->files;
 	a->count += b->count;
 	a->partial = a->partial || b->partial;
+	a->time_limited |= b->time_limited;
+	a->ramp_ns = a->ramp_ns > b->ramp_ns ? a->ramp_ns : b->ramp_ns;
+	a->ramp_files += b->ramp_files;
 	/* FSUse% of the fullest filesystem */
 	a->fsuse_pct = a->fsuse_pct > b->fsuse_pct ? a->fsuse_pct : b->fsuse_pct;
 	a->iuse_pct = a->iuse_pct > b->iuse_pct ? a->iuse_pct : b->iuse_pct;
@@ -235,7 +244,7 @@ int fsm_merge_unit(void *dst, const void *src)
 	a->app_overhead_ns += b->app_overhead_ns;
 	driver_window_join(&a->release_ns, &a->wall_ns, b->release_ns, b->wall_ns);
 	a->files_per_sec_aggregate = a->wall_ns ?
-		(double)a->files / ((double)a->wall_ns / NS_PER_S) : 0;
+		(double)(a->files - a->ramp_files) / ((double)a->wall_ns / NS_PER_S) : 0;
 	/* the extra phases have no release time of their own here: the longest process's */
 	if (b->stat_wall_ns > a->stat_wall_ns)
 		a->stat_wall_ns = b->stat_wall_ns;

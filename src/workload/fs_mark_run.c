@@ -2,6 +2,8 @@
 /* fs_mark's iterations: the phases of one, fill mode, the run, and the result's life. */
 #include "workload/fs_mark_int.h"
 
+#include "core/phase_limit.h"
+
 /* ---- iterations ------------------------------------------------------------------------------ */
 /* One phase of an iteration; live: the op whose per-worker statistics the progress line (and,
  * with interval_ns, the time series) follow. The samples are left in *ph for the caller. */
@@ -175,8 +177,11 @@ static void create_figures(struct fsm_state *s, struct fsm_iter *it, const struc
 	const struct fsm_config *c = s->c;
 	uint64_t release;
 
-	release = ph->start_ns;
+	/* --ramp: the window and the rates start after it; files and Count keep every file */
+	release = phase_measured_start(ph);
 	it->release_ns = release;
+	it->time_limited = ph->stonewalled;
+	it->ramp_ns = ph->ramp_ns;
 	for (unsigned i = 0; i < c->nthreads; i++) {
 		struct fsm_thread *t = &s->th[i];
 		uint64_t op_ns = 0;
@@ -184,8 +189,10 @@ static void create_figures(struct fsm_state *s, struct fsm_iter *it, const struc
 		it->files += t->done;
 		if (t->done < c->nfiles)
 			it->partial = true;
-		if (t->loop_ns)
-			it->files_per_sec += (double)t->done / ((double)t->loop_ns / NS_PER_S);
+		it->ramp_files += ph->workers[i].ramp_ops;
+		if (t->loop_ns > ph->ramp_ns)
+			it->files_per_sec += (double)(t->done - ph->workers[i].ramp_ops) /
+					     ((double)(t->loop_ns - ph->ramp_ns) / NS_PER_S);
 		for (int o = 0; o < FSM_LOOP_OPS; o++)
 			op_ns += t->op[o].lat.sum;
 		it->app_overhead_ns += t->loop_ns > op_ns ? t->loop_ns - op_ns : 0;
@@ -193,7 +200,8 @@ static void create_figures(struct fsm_state *s, struct fsm_iter *it, const struc
 			it->wall_ns = t->loop_end_ns - release;
 	}
 	if (it->wall_ns)
-		it->files_per_sec_aggregate = (double)it->files / ((double)it->wall_ns / NS_PER_S);
+		it->files_per_sec_aggregate = (double)(it->files - it->ramp_files) /
+					      ((double)it->wall_ns / NS_PER_S);
 	/* the cost per file: the create loop's workers and its kernel view, as the rate */
 	it->cost = (struct cost_raw){ .ops = it->files };
 	for (unsigned i = 0; i < c->nthreads; i++) {

@@ -1,14 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The mdtest workload: mdtest's names, tree, phases and item counts (hpc/ior src/mdtest.c,
  * IOR 4.x), each phase run through driver_phase() with every task released at once, each item
- * timed, and the SUMMARY tables computed from the phases' common windows. Compatibility notes
- * say which mdtest behaviour each choice keeps or fixes. */
+ * timed. The SUMMARY tables and the job's results are mdtest_result.c's, the options
+ * mdtest_opts.c's. Compatibility notes say which mdtest behaviour each choice keeps or fixes. */
 #include "workload/mdtest.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +18,9 @@
 
 #include "core/cleanup.h"
 #include "core/clock.h"
-#include "core/pack.h"
+#include "core/phase_limit.h"
+#include "sys/perf.h"
+#include "workload/mdtest_int.h"
 #include "workload/run_opts.h"
 #include "workload/workload.h"
 
@@ -37,7 +37,6 @@ const char *const mdt_test_key[MDT_NTESTS] = {
 /* mdtest's FILEMODE and DIRMODE */
 #define MDT_FILEMODE (S_IRUSR | S_IWUSR | S_IRGRP | S_IWGRP | S_IROTH)
 #define MDT_DIRMODE (S_IRWXU | S_IRWXG | S_IROTH | S_IXOTH)
-#define MDT_MAX_DIRS UINT64_C(100000000)
 
 /* What one process does and has created in the iteration in progress, enough to regenerate
  * every name it made and remove what is left after an interruption (cleanup_fn). */
@@ -63,6 +62,10 @@ struct mdt_state {
 	bool renamed;                /* a rename phase ran: the first item may be "-XX" */
 	uint64_t dirs_removed_ok, files_removed_ok;
 	bool tree_removed;
+	/* a creation the time limit stopped (run_test): the iteration's later phases work on the
+	 * items made, in creation order; [0] directories, [1] files */
+	bool cut[2];
+	uint64_t cut_items[2];
 };
 
 /* the phase's task (one per process: mdtest runs one task per process) */
@@ -168,6 +171,20 @@ static uint64_t number_item(const struct mdt_state *s, uint64_t i)
 	if (c->leaf_only)
 		num += c->items_per_dir * (c->num_dirs - c->leaves);
 	return num;
+}
+
+/* the items a test visits after the iteration's creation: all, or those a time-limited
+ * creation made; and the i-th of them for stat, read and rename */
+static uint64_t items_of(const struct mdt_state *s, enum mdt_test t)
+{
+	bool dir = t <= MDT_DIR_REMOVE;
+
+	return s->cut[!dir] ? s->cut_items[!dir] : s->c->items;
+}
+
+static uint64_t stat_item_num(const struct mdt_state *s, enum mdt_test t, uint64_t i)
+{
+	return s->cut[t > MDT_DIR_REMOVE] ? visit_item(s, i) : number_item(s, i);
 }
 
 /* ---- the phases --------------------------------------------------------------------------- */
@@ -298,22 +315,28 @@ static int remove_item(struct mdt_task *k, const char *path, bool dir)
 static int rename_work(struct mdt_task *k)
 {
 	struct mdt_state *s = k->s;
-	uint64_t n = s->c->items;
+	uint64_t n = items_of(s, MDT_DIR_RENAME);
 	/* cur holds at most PATH_MAX bytes (item_path's bound): first and last have room for "-XX" */
 	char first[PATH_MAX + 8], last[PATH_MAX + 8], cur[PATH_MAX + 8];
 	int rc;
 
-	for (uint64_t i = 0; i < n && !run_stopping(); i++) {
+	/* from k->done: the rest of a phase the time limit stopped (run_test's wear-out) */
+	if (n < 2)
+		return 0;        /* a time-limited creation made one item or none */
+	if ((rc = item_path(s, MDT_DIR_RENAME, stat_item_num(s, MDT_DIR_RENAME, 0), cur, PATH_MAX)))
+		return op_fail(rc, "rename", cur);
+	snprintf(first, sizeof(first), "%.*s-XX", PATH_MAX, cur);
+	memcpy(last, first, sizeof(last));
+	if (k->done && (rc = item_path(s, MDT_DIR_RENAME, stat_item_num(s, MDT_DIR_RENAME, k->done - 1), last,
+						 PATH_MAX)))
+		return op_fail(rc, "rename", last);
+	for (uint64_t i = k->done; i < n && !run_stopping(); i++) {
 		uint64_t t0;
 
-		if ((rc = item_path(s, MDT_DIR_RENAME, number_item(s, i), cur, PATH_MAX)))
+		if ((rc = item_path(s, MDT_DIR_RENAME, stat_item_num(s, MDT_DIR_RENAME, i), cur, PATH_MAX)))
 			return op_fail(rc, "rename", cur);
-		if (i == 0) {
-			snprintf(first, sizeof(first), "%.*s-XX", PATH_MAX, cur);
-			memcpy(last, first, sizeof(last));
-		} else if (i == n - 1) {
+		if (i == n - 1)
 			memcpy(cur, first, sizeof(cur));
-		}
 		/* no rename request in the engines: a plain system call, timed alike */
 		t0 = lat_now();
 		if (renameat(AT_FDCWD, cur, AT_FDCWD, last) < 0)
@@ -336,7 +359,7 @@ static int tree_work(struct mdt_task *k, bool create)
 	/* without -u the first task makes the one shared tree (mdtest's rank 0) */
 	if (!c->unique && s->rank != 0)
 		return 0;
-	for (uint64_t i = 0; i < c->num_dirs && !run_stopping(); i++) {
+	for (uint64_t i = k->done; i < c->num_dirs && !run_stopping(); i++) {
 		/* removal: the reverse of the creation order, every child before its parent */
 		uint64_t node = s->order[create ? i : c->num_dirs - 1 - i];
 
@@ -376,7 +399,9 @@ static int mdt_work(struct worker *w)
 	case MDT_DIR_CREATE: case MDT_FILE_CREATE: case MDT_DIR_REMOVE: case MDT_FILE_REMOVE: {
 		bool create = k->t == MDT_DIR_CREATE || k->t == MDT_FILE_CREATE;
 
-		for (uint64_t i = 0; i < c->items && !run_stopping(); i++) {
+		uint64_t n = create ? c->items : items_of(s, k->t);
+
+		for (uint64_t i = k->done; i < n && !run_stopping(); i++) {
 			if ((rc = item_path(s, k->t, visit_item(s, i), path, sizeof(path))))
 				return op_fail(rc, create ? "create" : "remove", path);
 			if (create)
@@ -398,8 +423,8 @@ static int mdt_work(struct worker *w)
 		break;
 	}
 	case MDT_DIR_STAT: case MDT_FILE_STAT: case MDT_FILE_READ:
-		for (uint64_t i = 0; i < c->items && !run_stopping(); i++) {
-			if ((rc = item_path(s, k->t, number_item(s, i), path, sizeof(path))))
+		for (uint64_t i = 0, n = items_of(s, k->t); i < n && !run_stopping(); i++) {
+			if ((rc = item_path(s, k->t, stat_item_num(s, k->t, i), path, sizeof(path))))
 				return op_fail(rc, "stat", path);
 			rc = k->t == MDT_FILE_READ ? read_item(k, path) : stat_item(k, path);
 			if (rc)
@@ -414,6 +439,28 @@ static int mdt_work(struct worker *w)
 	if (!rc && c->call_sync)
 		sync();
 	return rc;
+}
+
+/* After a phase the time limit stopped. Statting and reading simply stop. A creation of items
+ * cuts the iteration: its later phases work on the items made. Whatever else changes the
+ * namespace (the tree, a rename, a removal; a creation in a job with -N, whose tasks visit
+ * each other's items) is finished outside the window and the figures, so the next phases
+ * find the names they expect: mdtest's "stonewall wear-out" (-W), bounded by what was made. */
+static int time_limited(struct mdt_task *k)
+{
+	struct mdt_state *s = k->s;
+	struct worker wk = { .ctx = k };
+	bool dir = k->t <= MDT_DIR_REMOVE;
+
+	if (k->t == MDT_DIR_STAT || k->t == MDT_FILE_STAT || k->t == MDT_FILE_READ)
+		return 0;
+	if ((k->t == MDT_DIR_CREATE || k->t == MDT_FILE_CREATE) && !(s->size > 1 && s->c->nstride)) {
+		s->cut[!dir] = true;
+		s->cut_items[!dir] = k->done;
+		return 0;
+	}
+	opstat_init(&k->st);
+	return mdt_work(&wk);
 }
 
 /* One test as a phase: every task released at once, the window from the release to the last
@@ -432,15 +479,26 @@ static int run_test(struct mdt_state *s, unsigned iter, enum mdt_test t)
 	opstat_init(&k.st);
 	wk.live = &k.st;
 	ph.expected_ops = t >= MDT_TREE_CREATE ? s->c->num_dirs : s->c->items;
+	/* the time series for --stream (the JSON keeps the SUMMARY's per-iteration cells) */
+	ph.interval_ns = s->c->run.stream ? s->c->run.interval_ns : 0;
 	memset(s->ctx.nops, 0, sizeof(s->ctx.nops));
-	rc = driver_phase(s->d, &ph, NULL, NULL);
+	rc = driver_phase(s->d, &ph, &cell->obs, NULL);
+	free(ph.samples);
+	if (cell->obs.profile) {
+		perf_profile_merge(&s->r->profile[t], cell->obs.profile);   /* frees it */
+		cell->obs.profile = NULL;
+	}
 	opstat_merge(&s->r->op[t], &k.st);
 	for (unsigned o = 0; o < ENGINE_NOPS; o++)
 		s->r->engine_ops[t][o] += s->ctx.nops[o];
 	cell->ran = true;
-	cell->items = k.done;
-	cell->start_ns = ph.start_ns;
+	cell->items = k.done - ph.ramp_ops;
+	cell->start_ns = phase_measured_start(&ph);
 	cell->end_ns = ph.end_ns;
+	cell->time_limited = ph.stonewalled;
+	cell->ramp_ns = ph.ramp_ns;
+	if (!rc && ph.stonewalled && !run_stopping())
+		rc = time_limited(&k);
 	return rc ? rc : run_stopping() ? -EINTR : 0;
 }
 
@@ -489,6 +547,7 @@ static int one_iteration(struct mdt_state *s, unsigned j)
 	s->tree_made = s->dirs_made = s->files_made = 0;
 	s->dirs_removed_ok = s->files_removed_ok = 0;
 	s->made_testdir = s->renamed = s->tree_removed = false;
+	s->cut[0] = s->cut[1] = false;
 	if (c->create) {
 		if ((rc = mkdir_first(s, s->testdir, &s->made_testdir)) || (rc = sync_point(s)))
 			return rc;
@@ -600,8 +659,6 @@ static uint64_t host_id(void)
 	return x;
 }
 
-static void summarize(struct mdt_result *r);
-
 static void state_free(struct mdt_state *s)
 {
 	if (!s)
@@ -689,7 +746,7 @@ static int setup(struct mdt_state *s)
 	return 0;
 }
 
-static int mdt_run(struct driver *d, const void *cfg, void *result)
+int mdt_run(struct driver *d, const void *cfg, void *result)
 {
 	const struct mdt_config *c = cfg;
 	struct mdt_result *r = result;
@@ -735,11 +792,11 @@ static int mdt_run(struct driver *d, const void *cfg, void *result)
 	r->finished_unix_s = (long long)time(NULL);
 	r->head.complete = !run_stopping() && !rc;
 	r->head.end = r->head.complete ? RUN_END_DONE : run_signal() ? RUN_END_SIGNAL : RUN_END_ERROR;
-	summarize(r);
+	mdt_summarize(r);
 	return 0;
 }
 
-static void mdt_run_done(void *result)
+void mdt_run_done(void *result)
 {
 	struct mdt_result *r = result;
 
@@ -747,488 +804,18 @@ static void mdt_run_done(void *result)
 	r->state = NULL;
 }
 
-static void mdt_result_free(void *result)
+void mdt_result_free(void *result)
 {
 	struct mdt_result *r = result;
 
 	mdt_run_done(r);
+	for (unsigned j = 0; r->cell && j < r->niters; j++)
+		for (unsigned t = 0; t < MDT_NTESTS; t++)
+			observe_phase_free(&r->cell[j][t].obs);
+	for (unsigned t = 0; t < MDT_NTESTS; t++) {
+		perf_profile_free(r->profile[t]);
+		r->profile[t] = NULL;
+	}
 	free(r->cell);
 	r->cell = NULL;
 }
-
-/* ---- the SUMMARY tables and the figures ------------------------------------------------------ */
-/* Per iteration, a test's job rate is its items over its window (the release of every task to
- * the last task's end), its time the window; Max, Min, Mean and the sample standard deviation
- * over iterations as mdtest prints them (0 for one iteration). */
-static void summarize(struct mdt_result *r)
-{
-	double (*v)[2] = calloc(r->niters ? r->niters : 1, sizeof(*v));
-
-	for (unsigned t = 0; t < MDT_NTESTS; t++) {
-		unsigned n = 0;
-
-		for (unsigned j = 0; j < r->niters; j++) {
-			const struct mdt_cell *x = &r->cell[j][t];
-			double s = x->end_ns > x->start_ns ? (double)(x->end_ns - x->start_ns) / NS_PER_S : 0;
-
-			if (!x->ran || !v)
-				continue;
-			v[n][0] = s > 0 && x->items ? (double)x->items / s : 0;
-			v[n][1] = s;
-			n++;
-		}
-		for (unsigned m = 0; m < 2; m++) {
-			double *col = r->table[m][t], sum = 0, var = 0;
-
-			if (!n || !v) {
-				/* mdtest prints a test that did not run as zeros */
-				col[MDT_MAX] = col[MDT_MIN] = col[MDT_MEAN] = col[MDT_SD] = 0;
-				continue;
-			}
-			col[MDT_MAX] = -INFINITY;
-			col[MDT_MIN] = INFINITY;
-			for (unsigned j = 0; j < n; j++) {
-				col[MDT_MAX] = fmax(col[MDT_MAX], v[j][m]);
-				col[MDT_MIN] = fmin(col[MDT_MIN], v[j][m]);
-				sum += v[j][m];
-			}
-			col[MDT_MEAN] = sum / n;
-			for (unsigned j = 0; j < n; j++)
-				var += (v[j][m] - col[MDT_MEAN]) * (v[j][m] - col[MDT_MEAN]);
-			col[MDT_SD] = n > 1 ? sqrt(var / (n - 1)) : 0;
-		}
-		if (t != MDT_DIR_READ) {
-			unsigned f = t < MDT_DIR_READ ? t : t - 1;
-
-			r->fig[f] = n ? r->table[0][t][MDT_MEAN] : NAN;
-		}
-	}
-	for (unsigned t = 0, f = MDT_NRATES; t < MDT_TREE_CREATE; t++) {
-		if (t == MDT_DIR_READ)
-			continue;
-		r->fig[f++] = r->op[t].ops ? (double)hist_percentile(&r->op[t].lat, 50) : NAN;
-		r->fig[f++] = r->op[t].ops ? (double)hist_percentile(&r->op[t].lat, 99) : NAN;
-	}
-	free(v);
-}
-
-#define RATE(k, n, fl) { k "_per_s", "operations." k ".rate_per_s", n " rate", "ops/s", \
-			  FIG_HIGHER_BETTER, FIG_HMEAN, FIG_SUM, FIG_OPTIONAL | (fl) }
-#define LAT(k, n) { k "_latency_p50_ns", "operations." k ".latency_p50_ns", n " latency p50", "ns", \
-		    FIG_LOWER_BETTER, FIG_MEAN, FIG_HIST, FIG_OPTIONAL }, \
-		  { k "_latency_p99_ns", "operations." k ".latency_p99_ns", n " latency p99", "ns", \
-		    FIG_LOWER_BETTER, FIG_MEAN, FIG_HIST, FIG_OPTIONAL }
-static const struct figure mdt_run_figs[MDT_NFIGS] = {
-	RATE("dir_create", "directory creation", FIG_PRIMARY),
-	RATE("dir_stat", "directory stat", FIG_PRIMARY),
-	RATE("dir_rename", "directory rename", 0),
-	RATE("dir_remove", "directory removal", FIG_PRIMARY),
-	RATE("file_create", "file creation", FIG_PRIMARY | FIG_KEY),
-	RATE("file_stat", "file stat", FIG_PRIMARY | FIG_KEY),
-	RATE("file_read", "file read", FIG_PRIMARY),
-	RATE("file_remove", "file removal", FIG_PRIMARY | FIG_KEY),
-	RATE("tree_create", "tree creation", 0),
-	RATE("tree_remove", "tree removal", 0),
-	LAT("dir_create", "directory creation"),
-	LAT("dir_stat", "directory stat"),
-	LAT("dir_rename", "directory rename"),
-	LAT("dir_remove", "directory removal"),
-	LAT("file_create", "file creation"),
-	LAT("file_stat", "file stat"),
-	LAT("file_read", "file read"),
-	LAT("file_remove", "file removal"),
-};
-static const struct figure_set mdt_figs = {
-	.run = mdt_run_figs, .nrun = MDT_NFIGS,
-	.run_values_off = offsetof(struct mdt_result, fig),
-};
-
-/* ---- across processes ------------------------------------------------------------------------ */
-/* Tasks side by side: items add up, a test's window runs from the first release to the last
- * end, latency histograms merge exactly; the tables are recomputed from the merged windows. */
-static int mdt_merge(void *dst, const void *src)
-{
-	struct mdt_result *a = dst;
-	const struct mdt_result *b = src;
-
-	if (a->niters < b->niters) {
-		void *n = realloc(a->cell, b->niters * sizeof(*a->cell));
-
-		if (!n)
-			return -ENOMEM;
-		a->cell = n;
-		memset(a->cell + a->niters, 0, (b->niters - a->niters) * sizeof(*a->cell));
-		a->niters = b->niters;
-	}
-	for (unsigned j = 0; j < b->niters; j++)
-		for (unsigned t = 0; t < MDT_NTESTS; t++) {
-			struct mdt_cell *x = &a->cell[j][t];
-			const struct mdt_cell *y = &b->cell[j][t];
-
-			if (!y->ran)
-				continue;
-			if (!x->ran) {
-				*x = *y;
-				continue;
-			}
-			x->items += y->items;
-			x->start_ns = x->start_ns < y->start_ns ? x->start_ns : y->start_ns;
-			x->end_ns = x->end_ns > y->end_ns ? x->end_ns : y->end_ns;
-		}
-	for (unsigned t = 0; t < MDT_NTESTS; t++) {
-		opstat_merge(&a->op[t], &b->op[t]);
-		for (unsigned o = 0; o < ENGINE_NOPS; o++)
-			a->engine_ops[t][o] += b->engine_ops[t][o];
-	}
-	for (unsigned i = 0; i < b->nranks && a->nranks < MDT_MAX_RANKS; i++) {
-		bool known = false;
-
-		for (unsigned k = 0; k < a->nranks; k++)
-			known |= a->rank_host[k] == b->rank_host[i];
-		a->nhosts += !known;
-		a->rank_host[a->nranks++] = b->rank_host[i];
-	}
-	if (!a->items && !a->tree_dirs) {
-		a->items = b->items;
-		a->tree_dirs = b->tree_dirs;
-		a->seed = b->seed;
-		a->head.started_unix_s = b->head.started_unix_s;
-	}
-	if (!a->fs_ok && b->fs_ok) {
-		a->fs_ok = true;
-		a->fs_bytes = b->fs_bytes;
-		a->fs_free_bytes = b->fs_free_bytes;
-		a->fs_files = b->fs_files;
-		a->fs_free_files = b->fs_free_files;
-	}
-	a->nprocs += b->nprocs;
-	if (b->finished_unix_s > a->finished_unix_s)
-		a->finished_unix_s = b->finished_unix_s;
-	driver_head_merge(&a->head, &b->head);
-	summarize(a);
-	return 0;
-}
-
-static int mdt_pack(const void *result, int64_t off, struct pack *o)
-{
-	const struct mdt_result *r = result;
-
-	driver_head_pack(o, &r->head);
-	pack_u64(o, r->niters);
-	for (unsigned j = 0; j < r->niters; j++)
-		for (unsigned t = 0; t < MDT_NTESTS; t++) {
-			const struct mdt_cell *x = &r->cell[j][t];
-
-			pack_u64(o, x->ran);
-			pack_u64(o, x->items);
-			pack_u64(o, x->start_ns - (uint64_t)off);
-			pack_u64(o, x->end_ns - (uint64_t)off);
-		}
-	for (unsigned t = 0; t < MDT_NTESTS; t++) {
-		pack_opstat(o, &r->op[t]);
-		for (unsigned e = 0; e < ENGINE_NOPS; e++)
-			pack_u64(o, r->engine_ops[t][e]);
-	}
-	pack_u64(o, r->nprocs);
-	pack_u64(o, r->nranks);
-	for (unsigned i = 0; i < r->nranks; i++)
-		pack_u64(o, r->rank_host[i]);
-	pack_i64(o, r->finished_unix_s);
-	pack_u64(o, r->items);
-	pack_u64(o, r->tree_dirs);
-	pack_i64(o, r->seed);
-	pack_u64(o, r->fs_ok);
-	pack_u64(o, r->fs_bytes);
-	pack_u64(o, r->fs_free_bytes);
-	pack_u64(o, r->fs_files);
-	pack_u64(o, r->fs_free_files);
-	return o->err;
-}
-
-static int mdt_unpack(void *result, struct unpack *u)
-{
-	struct mdt_result *r = result;
-	uint64_t n;
-
-	driver_head_unpack(u, &r->head);
-	n = unpack_u64(u);
-	if (u->err || n > 1000000 || n * MDT_NTESTS * 32 > u->len)
-		return -EPROTO;
-	if (n && !(r->cell = calloc(n, sizeof(*r->cell))))
-		return -ENOMEM;
-	r->niters = (unsigned)n;
-	for (unsigned j = 0; j < n; j++)
-		for (unsigned t = 0; t < MDT_NTESTS; t++) {
-			struct mdt_cell *x = &r->cell[j][t];
-
-			x->ran = unpack_u64(u) != 0;
-			x->items = unpack_u64(u);
-			x->start_ns = unpack_u64(u);
-			x->end_ns = unpack_u64(u);
-		}
-	for (unsigned t = 0; t < MDT_NTESTS; t++) {
-		unpack_opstat(u, &r->op[t]);
-		for (unsigned e = 0; e < ENGINE_NOPS; e++)
-			r->engine_ops[t][e] = unpack_u64(u);
-	}
-	r->nprocs = (unsigned)unpack_u64(u);
-	n = unpack_u64(u);
-	if (u->err || n > MDT_MAX_RANKS)
-		return -EPROTO;
-	r->nranks = (unsigned)n;
-	for (unsigned i = 0; i < n; i++)
-		r->rank_host[i] = unpack_u64(u);
-	r->nhosts = r->nranks ? 1 : 0;
-	r->finished_unix_s = unpack_i64(u);
-	r->items = unpack_u64(u);
-	r->tree_dirs = unpack_u64(u);
-	r->seed = unpack_i64(u);
-	r->fs_ok = unpack_u64(u) != 0;
-	r->fs_bytes = unpack_u64(u);
-	r->fs_free_bytes = unpack_u64(u);
-	r->fs_files = unpack_u64(u);
-	r->fs_free_files = unpack_u64(u);
-	if (unpack_done(u))
-		return u->err == -ENOMEM ? -ENOMEM : -EPROTO;
-	summarize(r);
-	return 0;
-}
-
-/* ---- options ------------------------------------------------------------------------------- */
-#define F(x) offsetof(struct mdt_config, x)
-#define U64MAX UINT64_C(0xffffffffffff)
-static const struct opt mdt_opts[] = {
-	{ 'n', NULL, OPT_UINT, F(items), "N", 0, U64MAX, 0, 0,
-	  "every task creates/stats/reads/removes N directories and N files" },
-	{ 'I', NULL, OPT_UINT, F(items_per_dir), "N", 0, U64MAX, 0, 0,
-	  "items per directory of the tree (instead of -n)" },
-	{ 'z', NULL, OPT_UINT, F(depth), "N", 0, 1000, 0, 0, "depth of the directory tree" },
-	{ 'b', NULL, OPT_UINT, F(branch), "N", 0, 1000000, 0, 0, "branching factor of the tree" },
-	{ 'd', "dir", OPT_STR, F(dir), "DIR", 0, 0, OPT_F_TARGET | OPT_F_TARGET_SHARED, 0,
-	  "directory the test runs in (created when missing, and removed with -r)" },
-	{ 'u', NULL, OPT_FLAG, F(unique), NULL, 0, 0, 0, 0, "a tree of its own for each task" },
-	{ 'F', NULL, OPT_FLAG, F(files_only), NULL, 0, 0, 0, 0, "files only (no directory tests)" },
-	{ 'D', NULL, OPT_FLAG, F(dirs_only), NULL, 0, 0, 0, 0, "directories only (no file tests)" },
-	{ 'C', NULL, OPT_FLAG, F(create), NULL, 0, 0, 0, 0, "only the creation phases (and the tree's)" },
-	{ 'T', NULL, OPT_FLAG, F(stat), NULL, 0, 0, 0, 0, "only the stat phases" },
-	{ 'E', NULL, OPT_FLAG, F(read), NULL, 0, 0, 0, 0, "only the read phase" },
-	{ 'r', NULL, OPT_FLAG, F(remove), NULL, 0, 0, 0, 0,
-	  "only the removal phases (and the tree's): removes what a run with -C left" },
-	{ 'U', NULL, OPT_FLAG, F(rename), NULL, 0, 0, 0, 0, "the directory rename phase" },
-	{ 'e', NULL, OPT_SIZE, F(read_bytes), "BYTES", 0, UINT64_C(1) << 30, 1, 0,
-	  "bytes to read from each file" },
-	{ 'w', NULL, OPT_SIZE, F(write_bytes), "BYTES", 0, UINT64_C(1) << 30, 1, 0,
-	  "bytes to write to each file after it is created" },
-	{ 'L', NULL, OPT_FLAG, F(leaf_only), NULL, 0, 0, 0, 0, "items only in the tree's leaves" },
-	{ 'N', NULL, OPT_UINT, F(nstride), "N", 0, 1000000, 0, 0,
-	  "stride between tasks from phase to phase (fsbench-mpi; 1 defeats a client cache)" },
-	{ 'i', NULL, OPT_UINT, F(iterations), "N", 1, 1000000, 0, 0, "iterations" },
-	{ 'S', NULL, OPT_FLAG, F(shared_file), NULL, 0, 0, 0, 0,
-	  "every task the same file names (files only)" },
-	{ 't', NULL, OPT_FLAG, F(time_unique), NULL, 0, 0, 0, 0,
-	  "accepted; no effect: every task's window opens at one release" },
-	{ 'v', NULL, OPT_FLAG, F(verbose), NULL, 0, 0, 0, 0, "accepted; mdtest's traces are not printed" },
-	{ 'V', NULL, OPT_UINT, F(verbosity), "N", 0, 100, 0, 0, "accepted, as -v" },
-	{ 'Z', NULL, OPT_FLAG, F(print_time), NULL, 0, 0, 0, 0, "SUMMARY time instead of SUMMARY rate" },
-	{ 'P', NULL, OPT_FLAG, F(print_both), NULL, 0, 0, 0, 0, "SUMMARY rate and SUMMARY time" },
-	{ 'R', NULL, OPT_FLAG, F(random), NULL, 0, 0, 0, 0,
-	  "stat and read the items in a random order" },
-	{ 0, "random-seed", OPT_UINT, F(random_seed), "N", 0, 2147483647, 0, 0,
-	  "the seed of -R (also turns the random order on, as in mdtest)" },
-	{ 'W', NULL, OPT_UINT, F(stonewall_s), "S", 0, 1000000, 0, 0,
-	  "mdtest's stonewall: not supported (only 0); fsbench-mpi --stonewall ends every phase" },
-	{ 'B', NULL, OPT_UINT, F(no_barriers), "N", 0, 1, 0, 0,
-	  "accepted; phases always start together (each is one window)" },
-	{ 'p', NULL, OPT_UINT, F(pre_delay_s), "S", 0, 3600, 0, 0,
-	  "seconds to wait before the directory and the file tests" },
-	{ 'y', NULL, OPT_FLAG, F(sync_file), NULL, 0, 0, 0, 0, "fsync each file after its write" },
-	{ 'Y', NULL, OPT_FLAG, F(call_sync), NULL, 0, 0, 0, 0,
-	  "sync(2) at the end of each phase, inside its window" },
-	{ 'k', NULL, OPT_FLAG, F(mknod), NULL, 0, 0, 0, 0, "create the files with mknod" },
-	{ 'c', NULL, OPT_FLAG, F(collective), NULL, 0, 0, 0, 0, "collective creates: not supported" },
-	{ 'f', NULL, OPT_UINT, F(first), "N", 0, 1000000, 0, 0,
-	  "first task count: not supported (every task runs)" },
-	{ 'l', NULL, OPT_UINT, F(last), "N", 0, 1000000, 0, 0,
-	  "last task count: not supported (every task runs)" },
-	{ 's', NULL, OPT_UINT, F(stride), "N", 1, 1000000, 0, 0,
-	  "task count stride: not supported (only 1)" },
-	{ 'a', NULL, OPT_STR, F(api), "API", 0, 0, 0, 0,
-	  "mdtest's I/O API: POSIX only (--engine picks how the calls are made)" },
-	{ 'G', NULL, OPT_UINT, F(buffer_offset), "N", 0, UINT64_MAX, 0, 0,
-	  "accepted; the data written is not verified" },
-	{ 0, "dataPacketType", OPT_STR, F(packet_type), "TYPE", 0, 0, 0, 0,
-	  "accepted; the data written is not verified" },
-	{ 'X', "verify-read", OPT_FLAG, F(verify_read), NULL, 0, 0, 0, 0, "not supported" },
-	{ 0, "verify-write", OPT_FLAG, F(verify_write), NULL, 0, 0, 0, 0, "not supported" },
-	{ 'x', NULL, OPT_STR, F(stonewall_file), "FILE", 0, 0, 0, 0, "not supported (as -W)" },
-	{ 0, "run-cmd-before-phase", OPT_STR, F(cmd_before), "CMD", 0, 0, 0, 0,
-	  "not supported: fsbench runs no shell command" },
-	{ 0, "run-cmd-after-phase", OPT_STR, F(cmd_after), "CMD", 0, 0, 0, 0,
-	  "not supported: fsbench runs no shell command" },
-	{ 0, "warningAsErrors", OPT_FLAG, F(warnings_as_errors), NULL, 0, 0, 0, 0,
-	  "accepted; every failed call is an error that ends the run" },
-	{ 0, "saveRankPerformanceDetails", OPT_STR, F(save_rank_csv), "FILE", 0, 0, 0, 0,
-	  "not supported: --json has every task's phases (fsbench-mpi)" },
-	{ 0, "savePerOpDataCSV", OPT_STR, F(save_op_csv), "PREFIX", 0, 0, 0, 0,
-	  "not supported: --json has each operation's latency histogram" },
-	{ 0, "showRankStatistics", OPT_FLAG, F(show_rank_stats), NULL, 0, 0, 0, 0, "not supported" },
-	{ 0, "print-all-procs", OPT_FLAG, F(print_all_procs), NULL, 0, 0, 0, 0, "not supported" },
-	{ 'h', "help", OPT_HELP, F(help), NULL, 0, 0, 0, 0, "show this help" },
-	RUN_OPTS(F, "phase"),
-	ENGINE_OPTS(F),
-	{ 0 },
-};
-
-static const struct opt_cmd mdt_cmd = {
-	.name = "mdtest",
-	.summary = "mdtest: directory and file create/stat/read/remove rates over a tree (hpc/ior)",
-	.opts = mdt_opts,
-};
-
-static void mdt_defaults(void *cfg)
-{
-	struct mdt_config *c = cfg;
-
-	memset(c, 0, sizeof(*c));
-	c->branch = 1;
-	c->dir = "./out";
-	c->iterations = 1;
-	c->stride = 1;
-	RUN_OPTS_DEFAULTS(c);
-	ENGINE_OPTS_DEFAULTS(c);
-}
-
-/* the checks' error line: the one every workload shares (workload/target.c) */
-#define bad workload_bad
-
-static uint64_t upow(uint64_t b, uint64_t e, bool *over)
-{
-	uint64_t x = 1;
-
-	while (e--) {
-		if (b && x > MDT_MAX_DIRS / b) {
-			*over = true;
-			return MDT_MAX_DIRS;
-		}
-		x *= b;
-	}
-	return x;
-}
-
-static int mdt_check(void *cfg, int argc, char **argv, char *err, size_t len)
-{
-	struct mdt_config *c = cfg;
-	bool over = false;
-	int rc;
-
-	(void)argc;
-	(void)argv;
-	/* options fsbench does not reproduce: refused rather than ignored */
-	if (c->collective)
-		return bad(err, len, "option -c (collective creates) is not supported");
-	if (c->stonewall_s || c->stonewall_file)
-		return bad(err, len, "options -W and -x are not supported (fsbench-mpi --stonewall "
-			   "ends every phase at a time)");
-	if (c->first || c->last || c->stride != 1)
-		return bad(err, len, "options -f, -l and -s are not supported: every task runs once");
-	if (c->verify_read || c->verify_write)
-		return bad(err, len, "options -X and --verify-write are not supported");
-	if (c->cmd_before || c->cmd_after)
-		return bad(err, len, "options --run-cmd-before-phase and --run-cmd-after-phase are not "
-			   "supported: fsbench runs no shell command");
-	if (c->save_rank_csv || c->save_op_csv)
-		return bad(err, len, "options --saveRankPerformanceDetails and --savePerOpDataCSV are "
-			   "not supported: --json has every figure");
-	if (c->show_rank_stats || c->print_all_procs)
-		return bad(err, len, "options --showRankStatistics and --print-all-procs are not supported");
-	if (c->api && strcmp(c->api, "POSIX"))
-		return bad(err, len, "option -a: only the POSIX API is supported (--engine picks how "
-			   "the calls are made)");
-	if (!*c->dir || strchr(c->dir, '@'))
-		return bad(err, len, "option -d: one directory (mdtest's DIR1@DIR2 lists are not supported)");
-	if ((rc = workload_check_new_dir(c->dir, err, len)))
-		return rc;
-	/* mdtest's own checks, its messages */
-	if (!c->create && !c->stat && !c->read && !c->remove && !c->rename)
-		c->create = c->stat = c->read = c->remove = c->rename = true;
-	if (!c->dirs_only && !c->files_only)
-		c->dirs_only = c->files_only = true;
-	if (c->shared_file)
-		c->dirs_only = false;
-	if (c->branch < 1 && c->depth > 0)
-		return bad(err, len, "branch factor must be greater than or equal to zero");
-	if (c->items && c->items_per_dir) {
-		if (c->unique)
-			return bad(err, len, "only specify the number of items or the number of items per directory");
-		if (c->items % c->items_per_dir)
-			return bad(err, len, "items must be a multiple of items per directory");
-		return bad(err, len, "-n with -I (mdtest's directory loops) is not supported: give one of them");
-	}
-	if (c->write_bytes && c->mknod)
-		return bad(err, len, "-k not compatible with -w");
-	if (c->unique && c->shared_file)
-		return bad(err, len, "-u not compatible with -S");
-	if (c->create && c->read && c->read_bytes > c->write_bytes)
-		return bad(err, len, "When writing and reading files, read bytes must be smaller than write bytes");
-	/* the tree and the item counts, as mdtest computes them */
-	if (c->depth == 0 || c->branch < 1)
-		c->num_dirs = 1;
-	else if (c->branch == 1)
-		c->num_dirs = c->depth + 1;
-	else
-		c->num_dirs = (upow(c->branch, c->depth + 1, &over) - 1) / (c->branch - 1);
-	c->leaves = c->branch <= 1 ? 1 : upow(c->branch, c->depth, &over);
-	if (over || c->num_dirs > MDT_MAX_DIRS)
-		return bad(err, len, "-b and -z make a tree of more than %llu directories",
-			   (unsigned long long)MDT_MAX_DIRS);
-	if (c->items_per_dir) {
-		c->items = c->items_per_dir * (c->leaf_only ? c->leaves : c->num_dirs);
-	} else if (c->leaf_only) {
-		c->items_per_dir = c->branch <= 1 ? c->items : c->items / c->leaves;
-		c->items = c->items_per_dir * (c->branch <= 1 ? 1 : c->leaves);
-	} else {
-		c->items_per_dir = c->items / c->num_dirs;
-		c->items = c->items_per_dir * c->num_dirs;
-	}
-	if (!c->items_per_dir)
-		c->items_per_dir = 1;    /* no item: only keeps the divisions defined */
-	if (c->items > UINT64_C(1) << 32)
-		return bad(err, len, "more than 2^32 items per task");
-	c->random_order = c->random || c->random_seed;
-	if (c->eng.iodepth > 1)
-		return bad(err, len, "--iodepth above 1 is not supported by mdtest (one request at a time)");
-	rc = engine_select(&c->eng, "mdtest", ENGINE_META | (c->read_bytes || c->write_bytes ? ENGINE_DATA : 0),
-			   false, false, err, len);
-	if (rc)
-		return rc;
-	return 0;
-}
-
-/* without -r (mdtest's -C, -T, -E runs) the tree and items stay for a later run */
-static bool mdt_keep(const void *cfg, const void *result)
-{
-	(void)result;
-	return !((const struct mdt_config *)cfg)->remove;
-}
-
-extern const struct workload_report mdtest_report;
-
-const struct workload_ops workload_mdtest = {
-	.name = "mdtest",
-	.summary = "mdtest: directory and file create/stat/read/remove rates over a tree (hpc/ior)",
-	.cmd = &mdt_cmd,
-	.config_size = sizeof(struct mdt_config),
-	.run_opts_off = offsetof(struct mdt_config, run),
-	.result_size = sizeof(struct mdt_result),
-	.defaults = mdt_defaults,
-	.check = mdt_check,
-	.run = mdt_run,
-	.run_done = mdt_run_done,
-	.result_free = mdt_result_free,
-	.merge = mdt_merge,
-	.keep = mdt_keep,
-	.figs = &mdt_figs,
-	.report = &mdtest_report,
-	.pack = mdt_pack,
-	.unpack = mdt_unpack,
-};

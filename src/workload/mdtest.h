@@ -81,7 +81,12 @@ struct mdt_config {
 struct mdt_cell {
 	bool ran;
 	uint64_t items;
-	uint64_t start_ns, end_ns;
+	uint64_t start_ns, end_ns;   /* the measured window: after the ramp (--ramp) */
+	bool time_limited;           /* stopped by --time-limit (a job: by it on any task) */
+	uint64_t ramp_ns;            /* --ramp left out of the window, 0: none */
+	/* this process's kernel view of the phase (a job's are the job's, per host: src/mpi/);
+	 * its profile moves to mdt_result.profile */
+	struct observe_phase obs;
 };
 
 /* SUMMARY columns */
@@ -104,6 +109,8 @@ struct mdt_result {
 	/* requests the engine handed to the kernel per test and op, every iteration (io_uring:
 	 * ring operations; 0 for an engine that does not count them) */
 	uint64_t engine_ops[MDT_NTESTS][ENGINE_NOPS];
+	/* --profile: each test's profile, every iteration merged (NULL: none) */
+	struct perf_profile *profile[MDT_NTESTS];
 	/* the SUMMARY tables (rate, time): [0] rate, [1] time; NAN where the test did not run */
 	double table[2][MDT_NTESTS][MDT_NCOLS];
 	unsigned nprocs;             /* tasks merged into this result */

@@ -27,6 +27,12 @@
 	{ 0, "interval", OPT_TIME, F(run.interval_ns), "TIME", 1000000, UINT64_C(3600000000000), 0, 0, \
 	  "time series resolution of each " UNIT " in the JSON (ns/us/ms/s/m/h; bare: seconds); "  \
 	  "a short " UNIT " gets finer points, at least ~20" },                                    \
+	{ 0, "time-limit", OPT_TIME, F(run.time_limit_ns), "TIME", 1000000, UINT64_C(31536000000000000), \
+	  0, 0, "end each " UNIT " TIME after its start: the work done so far is counted and the "   \
+	  "result marked 'stopped by time limit' (a phase that ends sooner is not)" },             \
+	{ 0, "ramp", OPT_TIME, F(run.ramp_ns), "TIME", 1000000, UINT64_C(31536000000000000), 0, 0, \
+	  "leave each " UNIT "'s first TIME out of its figures (rates, latencies); its interval "  \
+	  "samples stay in the time series, marked \"ramp\"" },                                   \
 	{ 0, "quiet", OPT_FLAG, F(run.quiet), NULL, 0, 0, 0, 0,                                        \
 	  "no live progress line and no warnings (figures that describe the page cache or the "   \
 	  "CPU, not the storage) on stderr; the JSON keeps the warnings" },                        \

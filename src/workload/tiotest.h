@@ -101,7 +101,9 @@ struct tio_phase_result {
 	struct opstat st;            /* all workers merged */
 	uint64_t start_ns;           /* the release, absolute CLOCK_MONOTONIC (after a job's merge:
 				      * the first release on the job's common timeline) */
-	uint64_t wall_ns, first_done_ns, last_done_ns;   /* from start_ns */
+	uint64_t wall_ns, first_done_ns, last_done_ns;   /* from start_ns (wall_ns: from the ramp) */
+	bool time_limited;           /* stopped by --time-limit (a job: on any process) */
+	uint64_t ramp_ns;            /* --ramp left out of st and wall_ns, 0: none */
 	uint64_t first_done_ops;     /* every thread's progress when the first finished */
 	uint64_t first_done_bytes;
 	double usr_s, sys_s;         /* process CPU over the phase window */

@@ -47,6 +47,8 @@ struct tio_thread {
 	dev_t dev, rdev;
 	ino_t ino;
 	uint64_t base;           /* first byte of the thread's region (non-zero only with -R) */
+	uint64_t written;        /* blocks a write phase the time limit stopped wrote (0: all):
+				  * the later phases stay inside them, not in the file's hole */
 	unsigned char *gen;      /* -c: one bit per block */
 	void *buf;               /* bs bytes, page aligned (O_DIRECT) */
 	/* the queued path (tio_queued()): the engine context, made once for every phase so a

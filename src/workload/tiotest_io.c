@@ -163,7 +163,7 @@ static int tio_work_queued(struct worker *w, struct tio_worker *tw, int fd)
 	struct tio_thread *t = tw->t;
 	struct engine_ctx *ctx = &t->ctx;
 	const bool write = phase_writes[tw->phase], random = phase_random[tw->phase];
-	const uint64_t bs = c->block_bytes, blocks = c->blocks;
+	const uint64_t bs = c->block_bytes, blocks = t->written ? t->written : c->blocks;
 	const uint64_t n = random ? c->random_ops : blocks;
 	const uint32_t gen_now = tw->phase == TIO_RWRITE;
 	unsigned nfree = ctx->depth, nsub = 0;
@@ -294,7 +294,7 @@ int tio_work(struct worker *w)
 	struct tio_thread *t = tw->t;
 	const struct engine_ops *eng = c->eng.ops;
 	const bool write = phase_writes[tw->phase], random = phase_random[tw->phase];
-	const uint64_t bs = c->block_bytes, blocks = c->blocks, base = t->base;
+	const uint64_t bs = c->block_bytes, blocks = t->written ? t->written : c->blocks, base = t->base;
 	const uint64_t n = random ? c->random_ops : blocks;
 	const uint32_t gen_now = tw->phase == TIO_RWRITE;
 	const bool psync = eng == &engine_psync, queued = tio_queued(c);

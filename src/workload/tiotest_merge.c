@@ -44,7 +44,9 @@ static int merge_phase(struct tio_phase_result *x, const struct tio_phase_result
 	x->start_ns = start;
 	x->first_done_ns = xfirst < yfirst ? xfirst : yfirst;
 	x->last_done_ns = xlast > ylast ? xlast : ylast;
-	x->wall_ns = x->last_done_ns;
+	x->time_limited |= y->time_limited;
+	x->ramp_ns = x->ramp_ns > y->ramp_ns ? x->ramp_ns : y->ramp_ns;
+	x->wall_ns = x->last_done_ns - (x->last_done_ns > x->ramp_ns ? x->ramp_ns : 0);
 	x->first_done_ops += y->first_done_ops;
 	x->first_done_bytes += y->first_done_bytes;
 	x->usr_s += y->usr_s;
@@ -102,6 +104,8 @@ int tio_pack(const void *result, int64_t off, struct pack *o)
 		pack_opstat(o, &pr->st);
 		pack_u64(o, pr->start_ns - (uint64_t)off);
 		pack_u64(o, pr->wall_ns);
+		pack_u64(o, pr->time_limited);
+		pack_u64(o, pr->ramp_ns);
 		pack_u64(o, pr->first_done_ns);
 		pack_u64(o, pr->last_done_ns);
 		pack_u64(o, pr->first_done_ops);
@@ -159,6 +163,8 @@ int tio_unpack(void *result, struct unpack *u)
 		unpack_opstat(u, &pr->st);
 		pr->start_ns = unpack_u64(u);
 		pr->wall_ns = unpack_u64(u);
+		pr->time_limited = unpack_u64(u) != 0;
+		pr->ramp_ns = unpack_u64(u);
 		pr->first_done_ns = unpack_u64(u);
 		pr->last_done_ns = unpack_u64(u);
 		pr->first_done_ops = unpack_u64(u);

@@ -2,6 +2,8 @@
 /* tiotest's run: the four phases, their figures and warnings, the files' layout, the result. */
 #include "workload/tiotest_int.h"
 
+#include "core/phase_limit.h"
+
 static void lat_figs(const struct opstat *s, double *mean, double *p50, double *p90, double *p99,
 		     double *p999, double *max, double *over2, double *over10)
 {
@@ -72,7 +74,9 @@ static void collect(const struct tio_config *c, struct phase *ph, struct tio_wor
 {
 	pr->start_ns = ph->start_ns;
 	pr->nthreads = (unsigned)c->threads;
-	pr->wall_ns = ph->end_ns - ph->start_ns;
+	pr->wall_ns = ph->end_ns - phase_measured_start(ph);   /* after --ramp */
+	pr->time_limited = ph->stonewalled;
+	pr->ramp_ns = ph->ramp_ns;
 	pr->first_done_ns = ph->first_done_ns - ph->start_ns;
 	pr->first_done_ops = ph->first_done_ops;
 	pr->first_done_bytes = ph->first_done_bytes;
@@ -95,6 +99,8 @@ static void collect(const struct tio_config *c, struct phase *ph, struct tio_wor
 		t->bytes = tw[i].st.bytes;
 		t->start_ns = w->started ? w->start_ns - ph->start_ns : 0;
 		t->end_ns = w->started ? w->end_ns - ph->start_ns : 0;
+		if (t->start_ns < ph->ramp_ns && t->end_ns > ph->ramp_ns)
+			t->start_ns = ph->ramp_ns;   /* its ops after the ramp, over its time after it */
 		t->flush_ns = tw[i].flush_ns;
 		pr->wq.threads += tw[i].wq.threads;
 		pr->wq.cpu_s += tw[i].wq.cpu_s;
@@ -323,6 +329,11 @@ int tio_run(struct driver *d, const void *cfg, void *result)
 		pr->ran = true;
 		rc = driver_phase(d, &ph, &pr->obs, &pr->io);
 		collect(c, &ph, tw, pr, th);
+		for (unsigned i = 0; p == TIO_WRITE && pr->time_limited && i < c->threads; i++) {
+			uint64_t wrote = tw[i].st.ops + workers[i].ramp_ops;
+
+			th[i].written = wrote ? wrote : 1;
+		}
 		phase_warn(d, c, pr, p);
 		opstat_merge(&r->total, &pr->st);
 		if (!pr->complete)
