@@ -126,3 +126,43 @@ rank_pid() {
     done
     return 1
 }
+
+# JSON Schema checks (doc/schema, tests/cli/schema_check.py, python3-jsonschema), run in one
+# Python per batch: starting Python and importing jsonschema costs over a second of CPU, which
+# a check per file paid each time. have_jsonschema says whether the module is there (without
+# importing it), need_jsonschema [WHY] skips when not; schema_valid and schema_invalid queue
+# checks, schema_checks runs the queue and fails with every unmet expectation. Relative paths
+# are the working directory's at queue time.
+#   schema_valid [--lines] SCHEMA FILE...     every FILE validates (--lines: JSON Lines)
+#   schema_invalid [--lines] SCHEMA FILE...   each FILE on its own does not
+#   schema_checks [WHAT]                      run them (WHAT names them in the failure)
+# The interpreter is Debian's (deps.txt's python3-jsonschema is its module) when there, not a
+# python3 earlier in PATH (a pyenv shim costs a second of CPU per start, with other modules).
+_SCHEMA_QUEUE=$SCRATCH/.schema-queue
+PYTHON3=python3
+[ -x /usr/bin/python3 ] && PYTHON3=/usr/bin/python3
+have_jsonschema() {
+    "$PYTHON3" -c 'import importlib.util, sys; sys.exit(importlib.util.find_spec("jsonschema") is None)' 2> /dev/null
+}
+need_jsonschema() {
+    need_cmd "$PYTHON3"
+    have_jsonschema || skip "needs python3-jsonschema${1:+ ($1)}"
+}
+_schema_queue() {
+    local a
+    printf '%s\0' "$1"; shift
+    [ "${1:-}" = --lines ] && { printf '%s\0' "$1"; shift; }
+    for a in "$@"; do
+        case $a in /*) ;; *) a=$PWD/$a ;; esac
+        printf '%s\0' "$a"
+    done
+    printf '\0'
+} >> "$_SCHEMA_QUEUE"
+schema_valid() { _schema_queue valid "$@"; }
+schema_invalid() { _schema_queue invalid "$@"; }
+schema_checks() {
+    [ -s "$_SCHEMA_QUEUE" ] || fail "schema_checks: no check queued"
+    "$PYTHON3" "$TESTS_DIR/cli/schema_check.py" --batch "$_SCHEMA_QUEUE" > "$SCRATCH/.schema-out" 2>&1 ||
+        fail "JSON schemas${1:+ ($1)}: $(head -c 3000 "$SCRATCH/.schema-out")"
+    rm -f "$_SCHEMA_QUEUE"
+}
