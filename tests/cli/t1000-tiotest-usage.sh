@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
+# test: slow (one of the longest: started first so that it does not end the parallel part alone)
 # t1000: tiotest usage errors. Every bad-input class (junk, negative, zero where invalid,
 # overflow, unknown option, missing value, -k 4, out of range, bad size suffix, suffix on a
 # short option, bs > file size, bad -d) ends with exactly one line on stderr that names the

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
+# test: slow (one of the longest: started first so that it does not end the parallel part alone)
 # t8201: cost per op on a real loop ext4. The write phase's JSON cost figures equal the hand
 # computation from the same JSON's per-thread CPU, windows and ops; mounted -o sync, every
 # write commits, so the workers' system CPU per op rises (the direction only, over thousands of
