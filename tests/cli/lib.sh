@@ -41,6 +41,11 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 skip() { echo "skip: $*" >&2; exit 77; }
 ok() { echo "ok: $*"; }
 
+# unsanitized_only: for a test of no compiled code (the license, the layout check, the build and
+# the packaging): `make check` runs it; `make asan` (FSBENCH_SANITIZED) would only repeat it.
+unsanitized_only() {
+    [ -z "${FSBENCH_SANITIZED:-}" ] || skip "runs in make check, not under a sanitizer (it tests no code the sanitizer builds)"
+}
 need_root() { [ "$(id -u)" = 0 ] || skip "needs root"; }
 need_cmd() { command -v "$1" >/dev/null 2>&1 || skip "needs $1"; }
 

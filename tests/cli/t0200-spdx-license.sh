@@ -6,6 +6,7 @@
 # .sh .pl .py .awk and any other file starting with "#!". Skipped (77) while NO source file
 # has a header yet: the headers are added in one sweep over the whole tree.
 . "$(dirname "$0")/lib.sh"
+unsanitized_only
 TOP=$(cd "$TESTS_DIR/.." && pwd)
 SPDX='SPDX-License-Identifier: GPL-2.0-or-later'
 

@@ -10,6 +10,7 @@
 # (not /usr/bin/fs_mark, which Debian's fsmark owns). Skipped (77) only without dpkg-dev.
 # Then, as root, the packages installed, run and removed (the last part says how).
 . "$(dirname "$0")/lib.sh"
+unsanitized_only
 TOP=$(cd "$TESTS_DIR/.." && pwd)
 
 # Build-Depends = deps.txt's build + mpi stages; gcc, make, libc6-dev are build-essential
