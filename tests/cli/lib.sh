@@ -28,6 +28,13 @@ cd "$SCRATCH" || exit 1
 
 fsb() { "$FSBENCH" "$@"; }
 
+# python3 is Debian's (deps.txt: python3-jsonschema is its module) when there, also for the tools
+# that run `env python3` (git clang-format), not one earlier in PATH: a pyenv shim costs a second
+# of CPU per start and has other modules.
+if [ -x /usr/bin/python3 ] && [ "$(command -v python3)" != /usr/bin/python3 ]; then
+    mkdir -p "$SCRATCH/.bin" && ln -s /usr/bin/python3 "$SCRATCH/.bin/python3" && PATH=$SCRATCH/.bin:$PATH
+fi
+
 # use_test_build: the rest of the test runs the test build (build/fsbench-test: the product
 # plus the environment switches of core/testhook.h, Makefile), for the tests that use them.
 FSBENCH_TEST=${FSBENCH_TEST:-${BUILD:-$TESTS_DIR/../build}/fsbench-test}
@@ -141,11 +148,8 @@ rank_pid() {
 #   schema_valid [--lines] SCHEMA FILE...     every FILE validates (--lines: JSON Lines)
 #   schema_invalid [--lines] SCHEMA FILE...   each FILE on its own does not
 #   schema_checks [WHAT]                      run them (WHAT names them in the failure)
-# The interpreter is Debian's (deps.txt's python3-jsonschema is its module) when there, not a
-# python3 earlier in PATH (a pyenv shim costs a second of CPU per start, with other modules).
 _SCHEMA_QUEUE=$SCRATCH/.schema-queue
 PYTHON3=python3
-[ -x /usr/bin/python3 ] && PYTHON3=/usr/bin/python3
 have_jsonschema() {
     "$PYTHON3" -c 'import importlib.util, sys; sys.exit(importlib.util.find_spec("jsonschema") is None)' 2> /dev/null
 }
