@@ -58,7 +58,7 @@ MPI_OBJS := $(MPI_SRCS:src/%.c=$(BUILD)/obj/%.o)
 HAVE_MPI := $(shell printf '\043include <mpi.h>\nint main(void) { return 0; }\n' | \
 	$(MPICC) -x c -fsyntax-only - >/dev/null 2>&1 && echo yes)
 
-.PHONY: FORCE all check unit cli demo bench asan tsan tsan-run fuzz install uninstall clean deps deps-test man mpi mpi-if-any
+.PHONY: FORCE all check check-package unit cli demo bench asan tsan tsan-run fuzz install uninstall clean deps deps-test man mpi mpi-if-any
 all: $(BIN) $(BUILD)/fsbench.1 $(BUILD)/completion/fsbench $(BUILD)/completion/_fsbench
 ifeq ($(HAVE_MPI),yes)
 all: $(MPI_BIN)
@@ -152,7 +152,16 @@ check: deps
 	@# fsbench-mpi, now that the mpi stage is there (a new make sees mpicc)
 	$(Q)$(MAKE) --no-print-directory mpi-if-any
 	$(Q)FSBENCH=$(abspath $(BIN)) FSBENCH_TEST=$(abspath $(TEST_BIN)) FSBENCH_MPI=$(abspath $(MPI_BIN)) \
-		BUILD=$(abspath $(BUILD)) tests/run.sh $(UNIT_BINS) tests/cli/t*.sh
+		BUILD=$(abspath $(BUILD)) tests/run.sh $(UNIT_BINS) $(filter-out $(PACKAGE_CLI),$(wildcard tests/cli/t*.sh))
+
+# The packaging test apart: it builds the .debs from a copy of the tree with dpkg-buildpackage
+# (a whole -O2 build, lintian, dpkg -i and --purge: 5 minutes of CI, 2.5 of CPU), longer than
+# the rest of `make check` together on 2 cores and testing no code the suite's builds made.
+# CI runs it once, after check.
+PACKAGE_CLI := tests/cli/t0245-debian-package.sh
+check-package: deps
+	$(Q)scripts/deps.sh test
+	$(Q)FSBENCH=$(abspath $(BIN)) BUILD=$(abspath $(BUILD)) tests/run.sh $(PACKAGE_CLI)
 
 # The same suite under AddressSanitizer + UndefinedBehaviorSanitizer, in its own build tree.
 asan:

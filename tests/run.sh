@@ -6,8 +6,13 @@
 #
 # Independent tests run in parallel, TEST_JOBS at a time (default: twice the CPUs, at most 4;
 # TEST_JOBS=1 runs everything in order). A script whose first 30 lines hold "# test: serial"
-# (with the reason) runs afterwards, alone: it writes a shared knob, or its figures are
-# measurements that other tests' load would blur. Each test's output is in BUILD/test-logs.
+# (with the reason) runs afterwards, alone: it changes what every other test sees (a mount
+# namespace that pins their devices, io_uring_disabled), or its figures are measurements that
+# other tests' load would blur. "# test: exclusive NAME (why)" runs in the parallel part but
+# never beside another test with the same NAME: the tests that write one knob, which no other
+# test reads. The longest tests start first, so that the parallel part does not end with one
+# long test alone: the seconds of the last run (BUILD/test-times), else "# test: slow" first.
+# Each test's output is in BUILD/test-logs.
 set -u
 logdir=${BUILD:-build}/test-logs
 mkdir -p "$logdir"
@@ -15,8 +20,12 @@ jobs=${TEST_JOBS:-$(( $(nproc) * 2 ))}
 [ "$jobs" -gt 4 ] && [ -z "${TEST_JOBS:-}" ] && jobs=4
 case $jobs in ''|*[!0-9]*|0) echo "tests/run.sh: TEST_JOBS must be a positive number" >&2; exit 2 ;; esac
 
+times=${BUILD:-build}/test-times
 pass=0 fail=0 skip=0 failed=()
 declare -A running=()      # pid -> test path
+declare -A group=()        # test path -> its exclusive NAME
+declare -A busy=()         # exclusive NAME -> 1 while one of its tests runs
+declare -A known=()        # test name -> seconds (test-times, then this run's)
 
 # run_one TEST: runs it with its log, then writes "rc seconds" to the log's .rc file
 run_one() {
@@ -39,6 +48,7 @@ report() {
     log="$logdir/$name.log"
     read -r rc secs < "$log.rc" || { rc=1 secs=0; }
     rm -f "$log.rc"
+    [ "$rc" -eq 77 ] || took[$name]=$secs
     if [ "$rc" -eq 0 ]; then
         pass=$((pass + 1)); printf 'PASS  %-40s %3ss\n' "$name" "$secs"
     elif [ "$rc" -eq 77 ]; then
@@ -59,6 +69,7 @@ reap() {
             if [ -e "$logdir/$(basename "${running[$pid]}").log.rc" ] || ! kill -0 "$pid" 2>/dev/null; then
                 wait "$pid" 2>/dev/null
                 report "${running[$pid]}"
+                [ -n "${group[${running[$pid]}]:-}" ] && unset "busy[${group[${running[$pid]}]}]"
                 unset "running[$pid]"
                 done=1
             fi
@@ -67,19 +78,57 @@ reap() {
     done
 }
 
+# the hints of every script's first 30 lines, in one awk: "PATH serial|slow|exclusive NAME"
+declare -A hint=()
+scripts=()
+for t in "$@"; do case "$t" in *.sh) scripts+=("$t") ;; esac; done
+if [ ${#scripts[@]} -gt 0 ]; then
+    while read -r t kind arg; do
+        case $kind in
+        serial|slow) hint[$t]=${hint[$t]:-$kind} ;;
+        exclusive) [ -n "$arg" ] && group[$t]=$arg ;;
+        esac
+    done < <(awk 'FNR > 30 { nextfile }
+        /^# test: (serial|slow)/ { print FILENAME, $3 }
+        /^# test: exclusive / { print FILENAME, $3, $4 }' "${scripts[@]}")
+fi
+declare -A took=()
+[ -r "$times" ] && while read -r name s; do known[$name]=$s; done < "$times"
+
 serial=() parallel=()
 for t in "$@"; do
     rm -f "$logdir/$(basename "$t").log.rc"
-    if [ "$jobs" -gt 1 ] && case "$t" in *.sh) head -n 30 "$t" | grep -q '^# test: serial' ;; *) false ;; esac; then
+    if [ "$jobs" -gt 1 ] && [ "${hint[$t]:-}" = serial ]; then
         serial+=("$t")
     else
         parallel+=("$t")
     fi
 done
+# longest first (stable: the rest in the order given)
+if [ "$jobs" -gt 1 ] && [ ${#parallel[@]} -gt 0 ]; then
+    mapfile -t parallel < <(for t in "${parallel[@]}"; do
+        n=$(basename "$t")
+        s=${known[$n]:-}
+        [ -z "$s" ] && { [ "${hint[$t]:-}" = slow ] && s=100000 || s=0; }
+        printf '%s %s\n' "$s" "$t"
+    done | sort -s -k1,1nr | cut -d' ' -f2-)
+fi
 trap 'kill -TERM ${!running[*]} 2>/dev/null; exit 130' INT TERM
 
-for t in "${parallel[@]}"; do
+# the next test to start: the first pending one whose exclusive NAME is not busy
+pending=("${parallel[@]}")
+while [ ${#pending[@]} -gt 0 ]; do
     while [ ${#running[@]} -ge "$jobs" ]; do reap; done
+    next=-1
+    for i in "${!pending[@]}"; do
+        g=${group[${pending[$i]}]:-}
+        if [ -z "$g" ] || [ -z "${busy[$g]:-}" ]; then next=$i; break; fi
+    done
+    if [ "$next" -lt 0 ]; then reap; continue; fi
+    t=${pending[$next]}
+    unset "pending[$next]"
+    pending=("${pending[@]}")
+    [ -n "${group[$t]:-}" ] && busy[${group[$t]}]=1
     run_one "$t" &
     running[$!]=$t
 done
@@ -88,6 +137,10 @@ for t in "${serial[@]}"; do
     run_one "$t"
     report "$t"
 done
+# the seconds of each test that ran (not skipped), for the next run's order
+for n in "${!took[@]}"; do known[$n]=${took[$n]}; done
+for n in "${!known[@]}"; do printf '%s %s\n' "$n" "${known[$n]}"; done | LC_ALL=C sort > "$times.tmp" &&
+    mv "$times.tmp" "$times"
 
 echo
 [ $fail -gt 0 ] && echo "failed: ${failed[*]}"

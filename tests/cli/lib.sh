@@ -28,6 +28,13 @@ cd "$SCRATCH" || exit 1
 
 fsb() { "$FSBENCH" "$@"; }
 
+# python3 is Debian's (deps.txt: python3-jsonschema is its module) when there, also for the tools
+# that run `env python3` (git clang-format), not one earlier in PATH: a pyenv shim costs a second
+# of CPU per start and has other modules.
+if [ -x /usr/bin/python3 ] && [ "$(command -v python3)" != /usr/bin/python3 ]; then
+    mkdir -p "$SCRATCH/.bin" && ln -s /usr/bin/python3 "$SCRATCH/.bin/python3" && PATH=$SCRATCH/.bin:$PATH
+fi
+
 # use_test_build: the rest of the test runs the test build (build/fsbench-test: the product
 # plus the environment switches of core/testhook.h, Makefile), for the tests that use them.
 FSBENCH_TEST=${FSBENCH_TEST:-${BUILD:-$TESTS_DIR/../build}/fsbench-test}
@@ -41,6 +48,11 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 skip() { echo "skip: $*" >&2; exit 77; }
 ok() { echo "ok: $*"; }
 
+# unsanitized_only: for a test of no compiled code (the license, the layout check, the build and
+# the packaging): `make check` runs it; `make asan` (FSBENCH_SANITIZED) would only repeat it.
+unsanitized_only() {
+    [ -z "${FSBENCH_SANITIZED:-}" ] || skip "runs in make check, not under a sanitizer (it tests no code the sanitizer builds)"
+}
 need_root() { [ "$(id -u)" = 0 ] || skip "needs root"; }
 need_cmd() { command -v "$1" >/dev/null 2>&1 || skip "needs $1"; }
 
@@ -125,4 +137,41 @@ rank_pid() {
         tr '\0' '\n' < "/proc/$p/environ" 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=$2" && { echo "$p"; return 0; }
     done
     return 1
+}
+
+# JSON Schema checks (doc/schema, tests/cli/schema_check.py, python3-jsonschema), run in one
+# Python per batch: starting Python and importing jsonschema costs over a second of CPU, which
+# a check per file paid each time. have_jsonschema says whether the module is there (without
+# importing it), need_jsonschema [WHY] skips when not; schema_valid and schema_invalid queue
+# checks, schema_checks runs the queue and fails with every unmet expectation. Relative paths
+# are the working directory's at queue time.
+#   schema_valid [--lines] SCHEMA FILE...     every FILE validates (--lines: JSON Lines)
+#   schema_invalid [--lines] SCHEMA FILE...   each FILE on its own does not
+#   schema_checks [WHAT]                      run them (WHAT names them in the failure)
+_SCHEMA_QUEUE=$SCRATCH/.schema-queue
+PYTHON3=python3
+have_jsonschema() {
+    "$PYTHON3" -c 'import importlib.util, sys; sys.exit(importlib.util.find_spec("jsonschema") is None)' 2> /dev/null
+}
+need_jsonschema() {
+    need_cmd "$PYTHON3"
+    have_jsonschema || skip "needs python3-jsonschema${1:+ ($1)}"
+}
+_schema_queue() {
+    local a
+    printf '%s\0' "$1"; shift
+    [ "${1:-}" = --lines ] && { printf '%s\0' "$1"; shift; }
+    for a in "$@"; do
+        case $a in /*) ;; *) a=$PWD/$a ;; esac
+        printf '%s\0' "$a"
+    done
+    printf '\0'
+} >> "$_SCHEMA_QUEUE"
+schema_valid() { _schema_queue valid "$@"; }
+schema_invalid() { _schema_queue invalid "$@"; }
+schema_checks() {
+    [ -s "$_SCHEMA_QUEUE" ] || fail "schema_checks: no check queued"
+    "$PYTHON3" "$TESTS_DIR/cli/schema_check.py" --batch "$_SCHEMA_QUEUE" > "$SCRATCH/.schema-out" 2>&1 ||
+        fail "JSON schemas${1:+ ($1)}: $(head -c 3000 "$SCRATCH/.schema-out")"
+    rm -f "$_SCHEMA_QUEUE"
 }

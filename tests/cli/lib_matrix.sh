@@ -31,21 +31,20 @@ mx_base() {
     rm -rf "$d"
 }
 
-# _mx_normals SEED N SKIP: standard normal deviates SKIP*N+1 .. SKIP*N+N of one stream (Box-Muller
-# over Park-Miller) as a JSON array. One stream per matrix, each run its own stretch of it:
+# _mx_normals SEED N SKIP [COUNT]: standard normal deviates SKIP*N+1 .. SKIP*N+N of one stream
+# (Box-Muller over Park-Miller) as a JSON array; COUNT such arrays, one a line, the next N each. One stream per matrix, each run its own stretch of it:
 # streams from neighbouring seeds would be correlated (Park-Miller is linear in the seed).
 _mx_normals() {
-    awk -v seed="$1" -v n="$2" -v skip="$3" 'BEGIN {
+    awk -v seed="$1" -v n="$2" -v skip="$3" -v count="${4:-1}" 'BEGIN {
         x = seed % 2147483646 + 1
         for (i = 0; i < 20; i++) x = (16807 * x) % 2147483647
-        printf "["
-        for (i = 0; i < (skip + 1) * n; i++) {
+        for (i = 0; i < (skip + count) * n; i++) {
             x = (16807 * x) % 2147483647; u1 = x / 2147483647
             x = (16807 * x) % 2147483647; u2 = x / 2147483647
             if (i >= skip * n)
-                printf "%s%.8f", (i > skip * n ? "," : ""), sqrt(-2 * log(u1)) * cos(6.283185307179586 * u2)
+                printf "%s%.8f%s", (i % n == 0 ? "[" : ","), sqrt(-2 * log(u1)) * cos(6.283185307179586 * u2),
+                    (i % n == n - 1 ? "]\n" : "")
         }
-        print "]"
     }'
 }
 
@@ -74,14 +73,19 @@ mx_make() {
         mkdir -p "$dir/runs/${cname[i]}"
     done
     k=0
+    # one awk for every run's deviates, the times by printf and one jq for the runs' list at
+    # the end: five processes a run were most of the t8xxx tests' time
+    local -a zs
+    local rows=""
+    mapfile -t zs < <(_mx_normals "$seed" 16 0 $((rep * n)))
     for ((r = 1; r <= rep; r++)); do
         for ((i = 0; i < n; i++)); do
             order=$(((r - 1) * n + i))
-            z=$(_mx_normals "$seed" 16 "$order")
+            z=${zs[order]}
             local f="$dir/runs/${cname[i]}/run-$r.json" flag=false cpu=1.5 start end
             case " ${MX_FLAG:-} " in *" ${cname[i]}:$r "*) flag=true cpu=42.0 ;; esac
-            start=$(date -u -d "@$((t0 + order * 60))" +%Y-%m-%dT%H:%M:%SZ)
-            end=$(date -u -d "@$((t0 + order * 60 + 30))" +%Y-%m-%dT%H:%M:%SZ)
+            TZ=UTC0 printf -v start '%(%Y-%m-%dT%H:%M:%SZ)T' $((t0 + order * 60))
+            TZ=UTC0 printf -v end '%(%Y-%m-%dT%H:%M:%SZ)T' $((t0 + order * 60 + 30))
             if [ "$workload" = tiotest ]; then
                 jq -c --argjson z "$z" --argjson f "${cfac[i]}" --argjson cv "${ccv[i]}" \
                     --argjson prof "${MX_PROFILE:-0}" --arg kr "${MX_KERNEL:-6.1.0-test}" --arg mo "${MX_MOUNT_OPTS:-}" --arg gov "${MX_GOVERNOR:-}" '
@@ -119,13 +123,15 @@ mx_make() {
                         | .files_per_sec_aggregate = .files_per_sec_sum_of_threads * 0.9]' "$base" > "$f" ||
                     fail "mx_make: jq on $base"
             fi
-            runs=$(jq -c --arg c "${cname[i]}" --argjson r "$r" --argjson o "$order" --arg j "runs/${cname[i]}/run-$r.json" \
-                --arg s "$start" --arg e "$end" --argjson flag "$flag" --argjson cpu "$cpu" \
-                '. + [{cell: $c, repeat: $r, order: $o, started_at: $s, ended_at: $e, json: $j, exit_status: 0,
-                       other_cpu_pct: $cpu, other_cpu_flag: $flag}]' <<<"$runs")
+            rows+="${cname[i]}"$'\t'"$r"$'\t'"$order"$'\t'"$start"$'\t'"$end"$'\t'"$flag"$'\t'"$cpu"$'\n'
             k=$((k + 1))
         done
     done
+    # cell names hold no tab or newline (they are file names of one line in CELLS)
+    runs=$(printf '%s' "$rows" | jq -R -s -c '[split("\n")[] | select(length > 0) | split("\t")
+        | {cell: .[0], repeat: (.[1] | tonumber), order: (.[2] | tonumber), started_at: .[3], ended_at: .[4],
+           json: "runs/\(.[0])/run-\(.[1]).json", exit_status: 0, other_cpu_pct: (.[6] | tonumber),
+           other_cpu_flag: (.[5] == "true")}]') || fail "mx_make: runs"
     jq -n --arg name "$name" --arg w "$workload" --argjson axes "$axes" --argjson cells "$cells" \
         --argjson runs "$runs" --arg kr "${MX_KERNEL:-6.1.0-test}" --arg host "${MX_HOST:-testhost}" '
         {schema: "fsbench-matrix", version: 1,

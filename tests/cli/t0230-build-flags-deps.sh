@@ -6,6 +6,7 @@
 # library comes through pkg-config. A plain `make` installs nothing: with a build package
 # missing it names it with the apt-get line and stops, even as root, without calling apt-get.
 . "$(dirname "$0")/lib.sh"
+unsanitized_only
 need_cmd make
 need_cmd pkg-config
 TOP=$(cd "$TESTS_DIR/.." && pwd)

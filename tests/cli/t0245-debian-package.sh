@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
+# test: slow (one of the longest: started first so that it does not end the parallel part alone)
 # t0245: the Debian packaging. debian/control's Build-Depends are deps.txt's build and mpi
 # stages (less what build-essential brings). In a copy of the tree under the scratch directory
 # `dpkg-buildpackage -us -uc -b` builds fsbench and fsbench-mpi (Open MPI's libraries only in
@@ -9,6 +10,7 @@
 # (not /usr/bin/fs_mark, which Debian's fsmark owns). Skipped (77) only without dpkg-dev.
 # Then, as root, the packages installed, run and removed (the last part says how).
 . "$(dirname "$0")/lib.sh"
+unsanitized_only
 TOP=$(cd "$TESTS_DIR/.." && pwd)
 
 # Build-Depends = deps.txt's build + mpi stages; gcc, make, libc6-dev are build-essential

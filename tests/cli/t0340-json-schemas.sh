@@ -6,26 +6,26 @@
 # result with a wrong type in the environment, or without its environment, does not validate.
 . "$(dirname "$0")/lib.sh"
 need_cmd jq
-need_cmd python3
-python3 -c 'import jsonschema' 2> /dev/null || skip "needs python3-jsonschema"
+need_jsonschema
 S=$TESTS_DIR/../doc/schema
-V="python3 $TESTS_DIR/cli/schema_check.py"
 mkdir -p d fm
 
 fsb tiotest -t 2 -f 2 -r 50 -d d --quiet --json t1.json > out 2> err || fail "tiotest: $(cat err)"
 fsb tiotest -t 1 -f 1 -r 20 -d d --quiet --repeat 2 --json t2.json > out 2> err || fail "tiotest --repeat: $(cat err)"
 fsb fs_mark -d fm -t 1 -n 20 -s 4096 -L 2 --json f1.json > out 2> err || fail "fs_mark: $(cat err)"
 fsb fs_mark -d fm -t 2 -n 10 -s 0 -L 1 --repeat 2 --stat --json f2.json > out 2> err || fail "fs_mark --repeat: $(cat err)"
-$V "$S/result-tiotest.schema.json" t1.json t2.json > v.out 2>&1 || fail "tiotest results: $(cat v.out)"
-$V "$S/result-fs_mark.schema.json" f1.json f2.json > v.out 2>&1 || fail "fs_mark results: $(cat v.out)"
-ok "tiotest and fs_mark results validate"
+schema_valid "$S/result-tiotest.schema.json" t1.json t2.json
+schema_valid "$S/result-fs_mark.schema.json" f1.json f2.json
 
-# teeth: a wrong type, a missing environment, the other workload's schema
+# teeth: a wrong type, a missing environment, the other workload's schema (checked with the
+# above in one Python)
 jq '.environment.targets[0].fstype = 5' t1.json > bad1.json
 jq 'del(.environment)' f1.json > bad2.json
-! $V "$S/result-tiotest.schema.json" bad1.json > v.out 2>&1 || fail "a number as fstype validates"
-! $V "$S/result-fs_mark.schema.json" bad2.json > v.out 2>&1 || fail "a result without environment validates"
-! $V "$S/result-fs_mark.schema.json" t1.json > v.out 2>&1 || fail "a tiotest result validates as fs_mark"
+schema_invalid "$S/result-tiotest.schema.json" bad1.json   # a number as fstype
+schema_invalid "$S/result-fs_mark.schema.json" bad2.json    # a result without environment
+schema_invalid "$S/result-fs_mark.schema.json" t1.json      # a tiotest result as fs_mark
+schema_checks "tiotest and fs_mark results, broken results"
+ok "tiotest and fs_mark results validate"
 ok "the schemas reject broken results"
 
 [ "$(id -u)" = 0 ] && command -v mkfs.ext4 > /dev/null || skip "the matrix part needs root and mkfs.ext4"
@@ -33,7 +33,8 @@ export TMPDIR=$SCRATCH/tmp
 mkdir -p "$TMPDIR"
 fsb matrix --fs ext4 --mount-opts defaults --mount-opts noatime --repeat 1 --size 320 \
     --max-other-cpu 100 -o "$SCRATCH/m" -- tiotest -t 1 -f 2 -r 50 > out 2> err || fail "matrix: $(cat err)"
-$V "$S/matrix-manifest.schema.json" m/manifest.json > v.out 2>&1 || fail "manifest: $(cat v.out)"
-$V "$S/matrix-summary.schema.json" m/summary.json > v.out 2>&1 || fail "summary: $(cat v.out)"
-$V "$S/result-tiotest.schema.json" m/runs/*/*.json > v.out 2>&1 || fail "matrix run files: $(cat v.out)"
+schema_valid "$S/matrix-manifest.schema.json" m/manifest.json
+schema_valid "$S/matrix-summary.schema.json" m/summary.json
+schema_valid "$S/result-tiotest.schema.json" m/runs/*/*.json
+schema_checks "a matrix's manifest, summary and run files"
 ok "a matrix's manifest, summary and run files validate"

@@ -9,16 +9,10 @@
 # results' "environment".) Before, these kinds had no schema.
 . "$(dirname "$0")/lib.sh"
 need_cmd jq
-need_cmd python3
-python3 -c 'import jsonschema' 2> /dev/null || skip "needs python3-jsonschema"
+need_jsonschema
 S=$TESTS_DIR/../doc/schema
-V="python3 $TESTS_DIR/cli/schema_check.py"
-valid() {   # valid SCHEMA FILE...: each validates (--lines first: JSON Lines)
-    $V "$@" > v.out 2>&1 || fail "$*: $(head -c 3000 v.out)"
-}
-invalid() {   # invalid SCHEMA FILE: does not validate
-    ! $V "$@" > v.out 2>&1 || fail "$* validates"
-}
+valid() { schema_valid "$@"; }       # valid [--lines] SCHEMA FILE...: each validates (queued)
+invalid() { schema_invalid "$@"; }   # invalid [--lines] SCHEMA FILE: does not validate (queued)
 mkdir -p d fm
 
 # --stream lines, and an interrupted run's result and lines
@@ -44,9 +38,9 @@ head -1 t.jsonl | jq -c '.ops = -1' > bad1.jsonl
 head -1 t.jsonl | jq -c '.extra = 1' > bad2.jsonl
 head -1 t.jsonl | jq -c 'del(.phase)' > bad3.jsonl
 for b in bad1 bad2 bad3; do invalid --lines "$S/stream.schema.json" $b.jsonl; done
-ok "--stream lines and an interrupted run's result validate; broken lines do not"
 
-# compare --json: tiotest, fs_mark (--repeat: the tests and their intervals)
+# compare --json: tiotest, fs_mark (--repeat: the tests and their intervals); checked with the
+# above in one Python
 fsb tiotest -t 1 -f 2 -r 50 -d d --quiet --repeat 2 --json t2.json > out 2> err || fail "tiotest --repeat: $(cat err)"
 fsb compare --json c1.json t.json t2.json i.json > out 2> err || fail "compare: $(cat err)"
 fsb fs_mark -d fm -t 1 -n 50 -s 4096 -L 2 --repeat 2 --json f2.json > out 2> err || fail "fs_mark --repeat: $(cat err)"
@@ -58,6 +52,8 @@ jq 'del(.results)' c2.json > bad2.json
 invalid "$S/compare.schema.json" bad1.json
 invalid "$S/compare.schema.json" bad2.json
 invalid "$S/compare.schema.json" t.json
+schema_checks "stream lines, results, compare --json"
+ok "--stream lines and an interrupted run's result validate; broken lines do not"
 ok "compare --json validates; broken comparisons do not"
 
 # fsbench-mpi: the job's result (its "mpi" object) and --stream's job lines
@@ -77,6 +73,7 @@ if [ -x "$FSBENCH_MPI" ] && command -v mpirun > /dev/null; then
     invalid "$S/result-tiotest.schema.json" bad1.json
     invalid "$S/result-fs_mark.schema.json" bad2.json
     invalid --lines "$S/stream.schema.json" bad3.jsonl
+    schema_checks "fsbench-mpi"
     ok "fsbench-mpi's results and job lines validate; broken ones do not"
 else
     echo "skip part: fsbench-mpi not built ($FSBENCH_MPI)"
@@ -105,4 +102,5 @@ jq '.fsck.verdict = "fine"' "$a" > bad1.json
 jq '.freespace.histogram[0].extents = "many"' "$a" > bad2.json
 jq 'del(.cell)' "$a" > bad3.json
 for b in bad1 bad2 bad3; do invalid "$S/after.schema.json" $b.json; done
+schema_checks "matrix --after, __after"
 ok "matrix --after's files and __after --json validate; broken ones do not"

@@ -6,6 +6,7 @@
 # 0, --fix applies it, after which the check passes; a badly laid out line that was already
 # there before the base is not flagged; a change with no C file passes.
 . "$(dirname "$0")/lib.sh"
+unsanitized_only
 need_cmd git
 need_cmd clang-format
 git clang-format -h > /dev/null 2>&1 || skip "no git clang-format"

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
+# test: slow (one of the longest: started first so that it does not end the parallel part alone)
 # t1540: every catchable signal whose default action ends the process ends a run through the
 # same cleanup as SIGINT, for both workloads (tiotest and fs_mark): nothing is left on disk.
 # QUIT, USR1, USR2, ALRM, VTALRM, PROF, IO, PWR, STKFLT, XCPU and the real-time signals exit

@@ -56,12 +56,11 @@ jq -e '.workload == "mdtest"' "$SCRATCH/out" > /dev/null || fail "--json -: stdo
 ok "--json - owns stdout"
 
 # the schema (doc/schema/result-mdtest.schema.json), with teeth
-need_cmd python3
-python3 -c 'import jsonschema' 2> /dev/null || skip "needs python3-jsonschema (the schema was not checked)"
+need_jsonschema "the schema was not checked"
 S=$TESTS_DIR/../doc/schema
-V="python3 $TESTS_DIR/cli/schema_check.py"
-$V "$S/result-mdtest.schema.json" "$J" "$SCRATCH/r2.json" > v.out 2>&1 || fail "schema: $(cat v.out)"
+schema_valid "$S/result-mdtest.schema.json" "$J" "$SCRATCH/r2.json"
 jq '.environment = 5' "$J" > bad.json
-! $V "$S/result-mdtest.schema.json" bad.json > v.out 2>&1 || fail "a result with a wrong environment validates"
-! $V "$S/result-fs_mark.schema.json" "$J" > v.out 2>&1 || fail "an mdtest result validates as fs_mark"
+schema_invalid "$S/result-mdtest.schema.json" bad.json   # a wrong environment
+schema_invalid "$S/result-fs_mark.schema.json" "$J"      # an mdtest result as fs_mark
+schema_checks
 ok "schema"

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# test: serial (writes /proc/sys/fs/lease-break-time or checks that it is unchanged)
+# test: exclusive lease-break-time (writes /proc/sys/fs/lease-break-time or checks that it is unchanged)
 # t7000: fsbench matrix's command line. --help and the man page cover the options table; bad
 # input (unknown filesystem, a knob outside /proc/sys and /sys, bad experiment files, workload
 # arguments that are the runner's) exits 2 with one line and nothing set up (no result

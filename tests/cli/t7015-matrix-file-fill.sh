@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# test: serial (writes /proc/sys/fs/lease-break-time or checks that it is unchanged)
+# test: exclusive lease-break-time (writes /proc/sys/fs/lease-break-time or checks that it is unchanged)
 # t7015: an experiment file with listed cells, a knob axis and a constant knob, fs_mark filling
 # ext4 (so a new filesystem before every run by default), a warm-up run, cache drops and bdi
 # limits: every run fills a fresh filesystem, each knob holds its cell's value during the run

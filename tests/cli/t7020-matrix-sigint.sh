@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# test: serial (writes /proc/sys/fs/lease-break-time or checks that it is unchanged)
+# test: exclusive lease-break-time (writes /proc/sys/fs/lease-break-time or checks that it is unchanged)
 # t7020: SIGINT (and once SIGTERM) at seeded random points of an experiment, ext4 and btrfs
 # with a knob axis: whatever it was doing (mkfs, mount, a run, the teardown), afterwards there
 # is no mount, no loop device, no image or scratch folder, the knob holds its old value, the

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# test: serial (writes /proc/sys/fs/lease-break-time or checks that it is unchanged)
+# test: exclusive lease-break-time (writes /proc/sys/fs/lease-break-time or checks that it is unchanged)
 # t7030: fsbench matrix --undo DIR. A runner SIGKILLed in the middle of a run (filesystem
 # mounted, knob written) leaves a complete manifest; --undo puts everything back (unmount, loop
 # devices, images, folders, the knob), a second --undo finds nothing to do, and --undo refuses

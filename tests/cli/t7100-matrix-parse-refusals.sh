@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# test: serial (writes /proc/sys/fs/lease-break-time or checks that it is unchanged)
+# test: exclusive lease-break-time (writes /proc/sys/fs/lease-break-time or checks that it is unchanged)
 # t7100: what fsbench matrix refuses before anything is set up (exit 2, one line, no scratch
 # folder, no loop device, no result directory): --name that is not a plain name, a knob with an
 # empty value, a knob through a symbolic link that is not the kernel's, a --dir that does not

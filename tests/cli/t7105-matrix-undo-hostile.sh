@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# test: serial (writes /proc/sys/fs/lease-break-time or checks that it is unchanged)
+# test: exclusive lease-break-time (writes /proc/sys/fs/lease-break-time or checks that it is unchanged)
 # t7105: --undo trusts no manifest (issue 17, critical 1). A manifest written by nobody into an
 # -o directory nobody owns, one nobody owns in root's directory, one in a directory others may
 # write, one that is a symbolic link, and one whose pid has no start time: refused (exit 2),

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# test: serial (writes /proc/sys/fs/lease-break-time or checks that it is unchanged)
+# test: exclusive lease-break-time (writes /proc/sys/fs/lease-break-time or checks that it is unchanged)
 # t7110: relative paths are made absolute (and knob paths resolved) when the command is parsed
 # (issue 17, critical 4): an experiment started with a relative -o, --dir and --knob, killed
 # mid-run, is undone by --undo from another directory (the same mount, loop device, knob), and

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# test: serial (writes /proc/sys/fs/lease-break-time or checks that it is unchanged)
+# test: exclusive lease-break-time (writes /proc/sys/fs/lease-break-time or checks that it is unchanged)
 # t7120: two experiments on one knob (issue 17, critical 5). While one runs with the knob
 # written, a second naming the same file (by another path, too) refuses to start: exit 3, one
 # line naming the knob and the holder's pid, nothing set up, the knob as the first wrote it.

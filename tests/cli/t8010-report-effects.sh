@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
+# test: slow (one of the longest: started first so that it does not end the parallel part alone)
 # t8010: the report's statistics decide by construction (synthetic matrices, lib_matrix.sh):
 # - an injected effect (one cell's rates x 0.7, 3 % noise, 5 runs) is decided worse on every
 #   phase's rate (the confirmatory family), with a ratio interval around 0.7;

@@ -54,12 +54,11 @@ expect_exit 3 fsb history --db fleet.db export --config nosuch > none.jsonl 2> /
 [ ! -s none.jsonl ] || fail "export of nothing wrote something"
 # every line valid against doc/schema/history-export.schema.json (issue 23: every JSON fsbench
 # writes has its schema); a line missing its hash is not
-if python3 -c 'import jsonschema' 2> /dev/null; then
-    python3 "$TESTS_DIR/cli/schema_check.py" --lines "$TESTS_DIR/../doc/schema/history-export.schema.json" all.jsonl > sc.txt 2>&1 ||
-        fail "export lines against their schema: $(tail -n 5 sc.txt)"
+if have_jsonschema; then
+    schema_valid --lines "$TESTS_DIR/../doc/schema/history-export.schema.json" all.jsonl
     head -n 1 all.jsonl | jq -c 'del(.run_hash)' > bad.jsonl
-    ! python3 "$TESTS_DIR/cli/schema_check.py" --lines "$TESTS_DIR/../doc/schema/history-export.schema.json" bad.jsonl \
-        > /dev/null 2>&1 || fail "a line without its hash validated"
+    schema_invalid --lines "$TESTS_DIR/../doc/schema/history-export.schema.json" bad.jsonl   # without its hash
+    schema_checks "export lines against their schema"
 else
     SCHEMA_SKIP=1
 fi
