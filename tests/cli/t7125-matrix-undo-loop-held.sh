@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
+# test: serial (its loop device, once detached, must not be taken by another test before --undo looks)
 # t7125: --undo says "detached" only when the loop device is (issue 17). An experiment killed
 # mid-run, its loop device then held open by another process: --undo unmounts, finds the device
 # still attached after LOOP_CLR_FD, says so and exits 1. Once the holder lets go the kernel
