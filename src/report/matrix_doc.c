@@ -298,6 +298,19 @@ static void section_classic(struct doc *d, const struct an *a)
 
 /* ---- profiles ---- */
 
+/* One side of the side-by-side table's row i: samples, share, image, symbol (left "" past its end) */
+static void profile_side(const struct perf_profile *p, unsigned i, char num[2][24], const char **cell)
+{
+	if (i >= p->n)
+		return;
+	snprintf(num[0], 24, "%llu", (unsigned long long)p->v[i].samples);
+	snprintf(num[1], 24, "%.4f", p->v[i].pct);
+	cell[0] = num[0];
+	cell[1] = num[1];
+	cell[2] = p->v[i].image;
+	cell[3] = p->v[i].symbol;
+}
+
 static void profile_pair(struct doc *d, const struct an *a, unsigned c0, unsigned c1,
 			 const struct mread_profile *g0, const struct mread_profile *g1, unsigned top)
 {
@@ -325,25 +338,11 @@ static void profile_pair(struct doc *d, const struct an *a, unsigned c0, unsigne
 	      (unsigned long long)p1->samples, sB, top);
 	doc_table(d, 8, h1, NULL);
 	for (unsigned i = 0; i < top && (i < p0->n || i < p1->n); i++) {
-		char s0[24], q0[24], s1[24], q1[24];
+		char num[2][2][24];
 		const char *row[8] = { "", "", "", "", "", "", "", "" };
 
-		if (i < p0->n) {
-			snprintf(s0, sizeof(s0), "%llu", (unsigned long long)p0->v[i].samples);
-			snprintf(q0, sizeof(q0), "%.4f", p0->v[i].pct);
-			row[0] = s0;
-			row[1] = q0;
-			row[2] = p0->v[i].image;
-			row[3] = p0->v[i].symbol;
-		}
-		if (i < p1->n) {
-			snprintf(s1, sizeof(s1), "%llu", (unsigned long long)p1->v[i].samples);
-			snprintf(q1, sizeof(q1), "%.4f", p1->v[i].pct);
-			row[4] = s1;
-			row[5] = q1;
-			row[6] = p1->v[i].image;
-			row[7] = p1->v[i].symbol;
-		}
+		profile_side(p0, i, num[0], row);
+		profile_side(p1, i, num[1], row + 4);
 		doc_row(d, row);
 	}
 	doc_table_end(d);
