@@ -3,11 +3,11 @@
 #include "core/matrix.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/errmsg.h"
 #include "core/opt.h"
 #include "core/quote.h"
 #include "core/words.h"
@@ -18,16 +18,6 @@ static const char *const kind_names[] = {
 	[MX_ARGS] = "args", [MX_TARGET] = "target", [MX_REMOUNT] = "remount",
 };
 #define NKINDS (sizeof(kind_names) / sizeof(kind_names[0]))
-
-static void fmt(char *err, size_t len, const char *f, ...) __attribute__((format(printf, 3, 4)));
-static void fmt(char *err, size_t len, const char *f, ...)
-{
-	va_list ap;
-
-	va_start(ap, f);
-	vsnprintf(err, len, f, ap);
-	va_end(ap);
-}
 
 int mx_kind_parse(const char *s)
 {
@@ -145,14 +135,14 @@ static int name_check(const char *what, const char *s, char *err, size_t len)
 	char q[QUOTE_MAX];
 
 	if (!*s || strlen(s) > MX_NAME_MAX || s[0] == '.' || s[0] == '-') {
-		fmt(err, len, "%s '%s': 1 to %d characters, not starting with '.' or '-'", what,
-		    quote_str(s, q, sizeof(q)), MX_NAME_MAX);
+		errmsg(err, len, "%s '%s': 1 to %d characters, not starting with '.' or '-'", what,
+		       quote_str(s, q, sizeof(q)), MX_NAME_MAX);
 		return -1;
 	}
 	for (const char *p = s; *p; p++)
 		if (!name_char(*p)) {
-			fmt(err, len, "%s '%s': only letters, digits and ._+=,:- are allowed", what,
-			    quote_str(s, q, sizeof(q)));
+			errmsg(err, len, "%s '%s': only letters, digits and ._+=,:- are allowed", what,
+			       quote_str(s, q, sizeof(q)));
 			return -1;
 		}
 	return 0;
@@ -175,7 +165,7 @@ int mx_axis_add(struct mx_exp *e, const char *name, enum mx_kind kind, const cha
 		;
 	if (i == e->naxes) {
 		if (e->naxes == MX_MAX_AXES) {
-			fmt(err, errlen, "more than %d axes", MX_MAX_AXES);
+			errmsg(err, errlen, "more than %d axes", MX_MAX_AXES);
 			return -1;
 		}
 		e->naxes++;
@@ -186,7 +176,7 @@ int mx_axis_add(struct mx_exp *e, const char *name, enum mx_kind kind, const cha
 	a->kind = kind;
 	a->knob = knob ? strdup(knob) : NULL;
 	if (!a->name || (knob && !a->knob)) {
-		fmt(err, errlen, "out of memory");
+		errmsg(err, errlen, "out of memory");
 		return -1;
 	}
 	return (int)i;
@@ -202,17 +192,17 @@ int mx_value_add(struct mx_exp *e, unsigned ai, const char *label, const char *s
 	if (!label)
 		label = setting;
 	if (a->nvalues == MX_MAX_VALUES) {
-		fmt(err, errlen, "axis %s: more than %d values", a->name, MX_MAX_VALUES);
+		errmsg(err, errlen, "axis %s: more than %d values", a->name, MX_MAX_VALUES);
 		return -1;
 	}
 	for (unsigned i = 0; i < a->nvalues; i++)
 		if (!strcmp(a->values[i].label, label)) {
-			fmt(err, errlen, "axis %s: value '%s' given twice", a->name,
-			    quote_str(label, q, sizeof(q)));
+			errmsg(err, errlen, "axis %s: value '%s' given twice", a->name,
+			       quote_str(label, q, sizeof(q)));
 			return -1;
 		}
 	if (strchr(setting, '\n')) {
-		fmt(err, errlen, "axis %s: a value cannot hold a newline", a->name);
+		errmsg(err, errlen, "axis %s: a value cannot hold a newline", a->name);
 		return -1;
 	}
 	v = &a->values[a->nvalues];
@@ -222,7 +212,7 @@ int mx_value_add(struct mx_exp *e, unsigned ai, const char *label, const char *s
 	if (!v->label || !v->setting) {
 		free(v->label);
 		free(v->setting);
-		fmt(err, errlen, "out of memory");
+		errmsg(err, errlen, "out of memory");
 		return -1;
 	}
 	a->nvalues++;
@@ -290,7 +280,7 @@ static int cell_axis(struct mx_cell *c, const struct mx_axis *ax, const struct m
 	case MX_KNOB:
 		for (unsigned k = 0; k < c->nknobs; k++)
 			if (!strcmp(c->knobs[k].path, ax->knob)) {
-				fmt(err, errlen, "cell %s: knob %s is set by two axes", c->name, ax->knob);
+				errmsg(err, errlen, "cell %s: knob %s is set by two axes", c->name, ax->knob);
 				return -1;
 			}
 		c->knobs[c->nknobs++] = (struct mx_knob){ ax->knob, set, v->one_way };
@@ -298,7 +288,7 @@ static int cell_axis(struct mx_cell *c, const struct mx_axis *ax, const struct m
 		break;
 	case MX_BDI_MAX_BYTES:
 		if (opt_parse_size(set, 1, true, &u)) {
-			fmt(err, errlen, "axis %s: '%s' is not a size", ax->name, set);
+			errmsg(err, errlen, "axis %s: '%s' is not a size", ax->name, set);
 			return -1;
 		}
 		c->bdi_max_set = true;
@@ -306,7 +296,7 @@ static int cell_axis(struct mx_cell *c, const struct mx_axis *ax, const struct m
 		break;
 	case MX_BDI_STRICT_LIMIT:
 		if (opt_parse_uint(set, &u) || u > 1) {
-			fmt(err, errlen, "axis %s: '%s' is not 0 or 1", ax->name, set);
+			errmsg(err, errlen, "axis %s: '%s' is not 0 or 1", ax->name, set);
 			return -1;
 		}
 		c->bdi_strict_set = true;
@@ -319,7 +309,7 @@ static int cell_axis(struct mx_cell *c, const struct mx_axis *ax, const struct m
 	}
 	return 0;
 oom:
-	fmt(err, errlen, "out of memory");
+	errmsg(err, errlen, "out of memory");
 	return -1;
 }
 
@@ -401,7 +391,7 @@ static int cell_resolve(struct mx_exp *e, struct mx_cell *c,
 		char why[1024];
 
 		snprintf(why, sizeof(why), "%s", err ? err : "");
-		fmt(err, errlen, "cell %s: %s", c->name, why);
+		errmsg(err, errlen, "cell %s: %s", c->name, why);
 		return -1;
 	}
 	cfg = cell_config(e, c, argv, n);
@@ -414,7 +404,7 @@ static int cell_resolve(struct mx_exp *e, struct mx_cell *c,
 	c->config = cfg;
 	return 0;
 oom:
-	fmt(err, errlen, "out of memory");
+	errmsg(err, errlen, "out of memory");
 	return -1;
 }
 
@@ -472,27 +462,28 @@ static int axes_check(const struct mx_exp *e, char *err, size_t errlen)
 		const struct mx_axis *ax = &e->axes[a];
 
 		if (!ax->nvalues) {
-			fmt(err, errlen, "axis %s has no values", ax->name);
+			errmsg(err, errlen, "axis %s has no values", ax->name);
 			return -1;
 		}
 		nfs += ax->kind == MX_FS;
 		if (ax->kind == MX_KNOB && !ax->knob) {
-			fmt(err, errlen, "axis %s: a knob axis needs knob = PATH", ax->name);
+			errmsg(err, errlen, "axis %s: a knob axis needs knob = PATH", ax->name);
 			return -1;
 		}
 		for (unsigned v = 0; v < ax->nvalues; v++)
 			if (ax->values[v].one_way && ax->kind == MX_KNOB) {
 				for (unsigned w = 0; w < ax->nvalues; w++)
 					if (w != v && ax->values[w].one_way) {
-						fmt(err, errlen, "axis %s: two one-way values (%s, %s): once one is "
-						    "written the other cannot follow", ax->name,
-						    ax->values[v].label, ax->values[w].label);
+						errmsg(err, errlen,
+						       "axis %s: two one-way values (%s, %s): once one is "
+						       "written the other cannot follow",
+						       ax->name, ax->values[v].label, ax->values[w].label);
 						return -1;
 					}
 			}
 	}
 	if (nfs > 1) {
-		fmt(err, errlen, "more than one fs axis");
+		errmsg(err, errlen, "more than one fs axis");
 		return -1;
 	}
 	return 0;
@@ -514,28 +505,29 @@ static int cells_listed(struct mx_exp *e, char *err, size_t errlen)
 			for (a = 0; a < e->naxes && strcmp(e->axes[a].name, l->key[k]); a++)
 				;
 			if (a == e->naxes) {
-				fmt(err, errlen, "cell %s: no axis named %s", l->name,
-				    quote_str(l->key[k], q, sizeof(q)));
+				errmsg(err, errlen, "cell %s: no axis named %s", l->name,
+				       quote_str(l->key[k], q, sizeof(q)));
 				return -1;
 			}
 			for (v = 0; v < e->axes[a].nvalues && strcmp(e->axes[a].values[v].label, l->label[k]); v++)
 				;
 			if (v == e->axes[a].nvalues) {
-				fmt(err, errlen, "cell %s: axis %s has no value '%s'", l->name, l->key[k],
-				    quote_str(l->label[k], q, sizeof(q)));
+				errmsg(err, errlen, "cell %s: axis %s has no value '%s'", l->name, l->key[k],
+				       quote_str(l->label[k], q, sizeof(q)));
 				return -1;
 			}
 			c->vi[a] = v + 1;    /* 0: not given */
 		}
 		for (unsigned a = 0; a < e->naxes; a++) {
 			if (!c->vi[a] && e->axes[a].nvalues > 1) {
-				fmt(err, errlen, "cell %s: no value for axis %s", l->name, e->axes[a].name);
+				errmsg(err, errlen, "cell %s: no value for axis %s", l->name,
+				       e->axes[a].name);
 				return -1;
 			}
 			c->vi[a] = c->vi[a] ? c->vi[a] - 1 : 0;
 		}
 		if (!(c->name = strdup(l->name))) {
-			fmt(err, errlen, "out of memory");
+			errmsg(err, errlen, "out of memory");
 			return -1;
 		}
 		e->ncells++;
@@ -553,14 +545,14 @@ static int cells_product(struct mx_exp *e, char *err, size_t errlen)
 		unsigned a;
 
 		if (e->ncells == MX_MAX_CELLS) {
-			fmt(err, errlen, "more than %d cells", MX_MAX_CELLS);
+			errmsg(err, errlen, "more than %d cells", MX_MAX_CELLS);
 			return -1;
 		}
 		c = &e->cells[e->ncells];
 		memset(c, 0, sizeof(*c));
 		memcpy(c->vi, vi, sizeof(vi));
 		if (product_name(e, vi, &c->name)) {
-			fmt(err, errlen, "out of memory");
+			errmsg(err, errlen, "out of memory");
 			return -1;
 		}
 		e->ncells++;
@@ -586,9 +578,10 @@ static int one_way_check(const struct mx_exp *e, char *err, size_t errlen)
 
 				if (e->cells[i].one_way && e->cells[j].one_way && ax->kind == MX_KNOB &&
 				    (x->one_way || y->one_way) && x != y) {
-					fmt(err, errlen, "cells %s and %s: knob %s is one-way in one of them and "
-					    "differs: after a one-way write it cannot change again", e->cells[j].name,
-					    e->cells[i].name, ax->knob);
+					errmsg(err, errlen,
+					       "cells %s and %s: knob %s is one-way in one of them and "
+					       "differs: after a one-way write it cannot change again",
+					       e->cells[j].name, e->cells[i].name, ax->knob);
 					return -1;
 				}
 			}
@@ -599,7 +592,8 @@ int mx_finish(struct mx_exp *e, int (*mkfs_argv)(const char *, const char *, cha
 	      char *err, size_t errlen)
 {
 	if (!e->workload) {
-		fmt(err, errlen, "no workload: give one after '--' (-- tiotest -t 1 ...) or workload = in [experiment]");
+		errmsg(err, errlen,
+		       "no workload: give one after '--' (-- tiotest -t 1 ...) or workload = in [experiment]");
 		return -1;
 	}
 	if (axes_check(e, err, errlen) || (e->nlisted ? cells_listed(e, err, errlen) : cells_product(e, err, errlen)))
@@ -607,8 +601,10 @@ int mx_finish(struct mx_exp *e, int (*mkfs_argv)(const char *, const char *, cha
 	for (unsigned i = 0; i < e->ncells; i++) {
 		for (unsigned j = 0; j < i; j++)
 			if (!strcmp(e->cells[i].name, e->cells[j].name)) {
-				fmt(err, errlen, "two cells are named %s (labels that differ only in characters "
-				    "a name cannot hold: give labels = in the file)", e->cells[i].name);
+				errmsg(err, errlen,
+				       "two cells are named %s (labels that differ only in characters "
+				       "a name cannot hold: give labels = in the file)",
+				       e->cells[i].name);
 				return -1;
 			}
 		if (cell_resolve(e, &e->cells[i], mkfs_argv, err, errlen))

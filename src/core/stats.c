@@ -269,23 +269,25 @@ int stats_welch(const double *a, unsigned na, const double *b, unsigned nb, bool
 	return 0;
 }
 
-struct p_item {
-	double p;
+/* A value and its index, sorted by value and then index, so that ties keep their order:
+ * the p-value adjustments and the median's index share it. */
+struct idx_val {
+	double v;
 	unsigned i;
 };
 
-static int p_cmp(const void *a, const void *b)
+static int idx_cmp(const void *a, const void *b)
 {
-	const struct p_item *x = a, *y = b;
+	const struct idx_val *x = a, *y = b;
 
-	if (x->p != y->p)
-		return x->p < y->p ? -1 : 1;
+	if (x->v != y->v)
+		return x->v < y->v ? -1 : 1;
 	return x->i < y->i ? -1 : x->i > y->i;
 }
 
 unsigned stats_p_adjust(const double *p, unsigned n, bool bh, double *adj)
 {
-	struct p_item *s = malloc((n ? n : 1) * sizeof(*s));
+	struct idx_val *s = malloc((n ? n : 1) * sizeof(*s));
 	unsigned m = 0;
 	double run;
 
@@ -299,8 +301,8 @@ unsigned stats_p_adjust(const double *p, unsigned n, bool bh, double *adj)
 	}
 	for (unsigned i = 0; i < n; i++)
 		if (!isnan(p[i]))
-			s[m++] = (struct p_item){ p[i] < 0 ? 0 : p[i] > 1 ? 1 : p[i], i };
-	qsort(s, m, sizeof(*s), p_cmp);
+			s[m++] = (struct idx_val){ p[i] < 0 ? 0 : p[i] > 1 ? 1 : p[i], i };
+	qsort(s, m, sizeof(*s), idx_cmp);
 	for (unsigned i = 0; i < n; i++)
 		if (isnan(p[i]))
 			adj[i] = NAN;
@@ -308,14 +310,14 @@ unsigned stats_p_adjust(const double *p, unsigned n, bool bh, double *adj)
 		/* from the largest p down: the running minimum of m p(j) / j */
 		run = 1;
 		for (unsigned k = m; k-- > 0;) {
-			run = fmin(run, fmin(1, m * s[k].p / (k + 1)));
+			run = fmin(run, fmin(1, m * s[k].v / (k + 1)));
 			adj[s[k].i] = run;
 		}
 	} else {
 		/* from the smallest p up: the running maximum of (m - j + 1) p(j) */
 		run = 0;
 		for (unsigned k = 0; k < m; k++) {
-			run = fmax(run, fmin(1, (double)(m - k) * s[k].p));
+			run = fmax(run, fmin(1, (double)(m - k) * s[k].v));
 			adj[s[k].i] = run;
 		}
 	}
@@ -389,20 +391,6 @@ static int dbl_cmp(const void *a, const void *b)
 	double x = *(const double *)a, y = *(const double *)b;
 
 	return x < y ? -1 : x > y;
-}
-
-struct idx_val {
-	double v;
-	unsigned i;
-};
-
-static int idx_cmp(const void *a, const void *b)
-{
-	const struct idx_val *x = a, *y = b;
-
-	if (x->v != y->v)
-		return x->v < y->v ? -1 : 1;
-	return x->i < y->i ? -1 : x->i > y->i;
 }
 
 int stats_median_index(const double *v, unsigned n)

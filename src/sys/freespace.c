@@ -135,16 +135,6 @@ int freespace_parse_xfs_db(const char *out, struct freespace_result *r)
 	return 0;
 }
 
-static void command_text(const char *const argv[], char *buf, size_t len)
-{
-	size_t at = 0;
-
-	buf[0] = '\0';
-	for (int i = 0; argv[i] && at < len; i++)
-		at += (size_t)snprintf(buf + at, len - at, strchr(argv[i], ' ') ? "%s\"%s\"" : "%s%s",
-				       i ? " " : "", argv[i]);
-}
-
 /* the tool's first line, for a reason */
 static void first_line(const char *out, char *buf, size_t len)
 {
@@ -167,7 +157,6 @@ int freespace_run(const char *device, const char *fstype, const struct spawn_opt
 	const char *xfs[] = { "xfs_db", "-r", "-c", "sb 0", "-c", "p blocksize", "-c", "freesp -s", NULL, NULL };
 	const char **argv;
 	char first[128];
-	struct spawn_opts so;
 	struct fsdev d;
 	int rc;
 
@@ -200,23 +189,9 @@ int freespace_run(const char *device, const char *fstype, const struct spawn_opt
 		return -EBUSY;
 	}
 	argv[argv == e2 ? 1 : 8] = d.path;
-	command_text(argv, r->command, sizeof(r->command));
-	so = o ? *o : (struct spawn_opts){ 0 };
-	if (so.timeout_ns == FSDEV_TIMEOUT_AUTO)
-		so.timeout_ns = fsdev_timeout_ns(d.bytes);
-	r->timeout_ns = so.timeout_ns;
-	rc = spawn_run(argv, &so, &r->run);
-	if (rc == -ENOENT) {
-		snprintf(r->why, sizeof(r->why), "%s is not installed", r->tool);
+	if ((rc = fsdev_tool_run(argv, o, &d, &r->timeout_ns, &r->run, r->command, sizeof(r->command), r->why,
+				 sizeof(r->why))))
 		return rc;
-	}
-	if (rc) {
-		snprintf(r->why, sizeof(r->why), "cannot run %s: %s", r->tool, strerror(-rc));
-		return rc;
-	}
-	/* the command as run: the program found, then its arguments */
-	argv[0] = r->run.path;
-	command_text(argv, r->command, sizeof(r->command));
 	first_line(r->run.out, first, sizeof(first));
 	if (r->run.timed_out) {
 		snprintf(r->why, sizeof(r->why), "%s did not finish within %llu s: timed out, its processes killed",

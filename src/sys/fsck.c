@@ -168,19 +168,9 @@ enum fsck_verdict fsck_verdict_of(const char *tool, int exit_code, int signal, c
 	return out && (strstr(out, "error(s) found") || strstr(out, "errors found")) ? FSCK_ERRORS : FSCK_FAILED;
 }
 
-static void command_text(const char *const argv[], char *buf, size_t len)
-{
-	size_t at = 0;
-
-	buf[0] = '\0';
-	for (int i = 0; argv[i] && at < len; i++)
-		at += (size_t)snprintf(buf + at, len - at, "%s%s", i ? " " : "", argv[i]);
-}
-
 int fsck_run(const char *device, const char *fstype, const struct spawn_opts *o, struct fsck_result *r)
 {
 	const struct checker *k;
-	struct spawn_opts so;
 	const char *argv[8];
 	struct fsdev d;
 	int n = 0, rc;
@@ -214,24 +204,12 @@ int fsck_run(const char *device, const char *fstype, const struct spawn_opts *o,
 		argv[n++] = "-f";     /* xfs_repair: the device is a regular file */
 	argv[n++] = d.path;
 	argv[n] = NULL;
-	command_text(argv, r->command, sizeof(r->command));
-	so = o ? *o : (struct spawn_opts){ 0 };
-	if (so.timeout_ns == FSDEV_TIMEOUT_AUTO)
-		so.timeout_ns = fsdev_timeout_ns(d.bytes);
-	r->timeout_ns = so.timeout_ns;
-	rc = spawn_run(argv, &so, &r->run);
-	if (rc == -ENOENT) {
-		snprintf(r->why, sizeof(r->why), "%s is not installed", k->tool);
+	if ((rc = fsdev_tool_run(argv, o, &d, &r->timeout_ns, &r->run, r->command, sizeof(r->command), r->why,
+				 sizeof(r->why)))) {
+		if (rc != -ENOENT)
+			r->verdict = FSCK_FAILED;
 		return rc;
 	}
-	if (rc) {
-		r->verdict = FSCK_FAILED;
-		snprintf(r->why, sizeof(r->why), "cannot run %s: %s", k->tool, strerror(-rc));
-		return rc;
-	}
-	/* the command as run: the program found, then its arguments */
-	argv[0] = r->run.path;
-	command_text(argv, r->command, sizeof(r->command));
 	r->verdict = fsck_verdict_of(k->tool, r->run.exit_code, r->run.signal, r->run.out);
 	/* a checker that had to be killed did not finish, whatever it said before: not clean */
 	if (r->run.timed_out || r->run.stopped)

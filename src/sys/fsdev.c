@@ -100,3 +100,41 @@ uint64_t fsdev_timeout_ns(uint64_t bytes)
 
 	return (FSDEV_TIMEOUT_BASE_S + gib * FSDEV_TIMEOUT_S_PER_GIB) * UINT64_C(1000000000);
 }
+
+static void command_text(const char *const argv[], char *buf, size_t len)
+{
+	size_t at = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; argv[i] && at < len; i++)
+		at += (size_t)snprintf(buf + at, len - at, strchr(argv[i], ' ') ? "%s\"%s\"" : "%s%s",
+				       i ? " " : "", argv[i]);
+}
+
+int fsdev_tool_run(const char *argv[], const struct spawn_opts *o, const struct fsdev *d,
+		   uint64_t *timeout_ns, struct spawn_result *run, char *command, size_t cmdlen, char *why,
+		   size_t whylen)
+{
+	const char *tool = argv[0];
+	struct spawn_opts so = o ? *o : (struct spawn_opts){ 0 };
+	int rc;
+
+	command_text(argv, command, cmdlen);
+	if (so.timeout_ns == FSDEV_TIMEOUT_AUTO)
+		so.timeout_ns = fsdev_timeout_ns(d->bytes);
+	*timeout_ns = so.timeout_ns;
+	rc = spawn_run(argv, &so, run);
+	if (rc == -ENOENT) {
+		snprintf(why, whylen, "%s is not installed", tool);
+		return rc;
+	}
+	if (rc) {
+		snprintf(why, whylen, "cannot run %s: %s", tool, strerror(-rc));
+		return rc;
+	}
+	/* the command as run: the program found, then its arguments */
+	argv[0] = run->path;
+	command_text(argv, command, cmdlen);
+	argv[0] = tool;
+	return 0;
+}

@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sys/spawn.h"
+
 struct fsdev {
 	char path[PATH_MAX];         /* resolved */
 	bool image;                  /* a regular file, not a block device */
@@ -35,4 +37,13 @@ uint64_t fsdev_timeout_ns(uint64_t bytes);
  * EBUSY while the kernel holds it mounted), for an image through the loop devices whose
  * backing file it is. */
 int fsdev_resolve(const char *name, struct fsdev *d, char *why, size_t len);
+
+/* Runs an after-run tool on a resolved device d: argv[0] the tool's name, NULL-terminated.
+ * o's time limit (FSDEV_TIMEOUT_AUTO: fsdev_timeout_ns(d->bytes); o NULL: none) is left in
+ * *timeout_ns, the tool's result in *run, the command line in command (the program as found
+ * once it ran; an argument with a space in quotes). 0 once the tool ran, whatever it exited
+ * with; -ENOENT (not installed) or another -errno with one line in why. */
+int fsdev_tool_run(const char *argv[], const struct spawn_opts *o, const struct fsdev *d,
+		   uint64_t *timeout_ns, struct spawn_result *run, char *command, size_t cmdlen, char *why,
+		   size_t whylen);
 #endif

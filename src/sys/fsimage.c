@@ -13,7 +13,6 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,24 +26,13 @@
 
 #include "core/clock.h"
 #include "core/words.h"
+#include "core/errmsg.h"
 #include "core/quote.h"
 #include "sys/fsopts.h"
 #include "sys/blockdev.h"
 #include "sys/owned.h"
 
 extern char **environ;
-
-static void fmt(char *err, size_t len, const char *f, ...) __attribute__((format(printf, 3, 4)));
-static void fmt(char *err, size_t len, const char *f, ...)
-{
-	va_list ap;
-
-	if (!err || !len)
-		return;
-	va_start(ap, f);
-	vsnprintf(err, len, f, ap);
-	va_end(ap);
-}
 
 static void nap_ms(long ms)
 {
@@ -96,8 +84,8 @@ int fsimage_mkfs_argv(const char *type, const char *opts, char **argv, unsigned 
 	if (i == NFS) {
 		char q[QUOTE_MAX];
 
-		fmt(err, errlen, "unknown filesystem '%s' (known: %s)", quote_str(type, q, sizeof(q)),
-		    fsimage_fs_list());
+		errmsg(err, errlen, "unknown filesystem '%s' (known: %s)", quote_str(type, q, sizeof(q)),
+		       fsimage_fs_list());
 		return -1;
 	}
 	snprintf(prog, sizeof(prog), "mkfs.%s", type);
@@ -118,7 +106,7 @@ int fsimage_mkfs_argv(const char *type, const char *opts, char **argv, unsigned 
 oom:
 	while (n)
 		free(argv[--n]);
-	fmt(err, errlen, "out of memory");
+	errmsg(err, errlen, "out of memory");
 	return -1;
 }
 
@@ -222,23 +210,23 @@ int fsimage_remove(const char *path, dev_t dev, ino_t ino, bool dir, char *how, 
 
 	if (lstat(path, &st) < 0) {
 		if (errno == ENOENT) {
-			fmt(how, len, "already gone");
+			errmsg(how, len, "already gone");
 			return 0;
 		}
-		fmt(how, len, "left: %s", strerror(errno));
+		errmsg(how, len, "left: %s", strerror(errno));
 		return -errno;
 	}
 	if (st.st_dev != dev || st.st_ino != ino || (dir ? !S_ISDIR(st.st_mode) : !S_ISREG(st.st_mode))) {
-		fmt(how, len, "left: it is no longer what fsbench created");
+		errmsg(how, len, "left: it is no longer what fsbench created");
 		return 0;
 	}
 	if ((dir ? rmdir(path) : unlink(path)) < 0) {
 		int e = errno;
 
-		fmt(how, len, "left: %s", strerror(e));
+		errmsg(how, len, "left: %s", strerror(e));
 		return -e;
 	}
-	fmt(how, len, "removed");
+	errmsg(how, len, "removed");
 	return 0;
 }
 
@@ -269,7 +257,7 @@ int fsimage_loop_attach(int number, const char *image, int *fd, bool *dio, char 
 	snprintf(dev, sizeof(dev), "/dev/loop%d", number);
 	if ((ifd = open(image, O_RDWR | O_NOFOLLOW | O_CLOEXEC)) < 0) {
 		rc = -errno;
-		fmt(err, errlen, "cannot open '%s': %s", image, strerror(-rc));
+		errmsg(err, errlen, "cannot open '%s': %s", image, strerror(-rc));
 		return rc;
 	}
 	/* the node may appear a moment after LOOP_CTL_GET_FREE created the device */
@@ -277,7 +265,7 @@ int fsimage_loop_attach(int number, const char *image, int *fd, bool *dio, char 
 		nap_ms(20);
 	if (lfd < 0) {
 		rc = -errno;
-		fmt(err, errlen, "cannot open '%s': %s", dev, strerror(-rc));
+		errmsg(err, errlen, "cannot open '%s': %s", dev, strerror(-rc));
 		close(ifd);
 		return rc;
 	}
@@ -294,7 +282,7 @@ int fsimage_loop_attach(int number, const char *image, int *fd, bool *dio, char 
 	if (rc < 0) {
 		rc = errno == EBUSY ? -EBUSY : -errno;
 		if (rc != -EBUSY)
-			fmt(err, errlen, "cannot attach '%s' to %s: %s", image, dev, strerror(-rc));
+			errmsg(err, errlen, "cannot attach '%s' to %s: %s", image, dev, strerror(-rc));
 		close(lfd);
 		close(ifd);
 		return rc;
@@ -331,20 +319,20 @@ int fsimage_loop_detach(const char *dev, dev_t bdev, ino_t bino, char *how, size
 	int rc = fsimage_loop_backing(dev, &d, &i), fd;
 
 	if (rc == -ENXIO) {
-		fmt(how, len, "already detached");
+		errmsg(how, len, "already detached");
 		return 0;
 	}
 	if (rc) {
-		fmt(how, len, "left: %s", strerror(-rc));
+		errmsg(how, len, "left: %s", strerror(-rc));
 		return rc;
 	}
 	if (d != bdev || i != bino) {
-		fmt(how, len, "left: it is now attached to another file");
+		errmsg(how, len, "left: it is now attached to another file");
 		return 0;
 	}
 	if ((fd = open(dev, O_RDONLY | O_CLOEXEC)) < 0) {
 		rc = -errno;
-		fmt(how, len, "left: %s", strerror(-rc));
+		errmsg(how, len, "left: %s", strerror(-rc));
 		return rc;
 	}
 	/* busy right after an unmount: the kernel may still hold it for a moment */
@@ -353,18 +341,18 @@ int fsimage_loop_detach(const char *dev, dev_t bdev, ino_t bino, char *how, size
 	rc = rc < 0 ? -errno : 0;
 	close(fd);
 	if (rc == -ENXIO) {
-		fmt(how, len, "already detached");
+		errmsg(how, len, "already detached");
 		return 0;
 	}
 	if (rc) {
-		fmt(how, len, "left: %s", strerror(-rc));
+		errmsg(how, len, "left: %s", strerror(-rc));
 		return rc;
 	}
 	/* LOOP_CLR_FD on a device someone else holds open only marks it for autoclear and
 	 * returns 0: detached is what the device says, not what the ioctl returned */
 	for (int k = 0; k < 30; k++) {
 		if ((rc = fsimage_loop_backing(dev, &d, &i)) == -ENXIO) {
-			fmt(how, len, "detached");
+			errmsg(how, len, "detached");
 			return 0;
 		}
 		if (rc || d != bdev || i != bino)
@@ -372,11 +360,12 @@ int fsimage_loop_detach(const char *dev, dev_t bdev, ino_t bino, char *how, size
 		nap_ms(100);
 	}
 	if (rc == 0 && (d != bdev || i != bino)) {
-		fmt(how, len, "detached (now attached to another file)");
+		errmsg(how, len, "detached (now attached to another file)");
 		return 0;
 	}
-	fmt(how, len, "left: still attached: something else holds it open (the kernel detaches it "
-	    "when the last user closes it)");
+	errmsg(how, len,
+	       "left: still attached: something else holds it open (the kernel detaches it "
+	       "when the last user closes it)");
 	return -EBUSY;
 }
 
@@ -394,10 +383,11 @@ int fsimage_mount(const char *source, const char *target, const char *type, cons
 		return rc;
 	if (mount(source, target, type, flags, data) < 0) {
 		rc = -errno;
-		fmt(err, errlen, "cannot mount %s (%s, options '%s') on '%s': %s", source, type,
-		    opts && *opts ? opts : "defaults", target, strerror(-rc));
+		errmsg(err, errlen, "cannot mount %s (%s, options '%s') on '%s': %s", source, type,
+		       opts && *opts ? opts : "defaults", target, strerror(-rc));
 		if (rc == -EINVAL)
-			fmt(err + strlen(err), errlen - strlen(err), " (an option %s does not know?)", type);
+			errmsg(err + strlen(err), errlen - strlen(err), " (an option %s does not know?)",
+			       type);
 	}
 	free(data);
 	return rc;
@@ -480,11 +470,11 @@ int fsimage_umount_ns(const char *target, const char *source, uint64_t *ns, char
 	uint64_t t0 = clock_ns();
 
 	if (m < 0) {
-		fmt(how, len, "left: %s", strerror(-m));
+		errmsg(how, len, "left: %s", strerror(-m));
 		return m;
 	}
 	if (!m) {
-		fmt(how, len, "not mounted (already unmounted)");
+		errmsg(how, len, "not mounted (already unmounted)");
 		return 0;
 	}
 	for (k = 0; umount2(target, UMOUNT_NOFOLLOW) < 0; k++) {
@@ -494,10 +484,10 @@ int fsimage_umount_ns(const char *target, const char *source, uint64_t *ns, char
 			break;
 		if (e != EBUSY || k == 30) {
 			if (e == EBUSY && umount2(target, UMOUNT_NOFOLLOW | MNT_DETACH) == 0) {
-				fmt(how, len, "detached lazily (busy: something still uses it)");
+				errmsg(how, len, "detached lazily (busy: something still uses it)");
 				return 0;
 			}
-			fmt(how, len, "left: %s", strerror(e));
+			errmsg(how, len, "left: %s", strerror(e));
 			return -e;
 		}
 		nap_ms(100);
@@ -505,7 +495,7 @@ int fsimage_umount_ns(const char *target, const char *source, uint64_t *ns, char
 	/* a retried unmount waited for someone else: not the filesystem's time */
 	if (ns)
 		*ns = k ? 0 : clock_ns() - t0;
-	fmt(how, len, "unmounted");
+	errmsg(how, len, "unmounted");
 	return 0;
 }
 
@@ -601,19 +591,19 @@ int fsimage_knob_check(const char *path, char *real, size_t reallen, char *curre
 	if (!realpath(path, r)) {
 		int e = errno;
 
-		fmt(err, errlen, "knob '%s': %s", q, strerror(e));
+		errmsg(err, errlen, "knob '%s': %s", q, strerror(e));
 		return -EINVAL;
 	}
 	if (strncmp(r, "/proc/sys/", 10) && strncmp(r, "/sys/", 5)) {
-		fmt(err, errlen, "knob '%s': not a file under /proc/sys or /sys", q);
+		errmsg(err, errlen, "knob '%s': not a file under /proc/sys or /sys", q);
 		return -EINVAL;
 	}
 	if (stat(r, &st) < 0 || !S_ISREG(st.st_mode)) {
-		fmt(err, errlen, "knob '%s': not a file", q);
+		errmsg(err, errlen, "knob '%s': not a file", q);
 		return -EINVAL;
 	}
 	if (!(st.st_mode & 0222)) {
-		fmt(err, errlen, "knob '%s': read-only", q);
+		errmsg(err, errlen, "knob '%s': read-only", q);
 		return -EINVAL;
 	}
 	snprintf(real, reallen, "%s", r);
@@ -768,12 +758,12 @@ static int stack_check(const char *q, const struct stat *st, bool destroy, char 
 	int i, rc = 0;
 
 	if (!s) {
-		fmt(err, errlen, "out of memory");
+		errmsg(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
 	if (blockdev_stack("/sys", major(st->st_rdev), minor(st->st_rdev), s)) {
-		fmt(err, errlen, "--device '%s': block device %u:%u is not in /sys/dev/block", q,
-		    major(st->st_rdev), minor(st->st_rdev));
+		errmsg(err, errlen, "--device '%s': block device %u:%u is not in /sys/dev/block", q,
+		       major(st->st_rdev), minor(st->st_rdev));
 		free(s);
 		return -ENODEV;
 	}
@@ -781,40 +771,46 @@ static int stack_check(const char *q, const struct stat *st, bool destroy, char 
 		blockdev_stack_path(s, (unsigned)i, path, sizeof(path));
 		quote_str(where, wq, sizeof(wq));
 		if (i == 0)
-			fmt(err, errlen, "--device '%s' is mounted at '%s': refusing it", q, wq);
+			errmsg(err, errlen, "--device '%s' is mounted at '%s': refusing it", q, wq);
 		else
-			fmt(err, errlen, "--device '%s' is in use: %s is mounted at '%s': refusing it", q, path, wq);
+			errmsg(err, errlen, "--device '%s' is in use: %s is mounted at '%s': refusing it", q,
+			       path, wq);
 		rc = -EBUSY;
 	} else if ((i = stack_swap(s)) >= 0) {
 		blockdev_stack_path(s, (unsigned)i, path, sizeof(path));
-		fmt(err, errlen, "--device '%s' is in use: %s is swap space: refusing it", q, path);
+		errmsg(err, errlen, "--device '%s' is in use: %s is swap space: refusing it", q, path);
 		rc = -EBUSY;
 	} else if (s->truncated) {
-		fmt(err, errlen, "--device '%s' is in use: more than %d devices are stacked on it: refusing it",
-		    q, BLOCKDEV_STACK_MAX);
+		errmsg(err, errlen,
+		       "--device '%s' is in use: more than %d devices are stacked on it: refusing it", q,
+		       BLOCKDEV_STACK_MAX);
 		rc = -EBUSY;
 	} else {
 		for (unsigned k = 1; k < s->n && !rc; k++) {
 			if (!s->node[k].holder)
 				continue;
 			blockdev_stack_path(s, k, path, sizeof(path));
-			fmt(err, errlen, "--device '%s' is in use: held by %s: refusing it", q, path);
+			errmsg(err, errlen, "--device '%s' is in use: held by %s: refusing it", q, path);
 			rc = -EBUSY;
 		}
 		for (unsigned k = 1; k < s->n && !rc; k++) {
 			if (!stack_claimed(&s->node[k]))
 				continue;
 			blockdev_stack_path(s, k, path, sizeof(path));
-			fmt(err, errlen, "--device '%s' is in use: %s is held open exclusively (mounted in "
-			    "another mount namespace, or another program): refusing it", q, path);
+			errmsg(err, errlen,
+			       "--device '%s' is in use: %s is held open exclusively (mounted in "
+			       "another mount namespace, or another program): refusing it",
+			       q, path);
 			rc = -EBUSY;
 		}
 		for (unsigned k = 1; k < s->n && !rc && !destroy; k++) {
 			if (s->node[k].under)
 				continue;
 			blockdev_stack_path(s, k, path, sizeof(path));
-			fmt(err, errlen, "--device '%s' has %s on it: refusing to overwrite it "
-			    "(--destroy %s names it again to allow that)", q, path, q);
+			errmsg(err, errlen,
+			       "--device '%s' has %s on it: refusing to overwrite it "
+			       "(--destroy %s names it again to allow that)",
+			       q, path, q);
 			rc = -EEXIST;
 		}
 	}
@@ -834,11 +830,11 @@ int fsimage_device_check(const char *dev, bool destroy, int *claim, char *err, s
 	quote_str(dev, q, sizeof(q));
 	if (stat(dev, &st) < 0) {
 		rc = -errno;
-		fmt(err, errlen, "--device '%s': %s", q, strerror(-rc));
+		errmsg(err, errlen, "--device '%s': %s", q, strerror(-rc));
 		return rc;
 	}
 	if (!S_ISBLK(st.st_mode)) {
-		fmt(err, errlen, "--device '%s': not a block device", q);
+		errmsg(err, errlen, "--device '%s': not a block device", q);
 		return -ENOTBLK;
 	}
 	if ((rc = stack_check(q, &st, destroy, err, errlen)))
@@ -848,15 +844,17 @@ int fsimage_device_check(const char *dev, bool destroy, int *claim, char *err, s
 	if ((fd = open(dev, O_RDONLY | O_EXCL | O_CLOEXEC)) < 0) {
 		rc = -errno;
 		if (rc == -EBUSY)
-			fmt(err, errlen, "--device '%s' is in use (held open exclusively: mounted, swap, "
-			    "device-mapper, RAID or another program): refusing it", q);
+			errmsg(err, errlen,
+			       "--device '%s' is in use (held open exclusively: mounted, swap, "
+			       "device-mapper, RAID or another program): refusing it",
+			       q);
 		else
-			fmt(err, errlen, "--device '%s': %s", q, strerror(-rc));
+			errmsg(err, errlen, "--device '%s': %s", q, strerror(-rc));
 		return rc;
 	}
 	if (!(pr = blkid_new_probe())) {
 		close(fd);
-		fmt(err, errlen, "--device '%s': cannot probe it (libblkid)", q);
+		errmsg(err, errlen, "--device '%s': cannot probe it (libblkid)", q);
 		return -ENOMEM;
 	}
 	rc = blkid_probe_set_device(pr, fd, 0, 0);
@@ -872,16 +870,25 @@ int fsimage_device_check(const char *dev, bool destroy, int *claim, char *err, s
 			blkid_probe_lookup_value(pr, "TYPE", &type, NULL);
 			blkid_probe_lookup_value(pr, "PTTYPE", &pt, NULL);
 			if (!destroy) {
-				fmt(err, errlen, "--device '%s' holds %s %s: refusing to overwrite it "
-				    "(--destroy %s names it again to allow that)", q,
-				    type ? type : pt ? pt : "a", type ? "(a filesystem or RAID signature)" :
-				    pt ? "(a partition table)" : "signature", q);
+				errmsg(err, errlen,
+				       "--device '%s' holds %s %s: refusing to overwrite it "
+				       "(--destroy %s names it again to allow that)",
+				       q,
+				       type ? type
+				       : pt ? pt
+					    : "a",
+				       type ? "(a filesystem or RAID signature)"
+				       : pt ? "(a partition table)"
+					    : "signature",
+				       q);
 				rc = -EEXIST;
 			}
 		} else if (rc == -2) {
 			if (!destroy) {
-				fmt(err, errlen, "--device '%s' holds several signatures: refusing to overwrite it "
-				    "(--destroy %s names it again to allow that)", q, q);
+				errmsg(err, errlen,
+				       "--device '%s' holds several signatures: refusing to overwrite it "
+				       "(--destroy %s names it again to allow that)",
+				       q, q);
 				rc = -EEXIST;
 			} else {
 				rc = 0;
@@ -889,11 +896,11 @@ int fsimage_device_check(const char *dev, bool destroy, int *claim, char *err, s
 		} else if (rc == 1) {
 			rc = 0;
 		} else {
-			fmt(err, errlen, "--device '%s': cannot probe it (libblkid)", q);
+			errmsg(err, errlen, "--device '%s': cannot probe it (libblkid)", q);
 			rc = -EIO;
 		}
 	} else {
-		fmt(err, errlen, "--device '%s': cannot probe it (libblkid)", q);
+		errmsg(err, errlen, "--device '%s': cannot probe it (libblkid)", q);
 		rc = -EIO;
 	}
 	blkid_free_probe(pr);
@@ -905,7 +912,7 @@ int fsimage_device_check(const char *dev, bool destroy, int *claim, char *err, s
 			*claim = fd;
 			return 0;
 		}
-		fmt(err, errlen, "--device '%s' changed while it was checked", q);
+		errmsg(err, errlen, "--device '%s' changed while it was checked", q);
 		rc = -EAGAIN;
 	}
 	close(fd);

@@ -4,7 +4,6 @@
 
 #include <errno.h>
 #include <libmount/libmount.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,20 +11,9 @@
 #include <sys/mount.h>
 
 #include "core/matrix.h"
+#include "core/errmsg.h"
 #include "core/quote.h"
 #include "core/words.h"
-
-static void fmt(char *err, size_t len, const char *f, ...) __attribute__((format(printf, 3, 4)));
-static void fmt(char *err, size_t len, const char *f, ...)
-{
-	va_list ap;
-
-	if (!err || !len)
-		return;
-	va_start(ap, f);
-	vsnprintf(err, len, f, ap);
-	va_end(ap);
-}
 
 /* ---- mkfs ------------------------------------------------------------------------------- */
 
@@ -288,7 +276,7 @@ static int subopts_check(const char *prog, const char *opt, const struct subopt 
 	char q[QUOTE_MAX], item[256];
 
 	if (!*v) {
-		fmt(err, errlen, "%s: option '%s' needs name[=value][,...]", prog, opt);
+		errmsg(err, errlen, "%s: option '%s' needs name[=value][,...]", prog, opt);
 		return -EINVAL;
 	}
 	while (*v) {
@@ -299,15 +287,15 @@ static int subopts_check(const char *prog, const char *opt, const struct subopt 
 
 		if (!n || n >= sizeof(item)) {
 			snprintf(item, sizeof(item), "%.*s", (int)(n < 64 ? n : 64), v);
-			fmt(err, errlen, "%s: option '%s': '%s' is not name[=value]", prog, opt,
-			    quote_str(item, q, sizeof(q)));
+			errmsg(err, errlen, "%s: option '%s': '%s' is not name[=value]", prog, opt,
+			       quote_str(item, q, sizeof(q)));
 			return -EINVAL;
 		}
 		snprintf(item, sizeof(item), "%.*s", (int)n, v);
 		v += n;
 		/* a trailing comma is an empty suboption */
 		if (*v == ',' && !*++v) {
-			fmt(err, errlen, "%s: option '%s': an empty suboption after ','", prog, opt);
+			errmsg(err, errlen, "%s: option '%s': an empty suboption after ','", prog, opt);
 			return -EINVAL;
 		}
 		kn = strcspn(item, "=");
@@ -316,13 +304,15 @@ static int subopts_check(const char *prog, const char *opt, const struct subopt 
 			;
 		if (!s->name) {
 			item[kn] = '\0';
-			fmt(err, errlen, "%s: option '%s': unknown suboption '%s' (fsbench(1), MATRIX, lists "
-			    "the accepted ones)", prog, opt, quote_str(item, q, sizeof(q)));
+			errmsg(err, errlen,
+			       "%s: option '%s': unknown suboption '%s' (fsbench(1), MATRIX, lists "
+			       "the accepted ones)",
+			       prog, opt, quote_str(item, q, sizeof(q)));
 			return -EINVAL;
 		}
 		if (s->refused) {
-			fmt(err, errlen, "%s: option '%s': %s%s is not accepted: %s", prog, opt, s->name,
-			    s->v == S_FLAG || s->v == S_OPTBOOL ? "" : "=", s->refused);
+			errmsg(err, errlen, "%s: option '%s': %s%s is not accepted: %s", prog, opt, s->name,
+			       s->v == S_FLAG || s->v == S_OPTBOOL ? "" : "=", s->refused);
 			return -EINVAL;
 		}
 		switch (s->v) {
@@ -343,11 +333,12 @@ static int subopts_check(const char *prog, const char *opt, const struct subopt 
 			break;
 		}
 		if (!ok) {
-			fmt(err, errlen, "%s: option '%s': %s", prog, opt, quote_str(item, q, sizeof(q)));
-			fmt(err + strlen(err), errlen - strlen(err), ": %s",
-			    s->v == S_FLAG ? "takes no value" : s->v == S_OPTBOOL ? "the value is 0 or 1" :
-			    s->v == S_NUM ? "the value is a number or size" :
-			    "the value is a name (letters, digits and _ . : + @ % ^ -)");
+			errmsg(err, errlen, "%s: option '%s': %s", prog, opt, quote_str(item, q, sizeof(q)));
+			errmsg(err + strlen(err), errlen - strlen(err), ": %s",
+			       s->v == S_FLAG	   ? "takes no value"
+			       : s->v == S_OPTBOOL ? "the value is 0 or 1"
+			       : s->v == S_NUM	   ? "the value is a number or size"
+					       : "the value is a name (letters, digits and _ . : + @ % ^ -)");
 			return -EINVAL;
 		}
 	}
@@ -383,8 +374,8 @@ static int value_check(const char *prog, const char *opt, const struct mkopt *o,
 		break;
 	}
 	if (!ok) {
-		fmt(err, errlen, "%s: option '%s': '%s' is not %s", prog, opt, quote_str(v, q, sizeof(q)),
-		    arg_what(o->arg));
+		errmsg(err, errlen, "%s: option '%s': '%s' is not %s", prog, opt, quote_str(v, q, sizeof(q)),
+		       arg_what(o->arg));
 		return -EINVAL;
 	}
 	return 0;
@@ -392,7 +383,7 @@ static int value_check(const char *prog, const char *opt, const struct mkopt *o,
 
 static int refuse(const char *prog, const char *opt, const struct mkopt *o, char *err, size_t errlen)
 {
-	fmt(err, errlen, "%s: option '%s' is not accepted: %s", prog, opt, o->refused);
+	errmsg(err, errlen, "%s: option '%s' is not accepted: %s", prog, opt, o->refused);
 	return -EINVAL;
 }
 
@@ -408,7 +399,7 @@ int fsopts_mkfs_check(const char *type, char *const words[], unsigned n, char *e
 	for (g = 0; g < sizeof(grammars) / sizeof(grammars[0]) && strcmp(grammars[g].type, type); g++)
 		;
 	if (g == sizeof(grammars) / sizeof(grammars[0])) {
-		fmt(err, errlen, "unknown filesystem '%s'", quote_str(type, q, sizeof(q)));
+		errmsg(err, errlen, "unknown filesystem '%s'", quote_str(type, q, sizeof(q)));
 		return -EINVAL;
 	}
 	snprintf(prog, sizeof(prog), "mkfs.%s", type);
@@ -417,13 +408,17 @@ int fsopts_mkfs_check(const char *type, char *const words[], unsigned n, char *e
 		const struct mkopt *o;
 
 		if (!strcmp(w, "--")) {
-			fmt(err, errlen, "%s: '--' is not accepted: it ends the options, and mkfs options "
-			    "take no operands (the runner names the device)", prog);
+			errmsg(err, errlen,
+			       "%s: '--' is not accepted: it ends the options, and mkfs options "
+			       "take no operands (the runner names the device)",
+			       prog);
 			return -EINVAL;
 		}
 		if (w[0] != '-' || !w[1]) {
-			fmt(err, errlen, "%s: '%s' is not an option: mkfs options take no operands (no "
-			    "device, no size: the runner names the device)", prog, quote_str(w, q, sizeof(q)));
+			errmsg(err, errlen,
+			       "%s: '%s' is not an option: mkfs options take no operands (no "
+			       "device, no size: the runner names the device)",
+			       prog, quote_str(w, q, sizeof(q)));
 			return -EINVAL;
 		}
 		if (w[1] == '-') {
@@ -437,21 +432,23 @@ int fsopts_mkfs_check(const char *type, char *const words[], unsigned n, char *e
 			     !(o->lname && strlen(o->lname) == kn && !strncmp(o->lname, w + 2, kn)); o++)
 				;
 			if (!grammars[g].long_opts || !o->lname) {
-				fmt(err, errlen, "%s: unknown option '%s' (fsbench(1), MATRIX, lists the accepted "
-				    "ones)", prog, quote_str(opt, q, sizeof(q)));
+				errmsg(err, errlen,
+				       "%s: unknown option '%s' (fsbench(1), MATRIX, lists the accepted "
+				       "ones)",
+				       prog, quote_str(opt, q, sizeof(q)));
 				return -EINVAL;
 			}
 			if (o->refused)
 				return refuse(prog, opt, o, err, errlen);
 			if (o->arg == A_NONE) {
 				if (v) {
-					fmt(err, errlen, "%s: option '%s' takes no value", prog, opt);
+					errmsg(err, errlen, "%s: option '%s' takes no value", prog, opt);
 					return -EINVAL;
 				}
 				continue;
 			}
 			if (!v && i + 1 == n) {
-				fmt(err, errlen, "%s: option '%s' needs a value", prog, opt);
+				errmsg(err, errlen, "%s: option '%s' needs a value", prog, opt);
 				return -EINVAL;
 			}
 			if (value_check(prog, opt, o, v ? v : words[++i], err, errlen))
@@ -464,8 +461,10 @@ int fsopts_mkfs_check(const char *type, char *const words[], unsigned n, char *e
 			for (o = grammars[g].opts; (o->sname || o->lname) && o->sname != *p; o++)
 				;
 			if (!o->sname) {
-				fmt(err, errlen, "%s: unknown option '%s' (fsbench(1), MATRIX, lists the accepted "
-				    "ones)", prog, quote_str(opt, q, sizeof(q)));
+				errmsg(err, errlen,
+				       "%s: unknown option '%s' (fsbench(1), MATRIX, lists the accepted "
+				       "ones)",
+				       prog, quote_str(opt, q, sizeof(q)));
 				return -EINVAL;
 			}
 			if (o->refused)
@@ -474,7 +473,7 @@ int fsopts_mkfs_check(const char *type, char *const words[], unsigned n, char *e
 				continue;
 			/* the rest of the word is the argument, or else the next word */
 			if (!p[1] && i + 1 == n) {
-				fmt(err, errlen, "%s: option '%s' needs a value", prog, opt);
+				errmsg(err, errlen, "%s: option '%s' needs a value", prog, opt);
 				return -EINVAL;
 			}
 			if (value_check(prog, opt, o, p[1] ? p + 1 : words[++i], err, errlen))
@@ -599,8 +598,10 @@ int fsopts_mount_parse(const char *opts, unsigned long *flags, char **data, char
 	/* no quoting (libmount keeps "a,b" as one value, the kernel may not): plain words only */
 	for (const char *p = opts; *p; p++)
 		if ((unsigned char)*p <= 0x20 || *p == 0x7f || strchr("\"'\\", *p)) {
-			fmt(err, errlen, "mount options '%s': quotes, blanks and control characters are "
-			    "not accepted", quote_str(opts, q, sizeof(q)));
+			errmsg(err, errlen,
+			       "mount options '%s': quotes, blanks and control characters are "
+			       "not accepted",
+			       quote_str(opts, q, sizeof(q)));
 			return -EINVAL;
 		}
 	if (!(copy = strdup(opts)))
@@ -614,7 +615,7 @@ int fsopts_mount_parse(const char *opts, unsigned long *flags, char **data, char
 		quote_str(item, q, sizeof(q));
 		if (!namesz) {
 			if (value) {
-				fmt(err, errlen, "mount option '%s': no name", q);
+				errmsg(err, errlen, "mount option '%s': no name", q);
 				rc = -EINVAL;
 			}
 			continue;
@@ -622,18 +623,22 @@ int fsopts_mount_parse(const char *opts, unsigned long *flags, char **data, char
 		if ((m = map_find(user_map, name, namesz))) {
 			if (!strcmp(m->name, "defaults") && !value)
 				continue;
-			fmt(err, errlen, "mount option '%s' is not accepted: %s", q,
-			    !strcmp(m->name, "defaults") ? "defaults takes no value" :
-			    "an option of mount(8), not of the kernel (loop devices, helpers, fstab); "
-			    "the runner mounts with mount(2)");
+			errmsg(err, errlen, "mount option '%s' is not accepted: %s", q,
+			       !strcmp(m->name, "defaults")
+				       ? "defaults takes no value"
+				       : "an option of mount(8), not of the kernel (loop devices, helpers, fstab); "
+					 "the runner mounts with mount(2)");
 			rc = -EINVAL;
 		} else if ((m = map_find(linux_map, name, namesz))) {
 			if (value) {
-				fmt(err, errlen, "mount option '%s': %.*s takes no value", q, (int)namesz, name);
+				errmsg(err, errlen, "mount option '%s': %.*s takes no value", q, (int)namesz,
+				       name);
 				rc = -EINVAL;
 			} else if ((unsigned long)m->id & MS_REFUSED) {
-				fmt(err, errlen, "mount option '%s' is not accepted: bind, move, remount and "
-				    "propagation (shared, private, slave, unbindable) change other mounts", q);
+				errmsg(err, errlen,
+				       "mount option '%s' is not accepted: bind, move, remount and "
+				       "propagation (shared, private, slave, unbindable) change other mounts",
+				       q);
 				rc = -EINVAL;
 			} else {
 				rc = append(&vfs, name, namesz);
@@ -642,7 +647,7 @@ int fsopts_mount_parse(const char *opts, unsigned long *flags, char **data, char
 			const char *why = fs_option_refused(name, namesz, value, valsz);
 
 			if (why) {
-				fmt(err, errlen, "mount option '%s' is not accepted: %s", q, why);
+				errmsg(err, errlen, "mount option '%s' is not accepted: %s", q, why);
 				rc = -EINVAL;
 			} else {
 				rc = append(&fs, name, namesz + (value ? valsz + 1 : 0));
@@ -656,9 +661,9 @@ int fsopts_mount_parse(const char *opts, unsigned long *flags, char **data, char
 	if (!rc && vfs && mnt_optstr_get_flags(vfs, &fl, linux_map))
 		rc = -EINVAL;
 	if (rc == -ENOMEM)
-		fmt(err, errlen, "out of memory");
+		errmsg(err, errlen, "out of memory");
 	else if (rc && err && !*err)
-		fmt(err, errlen, "mount options '%s': cannot parse them", quote_str(opts, q, sizeof(q)));
+		errmsg(err, errlen, "mount options '%s': cannot parse them", quote_str(opts, q, sizeof(q)));
 	if (!rc && flags)
 		*flags = fl;
 	if (!rc && data) {
@@ -711,15 +716,15 @@ int fsopts_exp_check(const struct mx_exp *e, bool cells, char *err, size_t errle
 				 ax->kind == MX_MKFS ? mkfs_value_check(e, set, msg, sizeof(msg)) : 0;
 
 			if (rc) {
-				fmt(err, errlen, "axis %s: value '%s': %s", ax->name, quote_str(set, q, sizeof(q)),
-				    msg);
+				errmsg(err, errlen, "axis %s: value '%s': %s", ax->name,
+				       quote_str(set, q, sizeof(q)), msg);
 				return -EINVAL;
 			}
 		}
 	}
 	for (unsigned i = 0; i < e->ncells && cells; i++)
 		if (fsopts_mount_parse(e->cells[i].mount_opts, NULL, NULL, msg, sizeof(msg))) {
-			fmt(err, errlen, "cell %s: %s", e->cells[i].name, msg);
+			errmsg(err, errlen, "cell %s: %s", e->cells[i].name, msg);
 			return -EINVAL;
 		}
 	return 0;

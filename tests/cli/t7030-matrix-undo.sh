@@ -15,6 +15,15 @@ mkdir -p "$TMPDIR"
 K=/proc/sys/fs/lease-break-time
 [ -w $K ] || skip "no $K to write here"
 old=$(cat $K)
+# a failure part-way leaves nothing behind either: the runner killed, its directory undone (the
+# knob restored, the mount gone), so that the next test of the knob's group reads its default
+pid= r=
+undo_on_exit() {
+    [ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
+    [ -n "$r" ] && [ -f "$r/manifest.json" ] && "$FSBENCH" matrix --undo "$r" >/dev/null 2>&1
+    [ "$(cat $K)" = "$old" ] || echo "$old" > $K
+}
+trap 'undo_on_exit; _lib_cleanup' EXIT
 
 # wait until the manifest says a filesystem is mounted and the knob written: mid-run
 wait_mounted() {
@@ -33,13 +42,25 @@ r=$SCRATCH/r
 "$FSBENCH" matrix --fs ext4 --knob $K=43 --repeat 200 --size 64 --max-other-cpu 100 -o "$r" \
     -- tiotest -t 1 -f 32 -r 500 > out 2> err &
 pid=$!
-wait_mounted "$r" || { kill -INT $pid; wait $pid; fail "never saw a mounted run: $(cat err)"; }
+# Freeze the runner at a moment its filesystem is mounted and its knob written: the manifest
+# can still say "mounted" while a run's teardown is under way (unmounted, the knob not yet
+# restored), a window that a loaded machine widens. Stopped, it is still alive for --undo's
+# refusal, and the kill below lands with the mount in place.
+frozen=
+for _ in $(seq 1 20); do
+    wait_mounted "$r" || { kill -INT $pid; wait $pid; fail "never saw a mounted run: $(cat err)"; }
+    kill -STOP $pid
+    if grep -q "$TMPDIR" /proc/self/mountinfo && [ "$(cat $K)" = 43 ]; then frozen=1; break; fi
+    kill -CONT $pid
+    sleep 0.1
+done
+[ -n "$frozen" ] || { kill -KILL $pid; wait $pid; fail "never froze the runner with its run mounted"; }
 # alive: --undo refuses, touches nothing
 fsb matrix --undo "$r" 2> uerr; rc=$?
 [ $rc = 2 ] && grep -q "still running (pid $pid)" uerr || fail "--undo of a live runner: exit $rc: $(cat uerr)"
 grep -q "$TMPDIR" /proc/self/mountinfo || fail "--undo of a live runner unmounted something"
 kill -KILL $pid
-wait $pid 2>/dev/null
+wait $pid 2>/dev/null; pid=
 [ "$(cat $K)" = 43 ] || fail "the knob is not left written by the killed runner ($(cat $K))"
 grep -q "$TMPDIR" /proc/self/mountinfo || fail "nothing left mounted to repair"
 jq -e '.state == "running"' "$r/manifest.json" >/dev/null || fail "manifest state after the kill"
@@ -68,7 +89,7 @@ mkdir "$SCRATCH/id/dir"
 ino=$(stat -c %i "$SCRATCH/id/image.img") dev=$(stat -c %d "$SCRATCH/id/image.img")
 truncate -s 64M "$SCRATCH/id/other.img"
 L=$(losetup -f --show "$SCRATCH/id/other.img") || fail "losetup"
-trap 'umount "$SCRATCH/id/mnt" 2>/dev/null; losetup -d "$L"; _lib_cleanup' EXIT
+trap 'umount "$SCRATCH/id/mnt" 2>/dev/null; losetup -d "$L"; undo_on_exit; _lib_cleanup' EXIT
 mkfs.ext4 -q -F "$L" && mkdir "$SCRATCH/id/mnt" && mount "$L" "$SCRATCH/id/mnt" || fail "test mount"
 jq -n --arg img "$SCRATCH/id/image.img" --argjson ino "$ino" --argjson dev "$dev" --arg sc "$SCRATCH/id" \
       --arg d "$SCRATCH/id/dir" --arg loop "$L" --arg mnt "$SCRATCH/id/mnt" --arg k "$K" --arg old "$old" '
