@@ -41,12 +41,13 @@ struct sampler {
 	struct snap stream_last; /* p->stream: the end of the last interval streamed */
 };
 
+/* s->acc is all zero between calls: only the buckets between the workers' lowest min and
+ * highest max are added to, counted, copied out and cleared (a few hundred of the 3776). */
 static int take_snap(struct sampler *s, uint64_t now, struct snap *out)
 {
 	struct phase *p = s->p;
-	unsigned n = 0, k = 0;
+	unsigned n = 0, k = 0, lo = HIST_NBUCKETS, hi = 0;
 
-	memset(s->acc, 0, HIST_NBUCKETS * sizeof(*s->acc));
 	out->ops = out->bytes = 0;
 	for (unsigned w = 0; w < p->nworkers; w++) {
 		const struct opstat *st = p->workers[w].live;
@@ -57,17 +58,21 @@ static int take_snap(struct sampler *s, uint64_t now, struct snap *out)
 
 		out->ops += HIST_PEEK(st->ops);
 		out->bytes += HIST_PEEK(st->bytes);
-		/* only the buckets between the worker's min and max can be non-zero: a few hundred
-		 * of the 3776, so the snapshot touches few of the worker's cache lines. min and max
-		 * are read after the ops counter and only widen, so the range covers what counted. */
+		/* only the buckets between the worker's min and max can be non-zero, so the
+		 * snapshot touches few of the worker's cache lines. min and max are read after
+		 * the ops counter and only widen, so the range covers what counted. */
 		mn = HIST_PEEK(st->lat.min);
 		mx = HIST_PEEK(st->lat.max);
 		if (mn > mx)
 			continue;        /* nothing recorded yet */
-		for (unsigned i = hist_index(mn), e = hist_index(mx); i <= e; i++)
+		unsigned i = hist_index(mn), e = hist_index(mx);
+
+		lo = i < lo ? i : lo;
+		hi = e > hi ? e : hi;
+		for (; i <= e; i++)
 			s->acc[i] += HIST_PEEK(st->lat.buckets[i]);
 	}
-	for (unsigned i = 0; i < HIST_NBUCKETS; i++)
+	for (unsigned i = lo; i <= hi && i < HIST_NBUCKETS; i++)
 		n += s->acc[i] != 0;
 	out->t_ns = now - p->start_ns;
 	out->n = n;
@@ -76,15 +81,18 @@ static int take_snap(struct sampler *s, uint64_t now, struct snap *out)
 	if (!out->idx || !out->cnt) {
 		free(out->idx);
 		free(out->cnt);
-		return -ENOMEM;
+		out->idx = NULL;
+		out->cnt = NULL;
+		n = 0;
 	}
-	for (unsigned i = 0; i < HIST_NBUCKETS; i++) {
-		if (!s->acc[i])
-			continue;
-		out->idx[k] = (uint16_t)i;
-		out->cnt[k++] = s->acc[i];
+	for (unsigned i = lo; i <= hi && i < HIST_NBUCKETS; i++) {
+		if (s->acc[i] && n) {
+			out->idx[k] = (uint16_t)i;
+			out->cnt[k++] = s->acc[i];
+		}
+		s->acc[i] = 0;
 	}
-	return 0;
+	return out->idx ? 0 : -ENOMEM;
 }
 
 static void snap_free(struct snap *x)
@@ -307,7 +315,7 @@ struct sampler *sampler_start(struct phase *p)
 		s->want_ns = s->tick_ns << k;
 	}
 	s->snaps = calloc(MAX_PENDING + 2, sizeof(*s->snaps));
-	s->acc = malloc(HIST_NBUCKETS * sizeof(*s->acc));
+	s->acc = calloc(HIST_NBUCKETS, sizeof(*s->acc));
 	pthread_mutex_init(&s->mu, NULL);
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
