@@ -18,9 +18,10 @@
  *                 missing. Then the results (RESULT) and the exit status (EXIT). Waits poll
  *                 (MPI's own blocking waits poll without sleeping: busy, or sched_yield in
  *                 a loop under Open MPI's mpi_yield_when_idle, its default when it sees the
- *                 node oversubscribed, which still takes a CPU no other task wants at that
- *                 instant and wakes on every tick): a yield for 1 ms, then naps of 1/16
- *                 of the time waited so far, from 20 us up to 4 ms, so that a rank waiting
+ *                 node oversubscribed, which still keeps a CPU busy whenever no other
+ *                 task is runnable there): a yield for 1 ms, then naps of 1/16
+ *                 of the time waited so far, from 20 us up to 4 ms (20 ms in the waits
+ *                 for the results and the exit status), so that a rank waiting
  *                 for slower ones does not take their CPU (2-4 % of a CPU, watch thread
  *                 included, on a loaded 2-CPU host where 20 us naps took 17-20 %). ARRIVE
  *                 carries the instant the rank began to wait, and rank 0 puts the release
