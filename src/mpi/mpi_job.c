@@ -115,20 +115,25 @@ static void broadcast_ctl(struct mpi_job *j, const struct ctl_msg *m)
 #define POLL_YIELD_NS 1000000
 #define POLL_NAP_MIN_NS 20000
 #define POLL_NAP_MAX_NS 4000000
+/* The waits at the end of the job (rank 0 for the results, the others for the exit status)
+ * delay nothing that is measured: their naps grow to 20 ms, 50 wake-ups a second (at 4 ms,
+ * 1.1-1.5 % of a CPU per waiting rank on a loaded 2-CPU host; the barrier's naps stay at 4 ms,
+ * which bounds how late a release is put after the last rank arrives). */
+#define POLL_END_NAP_MAX_NS 20000000
 
-/* the nap of a wait that has lasted waited_ns (0: still yielding) */
-static uint64_t nap_ns(uint64_t waited_ns)
+/* the nap of a wait that has lasted waited_ns (0: still yielding), at most max_ns */
+static uint64_t nap_ns(uint64_t waited_ns, uint64_t max_ns)
 {
 	uint64_t n = waited_ns / 16;
 
 	if (waited_ns < POLL_YIELD_NS)
 		return 0;
-	return n < POLL_NAP_MIN_NS ? POLL_NAP_MIN_NS : n > POLL_NAP_MAX_NS ? POLL_NAP_MAX_NS : n;
+	return n < POLL_NAP_MIN_NS ? POLL_NAP_MIN_NS : n > max_ns ? max_ns : n;
 }
 
-static void poll_pause(uint64_t since)
+static void poll_pause(uint64_t since, uint64_t max_ns)
 {
-	uint64_t n = nap_ns(clock_ns() - since);
+	uint64_t n = nap_ns(clock_ns() - since, max_ns);
 
 	if (!n) {
 		sched_yield();
@@ -145,6 +150,17 @@ struct rank_info {
 	int32_t pid;
 	uint32_t host_index;
 };
+
+/* the watch thread's naps are timed on CLOCK_MONOTONIC, as everything else */
+static void watch_cv_init(struct mpi_job *j)
+{
+	pthread_condattr_t ca;
+
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&j->watch_cv, &ca);
+	pthread_condattr_destroy(&ca);
+}
 
 int mpi_job_init(struct mpi_job *j, int *argc, char ***argv, char *err, size_t len)
 {
@@ -172,6 +188,7 @@ int mpi_job_init(struct mpi_job *j, int *argc, char ***argv, char *err, size_t l
 	/* nanosleep's default 50 us slack would make every 20 us poll a 70 us one */
 	prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
 	pthread_mutex_init(&j->mu, NULL);
+	watch_cv_init(j);
 
 	/* hosts: the ranks sharing memory are on one host; its lowest rank reads the kernel view */
 	MPI_Comm_split_type(j->comm, MPI_COMM_TYPE_SHARED, j->rank, MPI_INFO_NULL, &hc);
@@ -493,14 +510,55 @@ static void handle(struct mpi_job *j, const struct ctl_msg *m, int src)
 
 /* The watch thread's period: the latency of a stop and the precision of the work-at-first-
  * end snapshot. Each round costs ~25 us of CPU (MPI progress under MPI_THREAD_MULTIPLE): at 1 ms
- * that was 2.5 % of a core per rank, measurable against the workload on a full host. */
+ * that was 2.5 % of a core per rank, measurable against the workload on a full host. While this
+ * rank runs no phase (between phases, waiting at a barrier or for the others' results) neither
+ * figure is at stake, only the stop of a wait, which can take a little longer: the period grows
+ * with the time idle (1/8 of it) to WATCH_IDLE_MAX_NS, and mpi_job_release wakes the thread when
+ * a phase begins. A waiting rank's watch thread took ~1 % of a CPU on a loaded host at 5 ms. */
 #define WATCH_POLL_NS 5000000
+#define WATCH_IDLE_MAX_NS 50000000
+
+/* the next period: busy (a phase running here, its workers not all done) or idle since idle_ns */
+static uint64_t watch_period_ns(struct mpi_job *j, uint64_t now, uint64_t *idle_ns)
+{
+	bool busy;
+	uint64_t n;
+
+	pthread_mutex_lock(&j->mu);
+	busy = j->cur && !j->done_sent;
+	pthread_mutex_unlock(&j->mu);
+	if (busy) {
+		*idle_ns = 0;
+		return WATCH_POLL_NS;
+	}
+	if (!*idle_ns)
+		*idle_ns = now;
+	n = (now - *idle_ns) / 8;
+	return n < WATCH_POLL_NS ? WATCH_POLL_NS : n > WATCH_IDLE_MAX_NS ? WATCH_IDLE_MAX_NS : n;
+}
+
+/* sleeps for ns, or until a phase begins or the thread is to end (watch_cv) */
+static void watch_nap(struct mpi_job *j, uint64_t ns)
+{
+	struct timespec ts;
+	uint64_t t;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	t = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec + ns;
+	ts.tv_sec = (time_t)(t / 1000000000u);
+	ts.tv_nsec = (long)(t % 1000000000u);
+	pthread_mutex_lock(&j->mu);
+	if (!atomic_load(&j->watch_stop) && !j->watch_kick)
+		pthread_cond_timedwait(&j->watch_cv, &j->mu, &ts);
+	j->watch_kick = false;
+	pthread_mutex_unlock(&j->mu);
+}
 
 static void *watch_main(void *arg)
 {
 	struct mpi_job *j = arg;
 	struct ctl_msg *in = malloc(sizeof(*in));
-	uint64_t period = j->timeout_ns / 4, last_hb = 0;
+	uint64_t period = j->timeout_ns / 4, last_hb = 0, idle_ns = 0;
 	MPI_Request rq;
 
 	if (!in)
@@ -511,7 +569,6 @@ static void *watch_main(void *arg)
 		period = UINT64_C(5000000000);
 	MPI_Irecv(in, (int)sizeof(*in), MPI_BYTE, MPI_ANY_SOURCE, TAG_CTL, j->ctl, &rq);
 	while (!atomic_load(&j->watch_stop)) {
-		struct timespec ts = { 0, WATCH_POLL_NS };
 		uint64_t now;
 
 		for (;;) {
@@ -564,7 +621,7 @@ static void *watch_main(void *arg)
 			}
 		}
 		reap_sends(j);
-		nanosleep(&ts, NULL);
+		watch_nap(j, watch_period_ns(j, clock_ns(), &idle_ns));
 	}
 	MPI_Cancel(&rq);
 	MPI_Wait(&rq, MPI_STATUS_IGNORE);
@@ -635,6 +692,23 @@ static void release_at(uint64_t t)
 		;
 }
 
+/* Rank 0: every rank, this one too, releases at one instant of the common timeline, a little
+ * ahead: the GO messages have reached everyone by then, and no rank's workers run before the
+ * others have even been told (on a busy host they would take the CPU the late ones need to
+ * start). And after the longest nap a waiting rank can be in: it sees GO only when it wakes
+ * (nap_ns of its wait so far, which the ARRIVE told). */
+static uint64_t release_instant(struct mpi_job *j)
+{
+	uint64_t at = common_ns(j), nap = 0;
+
+	for (int r = 1; r < j->size; r++) {
+		uint64_t n = nap_ns(at > j->arrived_at[r] ? at - j->arrived_at[r] : 0, POLL_NAP_MAX_NS);
+
+		nap = n > nap ? n : nap;
+	}
+	return at + j->release_margin_ns + nap;
+}
+
 int mpi_job_release(struct mpi_job *j, const struct phase *p, unsigned run, unsigned index)
 {
 	uint64_t seq = ++j->bseq, t0 = clock_ns(), at;
@@ -671,7 +745,7 @@ int mpi_job_release(struct mpi_job *j, const struct phase *p, unsigned run, unsi
 				MPI_Wait(&rq, MPI_STATUS_IGNORE);
 				return -ECANCELED;
 			}
-			poll_pause(t0);
+			poll_pause(t0, POLL_NAP_MAX_NS);
 		}
 	} else if (j->size > 1) {
 		for (;;) {
@@ -695,25 +769,9 @@ int mpi_job_release(struct mpi_job *j, const struct phase *p, unsigned run, unsi
 				stop_left(j, gone, p->name);
 				return -ECANCELED;
 			}
-			poll_pause(t0);
+			poll_pause(t0, POLL_NAP_MAX_NS);
 		}
-		/* every rank, this one too, releases at one instant of the common timeline, a
-		 * little ahead: the GO messages have reached everyone by then, and no rank's workers
-		 * run before the others have even been told (on a busy host they would take the
-		 * CPU the late ones need to start) */
-		at = common_ns(j);
-		/* ... and after the longest nap a waiting rank can be in: it sees GO only when it
-		 * wakes (nap_ns of its wait so far, which the ARRIVE told) */
-		{
-			uint64_t nap = 0;
-
-			for (int r = 1; r < j->size; r++) {
-				uint64_t n = nap_ns(at > j->arrived_at[r] ? at - j->arrived_at[r] : 0);
-
-				nap = n > nap ? n : nap;
-			}
-			at += j->release_margin_ns + nap;
-		}
+		at = release_instant(j);
 		for (int r = 1; r < j->size; r++) {
 			uint64_t *b = malloc(2 * sizeof(*b));
 
@@ -734,6 +792,9 @@ int mpi_job_release(struct mpi_job *j, const struct phase *p, unsigned run, unsi
 	/* a faster rank already finished this phase: this one had done nothing by then */
 	if (rec && j->done_seq >= seq)
 		rec->at_first_set = true;
+	/* the watch thread may be in an idle nap: the phase needs its 5 ms period from now */
+	j->watch_kick = true;
+	pthread_cond_signal(&j->watch_cv);
 	pthread_mutex_unlock(&j->mu);
 	return 0;
 }
@@ -877,7 +938,7 @@ int mpi_job_gather(struct mpi_job *j, const void *msg, size_t len, void ***msgs,
 					stop_left(j, 0, NULL);
 					break;
 				}
-		poll_pause(t0);
+		poll_pause(t0, POLL_END_NAP_MAX_NS);
 	}
 	return 0;
 }
@@ -901,7 +962,10 @@ static void watch_end(struct mpi_job *j)
 {
 	if (!j->watching)
 		return;
+	pthread_mutex_lock(&j->mu);
 	atomic_store(&j->watch_stop, true);
+	pthread_cond_signal(&j->watch_cv);
+	pthread_mutex_unlock(&j->mu);
 	pthread_join(j->watch, NULL);
 	j->watching = false;
 }
@@ -928,9 +992,12 @@ int mpi_job_exit_code(struct mpi_job *j, int code)
 		int32_t msg[2] = { code, 0 };
 		MPI_Request rq;
 
+		uint64_t t0 = clock_ns();
+
+		/* the others may still be working (this rank's last phase ended first): no fixed
+		 * 1 ms polls (3-4 % of a CPU on a loaded host), growing naps */
 		MPI_Irecv(msg, 2, MPI_INT32_T, 0, TAG_EXIT, j->comm, &rq);
 		for (;;) {
-			struct timespec ts = { 0, 1000000 };
 			int flag = 0;
 
 			MPI_Test(&rq, &flag, MPI_STATUS_IGNORE);
@@ -947,7 +1014,7 @@ int mpi_job_exit_code(struct mpi_job *j, int code)
 				code = code ? code : 1;
 				break;
 			}
-			nanosleep(&ts, NULL);
+			poll_pause(t0, POLL_END_NAP_MAX_NS);
 		}
 	}
 	j->abort_job = abort_job;
@@ -1006,5 +1073,6 @@ void mpi_job_free(struct mpi_job *j)
 	free(j->rank_pid);
 	job_rank_free(&j->me);
 	pthread_mutex_destroy(&j->mu);
+	pthread_cond_destroy(&j->watch_cv);
 	memset(j, 0, sizeof(*j));
 }

@@ -16,14 +16,20 @@
  *                 every rank, rank 0 too, sleeps until then: the release skew is the clocks'
  *                 error plus a wake-up, not a fan-out of messages. Rank 0 knows who is
  *                 missing. Then the results (RESULT) and the exit status (EXIT). Waits poll
- *                 (MPI's own blocking waits busy-poll): a yield for 1 ms, then naps of 1/16
- *                 of the time waited so far, from 20 us up to 4 ms, so that a rank waiting
+ *                 (MPI's own blocking waits poll without sleeping: busy, or sched_yield in
+ *                 a loop under Open MPI's mpi_yield_when_idle, its default when it sees the
+ *                 node oversubscribed, which still keeps a CPU busy whenever no other
+ *                 task is runnable there): a yield for 1 ms, then naps of 1/16
+ *                 of the time waited so far, from 20 us up to 4 ms (20 ms in the waits
+ *                 for the results and the exit status), so that a rank waiting
  *                 for slower ones does not take their CPU (2-4 % of a CPU, watch thread
  *                 included, on a loaded 2-CPU host where 20 us naps took 17-20 %). ARRIVE
  *                 carries the instant the rank began to wait, and rank 0 puts the release
  *                 later by the longest nap a waiting rank can be in, so a long wait costs
  *                 no skew.
- *   watch thread  every 5 ms: the local first error or signal goes to every rank
+ *   watch thread  every 5 ms while this rank runs a phase (up to every 50 ms while it
+ *                 has none: between phases, at a barrier, at the end; woken when a phase
+ *                 begins): the local first error or signal goes to every rank
  *                 (STOP), a STOP received stops this rank at its workers' next op (the
  *                 workers' loops only look at run_stopping(), as always); when this rank's
  *                 phase is done it says so (DONE) and each rank notes the work it had done
@@ -104,6 +110,9 @@ struct mpi_job {
 	pthread_t watch;
 	bool watching;
 	atomic_bool watch_stop;
+	/* (with mu) a phase began (watch_kick) or the thread is to end: its nap ends */
+	pthread_cond_t watch_cv;
+	bool watch_kick;
 	struct mpi_send *sends;      /* messages in flight: buffers freed when sent */
 	unsigned nsends, capsends;
 	atomic_bool rank0_dead;
