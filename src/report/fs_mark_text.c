@@ -370,7 +370,7 @@ static void fsm_rep_run_end(void *st, unsigned run, const void *result)
 	}
 	if (x->wbuf && ftello(x->wbuf) > 0) {
 		fprintf(out, "\nio-wq workers per iteration and phase (io_uring's kernel threads, "
-			"live at each thread's end of phase; CPU user + system)\nIteration\n");
+			     "live at each thread's end of phase; CPU user + system)\nIteration\n");
 		json_spool_text_copy(x->wbuf, out);
 	}
 	if (x->sbuf && ftello(x->sbuf) > 0) {

@@ -166,7 +166,11 @@ static void test_text(void)
 		const char *near;
 		unsigned rows;
 	} cases[] = {
-		{ NULL, 0 }, { NULL, 1 }, { "-", 3 }, { "/dev/stdout", 2 }, { "/tmp/result.json", 5000 },
+		{ NULL, 0 },
+		{ NULL, 1 },
+		{ "-", 3 },
+		{ "/dev/stdout", 2 },
+		{ "/tmp/result.json", 5000 },
 		{ "result.json", 7 },
 	};
 
@@ -187,7 +191,8 @@ static void test_text(void)
 		CHECK(json_spool_text_copy(f, out) == 0, "case %zu: copy", i);
 		fclose(mem);
 		fclose(out);
-		CHECK(alen == blen && !memcmp(a, b, alen), "case %zu: %zu bytes back, %zu written", i, blen, alen);
+		CHECK(alen == blen && !memcmp(a, b, alen), "case %zu: %zu bytes back, %zu written", i, blen,
+		      alen);
 		fclose(f);
 		free(a);
 		free(b);
