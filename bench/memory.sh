@@ -7,9 +7,9 @@
 # nothing is kept per op). Only the random write phase runs (-k 0 -k 2 -k 3), on a 4 MiB file on
 # tmpfs; the peak RSS (ru_maxrss from wait4, via bench/maxrss.c) does not count the tmpfs pages.
 # Goal (issue 25): the same +1 MiB for the length of a fill: fs_mark -D 16 -n 1000 -t 4 -s 0 -F
-# -S 0 --json --csv filling a tmpfs mounted with room for FILL_SMALL and for FILL_LARGE
+# -S 0 --sysstats --json --csv filling a tmpfs mounted with room for FILL_SMALL and for FILL_LARGE
 # iterations of 4,000 files (nr_inodes; a fill by inodes takes seconds and no data pages); each
-# iteration's record goes to the result's spool as it completes. The fill case needs root (to
+# iteration's record and its --sysstats rows go to unnamed spool files as it completes. The fill case needs root (to
 # mount the tmpfs) and is skipped, said, without it.
 # A report, not a test (tests/cli/t1900-memory-flat.sh and t1950-memory-flat-fill.sh are the
 # tests): exits 0 whatever the numbers.
@@ -71,7 +71,7 @@ fill_peak() { # ITERATIONS: sets RSS to the peak RSS in KiB of a fill of that ma
     mount -t tmpfs -o "size=64m,nr_inodes=$(($1 * 4000 + 50)),mode=0700" fsbench-memory "$TMP/mnt" ||
         die "cannot mount a tmpfs on $TMP/mnt"
     t0=$(date +%s.%N)
-    "$MAXRSS" "$TMP/rss" "$FSBENCH" fs_mark -d "$TMP/mnt/f" -D 16 -n 1000 -t 4 -s 0 -F -S 0 \
+    "$MAXRSS" "$TMP/rss" "$FSBENCH" fs_mark -d "$TMP/mnt/f" -D 16 -n 1000 -t 4 -s 0 -F -S 0 --sysstats \
         -l "$TMP/fill.log" --json "$TMP/fill.json" --csv "$TMP/fill.csv" >/dev/null 2>"$TMP/err" ||
         die "fsbench fs_mark -F ($1 iterations) failed: $(head -3 "$TMP/err")"
     t1=$(date +%s.%N)
@@ -87,7 +87,7 @@ if [ "$(id -u)" != 0 ]; then
     echo "fill: skipped (needs root to mount a tmpfs)"
     goal_fill=skipped
 else
-    echo "fill: $FSBENCH_SRC (copy) fs_mark -D 16 -n 1000 -t 4 -s 0 -F -S 0 --json --csv on a tmpfs of N iterations' inodes"
+    echo "fill: $FSBENCH_SRC (copy) fs_mark -D 16 -n 1000 -t 4 -s 0 -F -S 0 --sysstats --json --csv on a tmpfs of N iterations' inodes"
     fill_peak "$FILL_SMALL"; fsmall=$RSS
     fill_peak "$FILL_LARGE"; flarge=$RSS
     fdiff=$((flarge - fsmall))

@@ -30,6 +30,7 @@ die() { echo "bench/mpi.sh: $*" >&2; exit 1; }
 [ -x "$FSBENCH" ] || die "no fsbench binary at $FSBENCH (run make first)"
 if [ ! -x "$FSBENCH_MPI" ] || ! command -v "$MPIRUN" >/dev/null; then
     echo "bench/mpi.sh: skipped: fsbench-mpi or mpirun missing (Open MPI: deps.txt's mpi stage)"
+    echo "goal: 4 ranks >= $GOAL x one process of 4 threads in both cases: skipped (no fsbench-mpi or mpirun)"
     exit 0
 fi
 command -v jq >/dev/null || die "needs jq"

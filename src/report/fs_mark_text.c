@@ -225,15 +225,11 @@ struct fsm_out {
 	/* --json, --csv: every run's iterations, written as each completes (a fill has
 	 * hundreds; kept in memory they grew the process by ~60 KiB each) */
 	struct json_spool *iters;
-	/* --sysstats: the current run's kstat rows, printed under the classic rows */
-	char *krows;
-	size_t krows_len;
-	FILE *kbuf;
-	/* --sysstats with io_uring: the io-wq workers per iteration and phase, and the time
-	 * inside the calls that submitted the requests */
-	char *wrows, *srows;
-	size_t wrows_len, srows_len;
-	FILE *wbuf, *sbuf;
+	/* --sysstats: the current run's kstat rows, printed under the classic rows; with
+	 * io_uring, the io-wq workers per iteration and phase and the time inside the calls that
+	 * submitted the requests. A row per iteration, so spooled to unnamed files like the
+	 * iterations (in memory, a fill's rows grew the process by ~1 KiB an iteration). */
+	FILE *kbuf, *wbuf, *sbuf;
 };
 
 static const char *fsm_log_path(const void *cfg)
@@ -273,9 +269,11 @@ static void fsm_rep_run_begin(void *st, unsigned run, long long started)
 	if (x->o->log)
 		fsm_print_header(x->o->log, true, c, x->o->argc, x->o->argv, (time_t)started);
 	if (c->run.sysstats && x->o->text) {
-		x->kbuf = open_memstream(&x->krows, &x->krows_len);
-		x->wbuf = open_memstream(&x->wrows, &x->wrows_len);
-		x->sbuf = open_memstream(&x->srows, &x->srows_len);
+		const char *near = c->run.json ? c->run.json : c->run.csv;
+
+		x->kbuf = json_spool_text(near);
+		x->wbuf = json_spool_text(near);
+		x->sbuf = json_spool_text(near);
 	}
 }
 
@@ -324,6 +322,17 @@ static void fsm_rep_unit(void *st, unsigned run, const void *unit)
 			}
 }
 
+static void sysstats_close(struct fsm_out *x)
+{
+	FILE **f[] = { &x->kbuf, &x->wbuf, &x->sbuf };
+
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+		if (*f[i])
+			fclose(*f[i]);
+		*f[i] = NULL;
+	}
+}
+
 static void fsm_rep_run_end(void *st, unsigned run, const void *result)
 {
 	struct fsm_out *x = st;
@@ -355,36 +364,20 @@ static void fsm_rep_run_end(void *st, unsigned run, const void *result)
 		fsm_print_summary(out, c, r);
 	/* --sysstats and --profile output under the run's classic output */
 	if (x->kbuf) {
-		fclose(x->kbuf);
-		x->kbuf = NULL;
 		kstat_text_header(out);
-		fwrite(x->krows, 1, x->krows_len, out);
+		json_spool_text_copy(x->kbuf, out);
 		afterrun_text(out, &r->head.after);
-		free(x->krows);
-		x->krows = NULL;
-		x->krows_len = 0;
 	}
-	if (x->wbuf) {
-		fclose(x->wbuf);
-		x->wbuf = NULL;
-		if (x->wrows_len)
-			fprintf(out, "\nio-wq workers per iteration and phase (io_uring's kernel threads, "
-				"live at each thread's end of phase; CPU user + system)\nIteration\n%s", x->wrows);
-		free(x->wrows);
-		x->wrows = NULL;
-		x->wrows_len = 0;
+	if (x->wbuf && ftello(x->wbuf) > 0) {
+		fprintf(out, "\nio-wq workers per iteration and phase (io_uring's kernel threads, "
+			     "live at each thread's end of phase; CPU user + system)\nIteration\n");
+		json_spool_text_copy(x->wbuf, out);
 	}
-	if (x->sbuf) {
-		fclose(x->sbuf);
-		x->sbuf = NULL;
-		if (x->srows_len) {
-			engine_text_submission_header(out, "per iteration and phase", "Iteration phase");
-			fwrite(x->srows, 1, x->srows_len, out);
-		}
-		free(x->srows);
-		x->srows = NULL;
-		x->srows_len = 0;
+	if (x->sbuf && ftello(x->sbuf) > 0) {
+		engine_text_submission_header(out, "per iteration and phase", "Iteration phase");
+		json_spool_text_copy(x->sbuf, out);
 	}
+	sysstats_close(x);
 	if (out && r->profile) {
 		if (c->profile_window)
 			snprintf(label, sizeof(label), "create loop, the %u iterations at FSUse%% %u-%u together",
@@ -461,9 +454,7 @@ static void fsm_rep_end(void *st)
 {
 	struct fsm_out *x = st;
 
-	if (x->kbuf)
-		fclose(x->kbuf);
-	free(x->krows);
+	sysstats_close(x);
 	json_spool_free(x->iters);
 }
 

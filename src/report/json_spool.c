@@ -372,3 +372,35 @@ void json_spool_free(struct json_spool *s)
 	free(s->seg);
 	free(s);
 }
+
+FILE *json_spool_text(const char *near)
+{
+	int fd = spool_fd(near);
+	FILE *f;
+
+	if (fd < 0)
+		return NULL;
+	if (!(f = fdopen(fd, "w+"))) {
+		int e = errno;
+
+		close(fd);
+		errno = e;
+	}
+	return f;
+}
+
+int json_spool_text_copy(FILE *f, FILE *out)
+{
+	char buf[4096];
+	size_t n;
+	int rc = 0;
+
+	if (fflush(f) || fseeko(f, 0, SEEK_SET))
+		rc = -EIO;
+	while (!rc && (n = fread(buf, 1, sizeof(buf), f)) > 0)
+		if (fwrite(buf, 1, n, out) != n)
+			rc = -EIO;
+	if (ferror(f))
+		rc = -EIO;
+	return rc;
+}

@@ -46,4 +46,12 @@ int json_spool_foreach(const struct json_spool *s, unsigned seg,
  * indicator and errno say more). */
 int json_spool_dumpf(const json_t *root, FILE *f, const struct json_spool *s);
 void json_spool_free(struct json_spool *s);
+
+/* Text kept out of memory the same way (fs_mark's --sysstats rows, one per iteration, printed
+ * under the run's classic output): a stream for writing and reading back on an unnamed file
+ * placed as json_spool_open places its file. NULL with errno when none can be made. */
+FILE *json_spool_text(const char *near);
+/* Copies everything written to f (a json_spool_text stream) so far to out. 0, or -EIO when f
+ * could not be read back or out not written. */
+int json_spool_text_copy(FILE *f, FILE *out);
 #endif

@@ -159,10 +159,51 @@ static void test_csv(void)
 	json_spool_free(s);
 }
 
+/* json_spool_text: rows written one by one come back whole and in order, nothing on the side */
+static void test_text(void)
+{
+	static const struct {
+		const char *near;
+		unsigned rows;
+	} cases[] = {
+		{ NULL, 0 },
+		{ NULL, 1 },
+		{ "-", 3 },
+		{ "/dev/stdout", 2 },
+		{ "/tmp/result.json", 5000 },
+		{ "result.json", 7 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		FILE *f = json_spool_text(cases[i].near), *mem, *out;
+		char *a = NULL, *b = NULL;
+		size_t alen = 0, blen = 0;
+
+		CHECK(f, "case %zu: no stream: %s", i, strerror(errno));
+		if (!f)
+			continue;
+		mem = open_memstream(&a, &alen);
+		out = open_memstream(&b, &blen);
+		for (unsigned r = 0; r < cases[i].rows; r++) {
+			fprintf(f, "iteration %u  %u\n", r + 1, r * 7);
+			fprintf(mem, "iteration %u  %u\n", r + 1, r * 7);
+		}
+		CHECK(json_spool_text_copy(f, out) == 0, "case %zu: copy", i);
+		fclose(mem);
+		fclose(out);
+		CHECK(alen == blen && !memcmp(a, b, alen), "case %zu: %zu bytes back, %zu written", i, blen,
+		      alen);
+		fclose(f);
+		free(a);
+		free(b);
+	}
+}
+
 int main(void)
 {
 	test_shapes();
 	test_markers();
 	test_csv();
+	test_text();
 	return check_done("test_json_spool");
 }
