@@ -2,24 +2,28 @@
 /* bare_uring: the io_uring reference loop for bench/uring.sh.
  *
  * The requests of one `fsbench tiotest -t 1 --engine io_uring --iodepth N` thread's read
- * phases, with no measurement inside the loop: the file is written once (pwrite, not timed),
- * one ring of the same size is made before the phases; then per phase (sequential read, random
- * read): open(O_RDWR|O_NOFOLLOW|O_CLOEXEC), N reads of BS bytes in flight (IORING_OP_READ at an
- * offset, each completion refilled with the next offset, reaped in batches), an fsync through
- * the ring, close. Random offsets: uniform with replacement from splitmix64, as fsbench draws.
- * Each phase is timed as a whole (CLOCK_MONOTONIC, open to close) with its CPU time over the
- * same span (CLOCK_PROCESS_CPUTIME_ID: user + system, io-wq workers included).
+ * phases, with no measurement inside the loop: the file is written once (pwrite, not timed);
+ * then each phase (sequential read, random read) runs in a thread of its own, as fsbench's do,
+ * which makes its ring of the same size and flags before the phase's clock starts
+ * (SINGLE_ISSUER|DEFER_TASKRUN where the kernel has them, else COOP_TASKRUN, else none, as
+ * fsbench's engine/io_uring.c): open(O_RDWR|O_NOFOLLOW|O_CLOEXEC), N reads of BS bytes in
+ * flight (IORING_OP_READ at an offset, each completion refilled with the next offset, reaped in
+ * batches), an fsync through the ring, close. Random offsets: uniform with replacement from
+ * splitmix64, as fsbench draws. Each phase is timed as a whole (CLOCK_MONOTONIC, open to close)
+ * with its CPU time over the same span (CLOCK_PROCESS_CPUTIME_ID: user + system, io-wq workers
+ * included).
  *
  * usage: bare_uring DIR FILE_MIB BLOCK_BYTES RANDOM_OPS DEPTH [direct]
  * (direct: the phases open with O_DIRECT, as tiotest -X; the file is written and fsynced first)
- * output: one line per phase: "<name> <ops> <wall_ns> <ops_per_s> <cpu_ns>"
- * build: cc -O2 -o bare_uring bare_uring.c -luring
+ * output: one line per phase: "<name> <ops> <wall_ns> <ops_per_s> <cpu_ns> <setup flags>"
+ * build: cc -O2 -o bare_uring bare_uring.c -luring -lpthread
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <liburing.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,9 +56,51 @@ static void die(const char *what, int err)
 
 static int direct;
 
-static void phase(struct io_uring *ring, const char *path, const char *name, bool random, uint64_t blocks,
-		  uint64_t bs, uint64_t n, unsigned depth, char *bufs)
+/* the ring of the calling thread: the flags fsbench's engine would take, in its order */
+static const char *ring_make(struct io_uring *ring, unsigned entries)
 {
+	static const struct {
+		unsigned flags;
+		const char *name;
+	} way[] = {
+		{ IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN, "SINGLE_ISSUER|DEFER_TASKRUN" },
+		{ IORING_SETUP_COOP_TASKRUN, "COOP_TASKRUN" },
+		{ 0, "none" },
+	};
+	int rc = -EINVAL;
+
+	for (size_t i = 0; i < sizeof(way) / sizeof(way[0]); i++) {
+		struct io_uring_params p = { .flags = IORING_SETUP_CQSIZE | way[i].flags,
+					     .cq_entries = entries * 4 };
+
+		rc = io_uring_queue_init_params(entries, ring, &p);
+		if (!rc)
+			return way[i].name;
+		if (rc != -EINVAL)
+			break;
+	}
+	die("io_uring_queue_init", -rc);
+	return NULL;
+}
+
+struct phase_arg {
+	const char *path, *name;
+	bool random;
+	uint64_t blocks, bs, n;
+	unsigned depth;
+	char *bufs;
+};
+
+static void *phase(void *arg)
+{
+	const struct phase_arg *a = arg;
+	const char *path = a->path, *name = a->name;
+	const bool random = a->random;
+	const uint64_t blocks = a->blocks, bs = a->bs, n = a->n;
+	const unsigned depth = a->depth;
+	char *bufs = a->bufs;
+	struct io_uring r, *ring = &r;
+	const char *flags = ring_make(ring, depth < 16 ? 64 : depth * 4);
 	uint64_t t0 = clock_of(CLOCK_MONOTONIC), c0 = clock_of(CLOCK_PROCESS_CPUTIME_ID), t1, c1;
 	uint64_t rng = 42, issued = 0, done = 0;
 	int fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC | direct);
@@ -108,17 +154,28 @@ static void phase(struct io_uring *ring, const char *path, const char *name, boo
 	close(fd);
 	t1 = clock_of(CLOCK_MONOTONIC);
 	c1 = clock_of(CLOCK_PROCESS_CPUTIME_ID);
-	printf("%s %" PRIu64 " %" PRIu64 " %.1f %" PRIu64 "\n", name, n, t1 - t0,
-	       (double)n / ((double)(t1 - t0) / 1e9), c1 - c0);
+	printf("%s %" PRIu64 " %" PRIu64 " %.1f %" PRIu64 " %s\n", name, n, t1 - t0,
+	       (double)n / ((double)(t1 - t0) / 1e9), c1 - c0, flags);
+	io_uring_queue_exit(ring);
+	return NULL;
+}
+
+static void run_phase(struct phase_arg *a)
+{
+	pthread_t t;
+	int rc = pthread_create(&t, NULL, phase, a);
+
+	if (rc)
+		die("pthread_create", rc);
+	pthread_join(t, NULL);
 }
 
 int main(int argc, char **argv)
 {
-	struct io_uring ring;
 	char path[4096], *bufs;
 	uint64_t mib, bs, rops, blocks;
 	unsigned depth;
-	int fd, rc;
+	int fd;
 
 	if (argc != 6 && !(argc == 7 && !strcmp(argv[6], "direct"))) {
 		fprintf(stderr, "usage: bare_uring DIR FILE_MIB BLOCK_BYTES RANDOM_OPS DEPTH [direct]\n");
@@ -144,16 +201,8 @@ int main(int argc, char **argv)
 			die("pwrite", errno);
 	fsync(fd);
 	close(fd);
-	/* set up as fsbench's engine sets its rings up (engine/io_uring.c): cooperative task
-	 * running where the kernel has it */
-	rc = io_uring_queue_init(depth < 64 ? 64 : depth * 4, &ring, IORING_SETUP_COOP_TASKRUN);
-	if (rc == -EINVAL)
-		rc = io_uring_queue_init(depth < 64 ? 64 : depth * 4, &ring, 0);
-	if (rc)
-		die("io_uring_queue_init", -rc);
-	phase(&ring, path, "read", false, blocks, bs, blocks, depth, bufs);
-	phase(&ring, path, "random_read", true, blocks, bs, rops, depth, bufs);
-	io_uring_queue_exit(&ring);
+	run_phase(&(struct phase_arg){ path, "read", false, blocks, bs, blocks, depth, bufs });
+	run_phase(&(struct phase_arg){ path, "random_read", true, blocks, bs, rops, depth, bufs });
 	unlink(path);
 	free(bufs);
 	return 0;

@@ -37,7 +37,7 @@ command -v jq >/dev/null || die "needs jq"
 mkdir -p "$BUILD/bench"
 BARE=$BUILD/bench/bare_uring
 if [ ! -x "$BARE" ] || [ "$ROOT/bench/bare_uring.c" -nt "$BARE" ]; then
-    ${CC:-cc} -O2 -Wall -Wextra -o "$BARE" "$ROOT/bench/bare_uring.c" -luring || die "cannot build $BARE"
+    ${CC:-cc} -O2 -Wall -Wextra -o "$BARE" "$ROOT/bench/bare_uring.c" -luring -lpthread || die "cannot build $BARE"
 fi
 FIO=$(command -v fio || true)
 
@@ -84,10 +84,12 @@ run_fsbench() {   # run_fsbench DEPTH
         --iodepth "$1" --json "$TMP/fsb.json" > /dev/null || die "fsbench tiotest failed"
     jq -r --arg d "$1" '.phases[] | select(.name | test("read")) |
         "fsbench \($d) \(.name) \(.iops) \((.cpu_usr_s + .cpu_sys_s) / .ops)"' "$TMP/fsb.json" >> "$RAWF"
+    jq -r '.config.engine_setup // [] | join("|")' "$TMP/fsb.json" > "$TMP/fsb.flags"
 }
 run_bare() {
     "$BARE" "$DIR" "$SIZE_MIB" "$BS" "$ROPS" "$1" $BARE_X > "$TMP/bare.out" || die "bare loop failed"
     awk -v d="$1" '{ print "bare", d, $1, $4, $5 / 1e9 / $2 }' "$TMP/bare.out" >> "$RAWF"
+    awk 'NR == 1 { print $6 }' "$TMP/bare.out" > "$TMP/bare.flags"
 }
 run_fio() {
     fio_job "$1" > "$TMP/job.fio"
@@ -127,6 +129,7 @@ median() { # contender depth phase column
 }
 
 echo
+echo "rings (IORING_SETUP_*): fsbench $(cat "$TMP/fsb.flags"), bare $(cat "$TMP/bare.flags") (a ring per phase, made in its thread)"
 echo "medians of $ROUNDS rounds; ×bare: ratio of medians (ops/s: higher is better; CPU per op: lower is better)"
 printf '%-11s | %5s | %-9s | %10s | %7s | %10s | %8s | %s\n' phase depth contender "ops/s" "×bare" "CPU us/op" \
     "CPU ×bare" "goal (>= $GOAL ×bare, >= fio)"

@@ -237,6 +237,8 @@ static void *worker_main(void *arg)
 	struct rusage r0, r1;
 	double cpu0;
 
+	if (w->phase->prepare && !run_stopping())
+		w->rc = w->phase->prepare(w);
 	/* A private copy of the fd table: with the table shared by several threads, every
 	 * syscall on an fd takes and drops a file reference (fdget's atomic path), ~40 ns a
 	 * pread on tmpfs; a single-threaded tool, or fio's one process per job, has the
@@ -255,7 +257,8 @@ static void *worker_main(void *arg)
 	getrusage(RUSAGE_THREAD, &r0);
 	cpu0 = cputime_s(CLOCK_THREAD_CPUTIME_ID);
 	w->start_ns = clock_ns();
-	w->rc = run_stopping() ? 0 : w->phase->work(w);
+	if (!w->rc)
+		w->rc = run_stopping() ? 0 : w->phase->work(w);
 	w->end_ns = clock_ns();
 	if (atomic_fetch_add(&w->phase->ndone, 1) == 0 && !w->phase->serial) {
 		/* the first worker done takes the snapshot elbencho calls "first done": how far

@@ -115,6 +115,12 @@ struct phase {
 	unsigned nworkers;
 	bool serial;             /* run the workers one after another inside one window */
 	int (*work)(struct worker *w);
+	/* run by each worker thread before it parks at the start barrier, so outside the
+	 * window (serial phases have no barrier: inside it), and before the thread takes its
+	 * private descriptor table, so what it opens here stays open in the process after the
+	 * thread (an io_uring ring the thread must make itself); 0, or -errno recorded by the
+	 * hook (run_fail): the worker then does no work; NULL: none */
+	int (*prepare)(struct worker *w);
 	struct worker *workers;  /* nworkers entries, ctx set by the caller */
 	/* results, valid after phase_run() */
 	uint64_t start_ns;       /* barrier release */

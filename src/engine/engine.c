@@ -247,6 +247,11 @@ void engine_ctx_exit(struct engine_ctx *ctx)
 	memset(ctx, 0, sizeof(*ctx));
 }
 
+int engine_ctx_attach(struct engine_ctx *ctx)
+{
+	return ctx->ops && ctx->ops->attach ? ctx->ops->attach(ctx) : 0;
+}
+
 /* the ready ring holds at most inflight <= depth heads (no division: a synchronous engine
  * passes every chain through here) */
 static void ready_push(struct engine_ctx *ctx, struct engine_req *r)

@@ -172,6 +172,15 @@ struct engine_ops {
 	 * io-wq's iou-wrk-TID): count and CPU seconds; called by the worker at the end of its
 	 * phase; may be NULL (an engine without kernel workers) */
 	void (*workers)(struct engine_ctx *ctx, struct engine_workers *out);
+	/* the calling thread drives ctx from now on: an engine whose kernel state belongs to
+	 * the thread that made it (io_uring's SINGLE_ISSUER rings) makes it again in this thread.
+	 * Called by a phase's worker before the start barrier (outside the timed window), and
+	 * by the engine itself when another thread submits; 0 or -errno; may be NULL */
+	int (*attach)(struct engine_ctx *ctx);
+	/* the flags the engine sets every context up with for options e on this system, as
+	 * words for the JSON's config (io_uring: its rings' IORING_SETUP_* flags, without the
+	 * prefix): their count, up to max into names; may be NULL (nothing to say) */
+	unsigned (*setup_flags)(const struct engine_opts *e, const char **names, unsigned max);
 };
 
 /* A worker's context: used by one thread at a time. */
@@ -236,6 +245,8 @@ int engine_ctx_init(struct engine_ctx *ctx, const struct engine_ops *ops, unsign
 /* The same for the engine and options a workload's check chose (--io_uring-sqpoll, --hipri). */
 int engine_ctx_init_opts(struct engine_ctx *ctx, const struct engine_opts *e, unsigned depth);
 void engine_ctx_exit(struct engine_ctx *ctx);
+/* The calling thread drives ctx from now on (ops->attach): 0 or -errno. */
+int engine_ctx_attach(struct engine_ctx *ctx);
 int engine_submit(struct engine_ctx *ctx, struct engine_req *const *heads, unsigned n);
 int engine_reap(struct engine_ctx *ctx, struct engine_req **out, unsigned min, unsigned max);
 /* The synchronous convenience path: runs one chain and waits for it, whatever else is in

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <liburing.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +33,14 @@ struct uchain {
 
 struct uring {
 	struct io_uring ring;
+	bool live;	/* ring made (and not yet torn down) */
+	uint64_t owner; /* the thread that made it (uring_self) */
+	unsigned setup; /* its IORING_SETUP_* flags, the same for every ring of ctx */
 	unsigned sq_entries;
+	/* the last submitting call's end and the completions ready right after it: those
+	 * completed inside it, and are stamped with its end rather than a clock read each */
+	uint64_t enter_end;
+	unsigned cq_at_enter;
 	struct uchain *chains;   /* ctx->depth of them */
 	unsigned *free_chain, nfree_chain;
 	unsigned *free_file, nfree_file, nfiles;  /* the registered table's free slots */
@@ -69,6 +77,117 @@ static unsigned pow2_at_least(unsigned n)
 	while (p < n)
 		p <<= 1;
 	return p;
+}
+
+/* Which thread this is, for the rings' owner: a number given the first time a thread asks,
+ * never reused (a pthread_t or a thread's TLS address is, once the thread is gone). */
+static uint64_t uring_self(void)
+{
+	static atomic_uint_fast64_t last;
+	static __thread uint64_t me;
+
+	if (__builtin_expect(!me, 0))
+		me = atomic_fetch_add(&last, 1) + 1;
+	return me;
+}
+
+/* How a completion reaches the thread that submitted: the most efficient way the kernel has,
+ * first that it takes. SINGLE_ISSUER|DEFER_TASKRUN (Linux 6.1): the work that finishes a
+ * request runs only when that thread enters the kernel to collect completions, never through
+ * an interrupt, and the ring skips its locking; the ring must be made and driven by one thread
+ * (uring_attach), and that thread must enter with GETEVENTS for what it waits for (uring_reap
+ * does: it waits in the kernel whenever the completion queue is empty). COOP_TASKRUN (5.19):
+ * the same work runs when the thread enters the kernel anyway. With SQPOLL the polling thread
+ * submits and runs that work: DEFER_TASKRUN is refused there, and so is COOP_TASKRUN by recent
+ * kernels (6.18 here), so such a ring takes SINGLE_ISSUER alone (6.0) where the kernel has it.
+ * Without any, buffered 4 KiB reads on tmpfs at depth 8 ran at half the rate or less;
+ * DEFER_TASKRUN took a bare loop from 0.76 s to 0.55 s of CPU against COOP_TASKRUN for the
+ * same reads. FSBENCH_URING_MISSING (the test build) names a flag to treat as absent, and
+ * with it every flag that came later (DEFER_TASKRUN 6.1, SINGLE_ISSUER 6.0, COOP_TASKRUN
+ * 5.19), as an older kernel would, so the whole fallback can be tested here. */
+static const struct {
+	unsigned flags;
+	unsigned since; /* rank of its newest flag: 3, 2, 1; 0 for none */
+	bool sqpoll;	/* for SQPOLL rings (true) or the others (false) */
+} taskrun_way[] = {
+	{ IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN, 3, false },
+	{ IORING_SETUP_SINGLE_ISSUER, 2, true },
+	{ IORING_SETUP_COOP_TASKRUN, 1, false },
+	{ IORING_SETUP_COOP_TASKRUN, 1, true },
+	{ 0, 0, false },
+};
+
+static unsigned hidden_since(void)
+{
+	static const char *const flag[] = { "COOP_TASKRUN", "SINGLE_ISSUER", "DEFER_TASKRUN" };
+	const char *hide = testhook_env("FSBENCH_URING_MISSING");
+
+	for (unsigned i = 0; hide && i < 3; i++)
+		if (!strcasecmp(hide, flag[i]))
+			return i + 1;
+	return 4;
+}
+
+static const struct {
+	unsigned flag;
+	const char *name;
+} setup_name[] = {
+	{ IORING_SETUP_CQSIZE, "CQSIZE" },
+	{ IORING_SETUP_SQPOLL, "SQPOLL" },
+	{ IORING_SETUP_IOPOLL, "IOPOLL" },
+	{ IORING_SETUP_COOP_TASKRUN, "COOP_TASKRUN" },
+	{ IORING_SETUP_SINGLE_ISSUER, "SINGLE_ISSUER" },
+	{ IORING_SETUP_DEFER_TASKRUN, "DEFER_TASKRUN" },
+};
+
+/* The task-work flags for rings of the base flags (SQPOLL, IOPOLL): found once per process
+ * by a probe ring of each way in turn (the kernel is the same for every ring). */
+static unsigned uring_taskrun(unsigned base)
+{
+	static atomic_uint known[4]; /* by SQPOLL, IOPOLL; bit 31: found */
+	const bool sqpoll = base & IORING_SETUP_SQPOLL;
+	const unsigned k = (unsigned)sqpoll << 1 | !!(base & IORING_SETUP_IOPOLL), hide = hidden_since();
+	unsigned v = atomic_load(&known[k]);
+	size_t i = 0;
+
+	if (v)
+		return v & ~(1u << 31);
+	for (; taskrun_way[i].flags; i++) {
+		struct io_uring ring;
+		struct io_uring_params p = { .flags = base | taskrun_way[i].flags, .sq_thread_idle = 50 };
+		int rc;
+
+		if (taskrun_way[i].sqpoll != sqpoll || taskrun_way[i].since >= hide)
+			continue;
+		rc = io_uring_queue_init_params(4, &ring, &p);
+		if (!rc) {
+			io_uring_queue_exit(&ring);
+			break;
+		}
+		/* only EINVAL says the kernel does not take the flags; any other refusal (io_uring
+		 * disabled, no memory) is the ring's to report, and nothing is learnt */
+		if (rc != -EINVAL)
+			return taskrun_way[i].flags;
+	}
+	atomic_store(&known[k], taskrun_way[i].flags | 1u << 31);
+	return taskrun_way[i].flags;
+}
+
+static unsigned uring_setup_of(bool sqpoll, bool hipri)
+{
+	unsigned base = (sqpoll ? IORING_SETUP_SQPOLL : 0) | (hipri ? IORING_SETUP_IOPOLL : 0);
+
+	return IORING_SETUP_CQSIZE | base | uring_taskrun(base);
+}
+
+static unsigned uring_setup_flags(const struct engine_opts *e, const char **names, unsigned max)
+{
+	unsigned flags = uring_setup_of(e->uring_sqpoll, e->hipri), n = 0;
+
+	for (size_t i = 0; i < sizeof(setup_name) / sizeof(setup_name[0]); i++)
+		if ((flags & setup_name[i].flag) && n < max)
+			names[n++] = setup_name[i].name;
+	return n;
 }
 
 static void kernel_release(char *buf, size_t len)
@@ -153,6 +272,8 @@ static int uring_check(const struct engine_opts *e, unsigned caps, char *err, si
 		}
 		io_uring_queue_exit(&sq);
 	}
+	/* the rings' flags found now, before anything is created or timed */
+	uring_setup_of(e->uring_sqpoll, e->hipri);
 out:
 	if (probe)
 		io_uring_free_probe(probe);
@@ -166,7 +287,7 @@ static void uring_exit(struct engine_ctx *ctx)
 
 	if (!u)
 		return;
-	if (u->sq_entries)
+	if (u->live)
 		io_uring_queue_exit(&u->ring);
 	free(u->chains);
 	free(u->free_chain);
@@ -176,9 +297,33 @@ static void uring_exit(struct engine_ctx *ctx)
 	ctx->priv = NULL;
 }
 
+/* The ring, in the calling thread, with the direct descriptors' table (uring_check made sure
+ * the kernel has it), the registered buffers and the registered ordinary descriptors. */
+static int ring_make(struct uring *u)
+{
+	struct io_uring_params p = { .flags = u->setup,
+				     .cq_entries = u->sq_entries * 4,
+				     .sq_thread_idle = 50 }; /* ms the SQPOLL thread spins */
+	struct iovec iov = { .iov_base = u->buf_base, .iov_len = u->buf_len };
+	int rc = io_uring_queue_init_params(u->sq_entries, &u->ring, &p);
+
+	if (rc)
+		return rc;
+	u->live = true;
+	u->owner = uring_self();
+	u->cq_at_enter = 0;
+	rc = io_uring_register_files_sparse(&u->ring, u->nfiles);
+	if (!rc && u->buf_len)
+		rc = io_uring_register_buffers(&u->ring, &iov, 1);
+	for (unsigned i = 0; !rc && i < u->nreg; i++) {
+		rc = io_uring_register_files_update(&u->ring, u->reg[i].slot, &u->reg[i].fd, 1);
+		rc = rc == 1 ? 0 : rc < 0 ? rc : -EIO;
+	}
+	return rc;
+}
+
 static int uring_init(struct engine_ctx *ctx)
 {
-	struct io_uring_params p = { 0 };
 	struct uring *u = calloc(1, sizeof(*u));
 	unsigned depth = ctx->depth, sq;
 	struct rlimit rl;
@@ -207,44 +352,32 @@ static int uring_init(struct engine_ctx *ctx)
 	/* room for a few whole chains at once; completions beyond the CQ ring wait in the
 	 * kernel's overflow list (IORING_FEAT_NODROP), never lost */
 	sq = pow2_at_least(depth < 16 ? 64 : depth * 4);
-	if (sq > 4096)
-		sq = 4096;
-	p.flags = IORING_SETUP_CQSIZE;
-	p.cq_entries = sq * 4;
-	if (ctx->sqpoll) {
-		p.flags |= IORING_SETUP_SQPOLL;
-		p.sq_thread_idle = 50;   /* ms the thread spins before it sleeps */
-	}
-	if (ctx->hipri)
-		p.flags |= IORING_SETUP_IOPOLL;
-	/* Completions that need the submitting thread (task work: a buffered read finishing, an
-	 * io-wq punt coming back) run when the thread enters the kernel anyway, to wait, instead
-	 * of through an interrupt that stops it in user space (Linux 5.19; fio sets its rings up
-	 * so too). Each of fsbench's rings is driven by one thread at a time, which always waits
-	 * in io_uring_enter for what it reaps. Without it: half the rate or less at depth 8 on
-	 * tmpfs here. Older kernels refuse the flag: the ring is made without it. */
-	{
-		struct io_uring_params p0 = p;
+	u->sq_entries = sq > 4096 ? 4096 : sq;
+	u->setup = uring_setup_of(ctx->sqpoll, ctx->hipri);
+	/* made here too, though a phase's worker makes it again (uring_attach): whatever the
+	 * kernel refuses is said at setup, before anything is timed */
+	rc = ring_make(u);
+	if (rc)
+		uring_exit(ctx);
+	return rc;
+}
 
-		p.flags |= IORING_SETUP_COOP_TASKRUN;
-		rc = io_uring_queue_init_params(sq, &u->ring, &p);
-		if (rc == -EINVAL) {
-			p = p0;
-			rc = io_uring_queue_init_params(sq, &u->ring, &p);
-		}
+/* A phase's worker drives the context from now on: its ring is made again in this thread
+ * (SINGLE_ISSUER: only the thread that made a ring may submit to it), before the start
+ * barrier; the registrations follow. Nothing may be in flight in the old ring. */
+static int uring_attach(struct engine_ctx *ctx)
+{
+	struct uring *u = ctx->priv;
+
+	if (!u || (u->live && u->owner == uring_self()))
+		return 0;
+	if (u->nfree_chain != ctx->depth)
+		return -EBUSY;
+	if (u->live) {
+		io_uring_queue_exit(&u->ring);
+		u->live = false;
 	}
-	if (rc) {
-		uring_exit(ctx);
-		return rc;
-	}
-	u->sq_entries = sq;
-	/* the direct descriptors' table (uring_check made sure the kernel has it) */
-	rc = io_uring_register_files_sparse(&u->ring, u->nfiles);
-	if (rc) {
-		uring_exit(ctx);
-		return rc;
-	}
-	return 0;
+	return ring_make(u);
 }
 
 static inline void fd_of(const struct engine_req *r, int chain_slot, int *fd, bool *fixed)
@@ -341,22 +474,46 @@ static void done_push(struct uring *u, unsigned depth, struct engine_req *r)
 /* Every io_uring_submit is timed (engine.h: submission time): the entries go to the kernel in
  * io_uring_enter, which runs what it can inline before it returns (a page-cache read, a cached
  * openat), so for buffered I/O this is where the work happens; with SQPOLL it is a store and, when
- * the polling thread sleeps, a wake-up. Two clock reads per call, whatever the entries. Waiting
- * (io_uring_wait_cqe in reap, io_uring_sqring_wait for room) never submits and is not counted. */
-static int submit_timed(struct engine_ctx *ctx, struct uring *u)
+ * the polling thread sleeps, a wake-up. Two clock reads per call, whatever the entries, and
+ * they are the requests' timestamps too: the call's start is their submit_lat (*t0), and
+ * its end the done_lat of every completion ready when it returns (u->enter_end), which
+ * the kernel posted inside it. Waiting (io_uring_wait_cqe in reap, io_uring_sqring_wait for
+ * room) never submits and is not counted. */
+static int submit_timed(struct engine_ctx *ctx, struct uring *u, uint64_t *t0)
 {
-	uint64_t t0 = lat_now();
-	int rc = io_uring_submit(&u->ring);
+	uint64_t t1;
+	int rc;
 
-	engine_submit_note(ctx, lat_ns(lat_now() - t0), rc > 0 ? (unsigned)rc : 0);
+	*t0 = lat_now();
+	rc = io_uring_submit(&u->ring);
+	t1 = lat_now();
+	u->enter_end = t1;
+	u->cq_at_enter = io_uring_cq_ready(&u->ring);
+	engine_submit_note(ctx, lat_ns(t1 - *t0), rc > 0 ? (unsigned)rc : 0);
 	return rc;
+}
+
+/* an IOPOLL ring takes only O_DIRECT reads and writes: any other chain (tiotest's
+ * end-of-phase fsync) runs as system calls, completed at once */
+static inline bool as_syscalls(const struct engine_ctx *ctx, const struct engine_req *head)
+{
+	return ctx->hipri && !(engine_req_rw(head) && !head->next);
+}
+
+/* heads[from..to): their requests were handed over by the call that started at t0 */
+static void stamp(const struct engine_ctx *ctx, struct engine_req *const *heads, unsigned from, unsigned to,
+		  uint64_t t0)
+{
+	for (unsigned i = from; i < to; i++)
+		for (struct engine_req *r = heads[i]; r && !as_syscalls(ctx, heads[i]); r = r->next)
+			r->submit_lat = t0;
 }
 
 static int uring_submit(struct engine_ctx *ctx, struct engine_req *const *heads, unsigned n)
 {
 	struct uring *u = ctx->priv;
-	unsigned opens = 0;
-	uint64_t now;
+	unsigned opens = 0, unstamped = 0;
+	uint64_t t0;
 	int rc;
 
 	/* all or nothing: chains, file slots and SQ room checked before the first SQE */
@@ -373,15 +530,16 @@ static int uring_submit(struct engine_ctx *ctx, struct engine_req *const *heads,
 	}
 	if (opens > u->nfree_file)
 		return -ENFILE;
-	now = lat_now();
+	/* another thread than the ring's: a SINGLE_ISSUER ring refuses it, so it is made anew
+	 * here (a phase's worker has done it before its start, uring_attach) */
+	if (__builtin_expect(u->owner != uring_self(), 0) && (rc = uring_attach(ctx)))
+		return rc;
 	for (unsigned i = 0; i < n; i++) {
 		unsigned ci, pos = 0;
 		struct uchain *c;
 		int chain_slot = -1;
 
-		/* an IOPOLL ring takes only O_DIRECT reads and writes: any other chain (tiotest's
-		 * end-of-phase fsync) runs as system calls, completed at once */
-		if (ctx->hipri && !(engine_req_rw(heads[i]) && !heads[i]->next)) {
+		if (as_syscalls(ctx, heads[i])) {
 			engine_psync_chain(heads[i], true);
 			done_push(u, ctx->depth, heads[i]);
 			continue;
@@ -396,7 +554,9 @@ static int uring_submit(struct engine_ctx *ctx, struct engine_req *const *heads,
 		/* a chain goes to the kernel whole: a link cut at the end of a submission would
 		 * run its second half unlinked */
 		if (io_uring_sq_space_left(&u->ring) < c->left) {
-			submit_timed(ctx, u);
+			submit_timed(ctx, u, &t0);
+			stamp(ctx, heads, unstamped, i, t0);
+			unstamped = i;
 			/* SQPOLL: the polling thread frees the room as it takes the entries */
 			while (ctx->sqpoll && io_uring_sq_space_left(&u->ring) < c->left)
 				io_uring_sqring_wait(&u->ring);
@@ -411,7 +571,6 @@ static int uring_submit(struct engine_ctx *ctx, struct engine_req *const *heads,
 			}
 			/* an openat's slot rides in the request's result until it completes */
 			r->result = file_slot;
-			r->submit_lat = now;
 			prep(u, sqe, r, chain_slot, file_slot);
 			io_uring_sqe_set_data64(sqe, (uint64_t)ci << 32 | pos);
 			if (r->next)
@@ -420,10 +579,12 @@ static int uring_submit(struct engine_ctx *ctx, struct engine_req *const *heads,
 		}
 	}
 	/* the SQEs are in the ring: the kernel takes them whatever happens here (a failure of
-	 * the enter itself is retried at the next submit, or by the reap before it waits) */
+	 * the enter itself is retried at the next submit, or by the reap before it waits); the
+	 * timestamps are set before any completion is looked at */
 	do
-		rc = submit_timed(ctx, u);
+		rc = submit_timed(ctx, u, &t0);
 	while (rc == -EINTR);
+	stamp(ctx, heads, unstamped, n, t0);
 	return 0;
 }
 
@@ -486,6 +647,7 @@ static int uring_reap(struct engine_ctx *ctx, struct engine_req **out, unsigned 
 			return (int)got;
 		if (io_uring_cq_ready(&u->ring) == 0) {
 			struct __kernel_timespec ms = { .tv_sec = 0, .tv_nsec = 1000000 };
+			uint64_t t0;
 			int rc;
 
 			/* entries an enter that failed (EAGAIN, EBUSY) left in the ring: handed over
@@ -493,7 +655,7 @@ static int uring_reap(struct engine_ctx *ctx, struct engine_req **out, unsigned 
 			 * millisecond at most and the enter tried again (waiting for entries nobody
 			 * submitted would wait for ever) */
 			if (!ctx->sqpoll && io_uring_sq_ready(&u->ring)) {
-				rc = submit_timed(ctx, u);
+				rc = submit_timed(ctx, u, &t0);
 				if (rc < 0 && rc != -EAGAIN && rc != -EBUSY && rc != -EINTR)
 					return got ? (int)got : rc;
 			}
@@ -502,6 +664,8 @@ static int uring_reap(struct engine_ctx *ctx, struct engine_req **out, unsigned 
 			else
 				rc = io_uring_wait_cqe(&u->ring, &cqe);
 
+			/* what the wait found came after the last submitting call */
+			u->cq_at_enter = 0;
 			/* a signal: the requests are still in flight, and the caller reaps them
 			 * even when stopping, so wait on */
 			if (rc == -EINTR || rc == -EAGAIN || rc == -ETIME)
@@ -509,11 +673,15 @@ static int uring_reap(struct engine_ctx *ctx, struct engine_req **out, unsigned 
 			if (rc)
 				return got ? (int)got : rc;
 		}
-		now = lat_now();
+		/* the completions the last submitting call left: its end; any later one: now */
+		now = u->enter_end;
 		io_uring_for_each_cqe(&u->ring, head, cqe) {
+			if (seen == u->cq_at_enter)
+				now = lat_now();
 			complete(ctx, u, cqe->user_data, cqe->res, now);
 			seen++;
 		}
+		u->cq_at_enter -= seen < u->cq_at_enter ? seen : u->cq_at_enter;
 		io_uring_cq_advance(&u->ring, seen);
 	}
 }
@@ -532,6 +700,11 @@ static int uring_open(struct engine_file *f, const char *path, int flags, uint64
 
 	if (rc || !u || !(ctx->fixed || ctx->sqpoll))
 		return rc;
+	if (u->owner != uring_self() && (rc = uring_attach(ctx))) {
+		*what = "io_uring_setup";
+		engine_fd_close(f);
+		return rc;
+	}
 	if (u->nreg == sizeof(u->reg) / sizeof(u->reg[0]) || !u->nfree_file) {
 		rc = -EMFILE;
 	} else {
@@ -574,6 +747,8 @@ static int uring_buffers(struct engine_ctx *ctx, void *base, size_t len)
 
 	if (!ctx->fixed || !u)
 		return 0;
+	if (u->owner != uring_self() && (rc = uring_attach(ctx)))
+		return rc;
 	rc = io_uring_register_buffers(&u->ring, &iov, 1);
 	if (rc)
 		return rc;
@@ -644,4 +819,6 @@ const struct engine_ops engine_io_uring = {
 	.reap = uring_reap,
 	.buffers = uring_buffers,
 	.workers = uring_workers,
+	.attach = uring_attach,
+	.setup_flags = uring_setup_flags,
 };

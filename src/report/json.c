@@ -84,6 +84,21 @@ json_t *json_latency(const struct opstat *s)
 	return o;
 }
 
+void json_engine_setup(json_t *config, const struct engine_opts *e)
+{
+	const char *names[16];
+	unsigned n;
+	json_t *a;
+
+	if (!e->ops || !e->ops->setup_flags)
+		return;
+	n = e->ops->setup_flags(e, names, 16);
+	a = json_array();
+	for (unsigned i = 0; i < n; i++)
+		json_array_append_new(a, json_string(names[i]));
+	json_object_set_new(config, "engine_setup", a);
+}
+
 json_t *json_submission(const struct engine_submit_stats *s, bool buckets)
 {
 	const struct hist *h = &s->call_ns;

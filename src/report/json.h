@@ -40,6 +40,10 @@ json_t *json_latency_summary(const struct opstat *s);
  * requests_latency_ns, share_of_latency (their ratio, null without requests) and negligible
  * (share_of_latency below ENGINE_SUBMIT_NEGLIGIBLE); with buckets the calls' histogram too. */
 struct engine_submit_stats;
+struct engine_opts;
+/* config's "engine_setup": the flags the engine set its contexts up with (io_uring: the
+ * IORING_SETUP_* flags of every ring, found on this kernel), when the engine says */
+void json_engine_setup(json_t *config, const struct engine_opts *e);
 json_t *json_submission(const struct engine_submit_stats *s, bool buckets);
 /* The time series of a phase or iteration: one object per interval. */
 json_t *json_samples(const struct sample *s, unsigned n);

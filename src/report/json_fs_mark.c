@@ -46,6 +46,7 @@ static json_t *config(const struct fsm_config *c)
 	json_object_set_new(o, "read", json_boolean(c->read));
 	json_object_set_new(o, "engine", json_string(c->eng.ops ? c->eng.ops->name : "psync"));
 	json_object_set_new(o, "iodepth", json_u64(c->eng.iodepth));
+	json_engine_setup(o, &c->eng);
 	json_object_set_new(o, "repeat", json_u64(c->run.repeat));
 	json_object_set_new(o, "interval_ns", json_u64(c->run.interval_ns));
 	json_object_set_new(o, "layout_files", c->layout_files ? json_u64(c->layout_files) : json_null());

@@ -33,6 +33,7 @@ static json_t *tio_json_config(const struct tio_config *c)
 	json_object_set_new(o, "phases", phases);
 	json_object_set_new(o, "engine", json_string(c->eng.ops ? c->eng.ops->name : "psync"));
 	json_object_set_new(o, "iodepth", json_u64(c->eng.iodepth));
+	json_engine_setup(o, &c->eng);
 	json_object_set_new(o, "o_sync", json_boolean(c->sync));
 	json_object_set_new(o, "o_direct", json_boolean(c->direct));
 	json_object_set_new(o, "verify", json_boolean(c->verify));

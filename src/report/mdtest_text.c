@@ -309,10 +309,11 @@ static json_t *mdt_json(void *st, const struct driver_result *res)
 	struct json_run_info ri = { .argc = x->o->argc, .argv = x->o->argv, .workload = "mdtest",
 				    .res = res,
 				    .started_unix_s = ((const struct run_head *)res->runs)->started_unix_s };
-	json_t *root = json_result_head(&ri);
+	json_t *root = json_result_head(&ri), *cfg = json_options(x->o->w->cmd, x->c);
 
 	json_object_set_new(root, "label", ro->label ? json_string(ro->label) : json_null());
-	json_object_set_new(root, "config", json_options(x->o->w->cmd, x->c));
+	json_engine_setup(cfg, &x->c->eng);
+	json_object_set_new(root, "config", cfg);
 	if (res->nruns == 1) {
 		json_t *run = run_json(x, res, 0);
 

@@ -5,6 +5,18 @@
 #include "core/phase_limit.h"
 
 /* ---- iterations ------------------------------------------------------------------------------ */
+/* A phase's worker makes its thread's engine state its own (io_uring: the ring) before the
+ * release: 0 or -errno (recorded). */
+static int fsm_prepare(struct worker *w)
+{
+	struct fsm_thread *t = w->ctx;
+	int rc = engine_ctx_attach(&t->ctx);
+
+	if (rc)
+		run_fail_msg(-rc, "cannot set up the %s engine: %s", t->s->c->eng.ops->name, strerror(-rc));
+	return rc;
+}
+
 /* One phase of an iteration; live: the op whose per-worker statistics the progress line (and,
  * with interval_ns, the time series) follow. The samples are left in *ph for the caller. */
 static int run_phase(struct fsm_state *s, struct phase *ph, enum fsm_op live, uint64_t expected,
@@ -15,6 +27,7 @@ static int run_phase(struct fsm_state *s, struct phase *ph, enum fsm_op live, ui
 
 	ph->nworkers = c->nthreads;
 	ph->workers = s->workers;
+	ph->prepare = fsm_prepare;
 	ph->interval_ns = interval_ns;
 	ph->expected_ops = expected;
 	ph->label = s->label;

@@ -463,6 +463,17 @@ static int time_limited(struct mdt_task *k)
 	return mdt_work(&wk);
 }
 
+/* The task's thread makes the engine's state its own (io_uring: the ring) before the release */
+static int mdt_prepare(struct worker *w)
+{
+	struct mdt_task *k = w->ctx;
+	int rc = engine_ctx_attach(&k->s->ctx);
+
+	if (rc)
+		run_fail_msg(-rc, "cannot set up the %s engine: %s", k->s->c->eng.ops->name, strerror(-rc));
+	return rc;
+}
+
 /* One test as a phase: every task released at once, the window from the release to the last
  * task's end. Compatibility fix: mdtest starts each rank's clock after its own barrier exit
  * and rates each rank from its own start, so a late rank looks slow and a rate is the slowest
@@ -478,6 +489,7 @@ static int run_test(struct mdt_state *s, unsigned iter, enum mdt_test t)
 
 	opstat_init(&k.st);
 	wk.live = &k.st;
+	ph.prepare = mdt_prepare;
 	ph.expected_ops = t >= MDT_TREE_CREATE ? s->c->num_dirs : s->c->items;
 	/* the time series for --stream (the JSON keeps the SUMMARY's per-iteration cells) */
 	ph.interval_ns = s->c->run.stream ? s->c->run.interval_ns : 0;

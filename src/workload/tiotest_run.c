@@ -321,6 +321,7 @@ int tio_run(struct driver *d, const void *cfg, void *result)
 
 		if (!c->run_phase[p])
 			continue;
+		ph.prepare = tio_queued(c) ? tio_prepare : NULL;
 		if (before_phase(c, last, p, th, &list))
 			break;
 		if (c->debug >= 40)

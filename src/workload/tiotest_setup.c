@@ -190,6 +190,18 @@ static int queue_setup(const struct tio_config *c, struct tio_thread *t)
 	return 0;
 }
 
+/* A phase's worker makes its thread's engine state its own (io_uring: the ring) before the
+ * release: 0 or -errno (recorded). */
+int tio_prepare(struct worker *w)
+{
+	struct tio_worker *tw = w->ctx;
+	int rc = engine_ctx_attach(&tw->t->ctx);
+
+	if (rc)
+		run_fail_msg(-rc, "cannot set up the %s engine: %s", tw->c->eng.ops->name, strerror(-rc));
+	return rc;
+}
+
 void tio_queue_free(struct tio_thread *t)
 {
 	engine_ctx_exit(&t->ctx);

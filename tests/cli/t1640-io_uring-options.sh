@@ -86,18 +86,36 @@ if [ "$(id -u)" = 0 ]; then
 else
     SKIPPED="loop ext4 (needs root)"
 fi
-# the rings are set up for cooperative task running where the kernel has it (5.19), as fio's;
-# SQPOLL rings too
+# the rings are set up for the submitting thread to run their completions' task work: with
+# SINGLE_ISSUER|DEFER_TASKRUN where the kernel has them (6.1), each made in the worker thread
+# that drives it; else COOP_TASKRUN (5.19), as fio's. SQPOLL rings: never DEFER_TASKRUN (refused
+# with SQPOLL), SINGLE_ISSUER where the kernel has it, else COOP_TASKRUN (which recent kernels
+# refuse with SQPOLL), as the JSON says. strace before 6.1's names prints the flags in hex.
 need_cmd strace
 # LeakSanitizer cannot run under ptrace: the sanitizer build is traced without it
 export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
-strace -f -e trace=io_uring_setup -o "$SCRATCH/st" "$FSBENCH" tiotest --engine io_uring --iodepth 8 \
-    -t 2 -f 1 -r 10 -d "$DIR" > /dev/null 2>&1 || fail "strace run failed"
-n=$(grep -c 'flags=IORING_SETUP_CQSIZE|IORING_SETUP_COOP_TASKRUN' "$SCRATCH/st")
-[ "$n" = 2 ] || fail "not two rings with COOP_TASKRUN ($n): $(grep io_uring_setup "$SCRATCH/st")"
+# one file per thread (-ff): no call split in two by another thread's
+mkdir "$SCRATCH/ff"
+strace -ff -e trace=io_uring_setup -o "$SCRATCH/ff/st" "$FSBENCH" tiotest --engine io_uring --iodepth 8 \
+    -t 2 -f 1 -r 10 -d "$DIR" --json "$SCRATCH/st.json" > /dev/null 2>&1 || fail "strace run failed"
+main=$(grep -l 'io_uring_setup(4, {flags=0,' "$SCRATCH"/ff/st.*) || fail "no probe ring in the main thread"
+case $(jq -r '.config.engine_setup | join("|")' "$SCRATCH/st.json") in
+CQSIZE\|SINGLE_ISSUER\|DEFER_TASKRUN) want='IORING_SETUP_CQSIZE\|(IORING_SETUP_SINGLE_ISSUER\|IORING_SETUP_DEFER_TASKRUN|0x3000)[,}]' ;;
+CQSIZE\|COOP_TASKRUN) want='IORING_SETUP_CQSIZE\|IORING_SETUP_COOP_TASKRUN[,}]' ;;
+*) fail "engine_setup: $(jq -c .config.engine_setup "$SCRATCH/st.json")" ;;
+esac
+# 4 phases x 2 threads, each ring made in the thread that drives it (not the main thread)
+n=$(for f in "$SCRATCH"/ff/st.*; do [ "$f" = "$main" ] || cat "$f"; done | grep -cE "io_uring_setup\(64, \{flags=$want")
+[ "$n" = 8 ] || fail "not 8 rings made in the workers with $want ($n): $(grep -h io_uring_setup "$SCRATCH"/ff/st.*)"
 strace -f -e trace=io_uring_setup -o "$SCRATCH/st" "$FSBENCH" tiotest --engine io_uring --io_uring-sqpoll \
-    -t 1 -f 1 -r 10 -d "$DIR" > /dev/null 2>&1 || fail "strace sqpoll run failed"
-grep -q 'flags=IORING_SETUP_SQPOLL|IORING_SETUP_CQSIZE|IORING_SETUP_COOP_TASKRUN' "$SCRATCH/st" ||
-    fail "the SQPOLL ring: $(grep io_uring_setup "$SCRATCH/st")"
-ok "rings set up with IORING_SETUP_COOP_TASKRUN"
+    -t 1 -f 1 -r 10 -d "$DIR" --json "$SCRATCH/sq.json" > /dev/null 2>&1 || fail "strace sqpoll run failed"
+case $(jq -r '.config.engine_setup | join("|")' "$SCRATCH/sq.json") in
+CQSIZE\|SQPOLL\|SINGLE_ISSUER) want='IORING_SETUP_SQPOLL\|IORING_SETUP_CQSIZE\|(IORING_SETUP_SINGLE_ISSUER|0x1000)[,}]' ;;
+CQSIZE\|SQPOLL\|COOP_TASKRUN) want='IORING_SETUP_SQPOLL\|IORING_SETUP_CQSIZE\|IORING_SETUP_COOP_TASKRUN[,}]' ;;
+CQSIZE\|SQPOLL) want='IORING_SETUP_SQPOLL\|IORING_SETUP_CQSIZE[,}]' ;;
+*) fail "SQPOLL engine_setup: $(jq -c .config.engine_setup "$SCRATCH/sq.json")" ;;
+esac
+n=$(grep -cE "io_uring_setup\(64, \{flags=$want" "$SCRATCH/st")
+[ "$n" -ge 5 ] || fail "the SQPOLL rings ($want): $(grep io_uring_setup "$SCRATCH/st")"
+ok "rings made in their workers with the task-run flags the JSON names (SQPOLL too)"
 [ -z "$SKIPPED" ] || skip "$SKIPPED"
