@@ -66,6 +66,12 @@ struct mdt_state {
 	 * items made, in creation order; [0] directories, [1] files */
 	bool cut[2];
 	uint64_t cut_items[2];
+	/* --iodepth above 1 (mdt_queue); the creations in it that failed: their names are not
+	 * this process's (an earlier run's), the cleanup leaves them */
+	struct mdt_queue *q;
+	enum mdt_test skip_test;
+	uint64_t *skip;
+	unsigned nskip;
 };
 
 /* the phase's task (one per process: mdtest runs one task per process) */
@@ -227,24 +233,17 @@ static const char *req_what(const struct engine_req *head)
 	return engine_op_name(head);
 }
 
-static int create_item(struct mdt_task *k, const char *path, bool dir)
+/* The requests of an item's creation, linked (mdtest's create: mkdir, or open, write, fsync
+ * with -y, close): their count. */
+static unsigned build_create(const struct mdt_state *s, struct engine_req *r, const char *path, bool dir)
 {
-	struct mdt_state *s = k->s;
 	const struct mdt_config *c = s->c;
-	struct engine_req r[4];
 	unsigned n = 0;
-	int64_t rc;
 
 	if (dir) {
-		r[n++] = (struct engine_req){ .op = ENGINE_OP_MKDIRAT, .fd = AT_FDCWD, .name = path,
-					      .mode = MDT_DIRMODE };
-	} else if (c->mknod) {
-		uint64_t t0 = lat_now();
-
-		if (mknodat(AT_FDCWD, path, S_IFREG | S_IRUSR, 0) < 0)
-			return op_fail(-errno, "mknod", path);
-		opstat_add(&k->st, lat_ns(lat_now() - t0), 0);
-		return 0;
+		r[n++] = (struct engine_req){
+			.op = ENGINE_OP_MKDIRAT, .fd = AT_FDCWD, .name = path, .mode = MDT_DIRMODE
+		};
 	} else {
 		/* mdtest opens with O_CREAT and no O_EXCL; fsbench creates only new names and
 		 * follows no symbolic link (-S shares one name between tasks: no O_EXCL then) */
@@ -260,9 +259,62 @@ static int create_item(struct mdt_task *k, const char *path, bool dir)
 		}
 		r[n++] = (struct engine_req){ .op = ENGINE_OP_CLOSE, .fd = ENGINE_FD_CHAIN };
 	}
-	for (unsigned i = 0; i + 1 < n; i++)
-		r[i].next = &r[i + 1];
-	r[n - 1].next = NULL;
+	for (unsigned i = 0; i < n; i++)
+		r[i].next = i + 1 < n ? &r[i + 1] : NULL;
+	return n;
+}
+
+/* mdtest's read: open, read -e bytes, close */
+static unsigned build_read(const struct mdt_state *s, struct engine_req *r, const char *path)
+{
+	unsigned n = 0;
+
+	r[n++] = (struct engine_req){ .op = ENGINE_OP_OPENAT,
+				      .fd = AT_FDCWD,
+				      .name = path,
+				      .flags = O_RDONLY | O_NOFOLLOW | O_CLOEXEC };
+	if (s->c->read_bytes)
+		r[n++] = (struct engine_req){ .op = ENGINE_OP_READ,
+					      .fd = ENGINE_FD_CHAIN,
+					      .buf = s->rbuf,
+					      .len = s->c->read_bytes,
+					      .off = 0 };
+	r[n++] = (struct engine_req){ .op = ENGINE_OP_CLOSE, .fd = ENGINE_FD_CHAIN };
+	for (unsigned i = 0; i < n; i++)
+		r[i].next = i + 1 < n ? &r[i + 1] : NULL;
+	return n;
+}
+
+static void build_stat(struct engine_req *r, const char *path, struct statx *stx)
+{
+	*r = (struct engine_req){
+		.op = ENGINE_OP_STATX, .fd = AT_FDCWD, .name = path, .mode = STATX_BASIC_STATS, .buf = stx
+	};
+}
+
+static void build_remove(struct engine_req *r, const char *path, bool dir)
+{
+	*r = (struct engine_req){
+		.op = ENGINE_OP_UNLINKAT, .fd = AT_FDCWD, .name = path, .flags = dir ? AT_REMOVEDIR : 0
+	};
+}
+
+static int create_item(struct mdt_task *k, const char *path, bool dir)
+{
+	struct mdt_state *s = k->s;
+	const struct mdt_config *c = s->c;
+	struct engine_req r[4];
+	int64_t rc;
+
+	if (!dir && c->mknod) {
+		uint64_t t0 = lat_now();
+
+		if (mknodat(AT_FDCWD, path, S_IFREG | S_IRUSR, 0) < 0)
+			return op_fail(-errno, "mknod", path);
+		opstat_add(&k->st, lat_ns(lat_now() - t0), 0);
+		return 0;
+	}
+	build_create(s, r, path, dir);
 	rc = exec_timed(k, r);
 	if (rc == 0 && c->write_bytes && !dir && (uint64_t)r[1].result != c->write_bytes)
 		rc = -EIO;       /* a short write: mdtest warns "unable to write file" */
@@ -272,10 +324,11 @@ static int create_item(struct mdt_task *k, const char *path, bool dir)
 static int stat_item(struct mdt_task *k, const char *path)
 {
 	struct statx stx;
-	struct engine_req r = { .op = ENGINE_OP_STATX, .fd = AT_FDCWD, .name = path,
-				.mode = STATX_BASIC_STATS, .buf = &stx };
-	int64_t rc = exec_timed(k, &r);
+	struct engine_req r;
+	int64_t rc;
 
+	build_stat(&r, path, &stx);
+	rc = exec_timed(k, &r);
 	return rc ? op_fail(rc, "statx", path) : 0;
 }
 
@@ -283,18 +336,9 @@ static int read_item(struct mdt_task *k, const char *path)
 {
 	struct mdt_state *s = k->s;
 	struct engine_req r[3];
-	unsigned n = 0;
 	int64_t rc;
 
-	r[n++] = (struct engine_req){ .op = ENGINE_OP_OPENAT, .fd = AT_FDCWD, .name = path,
-				      .flags = O_RDONLY | O_NOFOLLOW | O_CLOEXEC };
-	if (s->c->read_bytes)
-		r[n++] = (struct engine_req){ .op = ENGINE_OP_READ, .fd = ENGINE_FD_CHAIN, .buf = s->rbuf,
-					      .len = s->c->read_bytes, .off = 0 };
-	r[n++] = (struct engine_req){ .op = ENGINE_OP_CLOSE, .fd = ENGINE_FD_CHAIN };
-	for (unsigned i = 0; i + 1 < n; i++)
-		r[i].next = &r[i + 1];
-	r[n - 1].next = NULL;
+	build_read(s, r, path);
 	rc = exec_timed(k, r);
 	if (rc == 0 && s->c->read_bytes && (uint64_t)r[1].result != s->c->read_bytes)
 		rc = -EIO;       /* mdtest: "unable to read file" */
@@ -303,10 +347,11 @@ static int read_item(struct mdt_task *k, const char *path)
 
 static int remove_item(struct mdt_task *k, const char *path, bool dir)
 {
-	struct engine_req r = { .op = ENGINE_OP_UNLINKAT, .fd = AT_FDCWD, .name = path,
-				.flags = dir ? AT_REMOVEDIR : 0 };
-	int64_t rc = exec_timed(k, &r);
+	struct engine_req r;
+	int64_t rc;
 
+	build_remove(&r, path, dir);
+	rc = exec_timed(k, &r);
 	return rc ? op_fail(rc, dir ? "rmdir" : "unlink", path) : 0;
 }
 
@@ -377,6 +422,296 @@ static int tree_work(struct mdt_task *k, bool create)
 	return 0;
 }
 
+/* ---- --iodepth N: N items in flight ---------------------------------------------------------- */
+/* An item in flight: its chain, and the path and statx buffer the chain points at (the kernel
+ * reads a linked request's name when it prepares it, after the submit). */
+struct mdt_slot {
+	struct engine_req r[4];
+	struct statx stx;
+	uint64_t i;    /* its index in the phase's visit */
+	uint64_t node; /* the tree's phases: its directory */
+	int open_fd;   /* a descriptor its failed chain left open, or -1 */
+	bool busy;
+	char path[PATH_MAX];
+};
+
+struct mdt_queue {
+	unsigned n, nfree;
+	struct mdt_slot *slot;
+	struct mdt_slot **free;
+	struct engine_req **sub, **out;
+};
+
+static void queue_free(struct mdt_queue *q)
+{
+	if (!q)
+		return;
+	free(q->slot);
+	free(q->free);
+	free(q->sub);
+	free(q->out);
+	free(q);
+}
+
+static int queue_new(struct mdt_state *s, unsigned depth)
+{
+	struct mdt_queue *q = calloc(1, sizeof(*q));
+
+	if (!q)
+		return -ENOMEM;
+	s->q = q;
+	q->n = depth;
+	q->slot = calloc(depth, sizeof(*q->slot));
+	q->free = calloc(depth, sizeof(*q->free));
+	q->sub = calloc(depth, sizeof(*q->sub));
+	q->out = calloc(depth, sizeof(*q->out));
+	s->skip = calloc(depth, sizeof(*s->skip));
+	return q->slot && q->free && q->sub && q->out && s->skip ? 0 : -ENOMEM;
+}
+
+static bool skipped(const struct mdt_state *s, enum mdt_test t, uint64_t i)
+{
+	for (unsigned j = 0; j < s->nskip && s->skip_test == t; j++)
+		if (s->skip[j] == i)
+			return true;
+	return false;
+}
+
+/* Fills slot sl for item i of the task's phase: the number of requests of its chain, 0 when
+ * this task has nothing to do for it (-S removals: the first task's), or -errno. */
+static int queue_fill(const struct mdt_task *k, struct mdt_slot *sl, uint64_t i)
+{
+	const struct mdt_state *s = k->s;
+	const enum mdt_test t = k->t;
+	const bool tree = t >= MDT_TREE_CREATE, dir = tree || t <= MDT_DIR_REMOVE;
+	int rc;
+
+	sl->i = i;
+	sl->open_fd = -1;
+	sl->node = 0;
+	if (tree) {
+		sl->node = s->order[t == MDT_TREE_CREATE ? i : s->c->num_dirs - 1 - i];
+		rc = node_path(s, s->own_tree, sl->node, sl->path, sizeof(sl->path));
+		rc = rc < 0 ? rc : 0;
+	} else if (t == MDT_DIR_STAT || t == MDT_FILE_STAT || t == MDT_FILE_READ) {
+		rc = item_path(s, t, stat_item_num(s, t, i), sl->path, sizeof(sl->path));
+	} else {
+		rc = item_path(s, t, visit_item(s, i), sl->path, sizeof(sl->path));
+	}
+	if (rc)
+		return rc;
+	switch (t) {
+	case MDT_TREE_CREATE:
+	case MDT_DIR_CREATE:
+	case MDT_FILE_CREATE:
+		return (int)build_create(s, sl->r, sl->path, dir);
+	case MDT_DIR_STAT:
+	case MDT_FILE_STAT:
+		build_stat(sl->r, sl->path, &sl->stx);
+		return 1;
+	case MDT_FILE_READ:
+		return (int)build_read(s, sl->r, sl->path);
+	default:
+		if (t == MDT_FILE_REMOVE && s->c->shared_file && s->rank != 0)
+			return 0;
+		build_remove(sl->r, sl->path, dir);
+		return 1;
+	}
+}
+
+/* The tree's order, kept with requests in flight: a directory is made once its parent's mkdir
+ * completed, and removed once its children's rmdirs did. */
+static bool queue_blocked(const struct mdt_task *k, const struct mdt_slot *sl)
+{
+	const struct mdt_queue *q = k->s->q;
+	const uint64_t b = k->s->c->branch;
+
+	if (k->t != MDT_TREE_CREATE && k->t != MDT_TREE_REMOVE)
+		return false;
+	for (unsigned j = 0; j < q->n; j++) {
+		const struct mdt_slot *x = &q->slot[j];
+
+		if (!x->busy)
+			continue;
+		if (k->t == MDT_TREE_CREATE && sl->node > 0 && x->node == (sl->node - 1) / b)
+			return true;
+		if (k->t == MDT_TREE_REMOVE && x->node > 0 && (x->node - 1) / b == sl->node)
+			return true;
+	}
+	return false;
+}
+
+/* A completed chain: its latency from the submit to its last request's completion (the
+ * depth's queueing included, as fio's clat at a depth), or the first error. */
+static int queue_done(struct mdt_task *k, struct mdt_slot *sl)
+{
+	struct mdt_state *s = k->s;
+	const struct engine_req *last = sl->r;
+	uint64_t bytes = 0;
+
+	for (const struct engine_req *r = sl->r; r; r = r->next) {
+		int64_t res = r->result;
+
+		if (res >= 0 && engine_req_rw(r) && (uint64_t)res != r->len)
+			res = -EIO; /* mdtest: "unable to write file", "unable to read file" */
+		if (res < 0) {
+			if (r == sl->r && s->nskip < s->q->n &&
+			    (k->t == MDT_TREE_CREATE || k->t == MDT_DIR_CREATE || k->t == MDT_FILE_CREATE)) {
+				s->skip_test = k->t;
+				s->skip[s->nskip++] = sl->i;
+			}
+			if (sl->r[0].op == ENGINE_OP_OPENAT && sl->r[0].result >= 0 && r != sl->r)
+				sl->open_fd = (int)sl->r[0].result; /* its close was cancelled */
+			return op_fail(res, engine_op_name(r), sl->path);
+		}
+		if (r->op == ENGINE_OP_WRITE)
+			bytes = (uint64_t)res;
+		last = r;
+	}
+	opstat_add(&k->st, lat_ns(last->done_lat - sl->r->submit_lat), bytes);
+	k->done++;
+	return 0;
+}
+
+/* what the phase's items [start, end) did, for the cleanup and the later phases: fail_at is
+ * the first that failed (UINT64_MAX: none); the ones before it all completed */
+static void queue_account(struct mdt_task *k, uint64_t end, uint64_t fail_at)
+{
+	struct mdt_state *s = k->s;
+	const uint64_t ok = fail_at < end ? fail_at : end;
+
+	switch (k->t) {
+	case MDT_TREE_CREATE:
+		s->tree_made = end;
+		break;
+	case MDT_TREE_REMOVE:
+		s->tree_made = s->c->num_dirs - ok;
+		break;
+	case MDT_DIR_CREATE:
+		s->dirs_made = end;
+		break;
+	case MDT_FILE_CREATE:
+		s->files_made = end;
+		break;
+	case MDT_DIR_REMOVE:
+		s->dirs_removed_ok = ok;
+		break;
+	case MDT_FILE_REMOVE:
+		s->files_removed_ok = ok;
+		break;
+	default:
+		break;
+	}
+}
+
+/* completions: slots back, results checked, the first error in *err; -1: the engine lost
+ * requests (nothing more will complete) */
+static int queue_reap(struct mdt_task *k, uint64_t *fail_at, int *err)
+{
+	struct mdt_queue *q = k->s->q;
+	int got = engine_reap(&k->s->ctx, q->out, 1, q->n);
+
+	if (got < 0) {
+		run_fail_msg(-got, "the %s engine lost requests: %s", k->s->ctx.ops->name, strerror(-got));
+		*err = *err ? *err : got;
+		return -1;
+	}
+	for (int j = 0; j < got; j++) {
+		struct mdt_slot *sl = q->out[j]->user;
+		int rc = queue_done(k, sl);
+
+		sl->busy = false;
+		q->free[q->nfree++] = sl;
+		if (rc && sl->i < *fail_at)
+			*fail_at = sl->i;
+		if (rc && !*err)
+			*err = rc;
+	}
+	return 0;
+}
+
+/* Items [k->done, n) of the phase, up to the depth in flight, submitted in mdtest's order;
+ * after a stop or an error nothing new is submitted and what is in flight completes. */
+static int queue_work(struct mdt_task *k, uint64_t n)
+{
+	struct mdt_state *s = k->s;
+	struct mdt_queue *q = s->q;
+	uint64_t i = k->done, fail_at = UINT64_MAX;
+	int err = 0, rc;
+
+	q->nfree = q->n;
+	for (unsigned j = 0; j < q->n; j++) {
+		q->slot[j].busy = false;
+		q->slot[j].open_fd = -1;
+		q->free[j] = &q->slot[j];
+	}
+	for (;;) {
+		unsigned nsub = 0;
+
+		while (!err && q->nfree && i < n && !run_stopping()) {
+			struct mdt_slot *sl = q->free[q->nfree - 1];
+			int nr = queue_fill(k, sl, i);
+
+			if (nr < 0) {
+				err = op_fail(nr, mdt_test_key[k->t], sl->path);
+				break;
+			}
+			if (queue_blocked(k, sl))
+				break;
+			i++;
+			if (nr == 0) {
+				k->done++;
+				continue;
+			}
+			for (int r = 0; r < nr; r++)
+				sl->r[r].user = sl;
+			sl->busy = true;
+			q->nfree--;
+			q->sub[nsub++] = sl->r;
+		}
+		if (nsub && (rc = engine_submit(&s->ctx, q->sub, nsub))) {
+			for (unsigned j = 0; j < nsub; j++) {
+				struct mdt_slot *sl = q->sub[j]->user;
+
+				sl->busy = false;
+				q->free[q->nfree++] = sl;
+			}
+			i -= nsub;
+			run_fail_msg(-rc, "the %s engine refused requests: %s", s->ctx.ops->name,
+				     strerror(-rc));
+			err = err ? err : rc;
+		}
+		if (!s->ctx.inflight || queue_reap(k, &fail_at, &err))
+			break;
+	}
+	for (unsigned j = 0; j < q->n; j++)
+		if (q->slot[j].open_fd >= 0) {
+			struct engine_req cl = { .op = ENGINE_OP_CLOSE, .fd = q->slot[j].open_fd };
+
+			engine_exec1(&s->ctx, &cl);
+		}
+	queue_account(k, i, fail_at);
+	return err;
+}
+
+/* the items the task's phase visits */
+static uint64_t phase_items(const struct mdt_task *k)
+{
+	const struct mdt_state *s = k->s;
+
+	switch (k->t) {
+	case MDT_TREE_CREATE:
+	case MDT_TREE_REMOVE:
+		/* without -u the first task makes the one shared tree (mdtest's rank 0) */
+		return !s->c->unique && s->rank != 0 ? 0 : s->c->num_dirs;
+	case MDT_DIR_CREATE:
+	case MDT_FILE_CREATE:
+		return s->c->items;
+	default:
+		return items_of(s, k->t);
+	}
+}
+
 static int mdt_work(struct worker *w)
 {
 	struct mdt_task *k = w->ctx;
@@ -388,6 +723,12 @@ static int mdt_work(struct worker *w)
 
 	if (k->t == MDT_NTESTS)
 		return 0;        /* a sync point */
+	if (s->q && k->t != MDT_DIR_RENAME) {
+		/* --iodepth above 1; the rename test stays one at a time: each rename frees the
+		 * name the next one takes */
+		rc = queue_work(k, phase_items(k));
+		goto out;
+	}
 	switch (k->t) {
 	case MDT_TREE_CREATE:
 	case MDT_TREE_REMOVE:
@@ -435,6 +776,7 @@ static int mdt_work(struct worker *w)
 	default:
 		break;
 	}
+out:
 	/* -Y: mdtest calls the backend's sync at the phase's end, inside its timing */
 	if (!rc && c->call_sync)
 		sync();
@@ -548,6 +890,7 @@ static int one_iteration(struct mdt_state *s, unsigned j)
 	s->dirs_removed_ok = s->files_removed_ok = 0;
 	s->made_testdir = s->renamed = s->tree_removed = false;
 	s->cut[0] = s->cut[1] = false;
+	s->nskip = 0;
 	if (c->create) {
 		if ((rc = mkdir_first(s, s->testdir, &s->made_testdir)) || (rc = sync_point(s)))
 			return rc;
@@ -618,15 +961,17 @@ static int cleanup_fn(void *arg)
 	/* the items this process created, by the names it created them under (a rename keeps
 	 * the set of names) */
 	for (uint64_t i = s->files_removed_ok; i < s->files_made; i++)
-		if (!(c->shared_file && s->rank != 0) &&
+		if (!(c->shared_file && s->rank != 0) && !skipped(s, MDT_FILE_CREATE, i) &&
 		    item_path(s, MDT_FILE_CREATE, visit_item(s, i), path, PATH_MAX) == 0)
 			bad += unlink_counted(path, false);
 	for (uint64_t i = s->dirs_removed_ok; i < s->dirs_made; i++)
-		if (item_path(s, MDT_DIR_CREATE, visit_item(s, i), path, PATH_MAX) == 0)
+		if (!skipped(s, MDT_DIR_CREATE, i) &&
+		    item_path(s, MDT_DIR_CREATE, visit_item(s, i), path, PATH_MAX) == 0)
 			bad += unlink_counted(path, true);
 	s->files_made = s->dirs_made = 0;
 	for (uint64_t i = s->tree_made; i-- > 0;)
-		if (node_path(s, s->own_tree, s->order[i], path, PATH_MAX) > 0)
+		if (!skipped(s, MDT_TREE_CREATE, i) &&
+		    node_path(s, s->own_tree, s->order[i], path, PATH_MAX) > 0)
 			bad += unlink_counted(path, true);
 	s->tree_made = 0;
 	if (s->made_testdir)
@@ -665,6 +1010,8 @@ static void state_free(struct mdt_state *s)
 		return;
 	if (s->ctx_ok)
 		engine_ctx_exit(&s->ctx);
+	queue_free(s->q);
+	free(s->skip);
 	free(s->order);
 	free(s->order_depth);
 	free(s->rand);
@@ -729,9 +1076,11 @@ static int setup(struct mdt_state *s)
 		memset(s->wbuf, 0x23, c->write_bytes);    /* mdtest's pattern is not verified here */
 	if (c->read_bytes && !(s->rbuf = malloc(c->read_bytes)))
 		return -ENOMEM;
-	if ((rc = engine_ctx_init_opts(&s->ctx, &c->eng, 1)))
+	if ((rc = engine_ctx_init_opts(&s->ctx, &c->eng, (unsigned)c->eng.iodepth)))
 		return rc;
 	s->ctx_ok = true;
+	if (c->eng.iodepth > 1 && (rc = queue_new(s, (unsigned)c->eng.iodepth)))
+		return rc;
 	if ((rc = cleanup_add_fn(cleanup_fn, s)))
 		return rc;
 	if ((rc = mkdir_first(s, s->dpath, &s->made_dpath)))
