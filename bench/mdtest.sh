@@ -66,10 +66,15 @@ for r in $(seq 1 "$ROUNDS"); do
 done
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 printf '%-16s %14s %14s %8s\n' "mdtest -n $NITEMS -F" "mdtest ops/s" "fsbench ops/s" "ratio"
+low= lowop=
 for i in "${!OPS[@]}"; do
     a=$(awk -v i="$i" '$1 == "mdtest" && $2 == i { print $3 }' "$T/raw" | median)
     b=$(awk -v i="$i" '$1 == "fsbench" && $2 == i { print $3 }' "$T/raw" | median)
-    printf '%-16s %14.1f %14.1f %8.3f\n' "${OPS[$i]}" "$a" "$b" "$(echo "$b $a" | awk '{ print ($2 > 0 ? $1 / $2 : 0) }')"
+    ratio=$(echo "$b $a" | awk '{ print ($2 > 0 ? $1 / $2 : 0) }')
+    printf '%-16s %14.1f %14.1f %8.3f\n' "${OPS[$i]}" "$a" "$b" "$ratio"
+    if [ -z "$low" ] || awk -v a="$ratio" -v b="$low" 'BEGIN { exit !(a < b) }'; then
+        low=$ratio lowop=${OPS[$i]}
+    fi
 done
 a=$(awk '$1 == "mdtest" && $2 == "cpu" { print $3 }' "$T/raw" | median)
 b=$(awk '$1 == "fsbench" && $2 == "cpu" { print $3 }' "$T/raw" | median)
@@ -77,3 +82,5 @@ printf '%-16s %14.2f %14.2f %8.3f\n' "CPU us/item" "$a" "$b" "$(echo "$a $b" | a
 echo "($ROUNDS alternating rounds on $DIR, one task; medians of mdtest's SUMMARY rate Mean; CPU per"
 echo " item: the process's user + system time over the 4 phases, a -n 1 run's subtracted; its ratio"
 echo " is mdtest/fsbench, so above 1.0 fsbench spends less)"
+awk -v r="$low" -v op="$lowop" 'BEGIN { printf "goal: fsbench >= 1.0 x mdtest on every file operation: %s (lowest %.3f, %s)\n",
+                                          (r >= 1.0 ? "met" : "MISSED"), r, op }'

@@ -151,8 +151,8 @@ static int node_path(const struct mdt_state *s, const char *tree, uint64_t node,
 
 /* item `num` of a test: its directory from num / items_per_dir, then dir.NAMEnum or
  * file.NAMEnum. The directory's part is kept from the previous item in the same directory,
- * as mdtest builds it once per directory: formatting it for every item cost 5 % of a tmpfs
- * unlink (bench/README.md, mdtest.sh). */
+ * as mdtest builds it once per directory: three snprintf calls per item showed in the profile
+ * of a tmpfs unlink (bench/README.md, mdtest.sh). */
 static int item_path(struct mdt_state *s, enum mdt_test t, uint64_t num, char *buf, size_t len)
 {
 	const unsigned k = tree_shift(s, t);
@@ -248,7 +248,8 @@ static int op_fail(int64_t rc, const char *what, const char *path)
 
 /* One chain through the engine, timed by the engine's own stamps (its submit to its last
  * request's completion): two clock reads per item fewer than reading the clock around the
- * call, which on a kvm-clock guest (no TSC) is two vDSO calls, 3 % of a tmpfs unlink. */
+ * call, which on a kvm-clock guest (lat_now() is clock_gettime there) showed in the profile
+ * of a tmpfs unlink (bench/README.md, mdtest.sh). */
 static int64_t exec_timed(struct mdt_task *k, struct engine_req *head)
 {
 	int rc = engine_exec(&k->s->ctx, head);
