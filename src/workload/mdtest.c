@@ -38,56 +38,6 @@ const char *const mdt_test_key[MDT_NTESTS] = {
 #define MDT_FILEMODE (S_IRUSR | S_IWUSR | S_IRGRP | S_IWGRP | S_IROTH)
 #define MDT_DIRMODE (S_IRWXU | S_IRWXG | S_IROTH | S_IXOTH)
 
-/* What one process does and has created in the iteration in progress, enough to regenerate
- * every name it made and remove what is left after an interruption (cleanup_fn). */
-struct mdt_state {
-	const struct mdt_config *c;
-	struct driver *d;
-	struct mdt_result *r;
-	unsigned rank, size;
-	char dpath[PATH_MAX];        /* -d */
-	char testdir[PATH_MAX];      /* -d/test-dir.J-0 */
-	char own_tree[64];           /* "mdtest_tree" or "mdtest_tree.R" (-u) */
-	char name[4][32];            /* mk, stat, read, rm: "mdtest.R." or "mdtest.shared." */
-	uint64_t *order;             /* the tree's directories, depth first (mdtest's order) */
-	unsigned *order_depth;
-	uint64_t *rand;              /* stat/read order (-R), items entries */
-	char *wbuf, *rbuf;
-	struct engine_ctx ctx;
-	bool ctx_ok;
-	/* created by this process and not removed yet, for the cleanup */
-	bool made_dpath, made_testdir;
-	uint64_t tree_made;          /* directories of own_tree, a prefix of order */
-	uint64_t dirs_made, files_made;   /* items, in creation order */
-	bool renamed;                /* a rename phase ran: the first item may be "-XX" */
-	uint64_t dirs_removed_ok, files_removed_ok;
-	bool tree_removed;
-	/* a creation the time limit stopped (run_test): the iteration's later phases work on the
-	 * items made, in creation order; [0] directories, [1] files */
-	bool cut[2];
-	uint64_t cut_items[2];
-	/* --iodepth above 1 (mdt_queue); the creations in it that failed: their names are not
-	 * this process's (an earlier run's), the cleanup leaves them */
-	struct mdt_queue *q;
-	enum mdt_test skip_test;
-	uint64_t *skip;
-	unsigned nskip;
-	/* item_path's last directory: the tree's shift, its node, its path */
-	bool ipath_ok;
-	unsigned ipath_k;
-	uint64_t ipath_node;
-	size_t ipath_len;
-	char ipath[PATH_MAX];
-};
-
-/* the phase's task (one per process: mdtest runs one task per process) */
-struct mdt_task {
-	struct mdt_state *s;
-	enum mdt_test t;
-	struct opstat st;
-	uint64_t done;
-};
-
 /* ---- names ---------------------------------------------------------------------------- */
 /* The tree a test works in for this rank: mdtest shifts it by -N per phase with -u (create
  * k=1, stat and rename 2, read 3, remove 4). Compatibility fix: the subdirectories are named
@@ -131,7 +81,7 @@ static const char *name_of(const struct mdt_state *s, enum mdt_test t)
 
 /* Directory `node` of tree `tree` under testdir, with a trailing '/': its ancestors as mdtest's
  * mdtest_stat walks them up (node > 0: tree.node, then (node-1)/b while above b). */
-static int node_path(const struct mdt_state *s, const char *tree, uint64_t node, char *buf, size_t len)
+int mdt_node_path(const struct mdt_state *s, const char *tree, uint64_t node, char *buf, size_t len)
 {
 	uint64_t chain[128];
 	unsigned n = 0;
@@ -153,7 +103,7 @@ static int node_path(const struct mdt_state *s, const char *tree, uint64_t node,
  * file.NAMEnum. The directory's part is kept from the previous item in the same directory,
  * as mdtest builds it once per directory: three snprintf calls per item showed in the profile
  * of a tmpfs unlink (bench/README.md, mdtest.sh). */
-static int item_path(struct mdt_state *s, enum mdt_test t, uint64_t num, char *buf, size_t len)
+int mdt_item_path(struct mdt_state *s, enum mdt_test t, uint64_t num, char *buf, size_t len)
 {
 	const unsigned k = tree_shift(s, t);
 	const uint64_t node = num / s->c->items_per_dir;
@@ -168,8 +118,8 @@ static int item_path(struct mdt_state *s, enum mdt_test t, uint64_t num, char *b
 
 		tree_name(s, k, tree, sizeof(tree));
 		s->ipath_ok = false;
-		if ((rc = node_path(s, tree, node, s->ipath, sizeof(s->ipath))) < 0) {
-			node_path(s, tree, node, buf, len); /* the message's path */
+		if ((rc = mdt_node_path(s, tree, node, s->ipath, sizeof(s->ipath))) < 0) {
+			mdt_node_path(s, tree, node, buf, len); /* the message's path */
 			return rc;
 		}
 		s->ipath_len = (size_t)rc;
@@ -196,7 +146,7 @@ static int item_path(struct mdt_state *s, enum mdt_test t, uint64_t num, char *b
 
 /* the i-th item a create or remove phase visits: every directory depth first (leaves only
  * with -L and -z > 0), items_per_dir items in each */
-static uint64_t visit_item(const struct mdt_state *s, uint64_t i)
+uint64_t mdt_visit_item(const struct mdt_state *s, uint64_t i)
 {
 	const struct mdt_config *c = s->c;
 	uint64_t ipd = c->items_per_dir, k = i / ipd;
@@ -226,13 +176,13 @@ static uint64_t items_of(const struct mdt_state *s, enum mdt_test t)
 	return s->cut[!dir] ? s->cut_items[!dir] : s->c->items;
 }
 
-static uint64_t stat_item_num(const struct mdt_state *s, enum mdt_test t, uint64_t i)
+uint64_t mdt_stat_item_num(const struct mdt_state *s, enum mdt_test t, uint64_t i)
 {
-	return s->cut[t > MDT_DIR_REMOVE] ? visit_item(s, i) : number_item(s, i);
+	return s->cut[t > MDT_DIR_REMOVE] ? mdt_visit_item(s, i) : number_item(s, i);
 }
 
 /* ---- the phases --------------------------------------------------------------------------- */
-static int op_fail(int64_t rc, const char *what, const char *path)
+int mdt_op_fail(int64_t rc, const char *what, const char *path)
 {
 	int err = (int)-rc;
 
@@ -277,7 +227,7 @@ static const char *req_what(const struct engine_req *head)
 
 /* The requests of an item's creation, linked (mdtest's create: mkdir, or open, write, fsync
  * with -y, close): their count. */
-static unsigned build_create(const struct mdt_state *s, struct engine_req *r, const char *path, bool dir)
+unsigned mdt_build_create(const struct mdt_state *s, struct engine_req *r, const char *path, bool dir)
 {
 	const struct mdt_config *c = s->c;
 	unsigned n = 0;
@@ -307,7 +257,7 @@ static unsigned build_create(const struct mdt_state *s, struct engine_req *r, co
 }
 
 /* mdtest's read: open, read -e bytes, close */
-static unsigned build_read(const struct mdt_state *s, struct engine_req *r, const char *path)
+unsigned mdt_build_read(const struct mdt_state *s, struct engine_req *r, const char *path)
 {
 	unsigned n = 0;
 
@@ -327,14 +277,14 @@ static unsigned build_read(const struct mdt_state *s, struct engine_req *r, cons
 	return n;
 }
 
-static void build_stat(struct engine_req *r, const char *path, struct statx *stx)
+void mdt_build_stat(struct engine_req *r, const char *path, struct statx *stx)
 {
 	*r = (struct engine_req){
 		.op = ENGINE_OP_STATX, .fd = AT_FDCWD, .name = path, .mode = STATX_BASIC_STATS, .buf = stx
 	};
 }
 
-static void build_remove(struct engine_req *r, const char *path, bool dir)
+void mdt_build_remove(struct engine_req *r, const char *path, bool dir)
 {
 	*r = (struct engine_req){
 		.op = ENGINE_OP_UNLINKAT, .fd = AT_FDCWD, .name = path, .flags = dir ? AT_REMOVEDIR : 0
@@ -352,15 +302,15 @@ static int create_item(struct mdt_task *k, const char *path, bool dir)
 		uint64_t t0 = lat_now();
 
 		if (mknodat(AT_FDCWD, path, S_IFREG | S_IRUSR, 0) < 0)
-			return op_fail(-errno, "mknod", path);
+			return mdt_op_fail(-errno, "mknod", path);
 		opstat_add(&k->st, lat_ns(lat_now() - t0), 0);
 		return 0;
 	}
-	build_create(s, r, path, dir);
+	mdt_build_create(s, r, path, dir);
 	rc = exec_timed(k, r);
 	if (rc == 0 && c->write_bytes && !dir && (uint64_t)r[1].result != c->write_bytes)
 		rc = -EIO;       /* a short write: mdtest warns "unable to write file" */
-	return rc ? op_fail(rc, req_what(r), path) : 0;
+	return rc ? mdt_op_fail(rc, req_what(r), path) : 0;
 }
 
 static int stat_item(struct mdt_task *k, const char *path)
@@ -369,9 +319,9 @@ static int stat_item(struct mdt_task *k, const char *path)
 	struct engine_req r;
 	int64_t rc;
 
-	build_stat(&r, path, &stx);
+	mdt_build_stat(&r, path, &stx);
 	rc = exec_timed(k, &r);
-	return rc ? op_fail(rc, "statx", path) : 0;
+	return rc ? mdt_op_fail(rc, "statx", path) : 0;
 }
 
 static int read_item(struct mdt_task *k, const char *path)
@@ -380,11 +330,11 @@ static int read_item(struct mdt_task *k, const char *path)
 	struct engine_req r[3];
 	int64_t rc;
 
-	build_read(s, r, path);
+	mdt_build_read(s, r, path);
 	rc = exec_timed(k, r);
 	if (rc == 0 && s->c->read_bytes && (uint64_t)r[1].result != s->c->read_bytes)
 		rc = -EIO;       /* mdtest: "unable to read file" */
-	return rc ? op_fail(rc, req_what(r), path) : 0;
+	return rc ? mdt_op_fail(rc, req_what(r), path) : 0;
 }
 
 static int remove_item(struct mdt_task *k, const char *path, bool dir)
@@ -392,9 +342,9 @@ static int remove_item(struct mdt_task *k, const char *path, bool dir)
 	struct engine_req r;
 	int64_t rc;
 
-	build_remove(&r, path, dir);
+	mdt_build_remove(&r, path, dir);
 	rc = exec_timed(k, &r);
-	return rc ? op_fail(rc, dir ? "rmdir" : "unlink", path) : 0;
+	return rc ? mdt_op_fail(rc, dir ? "rmdir" : "unlink", path) : 0;
 }
 
 /* mdtest's rename test: every directory item renamed to the previous one's name, the first
@@ -410,24 +360,26 @@ static int rename_work(struct mdt_task *k)
 	/* from k->done: the rest of a phase the time limit stopped (run_test's wear-out) */
 	if (n < 2)
 		return 0;        /* a time-limited creation made one item or none */
-	if ((rc = item_path(s, MDT_DIR_RENAME, stat_item_num(s, MDT_DIR_RENAME, 0), cur, PATH_MAX)))
-		return op_fail(rc, "rename", cur);
+	if ((rc = mdt_item_path(s, MDT_DIR_RENAME, mdt_stat_item_num(s, MDT_DIR_RENAME, 0), cur, PATH_MAX)))
+		return mdt_op_fail(rc, "rename", cur);
 	snprintf(first, sizeof(first), "%.*s-XX", PATH_MAX, cur);
 	memcpy(last, first, sizeof(last));
-	if (k->done && (rc = item_path(s, MDT_DIR_RENAME, stat_item_num(s, MDT_DIR_RENAME, k->done - 1), last,
-						 PATH_MAX)))
-		return op_fail(rc, "rename", last);
+	if (k->done &&
+	    (rc = mdt_item_path(s, MDT_DIR_RENAME, mdt_stat_item_num(s, MDT_DIR_RENAME, k->done - 1), last,
+				PATH_MAX)))
+		return mdt_op_fail(rc, "rename", last);
 	for (uint64_t i = k->done; i < n && !run_stopping(); i++) {
 		uint64_t t0;
 
-		if ((rc = item_path(s, MDT_DIR_RENAME, stat_item_num(s, MDT_DIR_RENAME, i), cur, PATH_MAX)))
-			return op_fail(rc, "rename", cur);
+		if ((rc = mdt_item_path(s, MDT_DIR_RENAME, mdt_stat_item_num(s, MDT_DIR_RENAME, i), cur,
+					PATH_MAX)))
+			return mdt_op_fail(rc, "rename", cur);
 		if (i == n - 1)
 			memcpy(cur, first, sizeof(cur));
 		/* no rename request in the engines: a plain system call, timed alike */
 		t0 = lat_now();
 		if (renameat(AT_FDCWD, cur, AT_FDCWD, last) < 0)
-			return op_fail(-errno, "rename", cur);
+			return mdt_op_fail(-errno, "rename", cur);
 		opstat_add(&k->st, lat_ns(lat_now() - t0), 0);
 		s->renamed = i + 1 < n;
 		memcpy(last, cur, sizeof(last));
@@ -450,8 +402,8 @@ static int tree_work(struct mdt_task *k, bool create)
 		/* removal: the reverse of the creation order, every child before its parent */
 		uint64_t node = s->order[create ? i : c->num_dirs - 1 - i];
 
-		if ((rc = node_path(s, s->own_tree, node, path, sizeof(path))) < 0)
-			return op_fail(rc, create ? "mkdir" : "rmdir", path);
+		if ((rc = mdt_node_path(s, s->own_tree, node, path, sizeof(path))) < 0)
+			return mdt_op_fail(rc, create ? "mkdir" : "rmdir", path);
 		rc = create ? create_item(k, path, true) : remove_item(k, path, true);
 		if (rc)
 			return rc;
@@ -462,278 +414,6 @@ static int tree_work(struct mdt_task *k, bool create)
 			s->tree_made = c->num_dirs - 1 - i;
 	}
 	return 0;
-}
-
-/* ---- --iodepth N: N items in flight ---------------------------------------------------------- */
-/* An item in flight: its chain, and the path and statx buffer the chain points at (the kernel
- * reads a linked request's name when it prepares it, after the submit). */
-struct mdt_slot {
-	struct engine_req r[4];
-	struct statx stx;
-	uint64_t i;    /* its index in the phase's visit */
-	uint64_t node; /* the tree's phases: its directory */
-	int open_fd;   /* a descriptor its failed chain left open, or -1 */
-	bool busy;
-	char path[PATH_MAX];
-};
-
-struct mdt_queue {
-	unsigned n, nfree;
-	struct mdt_slot *slot;
-	struct mdt_slot **free;
-	struct engine_req **sub, **out;
-};
-
-static void queue_free(struct mdt_queue *q)
-{
-	if (!q)
-		return;
-	free(q->slot);
-	free(q->free);
-	free(q->sub);
-	free(q->out);
-	free(q);
-}
-
-static int queue_new(struct mdt_state *s, unsigned depth)
-{
-	struct mdt_queue *q = calloc(1, sizeof(*q));
-
-	if (!q)
-		return -ENOMEM;
-	s->q = q;
-	q->n = depth;
-	q->slot = calloc(depth, sizeof(*q->slot));
-	q->free = calloc(depth, sizeof(*q->free));
-	q->sub = calloc(depth, sizeof(*q->sub));
-	q->out = calloc(depth, sizeof(*q->out));
-	s->skip = calloc(depth, sizeof(*s->skip));
-	return q->slot && q->free && q->sub && q->out && s->skip ? 0 : -ENOMEM;
-}
-
-static bool skipped(const struct mdt_state *s, enum mdt_test t, uint64_t i)
-{
-	for (unsigned j = 0; j < s->nskip && s->skip_test == t; j++)
-		if (s->skip[j] == i)
-			return true;
-	return false;
-}
-
-/* Fills slot sl for item i of the task's phase: the number of requests of its chain, 0 when
- * this task has nothing to do for it (-S removals: the first task's), or -errno. */
-static int queue_fill(const struct mdt_task *k, struct mdt_slot *sl, uint64_t i)
-{
-	struct mdt_state *s = k->s;
-	const enum mdt_test t = k->t;
-	const bool tree = t >= MDT_TREE_CREATE, dir = tree || t <= MDT_DIR_REMOVE;
-	int rc;
-
-	sl->i = i;
-	sl->open_fd = -1;
-	sl->node = 0;
-	if (tree) {
-		sl->node = s->order[t == MDT_TREE_CREATE ? i : s->c->num_dirs - 1 - i];
-		rc = node_path(s, s->own_tree, sl->node, sl->path, sizeof(sl->path));
-		rc = rc < 0 ? rc : 0;
-	} else if (t == MDT_DIR_STAT || t == MDT_FILE_STAT || t == MDT_FILE_READ) {
-		rc = item_path(s, t, stat_item_num(s, t, i), sl->path, sizeof(sl->path));
-	} else {
-		rc = item_path(s, t, visit_item(s, i), sl->path, sizeof(sl->path));
-	}
-	if (rc)
-		return rc;
-	switch (t) {
-	case MDT_TREE_CREATE:
-	case MDT_DIR_CREATE:
-	case MDT_FILE_CREATE:
-		return (int)build_create(s, sl->r, sl->path, dir);
-	case MDT_DIR_STAT:
-	case MDT_FILE_STAT:
-		build_stat(sl->r, sl->path, &sl->stx);
-		return 1;
-	case MDT_FILE_READ:
-		return (int)build_read(s, sl->r, sl->path);
-	default:
-		if (t == MDT_FILE_REMOVE && s->c->shared_file && s->rank != 0)
-			return 0;
-		build_remove(sl->r, sl->path, dir);
-		return 1;
-	}
-}
-
-/* The tree's order, kept with requests in flight: a directory is made once its parent's mkdir
- * completed, and removed once its children's rmdirs did. */
-static bool queue_blocked(const struct mdt_task *k, const struct mdt_slot *sl)
-{
-	const struct mdt_queue *q = k->s->q;
-	const uint64_t b = k->s->c->branch;
-
-	if (k->t != MDT_TREE_CREATE && k->t != MDT_TREE_REMOVE)
-		return false;
-	for (unsigned j = 0; j < q->n; j++) {
-		const struct mdt_slot *x = &q->slot[j];
-
-		if (!x->busy)
-			continue;
-		if (k->t == MDT_TREE_CREATE && sl->node > 0 && x->node == (sl->node - 1) / b)
-			return true;
-		if (k->t == MDT_TREE_REMOVE && x->node > 0 && (x->node - 1) / b == sl->node)
-			return true;
-	}
-	return false;
-}
-
-/* A completed chain: its latency from the submit to its last request's completion (the
- * depth's queueing included, as fio's clat at a depth), or the first error. */
-static int queue_done(struct mdt_task *k, struct mdt_slot *sl)
-{
-	struct mdt_state *s = k->s;
-	const struct engine_req *last = sl->r;
-	uint64_t bytes = 0;
-
-	for (const struct engine_req *r = sl->r; r; r = r->next) {
-		int64_t res = r->result;
-
-		if (res >= 0 && engine_req_rw(r) && (uint64_t)res != r->len)
-			res = -EIO; /* mdtest: "unable to write file", "unable to read file" */
-		if (res < 0) {
-			if (r == sl->r && s->nskip < s->q->n &&
-			    (k->t == MDT_TREE_CREATE || k->t == MDT_DIR_CREATE || k->t == MDT_FILE_CREATE)) {
-				s->skip_test = k->t;
-				s->skip[s->nskip++] = sl->i;
-			}
-			if (sl->r[0].op == ENGINE_OP_OPENAT && sl->r[0].result >= 0 && r != sl->r)
-				sl->open_fd = (int)sl->r[0].result; /* its close was cancelled */
-			return op_fail(res, engine_op_name(r), sl->path);
-		}
-		if (r->op == ENGINE_OP_WRITE)
-			bytes = (uint64_t)res;
-		last = r;
-	}
-	opstat_add(&k->st, lat_ns(last->done_lat - sl->r->submit_lat), bytes);
-	k->done++;
-	return 0;
-}
-
-/* what the phase's items [start, end) did, for the cleanup and the later phases: fail_at is
- * the first that failed (UINT64_MAX: none); the ones before it all completed */
-static void queue_account(struct mdt_task *k, uint64_t end, uint64_t fail_at)
-{
-	struct mdt_state *s = k->s;
-	const uint64_t ok = fail_at < end ? fail_at : end;
-
-	switch (k->t) {
-	case MDT_TREE_CREATE:
-		s->tree_made = end;
-		break;
-	case MDT_TREE_REMOVE:
-		s->tree_made = s->c->num_dirs - ok;
-		break;
-	case MDT_DIR_CREATE:
-		s->dirs_made = end;
-		break;
-	case MDT_FILE_CREATE:
-		s->files_made = end;
-		break;
-	case MDT_DIR_REMOVE:
-		s->dirs_removed_ok = ok;
-		break;
-	case MDT_FILE_REMOVE:
-		s->files_removed_ok = ok;
-		break;
-	default:
-		break;
-	}
-}
-
-/* completions: slots back, results checked, the first error in *err; -1: the engine lost
- * requests (nothing more will complete) */
-static int queue_reap(struct mdt_task *k, uint64_t *fail_at, int *err)
-{
-	struct mdt_queue *q = k->s->q;
-	int got = engine_reap(&k->s->ctx, q->out, 1, q->n);
-
-	if (got < 0) {
-		run_fail_msg(-got, "the %s engine lost requests: %s", k->s->ctx.ops->name, strerror(-got));
-		*err = *err ? *err : got;
-		return -1;
-	}
-	for (int j = 0; j < got; j++) {
-		struct mdt_slot *sl = q->out[j]->user;
-		int rc = queue_done(k, sl);
-
-		sl->busy = false;
-		q->free[q->nfree++] = sl;
-		if (rc && sl->i < *fail_at)
-			*fail_at = sl->i;
-		if (rc && !*err)
-			*err = rc;
-	}
-	return 0;
-}
-
-/* Items [k->done, n) of the phase, up to the depth in flight, submitted in mdtest's order;
- * after a stop or an error nothing new is submitted and what is in flight completes. */
-static int queue_work(struct mdt_task *k, uint64_t n)
-{
-	struct mdt_state *s = k->s;
-	struct mdt_queue *q = s->q;
-	uint64_t i = k->done, fail_at = UINT64_MAX;
-	int err = 0, rc;
-
-	q->nfree = q->n;
-	for (unsigned j = 0; j < q->n; j++) {
-		q->slot[j].busy = false;
-		q->slot[j].open_fd = -1;
-		q->free[j] = &q->slot[j];
-	}
-	for (;;) {
-		unsigned nsub = 0;
-
-		while (!err && q->nfree && i < n && !run_stopping()) {
-			struct mdt_slot *sl = q->free[q->nfree - 1];
-			int nr = queue_fill(k, sl, i);
-
-			if (nr < 0) {
-				err = op_fail(nr, mdt_test_key[k->t], sl->path);
-				break;
-			}
-			if (queue_blocked(k, sl))
-				break;
-			i++;
-			if (nr == 0) {
-				k->done++;
-				continue;
-			}
-			for (int r = 0; r < nr; r++)
-				sl->r[r].user = sl;
-			sl->busy = true;
-			q->nfree--;
-			q->sub[nsub++] = sl->r;
-		}
-		if (nsub && (rc = engine_submit(&s->ctx, q->sub, nsub))) {
-			for (unsigned j = 0; j < nsub; j++) {
-				struct mdt_slot *sl = q->sub[j]->user;
-
-				sl->busy = false;
-				q->free[q->nfree++] = sl;
-			}
-			i -= nsub;
-			run_fail_msg(-rc, "the %s engine refused requests: %s", s->ctx.ops->name,
-				     strerror(-rc));
-			err = err ? err : rc;
-		}
-		if (!s->ctx.inflight || queue_reap(k, &fail_at, &err))
-			break;
-	}
-	for (unsigned j = 0; j < q->n; j++)
-		if (q->slot[j].open_fd >= 0) {
-			struct engine_req cl = { .op = ENGINE_OP_CLOSE, .fd = q->slot[j].open_fd };
-
-			engine_exec1(&s->ctx, &cl);
-		}
-	queue_account(k, i, fail_at);
-	return err;
 }
 
 /* the items the task's phase visits */
@@ -768,7 +448,7 @@ static int mdt_work(struct worker *w)
 	if (s->q && k->t != MDT_DIR_RENAME) {
 		/* --iodepth above 1; the rename test stays one at a time: each rename frees the
 		 * name the next one takes */
-		rc = queue_work(k, phase_items(k));
+		rc = mdt_queue_work(k, phase_items(k));
 		goto out;
 	}
 	switch (k->t) {
@@ -785,8 +465,8 @@ static int mdt_work(struct worker *w)
 		uint64_t n = create ? c->items : items_of(s, k->t);
 
 		for (uint64_t i = k->done; i < n && !run_stopping(); i++) {
-			if ((rc = item_path(s, k->t, visit_item(s, i), path, sizeof(path))))
-				return op_fail(rc, create ? "create" : "remove", path);
+			if ((rc = mdt_item_path(s, k->t, mdt_visit_item(s, i), path, sizeof(path))))
+				return mdt_op_fail(rc, create ? "create" : "remove", path);
 			if (create)
 				rc = create_item(k, path, dir);
 			else if (!(c->shared_file && s->rank != 0))
@@ -807,8 +487,8 @@ static int mdt_work(struct worker *w)
 	}
 	case MDT_DIR_STAT: case MDT_FILE_STAT: case MDT_FILE_READ:
 		for (uint64_t i = 0, n = items_of(s, k->t); i < n && !run_stopping(); i++) {
-			if ((rc = item_path(s, k->t, stat_item_num(s, k->t, i), path, sizeof(path))))
-				return op_fail(rc, "stat", path);
+			if ((rc = mdt_item_path(s, k->t, mdt_stat_item_num(s, k->t, i), path, sizeof(path))))
+				return mdt_op_fail(rc, "stat", path);
 			rc = k->t == MDT_FILE_READ ? read_item(k, path) : stat_item(k, path);
 			if (rc)
 				return rc;
@@ -996,7 +676,7 @@ static int cleanup_fn(void *arg)
 	char path[PATH_MAX + 8];
 	int bad = 0;
 
-	if (s->renamed && item_path(s, MDT_DIR_RENAME, number_item(s, 0), path, PATH_MAX) == 0) {
+	if (s->renamed && mdt_item_path(s, MDT_DIR_RENAME, number_item(s, 0), path, PATH_MAX) == 0) {
 		strcat(path, "-XX");
 		bad += unlink_counted(path, true);
 		s->renamed = false;
@@ -1004,17 +684,17 @@ static int cleanup_fn(void *arg)
 	/* the items this process created, by the names it created them under (a rename keeps
 	 * the set of names) */
 	for (uint64_t i = s->files_removed_ok; i < s->files_made; i++)
-		if (!(c->shared_file && s->rank != 0) && !skipped(s, MDT_FILE_CREATE, i) &&
-		    item_path(s, MDT_FILE_CREATE, visit_item(s, i), path, PATH_MAX) == 0)
+		if (!(c->shared_file && s->rank != 0) && !mdt_skipped(s, MDT_FILE_CREATE, i) &&
+		    mdt_item_path(s, MDT_FILE_CREATE, mdt_visit_item(s, i), path, PATH_MAX) == 0)
 			bad += unlink_counted(path, false);
 	for (uint64_t i = s->dirs_removed_ok; i < s->dirs_made; i++)
-		if (!skipped(s, MDT_DIR_CREATE, i) &&
-		    item_path(s, MDT_DIR_CREATE, visit_item(s, i), path, PATH_MAX) == 0)
+		if (!mdt_skipped(s, MDT_DIR_CREATE, i) &&
+		    mdt_item_path(s, MDT_DIR_CREATE, mdt_visit_item(s, i), path, PATH_MAX) == 0)
 			bad += unlink_counted(path, true);
 	s->files_made = s->dirs_made = 0;
 	for (uint64_t i = s->tree_made; i-- > 0;)
-		if (!skipped(s, MDT_TREE_CREATE, i) &&
-		    node_path(s, s->own_tree, s->order[i], path, PATH_MAX) > 0)
+		if (!mdt_skipped(s, MDT_TREE_CREATE, i) &&
+		    mdt_node_path(s, s->own_tree, s->order[i], path, PATH_MAX) > 0)
 			bad += unlink_counted(path, true);
 	s->tree_made = 0;
 	if (s->made_testdir)
@@ -1053,7 +733,7 @@ static void state_free(struct mdt_state *s)
 		return;
 	if (s->ctx_ok)
 		engine_ctx_exit(&s->ctx);
-	queue_free(s->q);
+	mdt_queue_free(s->q);
 	free(s->skip);
 	free(s->order);
 	free(s->order_depth);
@@ -1122,7 +802,7 @@ static int setup(struct mdt_state *s)
 	if ((rc = engine_ctx_init_opts(&s->ctx, &c->eng, (unsigned)c->eng.iodepth)))
 		return rc;
 	s->ctx_ok = true;
-	if (c->eng.iodepth > 1 && (rc = queue_new(s, (unsigned)c->eng.iodepth)))
+	if (c->eng.iodepth > 1 && (rc = mdt_queue_new(s, (unsigned)c->eng.iodepth)))
 		return rc;
 	if ((rc = cleanup_add_fn(cleanup_fn, s)))
 		return rc;
