@@ -22,7 +22,8 @@ enum { MSG_SAMPLE = 1, MSG_PHASE_END, MSG_FINAL };
 
 /* what travels: fixed-size integers (every rank runs the same build: mpi_job_same_build) */
 struct smsg {
-	uint32_t kind, run, phase, pad;
+	uint32_t kind, run, phase;
+	uint32_t ramp; /* the interval began inside the phase's --ramp */
 	uint64_t slot, t_ns, dt_ns, ops, bytes, p50_ns, p90_ns, p99_ns, p999_ns;
 };
 
@@ -186,6 +187,9 @@ static void write_slot(struct mpi_stream *s, struct sphase *ph, uint64_t slot)
 		sum.dt_ns = parts[i].dt_ns > sum.dt_ns ? parts[i].dt_ns : sum.dt_ns;
 		sum.ops += parts[i].ops;
 		sum.bytes += parts[i].bytes;
+		/* the ranks are released together: a slot that began in one rank's ramp began in
+		 * the job's (the JSON series marks the same intervals) */
+		sum.ramp |= parts[i].ramp;
 	}
 	sum.parts = parts;
 	sum.nparts = n;
@@ -262,11 +266,17 @@ static void add(struct mpi_stream *s, int rank, const struct smsg *m, const stru
 			ph->pend = n;
 			ph->cappend = cap;
 		}
-		ph->pend[ph->npend++] = (struct pend){
-			.slot = m->slot,
-			.s = { .t_ns = m->t_ns, .dt_ns = m->dt_ns, .ops = m->ops, .bytes = m->bytes,
-			       .p50_ns = m->p50_ns, .p90_ns = m->p90_ns, .p99_ns = m->p99_ns,
-			       .p999_ns = m->p999_ns, .proc = (unsigned)rank } };
+		ph->pend[ph->npend++] = (struct pend){ .slot = m->slot,
+						       .s = { .t_ns = m->t_ns,
+							      .dt_ns = m->dt_ns,
+							      .ops = m->ops,
+							      .bytes = m->bytes,
+							      .p50_ns = m->p50_ns,
+							      .p90_ns = m->p90_ns,
+							      .p99_ns = m->p99_ns,
+							      .p999_ns = m->p999_ns,
+							      .proc = (unsigned)rank,
+							      .ramp = m->ramp != 0 } };
 		if ((int64_t)m->slot > ph->maxslot[rank])
 			ph->maxslot[rank] = (int64_t)m->slot;
 	}
@@ -356,9 +366,18 @@ struct mpi_stream *mpi_stream_start(struct mpi_job *j, MPI_Comm comm, const stru
 void mpi_stream_sample(struct mpi_stream *s, unsigned run, unsigned phase, const struct phase *p,
 		       const struct sample *smp)
 {
-	struct smsg m = { .kind = MSG_SAMPLE, .run = run, .phase = phase, .t_ns = smp->t_ns,
-			  .dt_ns = smp->dt_ns, .ops = smp->ops, .bytes = smp->bytes, .p50_ns = smp->p50_ns,
-			  .p90_ns = smp->p90_ns, .p99_ns = smp->p99_ns, .p999_ns = smp->p999_ns };
+	struct smsg m = { .kind = MSG_SAMPLE,
+			  .run = run,
+			  .phase = phase,
+			  .t_ns = smp->t_ns,
+			  .dt_ns = smp->dt_ns,
+			  .ops = smp->ops,
+			  .bytes = smp->bytes,
+			  .p50_ns = smp->p50_ns,
+			  .p90_ns = smp->p90_ns,
+			  .p99_ns = smp->p99_ns,
+			  .p999_ns = smp->p999_ns,
+			  .ramp = smp->ramp };
 	uint64_t g;
 
 	if (!s || !p->interval_ns)

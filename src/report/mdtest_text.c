@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "report/afterrun_report.h"
 #include "report/generic_report.h"
 #include "report/json.h"
 #include "report/json_kstat.h"
@@ -183,6 +184,10 @@ static void kernel_view(const struct mdt_out *x, const struct mdt_result *r)
 				snprintf(label, sizeof(label), "%s", mdt_test_key[t]);
 			kstat_text_row(f, label, &c->obs.k);
 		}
+	/* the sync after the run (core/afterrun.h), under the phases' rows as tiotest's and
+	 * fs_mark's */
+	if (x->c->run.sysstats)
+		afterrun_text(f, &r->head.after);
 	for (unsigned t = 0; t < MDT_NTESTS; t++)
 		if (r->profile[t]) {
 			snprintf(label, sizeof(label), "%s phase", mdt_test_name[t]);
@@ -264,6 +269,7 @@ static json_t *run_json(const struct mdt_out *x, const struct driver_result *res
 	json_object_set_new(o, "items_per_task", json_u64(r->items));
 	json_object_set_new(o, "tree_directories", json_u64(r->tree_dirs));
 	json_figures(o, x->o->w->figs->run, x->o->w->figs->nrun, r->fig);
+	afterrun_json(o, &r->head.after);
 	ops = json_object_get(o, "operations");
 	for (unsigned t = 0; t < MDT_NTESTS && ops; t++) {
 		json_t *op = json_object_get(ops, mdt_test_key[t]);

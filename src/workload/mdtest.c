@@ -38,65 +38,31 @@ const char *const mdt_test_key[MDT_NTESTS] = {
 #define MDT_FILEMODE (S_IRUSR | S_IWUSR | S_IRGRP | S_IWGRP | S_IROTH)
 #define MDT_DIRMODE (S_IRWXU | S_IRWXG | S_IROTH | S_IXOTH)
 
-/* What one process does and has created in the iteration in progress, enough to regenerate
- * every name it made and remove what is left after an interruption (cleanup_fn). */
-struct mdt_state {
-	const struct mdt_config *c;
-	struct driver *d;
-	struct mdt_result *r;
-	unsigned rank, size;
-	char dpath[PATH_MAX];        /* -d */
-	char testdir[PATH_MAX];      /* -d/test-dir.J-0 */
-	char own_tree[64];           /* "mdtest_tree" or "mdtest_tree.R" (-u) */
-	char name[4][32];            /* mk, stat, read, rm: "mdtest.R." or "mdtest.shared." */
-	uint64_t *order;             /* the tree's directories, depth first (mdtest's order) */
-	unsigned *order_depth;
-	uint64_t *rand;              /* stat/read order (-R), items entries */
-	char *wbuf, *rbuf;
-	struct engine_ctx ctx;
-	bool ctx_ok;
-	/* created by this process and not removed yet, for the cleanup */
-	bool made_dpath, made_testdir;
-	uint64_t tree_made;          /* directories of own_tree, a prefix of order */
-	uint64_t dirs_made, files_made;   /* items, in creation order */
-	bool renamed;                /* a rename phase ran: the first item may be "-XX" */
-	uint64_t dirs_removed_ok, files_removed_ok;
-	bool tree_removed;
-	/* a creation the time limit stopped (run_test): the iteration's later phases work on the
-	 * items made, in creation order; [0] directories, [1] files */
-	bool cut[2];
-	uint64_t cut_items[2];
-};
-
-/* the phase's task (one per process: mdtest runs one task per process) */
-struct mdt_task {
-	struct mdt_state *s;
-	enum mdt_test t;
-	struct opstat st;
-	uint64_t done;
-};
-
 /* ---- names ---------------------------------------------------------------------------- */
 /* The tree a test works in for this rank: mdtest shifts it by -N per phase with -u (create
  * k=1, stat and rename 2, read 3, remove 4). Compatibility fix: the subdirectories are named
  * after the tree's owner (mdtest names them after the rank working in it, which finds no
  * directory with -u -N and -z > 0). */
-static void tree_of(const struct mdt_state *s, enum mdt_test t, char *buf, size_t len)
+static unsigned tree_shift(const struct mdt_state *s, enum mdt_test t)
 {
-	const struct mdt_config *c = s->c;
-	unsigned k = 1;
-
-	if (!c->unique) {
-		snprintf(buf, len, "mdtest_tree");
-		return;
-	}
+	if (!s->c->unique)
+		return 0;
 	if (t == MDT_DIR_STAT || t == MDT_FILE_STAT || t == MDT_DIR_RENAME)
-		k = 2;
-	else if (t == MDT_FILE_READ)
-		k = 3;
-	else if (t == MDT_DIR_REMOVE || t == MDT_FILE_REMOVE)
-		k = 4;
-	snprintf(buf, len, "mdtest_tree.%u", (unsigned)((s->rank + k * c->nstride) % s->size));
+		return 2;
+	if (t == MDT_FILE_READ)
+		return 3;
+	if (t == MDT_DIR_REMOVE || t == MDT_FILE_REMOVE)
+		return 4;
+	return 1;
+}
+
+/* the tree's name for shift k (0: the one shared tree) */
+static void tree_name(const struct mdt_state *s, unsigned k, char *buf, size_t len)
+{
+	if (!k)
+		snprintf(buf, len, "mdtest_tree");
+	else
+		snprintf(buf, len, "mdtest_tree.%u", (unsigned)((s->rank + k * s->c->nstride) % s->size));
 }
 
 static const char *name_of(const struct mdt_state *s, enum mdt_test t)
@@ -115,7 +81,7 @@ static const char *name_of(const struct mdt_state *s, enum mdt_test t)
 
 /* Directory `node` of tree `tree` under testdir, with a trailing '/': its ancestors as mdtest's
  * mdtest_stat walks them up (node > 0: tree.node, then (node-1)/b while above b). */
-static int node_path(const struct mdt_state *s, const char *tree, uint64_t node, char *buf, size_t len)
+int mdt_node_path(const struct mdt_state *s, const char *tree, uint64_t node, char *buf, size_t len)
 {
 	uint64_t chain[128];
 	unsigned n = 0;
@@ -134,25 +100,53 @@ static int node_path(const struct mdt_state *s, const char *tree, uint64_t node,
 }
 
 /* item `num` of a test: its directory from num / items_per_dir, then dir.NAMEnum or
- * file.NAMEnum */
-static int item_path(const struct mdt_state *s, enum mdt_test t, uint64_t num, char *buf, size_t len)
+ * file.NAMEnum. The directory's part is kept from the previous item in the same directory,
+ * as mdtest builds it once per directory: three snprintf calls per item showed in the profile
+ * of a tmpfs unlink (bench/README.md, mdtest.sh). */
+int mdt_item_path(struct mdt_state *s, enum mdt_test t, uint64_t num, char *buf, size_t len)
 {
-	char tree[64];
-	bool dir = t <= MDT_DIR_REMOVE;
-	int pos;
+	const unsigned k = tree_shift(s, t);
+	const uint64_t node = num / s->c->items_per_dir;
+	const char *name = name_of(s, t), *kind = t <= MDT_DIR_REMOVE ? "dir." : "file.";
+	const size_t nlen = strlen(name), klen = strlen(kind);
+	char digits[24];
+	size_t nd = 0, pos;
 
-	tree_of(s, t, tree, sizeof(tree));
-	pos = node_path(s, tree, num / s->c->items_per_dir, buf, len);
-	if (pos < 0)
-		return pos;
-	pos += snprintf(buf + pos, len - (size_t)pos, "%s.%s%llu", dir ? "dir" : "file", name_of(s, t),
-			(unsigned long long)num);
-	return (size_t)pos < len ? 0 : -ENAMETOOLONG;
+	if (!s->ipath_ok || s->ipath_k != k || s->ipath_node != node) {
+		char tree[64];
+		int rc;
+
+		tree_name(s, k, tree, sizeof(tree));
+		s->ipath_ok = false;
+		if ((rc = mdt_node_path(s, tree, node, s->ipath, sizeof(s->ipath))) < 0) {
+			mdt_node_path(s, tree, node, buf, len); /* the message's path */
+			return rc;
+		}
+		s->ipath_len = (size_t)rc;
+		s->ipath_k = k;
+		s->ipath_node = node;
+		s->ipath_ok = true;
+	}
+	do
+		digits[nd++] = (char)('0' + num % 10);
+	while ((num /= 10) && nd < sizeof(digits));
+	if (s->ipath_len + klen + nlen + nd >= len)
+		return -ENAMETOOLONG;
+	memcpy(buf, s->ipath, s->ipath_len);
+	pos = s->ipath_len;
+	memcpy(buf + pos, kind, klen);
+	pos += klen;
+	memcpy(buf + pos, name, nlen);
+	pos += nlen;
+	while (nd)
+		buf[pos++] = digits[--nd];
+	buf[pos] = '\0';
+	return 0;
 }
 
 /* the i-th item a create or remove phase visits: every directory depth first (leaves only
  * with -L and -z > 0), items_per_dir items in each */
-static uint64_t visit_item(const struct mdt_state *s, uint64_t i)
+uint64_t mdt_visit_item(const struct mdt_state *s, uint64_t i)
 {
 	const struct mdt_config *c = s->c;
 	uint64_t ipd = c->items_per_dir, k = i / ipd;
@@ -182,13 +176,13 @@ static uint64_t items_of(const struct mdt_state *s, enum mdt_test t)
 	return s->cut[!dir] ? s->cut_items[!dir] : s->c->items;
 }
 
-static uint64_t stat_item_num(const struct mdt_state *s, enum mdt_test t, uint64_t i)
+uint64_t mdt_stat_item_num(const struct mdt_state *s, enum mdt_test t, uint64_t i)
 {
-	return s->cut[t > MDT_DIR_REMOVE] ? visit_item(s, i) : number_item(s, i);
+	return s->cut[t > MDT_DIR_REMOVE] ? mdt_visit_item(s, i) : number_item(s, i);
 }
 
 /* ---- the phases --------------------------------------------------------------------------- */
-static int op_fail(int64_t rc, const char *what, const char *path)
+int mdt_op_fail(int64_t rc, const char *what, const char *path)
 {
 	int err = (int)-rc;
 
@@ -202,20 +196,24 @@ static int op_fail(int64_t rc, const char *what, const char *path)
 	return -err;
 }
 
-/* one request through the engine, timed */
+/* One chain through the engine, timed by the engine's own stamps (its submit to its last
+ * request's completion): two clock reads per item fewer than reading the clock around the
+ * call, which on a kvm-clock guest (lat_now() is clock_gettime there) showed in the profile
+ * of a tmpfs unlink (bench/README.md, mdtest.sh). */
 static int64_t exec_timed(struct mdt_task *k, struct engine_req *head)
 {
-	uint64_t t0 = lat_now(), t1;
 	int rc = engine_exec(&k->s->ctx, head);
+	const struct engine_req *last = head;
 
-	t1 = lat_now();
 	if (rc)
 		return rc;
-	for (struct engine_req *r = head; r; r = r->next)
+	for (struct engine_req *r = head; r; r = r->next) {
 		if (r->result < 0)
 			return r->result;
-	opstat_add(&k->st, lat_ns(t1 - t0), head->next && head->next->op == ENGINE_OP_WRITE ?
-		   head->next->len : 0);
+		last = r;
+	}
+	opstat_add(&k->st, lat_ns(last->done_lat - head->submit_lat),
+		   head->next && head->next->op == ENGINE_OP_WRITE ? head->next->len : 0);
 	return 0;
 }
 
@@ -227,24 +225,17 @@ static const char *req_what(const struct engine_req *head)
 	return engine_op_name(head);
 }
 
-static int create_item(struct mdt_task *k, const char *path, bool dir)
+/* The requests of an item's creation, linked (mdtest's create: mkdir, or open, write, fsync
+ * with -y, close): their count. */
+unsigned mdt_build_create(const struct mdt_state *s, struct engine_req *r, const char *path, bool dir)
 {
-	struct mdt_state *s = k->s;
 	const struct mdt_config *c = s->c;
-	struct engine_req r[4];
 	unsigned n = 0;
-	int64_t rc;
 
 	if (dir) {
-		r[n++] = (struct engine_req){ .op = ENGINE_OP_MKDIRAT, .fd = AT_FDCWD, .name = path,
-					      .mode = MDT_DIRMODE };
-	} else if (c->mknod) {
-		uint64_t t0 = lat_now();
-
-		if (mknodat(AT_FDCWD, path, S_IFREG | S_IRUSR, 0) < 0)
-			return op_fail(-errno, "mknod", path);
-		opstat_add(&k->st, lat_ns(lat_now() - t0), 0);
-		return 0;
+		r[n++] = (struct engine_req){
+			.op = ENGINE_OP_MKDIRAT, .fd = AT_FDCWD, .name = path, .mode = MDT_DIRMODE
+		};
 	} else {
 		/* mdtest opens with O_CREAT and no O_EXCL; fsbench creates only new names and
 		 * follows no symbolic link (-S shares one name between tasks: no O_EXCL then) */
@@ -260,54 +251,100 @@ static int create_item(struct mdt_task *k, const char *path, bool dir)
 		}
 		r[n++] = (struct engine_req){ .op = ENGINE_OP_CLOSE, .fd = ENGINE_FD_CHAIN };
 	}
-	for (unsigned i = 0; i + 1 < n; i++)
-		r[i].next = &r[i + 1];
-	r[n - 1].next = NULL;
+	for (unsigned i = 0; i < n; i++)
+		r[i].next = i + 1 < n ? &r[i + 1] : NULL;
+	return n;
+}
+
+/* mdtest's read: open, read -e bytes, close */
+unsigned mdt_build_read(const struct mdt_state *s, struct engine_req *r, const char *path)
+{
+	unsigned n = 0;
+
+	r[n++] = (struct engine_req){ .op = ENGINE_OP_OPENAT,
+				      .fd = AT_FDCWD,
+				      .name = path,
+				      .flags = O_RDONLY | O_NOFOLLOW | O_CLOEXEC };
+	if (s->c->read_bytes)
+		r[n++] = (struct engine_req){ .op = ENGINE_OP_READ,
+					      .fd = ENGINE_FD_CHAIN,
+					      .buf = s->rbuf,
+					      .len = s->c->read_bytes,
+					      .off = 0 };
+	r[n++] = (struct engine_req){ .op = ENGINE_OP_CLOSE, .fd = ENGINE_FD_CHAIN };
+	for (unsigned i = 0; i < n; i++)
+		r[i].next = i + 1 < n ? &r[i + 1] : NULL;
+	return n;
+}
+
+void mdt_build_stat(struct engine_req *r, const char *path, struct statx *stx)
+{
+	*r = (struct engine_req){
+		.op = ENGINE_OP_STATX, .fd = AT_FDCWD, .name = path, .mode = STATX_BASIC_STATS, .buf = stx
+	};
+}
+
+void mdt_build_remove(struct engine_req *r, const char *path, bool dir)
+{
+	*r = (struct engine_req){
+		.op = ENGINE_OP_UNLINKAT, .fd = AT_FDCWD, .name = path, .flags = dir ? AT_REMOVEDIR : 0
+	};
+}
+
+static int create_item(struct mdt_task *k, const char *path, bool dir)
+{
+	struct mdt_state *s = k->s;
+	const struct mdt_config *c = s->c;
+	struct engine_req r[4];
+	int64_t rc;
+
+	if (!dir && c->mknod) {
+		uint64_t t0 = lat_now();
+
+		if (mknodat(AT_FDCWD, path, S_IFREG | S_IRUSR, 0) < 0)
+			return mdt_op_fail(-errno, "mknod", path);
+		opstat_add(&k->st, lat_ns(lat_now() - t0), 0);
+		return 0;
+	}
+	mdt_build_create(s, r, path, dir);
 	rc = exec_timed(k, r);
 	if (rc == 0 && c->write_bytes && !dir && (uint64_t)r[1].result != c->write_bytes)
 		rc = -EIO;       /* a short write: mdtest warns "unable to write file" */
-	return rc ? op_fail(rc, req_what(r), path) : 0;
+	return rc ? mdt_op_fail(rc, req_what(r), path) : 0;
 }
 
 static int stat_item(struct mdt_task *k, const char *path)
 {
 	struct statx stx;
-	struct engine_req r = { .op = ENGINE_OP_STATX, .fd = AT_FDCWD, .name = path,
-				.mode = STATX_BASIC_STATS, .buf = &stx };
-	int64_t rc = exec_timed(k, &r);
+	struct engine_req r;
+	int64_t rc;
 
-	return rc ? op_fail(rc, "statx", path) : 0;
+	mdt_build_stat(&r, path, &stx);
+	rc = exec_timed(k, &r);
+	return rc ? mdt_op_fail(rc, "statx", path) : 0;
 }
 
 static int read_item(struct mdt_task *k, const char *path)
 {
 	struct mdt_state *s = k->s;
 	struct engine_req r[3];
-	unsigned n = 0;
 	int64_t rc;
 
-	r[n++] = (struct engine_req){ .op = ENGINE_OP_OPENAT, .fd = AT_FDCWD, .name = path,
-				      .flags = O_RDONLY | O_NOFOLLOW | O_CLOEXEC };
-	if (s->c->read_bytes)
-		r[n++] = (struct engine_req){ .op = ENGINE_OP_READ, .fd = ENGINE_FD_CHAIN, .buf = s->rbuf,
-					      .len = s->c->read_bytes, .off = 0 };
-	r[n++] = (struct engine_req){ .op = ENGINE_OP_CLOSE, .fd = ENGINE_FD_CHAIN };
-	for (unsigned i = 0; i + 1 < n; i++)
-		r[i].next = &r[i + 1];
-	r[n - 1].next = NULL;
+	mdt_build_read(s, r, path);
 	rc = exec_timed(k, r);
 	if (rc == 0 && s->c->read_bytes && (uint64_t)r[1].result != s->c->read_bytes)
 		rc = -EIO;       /* mdtest: "unable to read file" */
-	return rc ? op_fail(rc, req_what(r), path) : 0;
+	return rc ? mdt_op_fail(rc, req_what(r), path) : 0;
 }
 
 static int remove_item(struct mdt_task *k, const char *path, bool dir)
 {
-	struct engine_req r = { .op = ENGINE_OP_UNLINKAT, .fd = AT_FDCWD, .name = path,
-				.flags = dir ? AT_REMOVEDIR : 0 };
-	int64_t rc = exec_timed(k, &r);
+	struct engine_req r;
+	int64_t rc;
 
-	return rc ? op_fail(rc, dir ? "rmdir" : "unlink", path) : 0;
+	mdt_build_remove(&r, path, dir);
+	rc = exec_timed(k, &r);
+	return rc ? mdt_op_fail(rc, dir ? "rmdir" : "unlink", path) : 0;
 }
 
 /* mdtest's rename test: every directory item renamed to the previous one's name, the first
@@ -323,24 +360,26 @@ static int rename_work(struct mdt_task *k)
 	/* from k->done: the rest of a phase the time limit stopped (run_test's wear-out) */
 	if (n < 2)
 		return 0;        /* a time-limited creation made one item or none */
-	if ((rc = item_path(s, MDT_DIR_RENAME, stat_item_num(s, MDT_DIR_RENAME, 0), cur, PATH_MAX)))
-		return op_fail(rc, "rename", cur);
+	if ((rc = mdt_item_path(s, MDT_DIR_RENAME, mdt_stat_item_num(s, MDT_DIR_RENAME, 0), cur, PATH_MAX)))
+		return mdt_op_fail(rc, "rename", cur);
 	snprintf(first, sizeof(first), "%.*s-XX", PATH_MAX, cur);
 	memcpy(last, first, sizeof(last));
-	if (k->done && (rc = item_path(s, MDT_DIR_RENAME, stat_item_num(s, MDT_DIR_RENAME, k->done - 1), last,
-						 PATH_MAX)))
-		return op_fail(rc, "rename", last);
+	if (k->done &&
+	    (rc = mdt_item_path(s, MDT_DIR_RENAME, mdt_stat_item_num(s, MDT_DIR_RENAME, k->done - 1), last,
+				PATH_MAX)))
+		return mdt_op_fail(rc, "rename", last);
 	for (uint64_t i = k->done; i < n && !run_stopping(); i++) {
 		uint64_t t0;
 
-		if ((rc = item_path(s, MDT_DIR_RENAME, stat_item_num(s, MDT_DIR_RENAME, i), cur, PATH_MAX)))
-			return op_fail(rc, "rename", cur);
+		if ((rc = mdt_item_path(s, MDT_DIR_RENAME, mdt_stat_item_num(s, MDT_DIR_RENAME, i), cur,
+					PATH_MAX)))
+			return mdt_op_fail(rc, "rename", cur);
 		if (i == n - 1)
 			memcpy(cur, first, sizeof(cur));
 		/* no rename request in the engines: a plain system call, timed alike */
 		t0 = lat_now();
 		if (renameat(AT_FDCWD, cur, AT_FDCWD, last) < 0)
-			return op_fail(-errno, "rename", cur);
+			return mdt_op_fail(-errno, "rename", cur);
 		opstat_add(&k->st, lat_ns(lat_now() - t0), 0);
 		s->renamed = i + 1 < n;
 		memcpy(last, cur, sizeof(last));
@@ -363,8 +402,8 @@ static int tree_work(struct mdt_task *k, bool create)
 		/* removal: the reverse of the creation order, every child before its parent */
 		uint64_t node = s->order[create ? i : c->num_dirs - 1 - i];
 
-		if ((rc = node_path(s, s->own_tree, node, path, sizeof(path))) < 0)
-			return op_fail(rc, create ? "mkdir" : "rmdir", path);
+		if ((rc = mdt_node_path(s, s->own_tree, node, path, sizeof(path))) < 0)
+			return mdt_op_fail(rc, create ? "mkdir" : "rmdir", path);
 		rc = create ? create_item(k, path, true) : remove_item(k, path, true);
 		if (rc)
 			return rc;
@@ -375,6 +414,24 @@ static int tree_work(struct mdt_task *k, bool create)
 			s->tree_made = c->num_dirs - 1 - i;
 	}
 	return 0;
+}
+
+/* the items the task's phase visits */
+static uint64_t phase_items(const struct mdt_task *k)
+{
+	const struct mdt_state *s = k->s;
+
+	switch (k->t) {
+	case MDT_TREE_CREATE:
+	case MDT_TREE_REMOVE:
+		/* without -u the first task makes the one shared tree (mdtest's rank 0) */
+		return !s->c->unique && s->rank != 0 ? 0 : s->c->num_dirs;
+	case MDT_DIR_CREATE:
+	case MDT_FILE_CREATE:
+		return s->c->items;
+	default:
+		return items_of(s, k->t);
+	}
 }
 
 static int mdt_work(struct worker *w)
@@ -388,6 +445,12 @@ static int mdt_work(struct worker *w)
 
 	if (k->t == MDT_NTESTS)
 		return 0;        /* a sync point */
+	if (s->q && k->t != MDT_DIR_RENAME) {
+		/* --iodepth above 1; the rename test stays one at a time: each rename frees the
+		 * name the next one takes */
+		rc = mdt_queue_work(k, phase_items(k));
+		goto out;
+	}
 	switch (k->t) {
 	case MDT_TREE_CREATE:
 	case MDT_TREE_REMOVE:
@@ -402,8 +465,8 @@ static int mdt_work(struct worker *w)
 		uint64_t n = create ? c->items : items_of(s, k->t);
 
 		for (uint64_t i = k->done; i < n && !run_stopping(); i++) {
-			if ((rc = item_path(s, k->t, visit_item(s, i), path, sizeof(path))))
-				return op_fail(rc, create ? "create" : "remove", path);
+			if ((rc = mdt_item_path(s, k->t, mdt_visit_item(s, i), path, sizeof(path))))
+				return mdt_op_fail(rc, create ? "create" : "remove", path);
 			if (create)
 				rc = create_item(k, path, dir);
 			else if (!(c->shared_file && s->rank != 0))
@@ -424,8 +487,8 @@ static int mdt_work(struct worker *w)
 	}
 	case MDT_DIR_STAT: case MDT_FILE_STAT: case MDT_FILE_READ:
 		for (uint64_t i = 0, n = items_of(s, k->t); i < n && !run_stopping(); i++) {
-			if ((rc = item_path(s, k->t, stat_item_num(s, k->t, i), path, sizeof(path))))
-				return op_fail(rc, "stat", path);
+			if ((rc = mdt_item_path(s, k->t, mdt_stat_item_num(s, k->t, i), path, sizeof(path))))
+				return mdt_op_fail(rc, "stat", path);
 			rc = k->t == MDT_FILE_READ ? read_item(k, path) : stat_item(k, path);
 			if (rc)
 				return rc;
@@ -435,6 +498,7 @@ static int mdt_work(struct worker *w)
 	default:
 		break;
 	}
+out:
 	/* -Y: mdtest calls the backend's sync at the phase's end, inside its timing */
 	if (!rc && c->call_sync)
 		sync();
@@ -560,6 +624,8 @@ static int one_iteration(struct mdt_state *s, unsigned j)
 	s->dirs_removed_ok = s->files_removed_ok = 0;
 	s->made_testdir = s->renamed = s->tree_removed = false;
 	s->cut[0] = s->cut[1] = false;
+	s->nskip = 0;
+	s->ipath_ok = false; /* a new test-dir */
 	if (c->create) {
 		if ((rc = mkdir_first(s, s->testdir, &s->made_testdir)) || (rc = sync_point(s)))
 			return rc;
@@ -622,7 +688,7 @@ static int cleanup_fn(void *arg)
 	char path[PATH_MAX + 8];
 	int bad = 0;
 
-	if (s->renamed && item_path(s, MDT_DIR_RENAME, number_item(s, 0), path, PATH_MAX) == 0) {
+	if (s->renamed && mdt_item_path(s, MDT_DIR_RENAME, number_item(s, 0), path, PATH_MAX) == 0) {
 		strcat(path, "-XX");
 		bad += unlink_counted(path, true);
 		s->renamed = false;
@@ -630,15 +696,17 @@ static int cleanup_fn(void *arg)
 	/* the items this process created, by the names it created them under (a rename keeps
 	 * the set of names) */
 	for (uint64_t i = s->files_removed_ok; i < s->files_made; i++)
-		if (!(c->shared_file && s->rank != 0) &&
-		    item_path(s, MDT_FILE_CREATE, visit_item(s, i), path, PATH_MAX) == 0)
+		if (!(c->shared_file && s->rank != 0) && !mdt_skipped(s, MDT_FILE_CREATE, i) &&
+		    mdt_item_path(s, MDT_FILE_CREATE, mdt_visit_item(s, i), path, PATH_MAX) == 0)
 			bad += unlink_counted(path, false);
 	for (uint64_t i = s->dirs_removed_ok; i < s->dirs_made; i++)
-		if (item_path(s, MDT_DIR_CREATE, visit_item(s, i), path, PATH_MAX) == 0)
+		if (!mdt_skipped(s, MDT_DIR_CREATE, i) &&
+		    mdt_item_path(s, MDT_DIR_CREATE, mdt_visit_item(s, i), path, PATH_MAX) == 0)
 			bad += unlink_counted(path, true);
 	s->files_made = s->dirs_made = 0;
 	for (uint64_t i = s->tree_made; i-- > 0;)
-		if (node_path(s, s->own_tree, s->order[i], path, PATH_MAX) > 0)
+		if (!mdt_skipped(s, MDT_TREE_CREATE, i) &&
+		    mdt_node_path(s, s->own_tree, s->order[i], path, PATH_MAX) > 0)
 			bad += unlink_counted(path, true);
 	s->tree_made = 0;
 	if (s->made_testdir)
@@ -677,6 +745,8 @@ static void state_free(struct mdt_state *s)
 		return;
 	if (s->ctx_ok)
 		engine_ctx_exit(&s->ctx);
+	mdt_queue_free(s->q);
+	free(s->skip);
 	free(s->order);
 	free(s->order_depth);
 	free(s->rand);
@@ -741,9 +811,11 @@ static int setup(struct mdt_state *s)
 		memset(s->wbuf, 0x23, c->write_bytes);    /* mdtest's pattern is not verified here */
 	if (c->read_bytes && !(s->rbuf = malloc(c->read_bytes)))
 		return -ENOMEM;
-	if ((rc = engine_ctx_init_opts(&s->ctx, &c->eng, 1)))
+	if ((rc = engine_ctx_init_opts(&s->ctx, &c->eng, (unsigned)c->eng.iodepth)))
 		return rc;
 	s->ctx_ok = true;
+	if (c->eng.iodepth > 1 && (rc = mdt_queue_new(s, (unsigned)c->eng.iodepth)))
+		return rc;
 	if ((rc = cleanup_add_fn(cleanup_fn, s)))
 		return rc;
 	if ((rc = mkdir_first(s, s->dpath, &s->made_dpath)))

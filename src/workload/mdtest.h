@@ -93,10 +93,11 @@ struct mdt_cell {
 enum { MDT_MAX, MDT_MIN, MDT_MEAN, MDT_SD, MDT_NCOLS };
 
 /* the run's figures: a rate per test (the SUMMARY rate's Mean), then p50 and p99 latency per
- * item test */
+ * item test, then the sync after the run (core/afterrun.h: after.sync_s, after.sync_mib) */
 #define MDT_NRATES 10
 #define MDT_NLATS 8
-#define MDT_NFIGS (MDT_NRATES + 2 * MDT_NLATS)
+#define MDT_FIG_AFTER (MDT_NRATES + 2 * MDT_NLATS)
+#define MDT_NFIGS     (MDT_FIG_AFTER + AFTERRUN_NFIGS)
 
 struct mdt_state;
 

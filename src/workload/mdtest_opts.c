@@ -214,8 +214,8 @@ static int mdt_check(void *cfg, int argc, char **argv, char *err, size_t len)
 	if (c->items > UINT64_C(1) << 32)
 		return bad(err, len, "more than 2^32 items per task");
 	c->random_order = c->random || c->random_seed;
-	if (c->eng.iodepth > 1)
-		return bad(err, len, "--iodepth above 1 is not supported by mdtest (one request at a time)");
+	if (c->eng.iodepth > 1 && c->mknod)
+		return bad(err, len, "-k with --iodepth above 1: mknod is not a request of the engines");
 	rc = engine_select(&c->eng, "mdtest", ENGINE_META | (c->read_bytes || c->write_bytes ? ENGINE_DATA : 0),
 			   false, false, err, len);
 	if (rc)

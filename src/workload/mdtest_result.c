@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/afterrun.h"
 #include "core/clock.h"
 #include "core/driver.h"
 #include "core/pack.h"
@@ -94,6 +95,7 @@ static const struct figure mdt_run_figs[MDT_NFIGS] = {
 	LAT("file_stat", "file stat"),
 	LAT("file_read", "file read"),
 	LAT("file_remove", "file removal"),
+	AFTERRUN_FIGURES(MDT_FIG_AFTER),
 };
 const struct figure_set mdt_figs = {
 	.run = mdt_run_figs, .nrun = MDT_NFIGS,

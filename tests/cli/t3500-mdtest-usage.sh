@@ -33,7 +33,7 @@ refuse "--json has every figure" -n 1 --saveRankPerformanceDetails x.csv
 refuse "only the POSIX API" -n 1 -a DUMMY
 refuse "one directory" -n 1 -d "$SCRATCH/a@$SCRATCH/b"
 refuse "-n with -I" -n 10 -I 5
-refuse "--iodepth above 1" -n 1 --engine io_uring --iodepth 4
+refuse "-k with --iodepth above 1" -n 1 -k --engine io_uring --iodepth 4
 refuse "mmap cannot run mdtest" -n 1 --engine mmap
 refuse "unknown option" -n 1 -q
 refuse "-z" -n 1 -z 1001
