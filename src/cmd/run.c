@@ -445,7 +445,7 @@ int cmd_workload_job(const struct workload_ops *w, int argc, char **argv, const 
 		code = help == 1 ? 1 : EXIT_OK;
 		goto decided;
 	}
-	if ((code = w->check(cfg, argc, argv, err, sizeof(err)))) {
+	if ((code = workload_checks(w, cfg, argc, argv, err, sizeof(err)))) {
 		fprintf(stderr, "%s: %s\n", prog, err);
 		code = code == -EPERM || code == -EACCES || code == -EOPNOTSUPP ? EXIT_UNSUPPORTED : EXIT_USAGE;
 		goto decided;

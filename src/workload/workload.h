@@ -71,6 +71,7 @@ struct workload_report;
 struct pack;
 struct unpack;
 struct opt_strs;
+struct engine_opts;
 
 struct workload_ops {
 	const char *name;            /* the subcommand and the JSON's "workload" */
@@ -125,6 +126,15 @@ void workload_nearest_existing(char *path);
  * processes share the target; -ENOTDIR when there are no directories to give each process
  * (no target option, a single one, or it names devices). */
 int workload_rank_dirs(const struct workload_ops *w, void *cfg, struct opt_strs **out);
+
+/* The checks every caller runs after parsing (fsbench WORKLOAD, fsbench-mpi, the matrix): the
+ * workload's check, then its engine's (engine_check) for what the table declares the run
+ * does: where (the targets above) and whether with O_DIRECT (an OPT_FLAG flagged
+ * OPT_F_DIRECT). The check hook's return convention. */
+int workload_checks(const struct workload_ops *w, void *cfg, int argc, char **argv, char *err, size_t errlen);
+/* The config's struct engine_opts (the table's OPT_GROUPS entry of the engines' options:
+ * workload/run_opts.h's ENGINE_OPTS), NULL for a workload without an engine. */
+struct engine_opts *workload_engine(const struct workload_ops *w, void *cfg);
 
 /* The checks' one line in err (printf), and -EINVAL. */
 int workload_bad(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
