@@ -159,7 +159,7 @@ static void sink_note(void *arg, const char *line)
 /* The option that carries -h/--help, found in the table: 1 after -h, 2 after --help. */
 static int help_asked(const struct opt_cmd *c, const void *cfg)
 {
-	for (const struct opt *o = c->opts; o->sname || o->lname; o++)
+	for (const struct opt *o = c->opts; !opt_is_end(o); o++)
 		if (o->type == OPT_HELP)
 			return *(const int *)((const char *)cfg + o->off);
 	return 0;

@@ -8,7 +8,8 @@
  *                too: RUN_OPTS_DEFAULTS).
  *   check        after parsing: cross-option constraints, derived fields. 0, or with one line
  *                in err: -EINVAL (bad input) or -EPERM/-EOPNOTSUPP (cannot run here); the
- *                command turns that into its exit status. Nothing may be created here. argv is the command line (some tools' options have
+ *                command turns that into its exit status. Callers run it through
+ *                workload_checks(), which then runs the engine's check. Nothing may be created here. argv is the command line (some tools' options have
  *                meaning by presence alone: fs_mark's -L).
  *   run          one run of the whole benchmark: creates its files through the cleanup
  *                registry, runs its phases through driver_phase(), fills the result (which
