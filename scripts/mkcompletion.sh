@@ -10,7 +10,7 @@ bin=$1 shell=$2
 words() { tr '\n' ' ' | sed 's/  */ /g; s/^ //; s/ $//'; }
 commands=$("$bin" list | words)
 workloads=$("$bin" list workloads | words)
-engines=$("$bin" list engines | awk '{ print $1 }' | words)
+engines=$("$bin" list engines | awk '/^[^ ]/ { print $1 }' | words)
 figures=$("$bin" __man-options --figures | LC_ALL=C sort -u | words)
 history_cmds="list show trend check"
 version=$("$bin" --version)

@@ -281,7 +281,7 @@ static int workload_check(const struct workload_ops *w, const struct mx_cell *c,
 		snprintf(err, errlen, "cell %s: %s: %s", c->name, w->name, msg);
 		goto out;
 	}
-	if ((rc = w->check(cfg, argc, argv, msg, sizeof(msg)))) {
+	if ((rc = workload_checks(w, cfg, argc, argv, msg, sizeof(msg)))) {
 		snprintf(err, errlen, "cell %s: %s: %s", c->name, w->name, msg);
 		rc = rc == -EPERM || rc == -EACCES || rc == -EOPNOTSUPP ? EXIT_UNSUPPORTED : EXIT_USAGE;
 		goto out;
@@ -311,7 +311,8 @@ static bool workload_keeps(const struct workload_ops *w, struct mx_exp *e)
 		snprintf(target, sizeof(target), "--%s=/", workload_target_opt(w)->lname);
 		argv[argc++] = target;
 		w->defaults(cfg);
-		if (!opt_parse(w->cmd, argc, argv, cfg, msg, sizeof(msg)) && !w->check(cfg, argc, argv, msg, sizeof(msg)))
+		if (!opt_parse(w->cmd, argc, argv, cfg, msg, sizeof(msg)) &&
+		    !workload_checks(w, cfg, argc, argv, msg, sizeof(msg)))
 			keep = w->keep && w->keep(cfg, NULL);
 	}
 	free(cfg);

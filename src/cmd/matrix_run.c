@@ -615,7 +615,7 @@ static int workload_run(struct runner *r, struct target *t, const struct mx_cell
 		w->defaults(cfg);
 	}
 	if (opt_parse(w->cmd, argc, argv, cfg, msg, sizeof(msg)) ||
-	    (rc = w->check(cfg, argc, argv, msg, sizeof(msg)))) {
+	    (rc = workload_checks(w, cfg, argc, argv, msg, sizeof(msg)))) {
 		snprintf(error, errlen, "%s", msg);
 		code = EXIT_USAGE;
 		goto out;

@@ -159,7 +159,7 @@ static void sink_note(void *arg, const char *line)
 /* The option that carries -h/--help, found in the table: 1 after -h, 2 after --help. */
 static int help_asked(const struct opt_cmd *c, const void *cfg)
 {
-	for (const struct opt *o = c->opts; o->sname || o->lname; o++)
+	for (const struct opt *o = c->opts; !opt_is_end(o); o++)
 		if (o->type == OPT_HELP)
 			return *(const int *)((const char *)cfg + o->off);
 	return 0;
@@ -445,7 +445,7 @@ int cmd_workload_job(const struct workload_ops *w, int argc, char **argv, const 
 		code = help == 1 ? 1 : EXIT_OK;
 		goto decided;
 	}
-	if ((code = w->check(cfg, argc, argv, err, sizeof(err)))) {
+	if ((code = workload_checks(w, cfg, argc, argv, err, sizeof(err)))) {
 		fprintf(stderr, "%s: %s\n", prog, err);
 		code = code == -EPERM || code == -EACCES || code == -EOPNOTSUPP ? EXIT_UNSUPPORTED : EXIT_USAGE;
 		goto decided;

@@ -21,7 +21,47 @@ static const void *cfield(const void *cfg, const struct opt *o)
 
 bool opt_is_end(const struct opt *o)
 {
-	return !o->sname && !o->lname;
+	return !o->sname && !o->lname && o->type != OPT_GROUPS;
+}
+
+/* ---- option groups (core/opt.h) ------------------------------------------------------------ */
+const struct opt *opt_groups_entry(const struct opt_cmd *c)
+{
+	if (!c->groups)
+		return NULL;
+	for (const struct opt *o = c->opts; !opt_is_end(o); o++)
+		if (o->type == OPT_GROUPS)
+			return o;
+	return NULL;
+}
+
+bool opt_group_at(const struct opt_cmd *c, unsigned i, struct opt_group *g)
+{
+	memset(g, 0, sizeof(*g));
+	if (!c->groups || !c->groups->at(i, g))
+		return false;
+	/* a group whose values do not fit the area is not offered (a registration checks it) */
+	if (g->opts && (g->size > c->groups->values_size || !g->defaults))
+		g->opts = NULL;
+	return true;
+}
+
+struct opt_group_state *opt_group_state(const struct opt_cmd *c, void *cfg)
+{
+	const struct opt *e = opt_groups_entry(c);
+
+	return e ? (struct opt_group_state *)((char *)cfg + e->off + c->groups->given_off) : NULL;
+}
+
+const void *opt_group_values(const struct opt_cmd *c, const void *cfg, unsigned i, const struct opt_group *g)
+{
+	const struct opt *e = opt_groups_entry(c);
+	const struct opt_group_state *st;
+
+	if (!e)
+		return g->defaults;
+	st = (const void *)((const char *)cfg + e->off + c->groups->given_off);
+	return st->owner == i + 1 ? (const char *)cfg + e->off + c->groups->values_off : g->defaults;
 }
 
 /* The leading digits of s: strtoull would also take "-1", " 1" and "+1", a number here is
@@ -118,6 +158,62 @@ static void fmt_err(char *err, size_t len, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(err, len, fmt, ap);
 	va_end(ap);
+}
+
+/* --name of one of c's groups: 1 with the entry rebased onto the config in *out (the group's
+ * defaults taken into the values when it is the first of its options given), 0 when no group
+ * has it, -1 with a message when another group's options were given already. */
+static int group_find(const struct opt_cmd *c, const char *name, size_t nlen, void *cfg, struct opt *out,
+		      char *err, size_t errlen)
+{
+	const struct opt *e = opt_groups_entry(c);
+	struct opt_group g;
+
+	for (unsigned i = 0; e && opt_group_at(c, i, &g); i++)
+		for (unsigned j = 0; g.opts && !opt_is_end(&g.opts[j]); j++) {
+			const struct opt *o = &g.opts[j];
+			struct opt_group_state *st = opt_group_state(c, cfg);
+			char *values = (char *)cfg + e->off + c->groups->values_off;
+
+			if (!o->lname || strlen(o->lname) != nlen || strncmp(o->lname, name, nlen))
+				continue;
+			if (st->given && st->owner != i + 1) {
+				struct opt_group first;
+
+				opt_group_at(c, st->owner - 1, &first);
+				fmt_err(err, errlen,
+					"options --%s (%s %s) and --%s (%s %s) cannot be combined",
+					first.opts[st->given - 1].lname, c->groups->kind, first.name,
+					o->lname, c->groups->kind, g.name);
+				return -1;
+			}
+			if (!st->given) {
+				memset(values, 0, c->groups->values_size);
+				memcpy(values, g.defaults, g.size);
+				st->owner = i + 1;
+				st->given = j + 1;
+			}
+			*out = *o;
+			out->off += e->off + c->groups->values_off;
+			return 1;
+		}
+	return 0;
+}
+
+/* --name in c's table, or in one of its groups (rebased into *grp); NULL when unknown, or
+ * with *bad set and a message when the groups refuse it */
+static const struct opt *long_opt(const struct opt_cmd *c, const char *name, size_t nlen, void *cfg,
+				  struct opt *grp, char *err, size_t errlen, bool *bad)
+{
+	int g;
+
+	*bad = false;
+	for (const struct opt *o = c->opts; !opt_is_end(o); o++)
+		if (o->lname && strlen(o->lname) == nlen && !strncmp(o->lname, name, nlen))
+			return o;
+	g = group_find(c, name, nlen, cfg, grp, err, errlen);
+	*bad = g < 0;
+	return g > 0 ? grp : NULL;
 }
 
 /* "-f" or "--size", as the user spelled it */
@@ -239,6 +335,8 @@ int opt_parse(const struct opt_cmd *c, int argc, char **argv, void *cfg, char *e
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		const struct opt *o;
+		struct opt grp;
+		bool bad;
 
 		if (a[0] != '-' || !a[1]) {
 			fmt_err(err, errlen, "unexpected argument '%s'", quote_str(a, q, sizeof(q)));
@@ -253,10 +351,10 @@ int opt_parse(const struct opt_cmd *c, int argc, char **argv, void *cfg, char *e
 				fmt_err(err, errlen, "unexpected argument '--'");
 				return -1;
 			}
-			for (o = c->opts; !opt_is_end(o); o++)
-				if (o->lname && strlen(o->lname) == nlen && !strncmp(o->lname, name, nlen))
-					break;
-			if (opt_is_end(o)) {
+			o = long_opt(c, name, nlen, cfg, &grp, err, errlen, &bad);
+			if (bad)
+				return -1;
+			if (!o) {
 				char n[QUOTE_MAX];
 
 				snprintf(n, sizeof(n), "%.*s", (int)nlen, name);

@@ -22,6 +22,8 @@ enum opt_type {
 	OPT_TIME,        /* uint64_t ns: a number with a unit ns/us/ms/s/m/h, bare = seconds */
 	OPT_UINT_OPTIONAL, /* uint64_t, long form only, value optional: --name=N sets N, --name
 			    * alone sets .unit (the value it implies); 0 when not given */
+	OPT_GROUPS,      /* not an option: where the command's option groups (struct opt_groups,
+			  * opt_cmd.groups) sit in the table; off: their state (see below) */
 };
 
 struct opt_strs {
@@ -57,12 +59,41 @@ enum opt_flag {
 	OPT_F_TARGET = 1u << 0,         /* OPT_STR/OPT_STRS: the directories the run works in */
 	OPT_F_TARGET_SHARED = 1u << 1,  /* ... which a job's processes share (no DIR/rank.R) */
 	OPT_F_NAMES_DEVICES = 1u << 2,  /* OPT_FLAG: when set, the target option names devices */
+	OPT_F_DIRECT = 1u << 3,         /* OPT_FLAG: when set, the run's transfers are O_DIRECT */
+};
+
+/* Option groups: options a command accepts that are declared elsewhere, in tables of their
+ * own (each I/O engine's, engine/engine.h; fio's per-engine options). One of them is in use
+ * at a time: its values share one area of the config, and giving options of two groups is
+ * bad input. The command's table holds an OPT_GROUPS entry where they belong (its place
+ * orders --help's and the JSON's lists); the entry's off is the groups' place in the config:
+ * struct opt_group_state at off + given_off, the values at off + values_off. A group's options
+ * are long only, and their offsets are into the group's values. The code that selects the
+ * group (engine_select) checks that the options given are the selected group's. */
+struct opt_group {
+	const char *name;        /* "io_uring" */
+	const struct opt *opts;  /* NULL: this one has no options */
+	const void *defaults;    /* its values before parsing: size bytes */
+	size_t size;
+};
+
+struct opt_groups {
+	const char *kind;        /* "engine": messages and headings call a group "the engine X" */
+	const char *select;      /* "engine": the option that selects a group (--engine X) */
+	bool (*at)(unsigned i, struct opt_group *g);   /* the i-th group; false past the end */
+	size_t given_off, values_off, values_size;
+};
+
+struct opt_group_state {
+	unsigned owner;          /* 1 + the group whose values the area holds; 0: none yet */
+	unsigned given;          /* 1 + its option the command line gave first; 0: none given */
 };
 
 struct opt_cmd {
 	const char *name;        /* "tiotest" */
 	const char *summary;     /* one line */
 	const struct opt *opts;  /* terminated by an entry with neither sname nor lname */
+	const struct opt_groups *groups;   /* what its OPT_GROUPS entry stands for, or NULL */
 };
 
 /* Parses argv[1..argc-1] into cfg. On error returns -1 with a one-line message (no program
@@ -75,6 +106,15 @@ int opt_parse_time(const char *s, uint64_t *ns);
 /* For the text of the table (report/opt_text.h): the terminating entry, whether an option
  * takes a value, "-f, --size=MIB", and a default as the user would write it ("" for none). */
 bool opt_is_end(const struct opt *o);
+/* The command's OPT_GROUPS entry, NULL when it has none (or no opt_cmd.groups). */
+const struct opt *opt_groups_entry(const struct opt_cmd *c);
+/* The i-th group of c's groups into *g, false past the end (g->opts NULL: it has none). */
+bool opt_group_at(const struct opt_cmd *c, unsigned i, struct opt_group *g);
+/* Where group i's option values are for output (help's defaults, the JSON): in cfg when the
+ * area holds that group's, else the group's defaults. */
+const void *opt_group_values(const struct opt_cmd *c, const void *cfg, unsigned i, const struct opt_group *g);
+/* The state and the values area of cfg's groups (NULL when c has none). */
+struct opt_group_state *opt_group_state(const struct opt_cmd *c, void *cfg);
 /* The OPT_F_* flags of an OPT_STR, OPT_STRS or OPT_FLAG entry; 0 for the numbers */
 static inline uint64_t opt_flags(const struct opt *o)
 {

@@ -73,7 +73,7 @@ const struct engine_ops *engine_find(const char *name)
 
 int engine_register(const struct engine_ops *e)
 {
-	if (!e->name || !(e->exec || (e->submit && e->reap) || e->rw))
+	if (!e->name || !(e->exec || (e->submit && e->reap) || e->rw) || e->options_size > ENGINE_OPTS_PRIV)
 		return -EINVAL;
 	if (find_any(e->name))
 		return -EEXIST;
@@ -83,6 +83,59 @@ int engine_register(const struct engine_ops *e)
 	return 0;
 }
 
+/* ---- the engines' own options (core/opt.h's option groups) -------------------------------- */
+static const unsigned char no_options[ENGINE_OPTS_PRIV];
+
+/* the i-th engine's options; a test engine's only where it is usable, so that --help, the
+ * man page and the completion never show them */
+static bool group_at(unsigned i, struct opt_group *g)
+{
+	const struct engine_ops *e = engine_at(i);
+
+	if (!e)
+		return false;
+	g->name = e->name;
+	if (e->options && engine_usable(e)) {
+		g->opts = e->options;
+		g->defaults = e->options_defaults ? e->options_defaults : no_options;
+		g->size = e->options_size;
+	}
+	return true;
+}
+
+const struct opt_groups engine_opt_groups = {
+	.kind = "engine",
+	.select = "engine",
+	.at = group_at,
+	.given_off = offsetof(struct engine_opts, given),
+	.values_off = offsetof(struct engine_opts, priv),
+	.values_size = ENGINE_OPTS_PRIV,
+};
+
+/* The engine's own options: given with another engine, bad input; else its values in priv
+ * (its defaults when none was given) */
+static int own_options(struct engine_opts *e, const struct engine_ops *ops, char *err, size_t errlen)
+{
+	struct opt_group_state *st = &e->given;
+	unsigned i = 0;
+
+	if (st->given && engine_at(st->owner - 1) != ops) {
+		const struct engine_ops *o = engine_at(st->owner - 1);
+
+		snprintf(err, errlen, "option --%s applies to --engine %s only (not %s)",
+			 o->options[st->given - 1].lname, o->name, ops->name);
+		return -EINVAL;
+	}
+	if (st->given)
+		return 0;
+	while (engine_at(i) != ops)
+		i++;
+	memset(e->priv, 0, sizeof(e->priv));
+	if (ops->options_defaults)
+		memcpy(e->priv, ops->options_defaults, ops->options_size);
+	st->owner = i + 1;
+	return 0;
+}
 
 void engine_names(char *buf, size_t len)
 {
@@ -142,28 +195,19 @@ int engine_select(struct engine_opts *e, const char *workload, unsigned caps, bo
 				 ops->max_depth);
 		return -EINVAL;
 	}
-	if ((e->uring_sqpoll || e->uring_fixed || e->hipri) && ops != &engine_io_uring) {
-		snprintf(err, errlen, "option --%s applies to --engine io_uring only (not %s)",
-			 e->uring_sqpoll ? "io_uring-sqpoll" : e->uring_fixed ? "io_uring-fixed" : "hipri",
-			 ops->name);
+	if (own_options(e, ops, err, errlen))
 		return -EINVAL;
-	}
-	if (e->hipri && !data_path) {
-		snprintf(err, errlen, "option --hipri: polled completion is for O_DIRECT reads and "
-			 "writes, which %s does not do", workload);
-		return -EINVAL;
-	}
-	if (ops->check) {
-		e->iodepth = depth;
-		int rc = ops->check(e, caps, err, errlen);
-
-		if (rc)
-			return rc;
-	}
 	e->name = ops->name;
 	e->iodepth = depth;
 	e->ops = ops;
+	e->caps = caps;
+	e->data_path = data_path;
 	return 0;
+}
+
+int engine_check(const struct engine_opts *e, const struct engine_use *u, char *err, size_t errlen)
+{
+	return e->ops && e->ops->check ? e->ops->check(e, u, err, errlen) : 0;
 }
 
 const char *const engine_op_key[ENGINE_NOPS] = {
@@ -211,9 +255,7 @@ static int ctx_init(struct engine_ctx *ctx, const struct engine_ops *ops, unsign
 	if (!has_requests(ops))
 		return -EOPNOTSUPP;
 	ctx->ops = ops;
-	ctx->sqpoll = e && e->uring_sqpoll;
-	ctx->hipri = e && e->hipri;
-	ctx->fixed = e && e->uring_fixed;
+	ctx->opts = e ? engine_options(e) : NULL;
 	ctx->depth = depth ? depth : 1;
 	ctx->ready = calloc(ctx->depth, sizeof(*ctx->ready));
 	if (ops->submit_stats && (ctx->submit = malloc(sizeof(*ctx->submit))))

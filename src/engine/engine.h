@@ -70,6 +70,7 @@
 #include <sys/syscall.h>
 
 #include "core/hist.h"
+#include "core/opt.h"
 
 struct engine_file {
 	int fd;
@@ -123,6 +124,7 @@ enum engine_cap {
 
 struct engine_ctx;
 struct engine_opts;
+struct engine_use;
 struct engine_workers {
 	uint64_t threads;
 	double cpu_s;            /* user + system */
@@ -156,9 +158,20 @@ struct engine_ops {
 	int (*rw)(struct engine_file *f, bool write, void *buf, size_t len, uint64_t off);
 	int (*flush)(struct engine_file *f);
 	int (*close)(struct engine_file *f);
-	/* whether this system can run what a workload needs (caps) at depth, before anything is
-	 * created: 0, or -EOPNOTSUPP/-EPERM with one line in err (exit 3); may be NULL */
-	int (*check)(const struct engine_opts *e, unsigned caps, char *err, size_t errlen);
+	/* its own options (fio's per-engine options): a table (core/opt.h, long options only,
+	 * flags and numbers: a config travels between processes as bytes) whose offsets are into
+	 * a struct of options_size <= ENGINE_OPTS_PRIV bytes, options_defaults its values before
+	 * parsing (NULL: zeros). Every workload with an engine accepts them; given with another
+	 * engine they are bad input. The engine reads them with engine_options() (its check)
+	 * and ctx->opts (its contexts). NULL: it has none */
+	const struct opt *options;
+	size_t options_size;
+	const void *options_defaults;
+	/* whether this system can run what the workload (u) asks with these options, before
+	 * anything is created (after the workload's own checks): 0, or one line in err and
+	 * -EINVAL (the options contradict what the workload does: exit 2) or -EOPNOTSUPP/-EPERM
+	 * (cannot run here: exit 3); may be NULL */
+	int (*check)(const struct engine_opts *e, const struct engine_use *u, char *err, size_t errlen);
 	/* requests */
 	int (*init)(struct engine_ctx *ctx);
 	void (*exit)(struct engine_ctx *ctx);
@@ -196,22 +209,47 @@ struct engine_ctx {
 	/* requests the engine handed to the kernel, by op (io_uring: ring operations, cancelled
 	 * links included); counted by engines that keep it (0 otherwise), reset by the caller */
 	uint64_t nops[ENGINE_NOPS];
-	bool sqpoll, hipri, fixed;   /* from struct engine_opts (engine_ctx_init_opts) */
+	const void *opts;        /* the engine's own options (engine_opts.priv: engine_ctx_init_opts),
+				  * NULL: its defaults (engine_ctx_init) */
 	/* the engine's submitting calls (ops->submit_stats; NULL otherwise), allocated with the
 	 * context; the engine adds, the caller takes and resets between phases */
 	struct engine_submit_stats *submit;
 };
 
+/* Room for the selected engine's own options (engine_ops.options_size at most). */
+#define ENGINE_OPTS_PRIV 64
+
 /* The options every I/O workload shares (--engine, --iodepth: workload/run_opts.h declares
- * them once); a workload's config embeds this as its member `eng`. */
+ * them once, with the OPT_GROUPS entry that stands for every engine's own options); a
+ * workload's config embeds this as its member `eng`. */
 struct engine_opts {
 	const char *name;        /* --engine, NULL: not given */
 	uint64_t iodepth;        /* --iodepth */
-	bool uring_sqpoll;       /* --io_uring-sqpoll: a kernel thread polls the submission queue */
-	bool uring_fixed;        /* --io_uring-fixed: registered files and buffers */
-	bool hipri;              /* --hipri: polled completion (IORING_SETUP_IOPOLL), O_DIRECT only */
 	const struct engine_ops *ops;    /* chosen by engine_select() */
+	unsigned caps;           /* what the workload asked engine_select() for */
+	bool data_path;
+	/* the engines' options (core/opt.h's option groups, engine_opt_groups): which engine's
+	 * values priv holds and which of its options the command line gave first; after
+	 * engine_select(), the selected engine's */
+	struct opt_group_state given;
+	_Alignas(max_align_t) unsigned char priv[ENGINE_OPTS_PRIV];
 };
+
+/* What a workload does with its engine, for the engine's check: engine_select()'s caps and
+ * data path, and what the workload's table declares (workload_checks, workload/workload.h). */
+struct engine_use {
+	const char *workload;    /* "tiotest", for messages */
+	unsigned caps;
+	bool data_path;          /* one file's data path (tiotest) */
+	bool direct;             /* its transfers are O_DIRECT (the OPT_F_DIRECT option is set) */
+	const char *direct_opt;  /* that option as the user writes it ("-X"), NULL: there is none */
+	const char *const *targets;  /* where it works (workload_targets: devices as named, a
+				      * missing directory's nearest existing parent) */
+	unsigned ntargets;
+};
+
+/* The option groups every engine's options form (core/opt.h), for a workload's opt_cmd. */
+extern const struct opt_groups engine_opt_groups;
 
 extern const struct engine_ops engine_psync;
 extern const struct engine_ops engine_mmap;
@@ -227,14 +265,23 @@ const struct engine_ops *engine_find(const char *name);
 int engine_register(const struct engine_ops *e);
 /* Visible: not a test engine, or the test build with FSBENCH_TEST_ENGINES=1. */
 bool engine_usable(const struct engine_ops *e);
+/* The values of e's engine's own options (its struct; engine_ops.options), after engine_select(). */
+static inline const void *engine_options(const struct engine_opts *e)
+{
+	return e->priv;
+}
 /* The engine names --engine accepts, ", "-separated, into buf. */
 void engine_names(char *buf, size_t len);
 /* Resolves --engine/--iodepth for a workload that needs caps (and uses the data path when it
- * is tiotest: mmap_flag is its -M). 0 with e->ops set, or -EINVAL with one line in err: an
- * unknown name (the known ones listed), -M contradicting --engine, an engine that cannot do
- * what the workload needs, a depth the engine cannot keep. */
+ * is tiotest: mmap_flag is its -M), in the workload's check. 0 with e->ops set and its own
+ * options in e->priv, or -EINVAL with one line in err: an unknown name (the known ones
+ * listed), -M contradicting --engine, an engine that cannot do what the workload needs, a
+ * depth the engine cannot keep, another engine's option. */
 int engine_select(struct engine_opts *e, const char *workload, unsigned caps, bool data_path,
 		  bool mmap_flag, char *err, size_t errlen);
+/* The selected engine's check (engine_ops.check) for what the workload does (u); called by
+ * workload_checks() after the workload's own checks. 0, or its -errno with one line in err. */
+int engine_check(const struct engine_opts *e, const struct engine_use *u, char *err, size_t errlen);
 /* A request's operation, as error messages name it ("openat", "pwrite", ...). */
 /* An op's name as the JSON's engine op counts name it ("openat", "write", ...). */
 extern const char *const engine_op_key[ENGINE_NOPS];
@@ -242,7 +289,7 @@ const char *engine_op_name(const struct engine_req *r);
 
 /* ---- requests --------------------------------------------------------------------------- */
 int engine_ctx_init(struct engine_ctx *ctx, const struct engine_ops *ops, unsigned depth);
-/* The same for the engine and options a workload's check chose (--io_uring-sqpoll, --hipri). */
+/* The same for the engine and its own options a workload's check chose (ctx->opts). */
 int engine_ctx_init_opts(struct engine_ctx *ctx, const struct engine_opts *e, unsigned depth);
 void engine_ctx_exit(struct engine_ctx *ctx);
 /* The calling thread drives ctx from now on (ops->attach): 0 or -errno. */

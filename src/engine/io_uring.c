@@ -20,6 +20,37 @@
 
 #include "core/clock.h"
 #include "core/testhook.h"
+#include "sys/blockdev.h"
+
+/* The engine's own options (engine_ops.options): --engine io_uring only. */
+struct uring_opts {
+	bool sqpoll; /* --io_uring-sqpoll: a kernel thread polls the submission queue */
+	bool fixed;  /* --io_uring-fixed: registered files and buffers */
+	bool hipri;  /* --hipri: polled completion (IORING_SETUP_IOPOLL), O_DIRECT only */
+};
+
+static const struct uring_opts uring_defaults;
+
+#define UO(x) offsetof(struct uring_opts, x)
+static const struct opt uring_options[] = {
+	{ 0, "io_uring-sqpoll", OPT_FLAG, UO(sqpoll), NULL, 0, 0, 0, 0,
+	  "a kernel thread per ring polls the submission queue (IORING_SETUP_SQPOLL), so "
+	  "submitting needs no system call" },
+	{ 0, "io_uring-fixed", OPT_FLAG, UO(fixed), NULL, 0, 0, 0, 0,
+	  "tiotest's file and buffers registered with the ring (IOSQE_FIXED_FILE, "
+	  "READ_FIXED/WRITE_FIXED); fs_mark's files are direct descriptors anyway" },
+	{ 0, "hipri", OPT_FLAG, UO(hipri), NULL, 0, 0, 0, 0,
+	  "polled completion (IORING_SETUP_IOPOLL) for O_DIRECT transfers (tiotest -X), on a "
+	  "device with poll queues (exit 3 otherwise); the end-of-phase fsync is then a system call" },
+	{ 0 },
+};
+#undef UO
+
+/* a context's options: the workload's (engine_ctx_init_opts), or the defaults */
+static inline const struct uring_opts *uring_opts(const struct engine_ctx *ctx)
+{
+	return ctx->opts ? ctx->opts : &uring_defaults;
+}
 
 /* A direct descriptor as the workloads see it: ENGINE_URING_DIRECT + its table slot. Real
  * descriptors stay below (RLIMIT_NOFILE is far lower on any system fsbench runs on). */
@@ -182,7 +213,8 @@ static unsigned uring_setup_of(bool sqpoll, bool hipri)
 
 static unsigned uring_setup_flags(const struct engine_opts *e, const char **names, unsigned max)
 {
-	unsigned flags = uring_setup_of(e->uring_sqpoll, e->hipri), n = 0;
+	const struct uring_opts *o = engine_options(e);
+	unsigned flags = uring_setup_of(o->sqpoll, o->hipri), n = 0;
 
 	for (size_t i = 0; i < sizeof(setup_name) / sizeof(setup_name[0]); i++)
 		if ((flags & setup_name[i].flag) && n < max)
@@ -201,7 +233,7 @@ static void kernel_release(char *buf, size_t len)
  * io_uring itself, each opcode (the probe), and for metadata the sparse file table that the
  * direct descriptors live in. FSBENCH_URING_MISSING=OP (the test build only, core/testhook.h) makes the probe say OP is
  * absent, so the refusal can be tested on a kernel that has everything. */
-static int uring_check(const struct engine_opts *e, unsigned caps, char *err, size_t errlen)
+static int uring_kernel_check(const struct uring_opts *o, unsigned caps, char *err, size_t errlen)
 {
 	struct io_uring ring;
 	struct io_uring_probe *probe;
@@ -257,7 +289,7 @@ static int uring_check(const struct engine_opts *e, unsigned caps, char *err, si
 		rc = -EOPNOTSUPP;
 		goto out;
 	}
-	if (e->uring_sqpoll) {
+	if (o->sqpoll) {
 		/* unprivileged since 5.11; before, it needs CAP_SYS_ADMIN */
 		struct io_uring sq;
 		struct io_uring_params p = { .flags = IORING_SETUP_SQPOLL, .sq_thread_idle = 50 };
@@ -273,12 +305,74 @@ static int uring_check(const struct engine_opts *e, unsigned caps, char *err, si
 		io_uring_queue_exit(&sq);
 	}
 	/* the rings' flags found now, before anything is created or timed */
-	uring_setup_of(e->uring_sqpoll, e->hipri);
+	uring_setup_of(o->sqpoll, o->hipri);
 out:
 	if (probe)
 		io_uring_free_probe(probe);
 	io_uring_queue_exit(&ring);
 	return rc;
+}
+
+/* --hipri: polled completion needs O_DIRECT transfers and, under every target, a device that
+ * polls (queue/io_poll 1: NVMe with poll queues); anything else is refused before the run */
+static int hipri_check(const struct engine_use *u, char *err, size_t errlen)
+{
+	if (!u->data_path || (!u->direct && !u->direct_opt)) {
+		snprintf(err, errlen,
+			 "option --hipri: polled completion is for O_DIRECT reads and "
+			 "writes, which %s does not do",
+			 u->workload);
+		return -EINVAL;
+	}
+	if (!u->direct) {
+		snprintf(err, errlen, "option --hipri: polled completion is for O_DIRECT transfers (add %s)",
+			 u->direct_opt);
+		return -EINVAL;
+	}
+	for (unsigned i = 0; i < u->ntargets; i++) {
+		struct blockdev b;
+		char p[PATH_MAX], v[8] = "";
+		FILE *f;
+
+		if (blockdev_resolve(u->targets[i], &b))
+			continue; /* the workload's checks say why */
+		if (b.kind == BLOCKDEV_NONE) {
+			snprintf(err, errlen,
+				 "option --hipri: '%s' is on %s, not on a block device: polled "
+				 "completion needs a device with poll queues (NVMe: nvme.poll_queues)",
+				 u->targets[i],
+				 b.mount_known ? b.mount.fstype : "a filesystem without a device");
+			return -EOPNOTSUPP;
+		}
+		snprintf(p, sizeof(p), "/sys/block/%s/queue/io_poll", b.disk);
+		if ((f = fopen(p, "r"))) {
+			if (!fgets(v, sizeof(v), f))
+				v[0] = '\0';
+			fclose(f);
+		}
+		if (v[0] != '1') {
+			snprintf(err, errlen,
+				 "option --hipri: device %s does not support polled I/O (%s is %s; "
+				 "Linux polls NVMe devices with poll queues, nvme.poll_queues)",
+				 b.disk, p, v[0] ? (v[strcspn(v, "\n")] = '\0', v) : "missing");
+			return -EOPNOTSUPP;
+		}
+	}
+	return 0;
+}
+
+/* The options against what the workload does (exit 2), then the kernel (exit 3), then --hipri's
+ * devices (exit 3). */
+static int uring_check(const struct engine_opts *e, const struct engine_use *u, char *err, size_t errlen)
+{
+	const struct uring_opts *o = engine_options(e);
+	int rc;
+
+	if (o->hipri && !(u->data_path && u->direct) && (rc = hipri_check(u, err, errlen)))
+		return rc;
+	if ((rc = uring_kernel_check(o, u->caps, err, errlen)))
+		return rc;
+	return o->hipri ? hipri_check(u, err, errlen) : 0;
 }
 
 static void uring_exit(struct engine_ctx *ctx)
@@ -353,7 +447,7 @@ static int uring_init(struct engine_ctx *ctx)
 	 * kernel's overflow list (IORING_FEAT_NODROP), never lost */
 	sq = pow2_at_least(depth < 16 ? 64 : depth * 4);
 	u->sq_entries = sq > 4096 ? 4096 : sq;
-	u->setup = uring_setup_of(ctx->sqpoll, ctx->hipri);
+	u->setup = uring_setup_of(uring_opts(ctx)->sqpoll, uring_opts(ctx)->hipri);
 	/* made here too, though a phase's worker makes it again (uring_attach): whatever the
 	 * kernel refuses is said at setup, before anything is timed */
 	rc = ring_make(u);
@@ -497,7 +591,7 @@ static int submit_timed(struct engine_ctx *ctx, struct uring *u, uint64_t *t0)
  * end-of-phase fsync) runs as system calls, completed at once */
 static inline bool as_syscalls(const struct engine_ctx *ctx, const struct engine_req *head)
 {
-	return ctx->hipri && !(engine_req_rw(head) && !head->next);
+	return uring_opts(ctx)->hipri && !(engine_req_rw(head) && !head->next);
 }
 
 /* heads[from..to): their requests were handed over by the call that started at t0 */
@@ -558,7 +652,7 @@ static int uring_submit(struct engine_ctx *ctx, struct engine_req *const *heads,
 			stamp(ctx, heads, unstamped, i, t0);
 			unstamped = i;
 			/* SQPOLL: the polling thread frees the room as it takes the entries */
-			while (ctx->sqpoll && io_uring_sq_space_left(&u->ring) < c->left)
+			while (uring_opts(ctx)->sqpoll && io_uring_sq_space_left(&u->ring) < c->left)
 				io_uring_sqring_wait(&u->ring);
 		}
 		for (struct engine_req *r = heads[i]; r; r = r->next, pos++) {
@@ -654,12 +748,12 @@ static int uring_reap(struct engine_ctx *ctx, struct engine_req **out, unsigned 
 			 * now; when the kernel still takes none, completions are awaited for a
 			 * millisecond at most and the enter tried again (waiting for entries nobody
 			 * submitted would wait for ever) */
-			if (!ctx->sqpoll && io_uring_sq_ready(&u->ring)) {
+			if (!uring_opts(ctx)->sqpoll && io_uring_sq_ready(&u->ring)) {
 				rc = submit_timed(ctx, u, &t0);
 				if (rc < 0 && rc != -EAGAIN && rc != -EBUSY && rc != -EINTR)
 					return got ? (int)got : rc;
 			}
-			if (!ctx->sqpoll && io_uring_sq_ready(&u->ring))
+			if (!uring_opts(ctx)->sqpoll && io_uring_sq_ready(&u->ring))
 				rc = io_uring_wait_cqe_timeout(&u->ring, &cqe, &ms);
 			else
 				rc = io_uring_wait_cqe(&u->ring, &cqe);
@@ -698,7 +792,7 @@ static int uring_open(struct engine_file *f, const char *path, int flags, uint64
 	unsigned slot;
 	int rc = engine_fd_open(f, path, flags, base, len, what);
 
-	if (rc || !u || !(ctx->fixed || ctx->sqpoll))
+	if (rc || !u || !(uring_opts(ctx)->fixed || uring_opts(ctx)->sqpoll))
 		return rc;
 	if (u->owner != uring_self() && (rc = uring_attach(ctx))) {
 		*what = "io_uring_setup";
@@ -745,7 +839,7 @@ static int uring_buffers(struct engine_ctx *ctx, void *base, size_t len)
 	struct iovec iov = { .iov_base = base, .iov_len = len };
 	int rc;
 
-	if (!ctx->fixed || !u)
+	if (!uring_opts(ctx)->fixed || !u)
 		return 0;
 	if (u->owner != uring_self() && (rc = uring_attach(ctx)))
 		return rc;
@@ -812,6 +906,9 @@ const struct engine_ops engine_io_uring = {
 	.open = uring_open,
 	.flush = engine_fd_flush,
 	.close = uring_close,
+	.options = uring_options,
+	.options_size = sizeof(struct uring_opts),
+	.options_defaults = &uring_defaults,
 	.check = uring_check,
 	.init = uring_init,
 	.exit = uring_exit,

@@ -114,6 +114,7 @@ static int keep_str(struct mpi_cmd *x, char *s, const char **slot)
 static int unpack_config(struct mpi_cmd *x, void *cfg, struct unpack *u)
 {
 	const struct workload_ops *w = x->w;
+	struct engine_opts *e;
 
 	unpack_bytes(u, cfg, w->config_size);
 	for (const struct opt *op = w->cmd->opts; !opt_is_end(op) && !u->err; op++) {
@@ -137,14 +138,11 @@ static int unpack_config(struct mpi_cmd *x, void *cfg, struct unpack *u)
 	/* the one pointer into this binary's static data a config holds: the engine's ops. Each
 	 * process has the binary at another address (ASLR), so it is found again by its name,
 	 * which the leader set from the engine it selected */
-	for (const struct opt *op = w->cmd->opts; !opt_is_end(op) && !u->err; op++)
-		if (op->type == OPT_STR && op->lname && !strcmp(op->lname, "engine")) {
-			struct engine_opts *e = (void *)((char *)cfg + op->off - offsetof(struct engine_opts, name));
-
-			e->ops = e->name ? engine_find(e->name) : NULL;
-			if (e->name && !e->ops)
-				return -EPROTO;
-		}
+	if ((e = workload_engine(w, cfg)) && !u->err) {
+		e->ops = e->name ? engine_find(e->name) : NULL;
+		if (e->name && !e->ops)
+			return -EPROTO;
+	}
 	return unpack_done(u);
 }
 
@@ -168,15 +166,12 @@ static int agree(void *arg, const struct workload_ops *w, void *cfg, int code)
 	if (code != CMD_RUN)
 		return code;
 	if (j->rank == 0) {
-		/* the engine the checks selected travels by name (unpack_config) */
-		for (const struct opt *op = w->cmd->opts; !opt_is_end(op); op++)
-			if (op->type == OPT_STR && op->lname && !strcmp(op->lname, "engine")) {
-				struct engine_opts *e = (void *)((char *)cfg + op->off -
-								 offsetof(struct engine_opts, name));
+		/* the engine the checks selected travels by name (unpack_config), its own options
+		 * (flags and numbers: engine.h) in the config's bytes */
+		struct engine_opts *e = workload_engine(w, cfg);
 
-				if (e->ops)
-					e->name = e->ops->name;
-			}
+		if (e && e->ops)
+			e->name = e->ops->name;
 		pack_config(w, cfg, &p);
 		buf = p.buf;
 		len = p.len;

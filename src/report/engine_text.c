@@ -6,6 +6,7 @@
 #include <math.h>
 
 #include "engine/engine.h"
+#include "report/opt_text.h"
 
 void engine_text_list(FILE *out, bool man)
 {
@@ -19,6 +20,21 @@ void engine_text_list(FILE *out, bool man)
 			fprintf(out, ".TP\n.B %s\n%s\n", e->name, e->summary);
 		else
 			fprintf(out, "%-8s %s\n", e->name, e->summary);
+		if (!e->options)
+			continue;
+		/* its own options, from its table, under its name (indented: the list's first
+		 * column stays the engines' names) */
+		static const unsigned char zeros[ENGINE_OPTS_PRIV];
+		const struct opt_cmd c = { .name = e->name, .opts = e->options };
+		const void *def = e->options_defaults ? e->options_defaults : zeros;
+
+		if (man) {
+			fputs(".RS\n", out);
+			opt_text_man(&c, def, out);
+			fputs(".RE\n", out);
+		} else {
+			opt_text_options(&c, def, NULL, out);
+		}
 	}
 }
 

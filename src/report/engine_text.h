@@ -8,7 +8,8 @@
 
 struct engine_submit_stats;
 
-/* "name  summary" lines of the visible engines, or man page entries (.TP/.B) with man. */
+/* "name  summary" lines of the visible engines, or man page entries (.TP/.B) with man; each
+ * followed by its own options (engine_ops.options), indented (with man: .RS, .TP, .RE). */
 void engine_text_list(FILE *out, bool man);
 /* The submission table's title ("per phase") and column heads, first naming the label column. */
 void engine_text_submission_header(FILE *out, const char *what, const char *first);

@@ -389,52 +389,67 @@ void json_run_end(json_t *o, const struct driver_result *res, const struct run_h
 	}
 }
 
+/* one option's value, read at base + off, under its name with '-' as '_' */
+static void json_option(json_t *o, const struct opt *op, const void *base)
+{
+	const void *field = (const char *)base + op->off;
+	char key[64];
+	json_t *v;
+
+	if (op->lname)
+		snprintf(key, sizeof(key), "%s", op->lname);
+	else
+		snprintf(key, sizeof(key), "%c", op->sname);
+	for (char *p = key; *p; p++)
+		if (*p == '-')
+			*p = '_';
+	switch (op->type) {
+	case OPT_FLAG:
+		v = json_boolean(*(const bool *)field);
+		break;
+	case OPT_STR:
+		v = *(const char *const *)field ? json_string(*(const char *const *)field) : json_null();
+		break;
+	case OPT_STRS: {
+		const struct opt_strs *l = field;
+
+		v = json_array();
+		for (unsigned i = 0; i < l->n; i++)
+			json_array_append_new(v, json_string(l->v[i]));
+		break;
+	}
+	case OPT_UINTS: {
+		const struct opt_uints *l = field;
+
+		v = json_array();
+		for (unsigned i = 0; i < l->n; i++)
+			json_array_append_new(v, json_u64(l->v[i]));
+		break;
+	}
+	default:
+		v = json_u64(*(const uint64_t *)field);
+		break;
+	}
+	json_object_set_new(o, key, v);
+}
+
 json_t *json_options(const struct opt_cmd *c, const void *cfg)
 {
 	json_t *o = json_object();
+	struct opt_group g;
 
 	for (const struct opt *op = c->opts; !opt_is_end(op); op++) {
-		const void *field = (const char *)cfg + op->off;
-		char key[64];
-		json_t *v;
-
 		if (op->type == OPT_HELP)
 			continue;
-		if (op->lname)
-			snprintf(key, sizeof(key), "%s", op->lname);
-		else
-			snprintf(key, sizeof(key), "%c", op->sname);
-		for (char *p = key; *p; p++)
-			if (*p == '-')
-				*p = '_';
-		switch (op->type) {
-		case OPT_FLAG:
-			v = json_boolean(*(const bool *)field);
-			break;
-		case OPT_STR:
-			v = *(const char *const *)field ? json_string(*(const char *const *)field) : json_null();
-			break;
-		case OPT_STRS: {
-			const struct opt_strs *l = field;
-
-			v = json_array();
-			for (unsigned i = 0; i < l->n; i++)
-				json_array_append_new(v, json_string(l->v[i]));
-			break;
+		if (op->type != OPT_GROUPS) {
+			json_option(o, op, cfg);
+			continue;
 		}
-		case OPT_UINTS: {
-			const struct opt_uints *l = field;
-
-			v = json_array();
-			for (unsigned i = 0; i < l->n; i++)
-				json_array_append_new(v, json_u64(l->v[i]));
-			break;
-		}
-		default:
-			v = json_u64(*(const uint64_t *)field);
-			break;
-		}
-		json_object_set_new(o, key, v);
+		/* every group's options where the table has them: the one in use with its values,
+		 * the others with their defaults */
+		for (unsigned i = 0; opt_groups_entry(c) && opt_group_at(c, i, &g); i++)
+			for (const struct opt *go = g.opts; go && !opt_is_end(go); go++)
+				json_option(o, go, opt_group_values(c, cfg, i, &g));
 	}
 	return o;
 }

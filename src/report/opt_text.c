@@ -3,13 +3,13 @@
  * compare them with (core/opt.h declares the table). */
 #include "report/opt_text.h"
 
-void opt_text_options(const struct opt_cmd *c, const void *defaults, const char *heading, FILE *out)
+static void options_lines(const struct opt *opts, const void *defaults, FILE *out)
 {
-	if (heading)
-		fprintf(out, "\n%s\n", heading);
-	for (const struct opt *o = c->opts; !opt_is_end(o); o++) {
+	for (const struct opt *o = opts; !opt_is_end(o); o++) {
 		char names[96], def[256] = "";
 
+		if (o->type == OPT_GROUPS)
+			continue;
 		opt_format_names(o, names, sizeof(names));
 		if (defaults)
 			opt_format_default(o, defaults, def, sizeof(def));
@@ -17,6 +17,23 @@ void opt_text_options(const struct opt_cmd *c, const void *defaults, const char 
 		if (def[0])
 			fprintf(out, " (default: %s)", def);
 		fputc('\n', out);
+	}
+}
+
+void opt_text_options(const struct opt_cmd *c, const void *defaults, const char *heading, FILE *out)
+{
+	struct opt_group g;
+
+	if (heading)
+		fprintf(out, "\n%s\n", heading);
+	options_lines(c->opts, defaults, out);
+	/* each group's own options under its name (an engine's: --engine NAME only) */
+	for (unsigned i = 0; opt_groups_entry(c) && opt_group_at(c, i, &g); i++) {
+		if (!g.opts)
+			continue;
+		fprintf(out, "\n%s %s options (--%s %s only):\n", g.name, c->groups->kind, c->groups->select,
+			g.name);
+		options_lines(g.opts, defaults ? opt_group_values(c, defaults, i, &g) : NULL, out);
 	}
 }
 
@@ -41,6 +58,9 @@ void opt_text_man(const struct opt_cmd *c, const void *defaults, FILE *out)
 	for (const struct opt *o = c->opts; !opt_is_end(o); o++) {
 		char def[256];
 
+		/* the groups' options are in their own section (engines: ENGINES) */
+		if (o->type == OPT_GROUPS)
+			continue;
 		fputs(".TP\n.B ", out);
 		if (o->sname)
 			fprintf(out, "\\-%c", o->sname);
@@ -71,9 +91,11 @@ void opt_text_man(const struct opt_cmd *c, const void *defaults, FILE *out)
 	}
 }
 
-void opt_text_list(const struct opt_cmd *c, FILE *out)
+static void list_lines(const struct opt *opts, FILE *out)
 {
-	for (const struct opt *o = c->opts; !opt_is_end(o); o++) {
+	for (const struct opt *o = opts; !opt_is_end(o); o++) {
+		if (o->type == OPT_GROUPS)
+			continue;
 		if (o->sname)
 			fprintf(out, "-%c", o->sname);
 		if (o->sname && o->lname)
@@ -82,4 +104,14 @@ void opt_text_list(const struct opt_cmd *c, FILE *out)
 			fprintf(out, "--%s", o->lname);
 		fputc('\n', out);
 	}
+}
+
+void opt_text_list(const struct opt_cmd *c, FILE *out)
+{
+	struct opt_group g;
+
+	list_lines(c->opts, out);
+	for (unsigned i = 0; opt_groups_entry(c) && opt_group_at(c, i, &g); i++)
+		if (g.opts)
+			list_lines(g.opts, out);
 }

@@ -191,6 +191,7 @@ static const struct opt_cmd fsm_cmd = {
 	.summary = "File creation benchmark, compatible with fs_mark 3.3: threads create, write and sync\n"
 		   "files in the -S method's order, then unlink them, one row per iteration.",
 	.opts = fsm_opts,
+	ENGINE_OPT_GROUPS,
 };
 
 void fsm_defaults(struct fsm_config *c)

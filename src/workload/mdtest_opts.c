@@ -102,6 +102,7 @@ static const struct opt_cmd mdt_cmd = {
 	.name = "mdtest",
 	.summary = "mdtest: directory and file create/stat/read/remove rates over a tree (hpc/ior)",
 	.opts = mdt_opts,
+	ENGINE_OPT_GROUPS,
 };
 
 static void mdt_defaults(void *cfg)

@@ -56,10 +56,12 @@
 	{ 0, "profile-folded", OPT_STR, F(run.profile_folded), "FILE", 0, 0, 0, 0,                      \
 	  "where --profile-callgraph writes folded stacks (default: the --json file with .folded "  \
 	  "for .json)" }
-/* The I/O engine options of every workload that does I/O through an engine (tiotest, fs_mark),
- * declared once; the config embeds struct engine_opts (engine/engine.h) as the member `eng`,
- * and the workload's check calls engine_select(). Not part of RUN_OPTS: a workload that does
- * no I/O must not accept an engine it would ignore. */
+/* The I/O engine options of every workload that does I/O through an engine (tiotest, fs_mark,
+ * mdtest), declared once; the config embeds struct engine_opts (engine/engine.h) as the member
+ * `eng`, the workload's opt_cmd sets ENGINE_OPT_GROUPS, and its check calls engine_select().
+ * The last entry stands for every engine's own options (engine_ops.options: --io_uring-sqpoll
+ * is io_uring's), which --help lists under each engine's name. Not part of RUN_OPTS: a
+ * workload that does no I/O must not accept an engine it would ignore. */
 #define ENGINE_OPTS(F)                                                                             \
 	{ 0, "engine", OPT_STR, F(eng.name), "NAME", 0, 0, 0, 0,                                    \
 	  "I/O engine: psync (default: one system call per operation), mmap (tiotest only, as -M), " \
@@ -67,15 +69,9 @@
 	  "'fsbench list engines' lists them" },                                                   \
 	{ 0, "iodepth", OPT_UINT, F(eng.iodepth), "N", 1, 4096, 0, 0,                               \
 	  "requests each thread keeps in flight, for engines that queue them (psync and mmap: 1)" }, \
-	{ 0, "io_uring-sqpoll", OPT_FLAG, F(eng.uring_sqpoll), NULL, 0, 0, 0, 0,                  \
-	  "io_uring: a kernel thread per ring polls the submission queue (IORING_SETUP_SQPOLL), so " \
-	  "submitting needs no system call" },                                                     \
-	{ 0, "io_uring-fixed", OPT_FLAG, F(eng.uring_fixed), NULL, 0, 0, 0, 0,                    \
-	  "io_uring: tiotest's file and buffers registered with the ring (IOSQE_FIXED_FILE, "     \
-	  "READ_FIXED/WRITE_FIXED); fs_mark's files are direct descriptors anyway" },             \
-	{ 0, "hipri", OPT_FLAG, F(eng.hipri), NULL, 0, 0, 0, 0,                                     \
-	  "io_uring with -X (tiotest): polled completion (IORING_SETUP_IOPOLL), on a device with " \
-	  "poll queues (exit 3 otherwise); the end-of-phase fsync is then a system call" }
+	{ 0, NULL, OPT_GROUPS, F(eng), NULL, 0, 0, 0, 0, NULL }
+/* The opt_cmd member that goes with them. */
+#define ENGINE_OPT_GROUPS .groups = &engine_opt_groups
 #define ENGINE_OPTS_DEFAULTS(c)                                                                    \
 	do {                                                                                       \
 		(c)->eng.iodepth = 1;                                                              \

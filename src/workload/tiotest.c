@@ -6,41 +6,6 @@
 const char *const tio_phase_name[TIO_NPHASES] = { "write", "random_write", "read", "random_read" };
 const char *const tio_phase_label[TIO_NPHASES] = { "Write", "Random Write", "Read", "Random Read" };
 
-static int hipri_check(const struct tio_config *c, char *err, size_t errlen)
-{
-	if (!c->direct) {
-		snprintf(err, errlen, "option --hipri: polled completion is for O_DIRECT transfers (add -X)");
-		return -EINVAL;
-	}
-	for (unsigned i = 0; i < c->dirs.n; i++) {
-		struct blockdev b;
-		char p[PATH_MAX], v[8] = "";
-		FILE *f;
-
-		if (blockdev_resolve(c->dirs.v[i], &b))
-			continue;            /* the -d checks say why */
-		if (b.kind == BLOCKDEV_NONE) {
-			snprintf(err, errlen, "option --hipri: '%s' is on %s, not on a block device: polled "
-				 "completion needs a device with poll queues (NVMe: nvme.poll_queues)",
-				 c->dirs.v[i], b.mount_known ? b.mount.fstype : "a filesystem without a device");
-			return -EOPNOTSUPP;
-		}
-		snprintf(p, sizeof(p), "/sys/block/%s/queue/io_poll", b.disk);
-		if ((f = fopen(p, "r"))) {
-			if (!fgets(v, sizeof(v), f))
-				v[0] = '\0';
-			fclose(f);
-		}
-		if (v[0] != '1') {
-			snprintf(err, errlen, "option --hipri: device %s does not support polled I/O (%s is %s; "
-				 "Linux polls NVMe devices with poll queues, nvme.poll_queues)", b.disk, p,
-				 v[0] ? (v[strcspn(v, "\n")] = '\0', v) : "missing");
-			return -EOPNOTSUPP;
-		}
-	}
-	return 0;
-}
-
 int tio_config_check(struct tio_config *c, char *err, size_t errlen)
 {
 	int rc;
@@ -114,8 +79,6 @@ int tio_config_check(struct tio_config *c, char *err, size_t errlen)
 			return -EINVAL;
 		}
 	}
-	if (c->eng.hipri && (rc = hipri_check(c, err, errlen)))
-		return rc;
 	if (c->drop_caches && geteuid() != 0) {
 		/* tiotest prints a warning per thread and reports empty tables with exit 0 */
 		snprintf(err, errlen, "option -F: dropping the page cache needs root");
@@ -186,7 +149,8 @@ static const struct opt tio_opts[] = {
 	{ 'W', "serial-write", OPT_FLAG, F(serial_write), NULL, 0, 0, 0, 0,
 	  "run the sequential write phase one thread at a time (less fragmentation)" },
 	{ 'S', "sync", OPT_FLAG, F(sync), NULL, 0, 0, 0, 0, "open the files with O_SYNC (every phase)" },
-	{ 'X', "direct", OPT_FLAG, F(direct), NULL, 0, 0, 0, 0, "open the files with O_DIRECT (every phase)" },
+	{ 'X', "direct", OPT_FLAG, F(direct), NULL, 0, 0, OPT_F_DIRECT, 0,
+	  "open the files with O_DIRECT (every phase)" },
 	{ 'M', "mmap", OPT_FLAG, F(mmap), NULL, 0, 0, 0, 0, "use mmap and memcpy instead of pread/pwrite" },
 	{ 'c', "verify", OPT_FLAG, F(verify), NULL, 0, 0, 0, 0,
 	  "write self-describing checksummed blocks and verify every block read" },
@@ -220,6 +184,7 @@ static const struct opt_cmd tio_cmd = {
 	.summary = "Threaded I/O test, compatible with tiotest 0.4.2: sequential write, random write,\n"
 		   "sequential read and random read, one file per thread, with throughput, CPU and latency.",
 	.opts = tio_opts,
+	ENGINE_OPT_GROUPS,
 };
 
 void tio_defaults(struct tio_config *c)

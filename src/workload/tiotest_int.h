@@ -31,7 +31,6 @@
 #include "workload/run_opts.h"
 #include "workload/workload.h"
 #include "engine/engine.h"
-#include "sys/blockdev.h"
 
 extern char **environ;
 

@@ -367,6 +367,3 @@ out:
 	}
 	return rc;
 }
-
-/* --hipri: polled completion needs O_DIRECT and, under every -d, a device that polls
- * (queue/io_poll 1: NVMe with poll queues); anything else is refused before the run */

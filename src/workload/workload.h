@@ -8,7 +8,8 @@
  *                too: RUN_OPTS_DEFAULTS).
  *   check        after parsing: cross-option constraints, derived fields. 0, or with one line
  *                in err: -EINVAL (bad input) or -EPERM/-EOPNOTSUPP (cannot run here); the
- *                command turns that into its exit status. Nothing may be created here. argv is the command line (some tools' options have
+ *                command turns that into its exit status. Callers run it through
+ *                workload_checks(), which then runs the engine's check. Nothing may be created here. argv is the command line (some tools' options have
  *                meaning by presence alone: fs_mark's -L).
  *   run          one run of the whole benchmark: creates its files through the cleanup
  *                registry, runs its phases through driver_phase(), fills the result (which
@@ -71,6 +72,7 @@ struct workload_report;
 struct pack;
 struct unpack;
 struct opt_strs;
+struct engine_opts;
 
 struct workload_ops {
 	const char *name;            /* the subcommand and the JSON's "workload" */
@@ -125,6 +127,15 @@ void workload_nearest_existing(char *path);
  * processes share the target; -ENOTDIR when there are no directories to give each process
  * (no target option, a single one, or it names devices). */
 int workload_rank_dirs(const struct workload_ops *w, void *cfg, struct opt_strs **out);
+
+/* The checks every caller runs after parsing (fsbench WORKLOAD, fsbench-mpi, the matrix): the
+ * workload's check, then its engine's (engine_check) for what the table declares the run
+ * does: where (the targets above) and whether with O_DIRECT (an OPT_FLAG flagged
+ * OPT_F_DIRECT). The check hook's return convention. */
+int workload_checks(const struct workload_ops *w, void *cfg, int argc, char **argv, char *err, size_t errlen);
+/* The config's struct engine_opts (the table's OPT_GROUPS entry of the engines' options:
+ * workload/run_opts.h's ENGINE_OPTS), NULL for a workload without an engine. */
+struct engine_opts *workload_engine(const struct workload_ops *w, void *cfg);
 
 /* The checks' one line in err (printf), and -EINVAL. */
 int workload_bad(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

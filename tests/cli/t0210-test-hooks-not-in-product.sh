@@ -12,7 +12,7 @@ found=$(grep -aoE "$HOOKS" "$FSBENCH" | sort -u | tr '\n' ' ')
 ok "no test switch in $FSBENCH"
 
 FSBENCH_TEST_ENGINES=1 fsb list engines > engines || fail "fsbench list engines"
-! awk '{ print $1 }' engines | grep -qx testq || fail "FSBENCH_TEST_ENGINES=1 shows the test engine in the product"
+! awk '/^[^ ]/ { print $1 }' engines | grep -qx testq || fail "FSBENCH_TEST_ENGINES=1 shows the test engine in the product"
 FSBENCH_TEST_ENGINES=1 fsb tiotest --engine testq -t 1 -f 1 -d "$SCRATCH" > out 2> err; rc=$?
 [ "$rc" = 2 ] || fail "--engine testq in the product: exit $rc, expected 2"
 grep -q "unknown engine 'testq'" err || fail "--engine testq: $(cat err)"
@@ -26,5 +26,5 @@ fi
 
 use_test_build
 FSBENCH_TEST_ENGINES=1 fsb list engines > engines || fail "fsbench-test list engines"
-awk '{ print $1 }' engines | grep -qx testq || fail "the test build lacks the test engine"
+awk '/^[^ ]/ { print $1 }' engines | grep -qx testq || fail "the test build lacks the test engine"
 ok "the test build has them"

@@ -194,6 +194,50 @@ static void test_select(void)
 	}
 }
 
+/* an engine's own options: another engine's is refused by name, the selected one's defaults
+ * fill the area when none was given, and every built-in engine's table fits and is long-only
+ * flags and numbers (a config travels between processes as bytes) */
+static void test_own_options(void)
+{
+	const struct engine_ops *e;
+	unsigned uring = 0;
+	char err[512] = "";
+
+	while (engine_at(uring) != &engine_io_uring)
+		uring++;
+	{
+		struct engine_opts o = { .name = "psync", .iodepth = 1, .given = { uring + 1, 3 } };
+		int rc = engine_select(&o, "tiotest", ENGINE_DATA, true, false, err, sizeof(err));
+
+		CHECK(rc == -EINVAL &&
+			      !strcmp(err, "option --hipri applies to --engine io_uring only (not psync)"),
+		      "io_uring's option with psync: %d %s", rc, err);
+	}
+	{
+		struct engine_opts o = { .name = "io_uring", .iodepth = 1, .given = { uring + 1, 1 } };
+
+		o.priv[0] = 1;
+		CHECK(engine_select(&o, "tiotest", ENGINE_DATA, true, false, err, sizeof(err)) == 0 &&
+			      o.priv[0] == 1 && o.given.owner == uring + 1,
+		      "io_uring's own option kept: %s", err);
+	}
+	{
+		struct engine_opts o = { .name = "io_uring", .iodepth = 1 };
+
+		memset(o.priv, 0xff, sizeof(o.priv));
+		CHECK(engine_select(&o, "fs_mark", ENGINE_DATA | ENGINE_META, false, false, err,
+				    sizeof(err)) == 0 &&
+			      o.given.owner == uring + 1 && !o.given.given && !o.priv[0] && !o.priv[2],
+		      "io_uring's defaults when none given");
+	}
+	for (unsigned i = 0; (e = engine_at(i)); i++)
+		for (const struct opt *op = e->options; op && !opt_is_end(op); op++)
+			CHECK(e->options_size <= ENGINE_OPTS_PRIV && !op->sname && op->lname &&
+				      op->type != OPT_STR && op->type != OPT_STRS && op->type != OPT_GROUPS &&
+				      op->off < e->options_size,
+			      "%s: option %s", e->name, op->lname);
+}
+
 /* ---- the request contract ---- */
 static char dir[64];
 static int dfd;
@@ -347,8 +391,10 @@ static void test_uring_slots(void)
 	char names[8][16], buf[4] = "abc";
 	char why[256];
 
-	if (engine_io_uring.check(&(struct engine_opts){ .iodepth = depth }, ENGINE_DATA | ENGINE_META,
-				  why, sizeof(why))) {
+	if (engine_io_uring.check(
+		    &(struct engine_opts){ .iodepth = depth },
+		    &(struct engine_use){ .workload = "test", .caps = ENGINE_DATA | ENGINE_META }, why,
+		    sizeof(why))) {
 		CHECK_SKIP("io_uring slots", "%s", why);
 		return;
 	}
@@ -599,7 +645,10 @@ int main(void)
 			continue;
 		}
 		/* io_uring disabled or too old here: its contract is not checked, visibly */
-		if (e->check && e->check(&(struct engine_opts){ .iodepth = 8 }, ENGINE_DATA | ENGINE_META, why, sizeof(why))) {
+		if (e->check &&
+		    e->check(&(struct engine_opts){ .iodepth = 8 },
+			     &(struct engine_use){ .workload = "test", .caps = ENGINE_DATA | ENGINE_META },
+			     why, sizeof(why))) {
 			CHECK_SKIP(e->name, "%s", why);
 			continue;
 		}
@@ -607,6 +656,7 @@ int main(void)
 	}
 	test_short();
 	test_uring_slots();
+	test_own_options();
 	{
 		DIR *d = fdopendir(dfd);
 		struct dirent *de;

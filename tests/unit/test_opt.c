@@ -30,7 +30,7 @@ static const struct opt opts[] = {
 	{ 0, "sample", OPT_UINT_OPTIONAL, F(sample), "N", 1, 1000000, 1000, 0, "sample" },
 	{ 0 },
 };
-static const struct opt_cmd cmd = { "t", "test", opts };
+static const struct opt_cmd cmd = { "t", "test", opts, NULL };
 
 static void defaults(struct cfg *c)
 {
@@ -105,6 +105,105 @@ static const struct {
 	{ { "--sample", "5", END }, "unexpected argument '5'" },
 };
 
+/* ---- option groups: two groups' options in one shared area ---- */
+struct ga {
+	bool on;
+	uint64_t n;
+};
+struct gb {
+	bool x;
+};
+static const struct ga ga_def = { false, 7 };
+static const struct gb gb_def = { true };
+static const struct opt ga_opts[] = {
+	{ 0, "a-on", OPT_FLAG, offsetof(struct ga, on), NULL, 0, 0, 0, 0, "a on" },
+	{ 0, "a-n", OPT_UINT, offsetof(struct ga, n), "N", 1, 9, 0, 0, "a n" },
+	{ 0 },
+};
+static const struct opt gb_opts[] = {
+	{ 0, "b-x", OPT_FLAG, offsetof(struct gb, x), NULL, 0, 0, 0, 0, "b x" },
+	{ 0 },
+};
+
+static bool g_at(unsigned i, struct opt_group *g)
+{
+	if (i == 0)
+		*g = (struct opt_group){ "ga", ga_opts, &ga_def, sizeof(ga_def) };
+	else if (i == 1)
+		g->name = "none"; /* a group without options */
+	else if (i == 2)
+		*g = (struct opt_group){ "gb", gb_opts, &gb_def, sizeof(gb_def) };
+	return i < 3;
+}
+
+struct gcfg {
+	bool own;
+	struct {
+		struct opt_group_state st;
+		_Alignas(8) unsigned char v[16];
+	} g;
+};
+
+static const struct opt_groups gs = { "thing",
+				      "thing",
+				      g_at,
+				      offsetof(typeof(((struct gcfg *)0)->g), st),
+				      offsetof(typeof(((struct gcfg *)0)->g), v),
+				      16 };
+static const struct opt gopts[] = {
+	{ 0, "own", OPT_FLAG, offsetof(struct gcfg, own), NULL, 0, 0, 0, 0, "own" },
+	{ 0, NULL, OPT_GROUPS, offsetof(struct gcfg, g), NULL, 0, 0, 0, 0, NULL },
+	{ 0 },
+};
+static const struct opt_cmd gcmd = { "g", "groups", gopts, &gs };
+
+static int gparse(struct gcfg *c, char *err, const char *a0, const char *a1, const char *a2)
+{
+	char *argv[] = { (char *)"g", (char *)a0, (char *)a1, (char *)a2, NULL };
+	int argc = 1;
+
+	while (argv[argc])
+		argc++;
+	memset(c, 0, sizeof(*c));
+	err[0] = '\0';
+	return opt_parse(&gcmd, argc, argv, c, err, 256);
+}
+
+static void test_groups(void)
+{
+	struct gcfg c;
+	struct opt_group g;
+	char err[256];
+	const struct ga *a = (const void *)c.g.v;
+
+	CHECK(opt_groups_entry(&gcmd) == &gopts[1] && opt_groups_entry(&cmd) == NULL, "the entry");
+	CHECK(!opt_is_end(&gopts[1]), "an OPT_GROUPS entry does not end the table");
+	CHECK(!gparse(&c, err, "--own", END, END) && c.own && !c.g.st.owner && !c.g.st.given,
+	      "no group option");
+	/* the first option of a group takes the area with the group's defaults */
+	CHECK(!gparse(&c, err, "--a-on", END, END) && a->on && a->n == 7 && c.g.st.owner == 1 &&
+		      c.g.st.given == 1,
+	      "--a-on: owner %u given %u", c.g.st.owner, c.g.st.given);
+	CHECK(!gparse(&c, err, "--a-n=3", "--a-on", "--own") && a->on && a->n == 3 && c.g.st.given == 2,
+	      "--a-n=3 --a-on: given %u", c.g.st.given);
+	CHECK(gparse(&c, err, "--a-n=10", END, END) && strstr(err, "out of range"), "a group's range: %s",
+	      err);
+	CHECK(!gparse(&c, err, "--b-x", END, END) && c.g.st.owner == 3 && c.g.v[0], "--b-x: owner %u",
+	      c.g.st.owner);
+	CHECK(gparse(&c, err, "--a-on", "--b-x", END) &&
+		      !strcmp(err, "options --a-on (thing ga) and --b-x (thing gb) cannot be combined"),
+	      "two groups: %s", err);
+	CHECK(gparse(&c, err, "--c", END, END) && !strcmp(err, "unknown option '--c'"), "unknown: %s", err);
+	/* output reads the owner's values from the config, the others' defaults */
+	CHECK(!gparse(&c, err, "--a-n=5", END, END), "--a-n=5");
+	CHECK(opt_group_at(&gcmd, 0, &g) && ((const struct ga *)opt_group_values(&gcmd, &c, 0, &g))->n == 5,
+	      "the owner's values");
+	CHECK(opt_group_at(&gcmd, 1, &g) && !g.opts, "a group without options");
+	CHECK(opt_group_at(&gcmd, 2, &g) && opt_group_values(&gcmd, &c, 2, &g) == &gb_def,
+	      "another's defaults");
+	CHECK(!opt_group_at(&gcmd, 3, &g), "past the end");
+}
+
 int main(void)
 {
 	struct cfg c;
@@ -155,5 +254,6 @@ int main(void)
 	CHECK(opt_parse_size("16777215t", 1, true, &v) == 0, "size max t");
 	CHECK(opt_parse_size("17592186044416", 1 << 20, false, &v) < 0, "size unit overflow");
 	CHECK(opt_parse_size("1k", 1, false, &v) < 0, "no suffix on short options");
+	test_groups();
 	return check_done("test_opt");
 }
