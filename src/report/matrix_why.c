@@ -200,29 +200,39 @@ static bool same_samples(const struct profdiff_row *x, const struct profdiff_row
 	       x->artefact == y->artefact;
 }
 
-/* The profile symbols whose cost per op changed most between p0 and p1. Symbols next to each
- * other with the very same samples on both sides are one row: inclusive costs repeat along a
- * call chain (kthread, ret_from_fork, ret_from_fork_asm), and three rows of it hid the rest. */
+/* The profile symbols whose cost per op changed most between p0 and p1. With call chains,
+ * symbols with the very same samples on both sides are one row: inclusive costs repeat along a
+ * call chain (kthread, ret_from_fork, ret_from_fork_asm), and three rows of it hid the rest.
+ * Self costs that happen to be equal are different functions' and stay apart. */
 static void profile_rows(const struct mread_profile *p0, const struct mread_profile *p1, const struct emit *e)
 {
 	struct profdiff pd;
-	size_t next;
+	bool *done;
 
 	if (profdiff_compute(p0->p, p0->ops, p1->p, p1->ops, &pd))
 		return;
-	for (size_t i = 0, shown = 0; i < pd.n && shown < WHY_SYMBOLS; i = next, shown++) {
+	done = calloc(pd.n + 1, sizeof(*done));
+	for (size_t i = 0, shown = 0; done && i < pd.n && shown < WHY_SYMBOLS; i++) {
 		const struct profdiff_row *s = &pd.v[i];
 		char w[320], a[48], b[48], c[96], v[96];
 		const char *row[5] = { w, a, b, c, v };
-		size_t at = (size_t)snprintf(w, sizeof(w), "profile: %s", s->symbol);
+		size_t at;
+		bool more = false;
 
-		for (next = i + 1; next < pd.n && same_samples(&pd.v[next], s); next++)
+		if (done[i])
+			continue;
+		shown++;
+		at = (size_t)snprintf(w, sizeof(w), "profile: %s", s->symbol);
+		for (size_t j = i + 1; j < pd.n; j++) {
+			if (!pd.inclusive || done[j] || !same_samples(&pd.v[j], s))
+				continue;
+			done[j] = more = true;
 			if (at < sizeof(w))
-				at += (size_t)snprintf(w + at, sizeof(w) - at, ", %s", pd.v[next].symbol);
+				at += (size_t)snprintf(w + at, sizeof(w) - at, ", %s", pd.v[j].symbol);
+		}
 		if (at < sizeof(w))
 			snprintf(w + at, sizeof(w) - at, "%s (%s%s)", s->artefact ? " [artefact]" : "",
-				 pd.inclusive ? "inclusive" : "self",
-				 next > i + 1 ? ", the same samples" : "");
+				 pd.inclusive ? "inclusive" : "self", more ? ", the same samples" : "");
 		if (pd.per_op) {
 			fmt_num(s->a_us, a, sizeof(a));
 			fmt_num(s->b_us, b, sizeof(b));
@@ -239,6 +249,7 @@ static void profile_rows(const struct mread_profile *p0, const struct mread_prof
 		snprintf(v, sizeof(v), "share %+.2f points (not tested)", s->b_pct - s->a_pct);
 		e->row(e->ctx, row);
 	}
+	free(done);
 	profdiff_free(&pd);
 }
 

@@ -113,6 +113,27 @@ static struct rr_figure fig[3] = {
 	{ .key = "write.wait_us_per_op", .name = "write wait per op", .unit = "us", .dir = RR_LOWER_BETTER },
 };
 
+/* the write phase's profile of each cell: A (ext4) and B (xfs) without call chains; x and y
+ * with the same self samples on both sides (different functions: two rows) */
+static struct perf_entry pe[2][3];
+static struct perf_profile pp[2] = { { .hz = 1000, .samples = 100, .n = 3, .nself = 3, .v = pe[0] },
+				     { .hz = 1000, .samples = 100, .n = 3, .nself = 3, .v = pe[1] } };
+static struct mread_profile mp[2] = { { .name = "write", .p = &pp[0], .ops = 1000, .window = "the phase's timed window" },
+				      { .name = "write", .p = &pp[1], .ops = 1000, .window = "the phase's timed window" } };
+
+static void profile_init(void)
+{
+	static const char *const sym[3] = { "x", "y", "z" };
+	static const uint64_t n[2][3] = { { 10, 10, 80 }, { 40, 40, 20 } };
+
+	for (unsigned c = 0; c < 2; c++)
+		for (unsigned i = 0; i < 3; i++) {
+			pe[c][i] = (struct perf_entry){ .samples = n[c][i] };
+			snprintf(pe[c][i].image, sizeof(pe[c][i].image), "vmlinux");
+			snprintf(pe[c][i].symbol, sizeof(pe[c][i].symbol), "%s", sym[i]);
+		}
+}
+
 static char *explain_text(const struct eff_result *r, int a, int b, unsigned *n)
 {
 	/* struct mx holds writable strings (mread_load's copies) */
@@ -120,9 +141,9 @@ static char *explain_text(const struct eff_result *r, int a, int b, unsigned *n)
 		    wl[] = "tiotest";
 	static char *vals[] = { ext4, btrfs, xfs };
 	struct mread_axis ax = { .name = fs, .nvalues = 3, .values = vals };
-	struct mread_cell cells[3] = { { .name = ext4, .value = { 0 } },
+	struct mread_cell cells[3] = { { .name = ext4, .value = { 0 }, .prof = &mp[0], .nprof = 1 },
 				       { .name = btrfs, .value = { 1 } },
-				       { .name = xfs, .value = { 2 } } };
+				       { .name = xfs, .value = { 2 }, .prof = &mp[1], .nprof = 1 } };
 	struct mx m = { .name = name, .workload = wl, .axis = &ax, .naxes = 1, .cell = cells, .ncells = 3 };
 	const struct rr_figure *fp[3] = { &fig[0], &fig[1], &fig[2] };
 	struct mwhy_in in = { .m = &m, .fig = fp, .nfig = 3, .r = r, .cell_a = a, .cell_b = b };
@@ -147,6 +168,7 @@ static void test_text(void)
 	unsigned n;
 
 	memset(cell, 0, sizeof(cell));
+	profile_init();
 	for (unsigned c = 0; c < 3; c++)
 		for (unsigned f = 0; f < 3; f++)
 			cell[c * 3 + f] =
@@ -189,6 +211,15 @@ static void test_text(void)
 	if (dec)
 		CHECK(strstr(dec, "  write system CPU per op") < strstr(dec, "  write wait per op"),
 		      "decided rows:\n%s", dec);
+	/* btrfs has no profile; xfs's against ext4's under its window, self costs, x and y apart */
+	CHECK(dec && strstr(dec, "No profile of this group") < und, "no profile for btrfs:\n%s", s);
+	if (und) {
+		CHECK(strstr(und, "Profile window: the phase's timed window."), "window:\n%s", und);
+		CHECK(strstr(und, "  profile: z (self) ") && strstr(und, "  profile: x (self) ") &&
+			      strstr(und, "  profile: y (self) ") && !strstr(und, "the same samples"),
+		      "self rows:\n%s", und);
+		CHECK(strstr(und, "  profile: z (self) ") < strstr(und, "  profile: x (self) "), "z first:\n%s", und);
+	}
 	free(s);
 
 	/* one pair: only its effect, undecided or not */
