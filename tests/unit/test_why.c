@@ -118,8 +118,10 @@ static struct rr_figure fig[3] = {
 static struct perf_entry pe[2][3];
 static struct perf_profile pp[2] = { { .hz = 1000, .samples = 100, .n = 3, .nself = 3, .v = pe[0] },
 				     { .hz = 1000, .samples = 100, .n = 3, .nself = 3, .v = pe[1] } };
-static struct mread_profile mp[2] = { { .name = "write", .p = &pp[0], .ops = 1000, .window = "the phase's timed window" },
-				      { .name = "write", .p = &pp[1], .ops = 1000, .window = "the phase's timed window" } };
+static struct mread_profile mp[2] = {
+	{ .name = "write", .p = &pp[0], .ops = 1000, .window = "the phase's timed window" },
+	{ .name = "write", .p = &pp[1], .ops = 1000, .window = "the phase's timed window" }
+};
 
 static void profile_init(void)
 {
@@ -218,7 +220,8 @@ static void test_text(void)
 		CHECK(strstr(und, "  profile: z (self) ") && strstr(und, "  profile: x (self) ") &&
 			      strstr(und, "  profile: y (self) ") && !strstr(und, "the same samples"),
 		      "self rows:\n%s", und);
-		CHECK(strstr(und, "  profile: z (self) ") < strstr(und, "  profile: x (self) "), "z first:\n%s", und);
+		CHECK(strstr(und, "  profile: z (self) ") < strstr(und, "  profile: x (self) "),
+		      "z first:\n%s", und);
 	}
 	free(s);
 
