@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fsbench explain DIR [CELL_A CELL_B]: a matrix result directory's Why on the terminal
- * (report/matrix_why.h): for each decided primary effect what changed with it. Writes nothing. */
+ * (report/matrix_why.h): for each primary effect, decided or undecided, what changed most with
+ * it. Writes nothing. */
 #include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -24,8 +25,9 @@ static const struct opt explain_opts[] = {
 
 static const struct opt_cmd explain_cmd = {
 	.name = "explain",
-	.summary = "For each primary effect a matrix result directory decided (DIR after the options, then optionally\n"
-		   "two cells' names): the cost-per-op figures and profile symbols that changed most with it.",
+	.summary =
+		"For each primary effect of a matrix result directory (DIR after the options, then optionally two\n"
+		"cells' names), decided or undecided: the cost-per-op figures and profile symbols that changed most.",
 	.opts = explain_opts,
 };
 
@@ -53,7 +55,8 @@ int cmd_explain(int argc, char **argv, const char *prog)
 	if (c.help) {
 		opt_text_help(&explain_cmd, &defaults, prog, stdout);
 		printf("\nExit status: 0; 2 on a bad command line, a directory that is not a readable matrix result or a\n"
-		       "cell it does not have; 3 when no primary effect is decided better or worse (nothing to explain).\n");
+		       "cell it does not have; 3 when no primary effect is decided better or worse or undecided (each\n"
+		       "equivalent or without an estimate: nothing to explain).\n");
 		return EXIT_OK;
 	}
 	if (nops != 1 && nops != 3) {

@@ -5,10 +5,16 @@
 #include <math.h>
 #include <stdlib.h>
 
-bool why_wanted(const struct eff_test *t)
+enum why_kind why_status(const struct eff_test *t)
 {
-	return t->kind == EFF_EFFECT && t->v.family == VD_CONFIRMATORY &&
-	       (t->v.kind == VD_DIFFERENT || t->v.kind == VD_DETERMINISTIC);
+	if (t->kind != EFF_EFFECT || t->v.family != VD_CONFIRMATORY)
+		return WHY_NONE;
+	if (t->v.kind == VD_DIFFERENT || t->v.kind == VD_DETERMINISTIC)
+		return WHY_DECIDED;
+	/* an effect with no estimate (a side without values) has nothing to set the rows against */
+	if (t->v.kind == VD_UNDECIDED && isfinite(t->v.ratio))
+		return WHY_UNDECIDED;
+	return WHY_NONE;
 }
 
 double why_size(const struct eff_test *t)
@@ -24,6 +30,38 @@ double why_size(const struct eff_test *t)
 	return v->ratio == 0 ? 0 : -1;
 }
 
+double why_floor(const struct eff_test *t)
+{
+	const struct vd_test *v = &t->v;
+	double lo, hi;
+
+	if (v->kind == VD_DETERMINISTIC)
+		return why_size(t) > 0 ? why_size(t) : 0;
+	if (v->kind != VD_DIFFERENT || !isfinite(v->lo) || !isfinite(v->hi))
+		return 0;
+	if (v->e.log) {
+		if (v->lo <= 0 || v->hi <= 0)
+			return 0;
+		lo = log(v->lo);
+		hi = log(v->hi);
+	} else {
+		if (!isfinite(v->base) || v->base == 0)
+			return 0;
+		lo = v->lo / fabs(v->base);
+		hi = v->hi / fabs(v->base);
+	}
+	/* the interval's end nearest to no change; 0 when it holds no change */
+	return lo > 0 ? lo : hi < 0 ? -hi : 0;
+}
+
+/* x ranks above y: the larger change the interval guarantees, then the larger point estimate */
+static bool above(const struct eff_test *x, const struct eff_test *y)
+{
+	double fx = why_floor(x), fy = why_floor(y);
+
+	return fx != fy ? fx > fy : why_size(x) > why_size(y);
+}
+
 unsigned why_rank(const struct eff_result *r, unsigned t, const unsigned *group, const bool *explains,
 		  unsigned *out, unsigned max)
 {
@@ -32,15 +70,13 @@ unsigned why_rank(const struct eff_result *r, unsigned t, const unsigned *group,
 
 	for (unsigned k = 0; k < r->nt; k++) {
 		const struct eff_test *x = &r->t[k];
-		double s;
 		unsigned j;
 
 		if (k == t || x->kind != EFF_EFFECT || x->cell[0] != p->cell[0] || x->cell[1] != p->cell[1] ||
 		    !explains[x->fig] || group[x->fig] != group[p->fig])
 			continue;
-		s = why_size(x);
 		/* insertion into the top max, largest first */
-		for (j = n; j > 0 && why_size(&r->t[out[j - 1]]) < s; j--)
+		for (j = n; j > 0 && above(x, &r->t[out[j - 1]]); j--)
 			if (j < max)
 				out[j] = out[j - 1];
 		if (j < max) {

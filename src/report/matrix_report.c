@@ -636,10 +636,13 @@ int matrix_explain(const char *dir, const char *cell_a, const char *cell_b, FILE
 		in.fig = a.fig;
 		in.nfig = a.nfig;
 		in.r = &a.r;
-		fprintf(term, "%s: %s, %u cells; the primary effects decided, and what changed with them\n\n", m.name,
-			m.workload, m.ncells);
+		fprintf(term,
+			"%s: %s, %u cells; the primary effects, decided then undecided, and what changed with them\n\n",
+			m.name, m.workload, m.ncells);
 		if (!mwhy_term(term, &in)) {
-			fprintf(term, "no primary effect decided better or worse%s: nothing to explain\n",
+			fprintf(term,
+				"no primary effect decided better or worse, or undecided%s (each is equivalent or "
+				"has no estimate): nothing to explain\n",
 				cell_a ? " between these cells" : "");
 			rc = -ENODATA;
 		}

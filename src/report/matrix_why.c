@@ -9,6 +9,7 @@
 #include "core/cost.h"
 #include "core/profdiff.h"
 #include "core/why.h"
+#include "report/matrix_report_int.h"
 
 #define WHY_FIGURES 4            /* explanatory figures per effect */
 #define WHY_SYMBOLS 3            /* profile symbols per effect */
@@ -128,8 +129,134 @@ struct emit {
 
 static const char *const why_head[] = { "what", "A", "B", "change B/A", "exploratory verdict" };
 
+/* The title and the note above an effect's rows. A decided effect: its verdict and change. An
+ * undecided one says so first, with its interval and what would decide it, and that the rows
+ * are the largest changes measured, none of which decides it: an undecided effect is not shown
+ * as "no difference" (fsbench(1) STATISTICS). */
+static void effect_head(const struct mwhy_in *in, const struct eff_test *t, unsigned n,
+			const struct mread_profile *p0, const struct emit *e)
+{
+	const struct rr_figure *f = in->fig[t->fig];
+	bool undecided = why_status(t) == WHY_UNDECIDED;
+	char title[640], note[1536], chg[96], how[192];
+	size_t at;
+
+	fmt_change(t, f->unit, chg, sizeof(chg));
+	at = (size_t)snprintf(title, sizeof(title), "%s, %s: %s -> %s: ", f->name, in->m->axis[t->axis].name,
+			      mread_value(in->m, t->cell[0], t->axis),
+			      mread_value(in->m, t->cell[1], t->axis));
+	if (undecided)
+		snprintf(title + at, sizeof(title) - at,
+			 "undecided (%s); the largest measured changes, none of which decides it", chg);
+	else
+		snprintf(title + at, sizeof(title) - at, "%s %s", vd_word(&t->v, dir_of(f)), chg);
+	at = (size_t)snprintf(note, sizeof(note), "A = %s, B = %s. ", in->m->cell[t->cell[0]].name,
+			      in->m->cell[t->cell[1]].name);
+	if (undecided) {
+		mrep_fmt_how(t, how, sizeof(how));
+		at += (size_t)snprintf(
+			note + at, sizeof(note) - at,
+			"%s is undecided (%s): the rows are the largest changes measured between these "
+			"cells, with their own verdicts; they do not decide it, and an undecided effect is "
+			"not evidence that nothing changed. ",
+			f->name, how);
+	}
+	if (!n && at < sizeof(note))
+		at += (size_t)snprintf(note + at, sizeof(note) - at,
+				       "No cost-per-op figures in these results (fsbench older than them). ");
+	if (at < sizeof(note))
+		snprintf(note + at, sizeof(note) - at,
+			 p0 ? "Profile window: %s." : "No profile of this group (fsbench matrix --profile).",
+			 p0 && p0->window[0] ? p0->window : "not recorded");
+	e->head(e->ctx, title, note);
+}
+
+/* the rows of the explanatory figures pick[0..n) */
+static void figure_rows(const struct mwhy_in *in, const unsigned *pick, unsigned n, const struct emit *e)
+{
+	for (unsigned i = 0; i < n; i++) {
+		const struct eff_test *x = &in->r->t[pick[i]];
+		const struct rr_figure *g = in->fig[x->fig];
+		const struct eff_cell *ca = &in->r->cell[x->cell[0] * in->nfig + x->fig];
+		const struct eff_cell *cb = &in->r->cell[x->cell[1] * in->nfig + x->fig];
+		char a[48], b[48], c[96], v[96];
+		const char *row[5] = { g->name, a, b, c, v };
+
+		fmt_num(ca->present ? ca->s.mean : NAN, a, sizeof(a));
+		fmt_num(cb->present ? cb->s.mean : NAN, b, sizeof(b));
+		if (strcmp(g->unit, "%")) {
+			snprintf(a + strlen(a), sizeof(a) - strlen(a), " %s", g->unit);
+			snprintf(b + strlen(b), sizeof(b) - strlen(b), " %s", g->unit);
+		}
+		fmt_change(x, g->unit, c, sizeof(c));
+		snprintf(v, sizeof(v), "%s%s", vd_word(&x->v, dir_of(g)), stars(&x->v));
+		e->row(e->ctx, row);
+	}
+}
+
+static bool same_samples(const struct profdiff_row *x, const struct profdiff_row *y)
+{
+	return x->a_pct == y->a_pct && x->b_pct == y->b_pct && x->a_us == y->a_us && x->b_us == y->b_us &&
+	       x->artefact == y->artefact;
+}
+
+/* The profile symbols whose cost per op changed most between p0 and p1. With call chains,
+ * symbols with the very same samples on both sides are one row: inclusive costs repeat along a
+ * call chain (kthread, ret_from_fork, ret_from_fork_asm), and three rows of it hid the rest.
+ * Self costs that happen to be equal are different functions' and stay apart. */
+static void profile_rows(const struct mread_profile *p0, const struct mread_profile *p1, const struct emit *e)
+{
+	struct profdiff pd;
+	bool *done;
+
+	if (profdiff_compute(p0->p, p0->ops, p1->p, p1->ops, &pd))
+		return;
+	done = calloc(pd.n + 1, sizeof(*done));
+	for (size_t i = 0, shown = 0; done && i < pd.n && shown < WHY_SYMBOLS; i++) {
+		const struct profdiff_row *s = &pd.v[i];
+		char w[320], a[48], b[48], c[96], v[96];
+		const char *row[5] = { w, a, b, c, v };
+		size_t at;
+		bool more = false;
+
+		if (done[i])
+			continue;
+		shown++;
+		at = (size_t)snprintf(w, sizeof(w), "profile: %s", s->symbol);
+		for (size_t j = i + 1; j < pd.n; j++) {
+			if (!pd.inclusive || done[j] || !same_samples(&pd.v[j], s))
+				continue;
+			done[j] = more = true;
+			if (at < sizeof(w))
+				at += (size_t)snprintf(w + at, sizeof(w) - at, ", %s", pd.v[j].symbol);
+		}
+		if (at < sizeof(w))
+			snprintf(w + at, sizeof(w) - at, "%s (%s%s)", s->artefact ? " [artefact]" : "",
+				 pd.inclusive ? "inclusive" : "self", more ? ", the same samples" : "");
+		if (pd.per_op) {
+			fmt_num(s->a_us, a, sizeof(a));
+			fmt_num(s->b_us, b, sizeof(b));
+			c[0] = '+';
+			fmt_num(s->b_us - s->a_us, c + (s->b_us >= s->a_us), sizeof(c) - 1);
+			strcat(a, " us/op");
+			strcat(b, " us/op");
+			strcat(c, " us/op");
+		} else {
+			snprintf(a, sizeof(a), "%.2f %%", s->a_pct);
+			snprintf(b, sizeof(b), "%.2f %%", s->b_pct);
+			snprintf(c, sizeof(c), "-");
+		}
+		snprintf(v, sizeof(v), "share %+.2f points (not tested)", s->b_pct - s->a_pct);
+		e->row(e->ctx, row);
+	}
+	free(done);
+	profdiff_free(&pd);
+}
+
+/* the decided primary effects first (what the experiment showed), then the undecided ones */
 static unsigned why(const struct mwhy_in *in, const struct emit *e)
 {
+	static const enum why_kind order[] = { WHY_DECIDED, WHY_UNDECIDED };
 	unsigned *grp = groups(in), nout = 0;
 	bool *expl = calloc(in->nfig + 1, sizeof(*expl));
 	unsigned pick[WHY_FIGURES];
@@ -138,82 +265,23 @@ static unsigned why(const struct mwhy_in *in, const struct emit *e)
 		goto out;
 	for (unsigned f = 0; f < in->nfig; f++)
 		expl[f] = mwhy_explains(in->fig[f]->key);
-	for (unsigned k = 0; k < in->r->nt; k++) {
-		const struct eff_test *t = &in->r->t[k];
-		const struct rr_figure *f = in->fig[t->fig];
-		const struct mread_profile *p0, *p1;
-		char title[512], note[1024], chg[96];
-		size_t at;
-		unsigned n;
+	for (size_t o = 0; o < sizeof(order) / sizeof(order[0]); o++) {
+		for (unsigned k = 0; k < in->r->nt; k++) {
+			const struct eff_test *t = &in->r->t[k];
+			const struct mread_profile *p0, *p1;
+			unsigned n;
 
-		if (!why_wanted(t) || !in_pair(in, t))
-			continue;
-		nout++;
-		fmt_change(t, f->unit, chg, sizeof(chg));
-		snprintf(title, sizeof(title), "%s, %s: %s -> %s: %s %s", f->name, in->m->axis[t->axis].name,
-			 mread_value(in->m, t->cell[0], t->axis), mread_value(in->m, t->cell[1], t->axis),
-			 vd_word(&t->v, dir_of(f)), chg);
-		n = why_rank(in->r, k, grp, expl, pick, WHY_FIGURES);
-		at = (size_t)snprintf(note, sizeof(note), "A = %s, B = %s. ", in->m->cell[t->cell[0]].name,
-				      in->m->cell[t->cell[1]].name);
-		if (!n)
-			at += (size_t)snprintf(note + at, sizeof(note) - at,
-					       "No cost-per-op figures in these results (fsbench older than them). ");
-		prof_pair(in, t, &p0, &p1);
-		if (p0)
-			snprintf(note + at, sizeof(note) - at, "Profile window: %s.", p0->window[0] ? p0->window : "not recorded");
-		else
-			snprintf(note + at, sizeof(note) - at, "No profile of this group (fsbench matrix --profile).");
-		e->head(e->ctx, title, note);
-		for (unsigned i = 0; i < n; i++) {
-			const struct eff_test *x = &in->r->t[pick[i]];
-			const struct rr_figure *g = in->fig[x->fig];
-			const struct eff_cell *ca = &in->r->cell[x->cell[0] * in->nfig + x->fig];
-			const struct eff_cell *cb = &in->r->cell[x->cell[1] * in->nfig + x->fig];
-			char a[48], b[48], c[96], v[96];
-			const char *row[5] = { g->name, a, b, c, v };
-
-			fmt_num(ca->present ? ca->s.mean : NAN, a, sizeof(a));
-			fmt_num(cb->present ? cb->s.mean : NAN, b, sizeof(b));
-			if (strcmp(g->unit, "%")) {
-				snprintf(a + strlen(a), sizeof(a) - strlen(a), " %s", g->unit);
-				snprintf(b + strlen(b), sizeof(b) - strlen(b), " %s", g->unit);
-			}
-			fmt_change(x, g->unit, c, sizeof(c));
-			snprintf(v, sizeof(v), "%s%s", vd_word(&x->v, dir_of(g)), stars(&x->v));
-			e->row(e->ctx, row);
+			if (why_status(t) != order[o] || !in_pair(in, t))
+				continue;
+			nout++;
+			n = why_rank(in->r, k, grp, expl, pick, WHY_FIGURES);
+			prof_pair(in, t, &p0, &p1);
+			effect_head(in, t, n, p0, e);
+			figure_rows(in, pick, n, e);
+			if (p0)
+				profile_rows(p0, p1, e);
+			e->end(e->ctx);
 		}
-		if (p0) {
-			struct profdiff pd;
-
-			if (!profdiff_compute(p0->p, p0->ops, p1->p, p1->ops, &pd)) {
-				for (size_t i = 0; i < pd.n && i < WHY_SYMBOLS; i++) {
-					const struct profdiff_row *s = &pd.v[i];
-					char w[192], a[48], b[48], c[96], v[96];
-					const char *row[5] = { w, a, b, c, v };
-
-					snprintf(w, sizeof(w), "profile: %s%s (%s)", s->symbol, s->artefact ? " [artefact]" : "",
-						 pd.inclusive ? "inclusive" : "self");
-					if (pd.per_op) {
-						fmt_num(s->a_us, a, sizeof(a));
-						fmt_num(s->b_us, b, sizeof(b));
-						c[0] = '+';
-						fmt_num(s->b_us - s->a_us, c + (s->b_us >= s->a_us), sizeof(c) - 1);
-						strcat(a, " us/op");
-						strcat(b, " us/op");
-						strcat(c, " us/op");
-					} else {
-						snprintf(a, sizeof(a), "%.2f %%", s->a_pct);
-						snprintf(b, sizeof(b), "%.2f %%", s->b_pct);
-						snprintf(c, sizeof(c), "-");
-					}
-					snprintf(v, sizeof(v), "share %+.2f points (not tested)", s->b_pct - s->a_pct);
-					e->row(e->ctx, row);
-				}
-				profdiff_free(&pd);
-			}
-		}
-		e->end(e->ctx);
 	}
 out:
 	free(grp);
@@ -246,15 +314,19 @@ void mwhy_doc(struct doc *d, const struct mwhy_in *in)
 	bool any = false;
 
 	for (unsigned k = 0; k < in->r->nt && !any; k++)
-		any = why_wanted(&in->r->t[k]);
+		any = why_status(&in->r->t[k]) != WHY_NONE;
 	if (!any)
 		return;
 	doc_h(d, 2, "Why");
-	doc_p(d, "For each primary effect decided better or worse: the cost-per-op figures (each worker's own CPU, "
-		 "its wait, its context switches and the device's bytes and requests, per op or per file) whose "
-		 "change is largest, with their exploratory verdicts (Benjamini-Hochberg: (***) p < 0.001, (**) < 0.01, "
-		 "(*) < 0.05), and the profile symbols whose cost per op changed most (not tested). They point "
-		 "at the cause; they do not prove it. fsbench explain DIR shows the same on a terminal.");
+	doc_p(d,
+	      "For each primary effect decided better or worse: the cost-per-op figures (each worker's own CPU, "
+	      "its wait, its context switches and the device's bytes and requests, per op or per file) whose "
+	      "change is largest, with their exploratory verdicts (Benjamini-Hochberg: (***) p < 0.001, (**) < 0.01, "
+	      "(*) < 0.05), and the profile symbols whose cost per op changed most (not tested). They point "
+	      "at the cause; they do not prove it. Then each undecided primary effect, headed as undecided, "
+	      "with the same rows: the largest changes measured between its two cells, none of which decides "
+	      "it (an undecided effect is not evidence that nothing changed; more rounds may decide it). "
+	      "fsbench explain DIR shows the same on a terminal.");
 	why(in, &e);
 }
 
