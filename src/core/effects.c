@@ -64,16 +64,29 @@ static int summarize_cells(const struct eff_input *in, struct eff_result *r)
 		free(buf);
 		return -1;
 	}
-	for (unsigned c = 0; c < in->ncells; c++)
-		for (unsigned f = 0; f < in->nfig; f++) {
-			struct eff_cell *ec = &r->cell[c * in->nfig + f];
+	for (unsigned f = 0; f < in->nfig; f++) {
+		/* rates: harmonic; other ratio-scale figures: geometric (the effects are ratios of
+		 * geometric means; an interval never below 0), in every cell or in none: a figure
+		 * with a value <= 0 anywhere is summarised arithmetically everywhere, so that its
+		 * cells are on one scale side by side */
+		bool geo = in->fig[f].ratio && !in->fig[f].rate;
+
+		for (unsigned c = 0; geo && c < in->ncells; c++) {
 			unsigned m = values(in, c, f, buf);
 
-			/* rates: harmonic; other ratio-scale figures: geometric (the effects are ratios
-			 * of geometric means; an interval never below 0) */
-			ec->present = m > 0 && !(in->fig[f].ratio && !in->fig[f].rate ? stats_summarize_geo(buf, m, &ec->s) :
-						 stats_summarize(buf, m, in->fig[f].rate, &ec->s));
+			for (unsigned i = 0; i < m; i++)
+				geo = geo && buf[i] > 0;
 		}
+		for (unsigned c = 0; c < in->ncells; c++) {
+			struct eff_cell *ec = &r->cell[c * in->nfig + f];
+			unsigned m = values(in, c, f, buf);
+			struct stats_summary a;
+
+			ec->present = m > 0 && !(geo ? stats_summarize_geo(buf, m, &ec->s)
+						     : stats_summarize(buf, m, in->fig[f].rate, &ec->s));
+			ec->mean = ec->present && !stats_summarize(buf, m, false, &a) ? a.mean : NAN;
+		}
+	}
 	free(buf);
 	return 0;
 }

@@ -39,6 +39,7 @@ struct eff_input {
 struct eff_cell {
 	bool present;            /* at least one value */
 	struct stats_summary s;
+	double mean; /* the arithmetic mean, whatever s is (a difference's scale) */
 };
 
 enum eff_kind { EFF_EFFECT, EFF_INTERACTION };

@@ -179,11 +179,14 @@ static void figure_rows(const struct mwhy_in *in, const unsigned *pick, unsigned
 		const struct rr_figure *g = in->fig[x->fig];
 		const struct eff_cell *ca = &in->r->cell[x->cell[0] * in->nfig + x->fig];
 		const struct eff_cell *cb = &in->r->cell[x->cell[1] * in->nfig + x->fig];
+		/* the cells on the scale of the change beside them: a difference (a figure with
+		 * a value <= 0 cannot be a ratio) next to arithmetic means */
+		bool arith = !x->v.e.log;
 		char a[48], b[48], c[96], v[96];
 		const char *row[5] = { g->name, a, b, c, v };
 
-		fmt_num(ca->present ? ca->s.mean : NAN, a, sizeof(a));
-		fmt_num(cb->present ? cb->s.mean : NAN, b, sizeof(b));
+		fmt_num(!ca->present ? NAN : arith ? ca->mean : ca->s.mean, a, sizeof(a));
+		fmt_num(!cb->present ? NAN : arith ? cb->mean : cb->s.mean, b, sizeof(b));
 		if (strcmp(g->unit, "%")) {
 			snprintf(a + strlen(a), sizeof(a) - strlen(a), " %s", g->unit);
 			snprintf(b + strlen(b), sizeof(b) - strlen(b), " %s", g->unit);

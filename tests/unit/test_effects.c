@@ -189,5 +189,43 @@ int main(void)
 			CHECK(!r.t[i].v.tested && isnan(r.t[i].v.p_adj) && r.t[i].v.kind == VD_UNDECIDED, "untested %u", i);
 		eff_free(&r);
 	}
+	/* a ratio-scale figure (bytes written by the sync after a run) with a 0 in one cell:
+	 * example 001's report showed 103 MiB (arithmetic, a 0 among them) beside 22.8 MiB
+	 * (geometric) and a change of +61.9 MiB (a difference of arithmetic means). Every cell of
+	 * such a figure is summarised arithmetically, and the arithmetic mean is always there. */
+	{
+		static const unsigned cv1[2] = { 0, 1 };
+		static const double a[3] = { 0, 100, 209 }, b[3] = { 2, 734, 2 };
+		static const double pa[3] = { 10, 20, 40 }, pb[3] = { 5, 50, 60 };
+		static const struct eff_figure f1[2] = { { false, true, -1, VD_EXPLORATORY },
+							 { false, true, -1, VD_EXPLORATORY } };
+		const double *v1[4] = { a, pa, b, pb };
+		const unsigned n1[2] = { 3, 3 };
+		struct eff_input in1 = { .naxes = 1,
+					 .ncells = 2,
+					 .nfig = 2,
+					 .cell_value = cv1,
+					 .fig = f1,
+					 .v = v1,
+					 .n = n1,
+					 .opts = { VD_ALPHA, VD_EQUIV_PCT } };
+
+		CHECK(eff_analyze(&in1, &r) == 0 && r.nt == 2, "one axis, two figures: %u tests", r.nt);
+		CHECK(!r.cell[0].s.geometric && !r.cell[2].s.geometric &&
+			      close_rel(r.cell[0].s.mean, 103, 1e-12) &&
+			      close_rel(r.cell[2].s.mean, 246, 1e-12),
+		      "a 0 in one cell: both cells arithmetic (103, 246): %g %g", r.cell[0].s.mean,
+		      r.cell[2].s.mean);
+		CHECK(!r.t[0].v.e.log && close_rel(r.t[0].v.ratio, 143, 1e-12), "its change a difference: %g",
+		      r.t[0].v.ratio);
+		CHECK(r.cell[1].s.geometric && r.cell[3].s.geometric &&
+			      close_rel(r.cell[1].s.mean, cbrt(10.0 * 20 * 40), 1e-12) &&
+			      close_rel(r.cell[3].s.mean, cbrt(5.0 * 50 * 60), 1e-12) &&
+			      close_rel(r.cell[1].mean, 70 / 3.0, 1e-12) &&
+			      close_rel(r.cell[3].mean, 115 / 3.0, 1e-12),
+		      "all positive: geometric cells (20, 24.7), arithmetic means beside: %g %g %g %g",
+		      r.cell[1].s.mean, r.cell[3].s.mean, r.cell[1].mean, r.cell[3].mean);
+		eff_free(&r);
+	}
 	return check_done("test_effects");
 }
