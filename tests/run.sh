@@ -58,7 +58,7 @@ report() {
     rm -f "$log.rc"
     cpu=${cpu:-0}
     [ "$rc" -eq 77 ] || took[$name]="$secs $cpu"
-    cpu_sum=$(awk -v a="$cpu_sum" -v b="$cpu" 'BEGIN { printf "%.1f", a + b }')
+    case $cpu in *.[0-9]) cpu_tenths=$((cpu_tenths + 10#${cpu%.*} * 10 + ${cpu#*.})) ;; esac
     if [ "$rc" -eq 0 ]; then
         pass=$((pass + 1)); printf 'PASS  %-40s %3ss  cpu %5ss\n' "$name" "$secs" "$cpu"
     elif [ "$rc" -eq 77 ]; then
@@ -127,7 +127,7 @@ fi
 trap 'kill -TERM ${!running[*]} 2>/dev/null; exit 130' INT TERM
 
 # the next test to start: the first pending one whose exclusive NAME is not busy
-cpu_sum=0
+cpu_tenths=0
 t_start=$(date +%s)
 pending=("${parallel[@]}")
 while [ ${#pending[@]} -gt 0 ]; do
@@ -161,5 +161,5 @@ echo
 [ $fail -gt 0 ] && echo "failed: ${failed[*]}"
 echo "$pass passed, $fail failed, $skip skipped"
 echo "$((t_end - t_start)) s: parallel part $((t_par - t_start)) s, serial part $((t_end - t_par)) s ($jobs at a time," \
-    "load $(cut -d' ' -f1 /proc/loadavg)); CPU of the tests $cpu_sum s"
+    "load $(cut -d' ' -f1 /proc/loadavg)); CPU of the tests $((cpu_tenths / 10)).$((cpu_tenths % 10)) s"
 [ $fail -eq 0 ]
