@@ -12,7 +12,9 @@
 # never beside another test with the same NAME: the tests that write one knob, which no other
 # test reads. The longest tests start first, so that the parallel part does not end with one
 # long test alone: the seconds of the last run (BUILD/test-times), else "# test: slow" first.
-# Each test's output is in BUILD/test-logs.
+# Each test's output is in BUILD/test-logs. Each line says the test's seconds and its CPU
+# seconds (user + system of all its processes: what the load does not change); the summary
+# the parts' wall times and the CPU of them all.
 set -u
 logdir=${BUILD:-build}/test-logs
 mkdir -p "$logdir"
@@ -25,11 +27,12 @@ pass=0 fail=0 skip=0 failed=()
 declare -A running=()      # pid -> test path
 declare -A group=()        # test path -> its exclusive NAME
 declare -A busy=()         # exclusive NAME -> 1 while one of its tests runs
-declare -A known=()        # test name -> seconds (test-times, then this run's)
+declare -A known=()        # test name -> "seconds cpu" (test-times, then this run's)
 
-# run_one TEST: runs it with its log, then writes "rc seconds" to the log's .rc file
+# run_one TEST: runs it with its log, then writes "rc seconds cpu" to the log's .rc file.
+# Run in a subshell of its own: bash's times then counts this test's processes alone.
 run_one() {
-    local t=$1 name log start rc
+    local t=$1 name log start rc cpu
     name=$(basename "$t")
     log="$logdir/$name.log"
     start=$(date +%s)
@@ -38,19 +41,26 @@ run_one() {
     *) timeout 600 "$t" >"$log" 2>&1 ;;
     esac
     rc=$?
-    echo "$rc $(( $(date +%s) - start ))" > "$log.rc"
+    times > "$log.cpu"
+    # the second line: the children's user and system time, as 0m1.234s
+    cpu=$(awk 'NR == 2 { s = 0; for (i = 1; i <= 2; i++) { split($i, m, /[ms]/); s += m[1] * 60 + m[2] }
+                         printf "%.1f", s }' "$log.cpu")
+    rm -f "$log.cpu"
+    echo "$rc $(( $(date +%s) - start )) ${cpu:-0}" > "$log.rc"
 }
 
 # report TEST: reads its .rc file and prints its line
 report() {
-    local name log rc secs
+    local name log rc secs cpu
     name=$(basename "$1")
     log="$logdir/$name.log"
-    read -r rc secs < "$log.rc" || { rc=1 secs=0; }
+    read -r rc secs cpu < "$log.rc" || { rc=1 secs=0; }
     rm -f "$log.rc"
-    [ "$rc" -eq 77 ] || took[$name]=$secs
+    cpu=${cpu:-0}
+    [ "$rc" -eq 77 ] || took[$name]="$secs $cpu"
+    case $cpu in *.[0-9]) cpu_tenths=$((cpu_tenths + 10#${cpu%.*} * 10 + ${cpu#*.})) ;; esac
     if [ "$rc" -eq 0 ]; then
-        pass=$((pass + 1)); printf 'PASS  %-40s %3ss\n' "$name" "$secs"
+        pass=$((pass + 1)); printf 'PASS  %-40s %3ss  cpu %5ss\n' "$name" "$secs" "$cpu"
     elif [ "$rc" -eq 77 ]; then
         skip=$((skip + 1)); printf 'SKIP  %-40s %s\n' "$name" "$(grep -m1 '^skip:' "$log" || echo)"
     else
@@ -93,7 +103,7 @@ if [ ${#scripts[@]} -gt 0 ]; then
         /^# test: exclusive / { print FILENAME, $3, $4 }' "${scripts[@]}")
 fi
 declare -A took=()
-[ -r "$times" ] && while read -r name s; do known[$name]=$s; done < "$times"
+[ -r "$times" ] && while read -r name s c; do known[$name]="$s${c:+ $c}"; done < "$times"
 
 serial=() parallel=()
 for t in "$@"; do
@@ -109,6 +119,7 @@ if [ "$jobs" -gt 1 ] && [ ${#parallel[@]} -gt 0 ]; then
     mapfile -t parallel < <(for t in "${parallel[@]}"; do
         n=$(basename "$t")
         s=${known[$n]:-}
+        s=${s%% *}
         [ -z "$s" ] && { [ "${hint[$t]:-}" = slow ] && s=100000 || s=0; }
         printf '%s %s\n' "$s" "$t"
     done | sort -s -k1,1nr | cut -d' ' -f2-)
@@ -116,6 +127,8 @@ fi
 trap 'kill -TERM ${!running[*]} 2>/dev/null; exit 130' INT TERM
 
 # the next test to start: the first pending one whose exclusive NAME is not busy
+cpu_tenths=0
+t_start=$(date +%s)
 pending=("${parallel[@]}")
 while [ ${#pending[@]} -gt 0 ]; do
     while [ ${#running[@]} -ge "$jobs" ]; do reap; done
@@ -133,10 +146,12 @@ while [ ${#pending[@]} -gt 0 ]; do
     running[$!]=$t
 done
 while [ ${#running[@]} -gt 0 ]; do reap; done
+t_par=$(date +%s)
 for t in "${serial[@]}"; do
-    run_one "$t"
+    (run_one "$t")
     report "$t"
 done
+t_end=$(date +%s)
 # the seconds of each test that ran (not skipped), for the next run's order
 for n in "${!took[@]}"; do known[$n]=${took[$n]}; done
 for n in "${!known[@]}"; do printf '%s %s\n' "$n" "${known[$n]}"; done | LC_ALL=C sort > "$times.tmp" &&
@@ -145,4 +160,6 @@ for n in "${!known[@]}"; do printf '%s %s\n' "$n" "${known[$n]}"; done | LC_ALL=
 echo
 [ $fail -gt 0 ] && echo "failed: ${failed[*]}"
 echo "$pass passed, $fail failed, $skip skipped"
+echo "$((t_end - t_start)) s: parallel part $((t_par - t_start)) s, serial part $((t_end - t_par)) s ($jobs at a time," \
+    "load $(cut -d' ' -f1 /proc/loadavg)); CPU of the tests $((cpu_tenths / 10)).$((cpu_tenths % 10)) s"
 [ $fail -eq 0 ]

@@ -28,7 +28,6 @@ start() {
         sleep 0.05
     done
     [ -n "$(ls -A "$dir" 2> /dev/null)" ] || { kill -KILL $pid; fail "$wl: no files after 10 s: $(cat err)"; }
-    sleep 0.2
 }
 
 # finish WHAT: wait (at most 10 s) for $pid; sets rc
@@ -77,7 +76,6 @@ for wl in tiotest fs_mark; do
     esac
     pid=$!
     for i in $(seq 200); do [ -n "$(ls -A "$SCRATCH/$wl-ign" 2> /dev/null)" ] && break; sleep 0.05; done
-    sleep 0.2
     kill -USR1 $pid
     sleep 0.3
     kill -0 $pid 2> /dev/null || { wait $pid; fail "$wl: USR1 ignored by the parent stopped the run (exit $?)"; }
@@ -91,8 +89,15 @@ ok "SIGPIPE by kill: exit 1, quiet, nothing left; an inherited ignore of USR1 st
 
 # a reader that goes away: | head -1. tiotest prints after each run, so the second of three
 # runs writes to a closed pipe; fs_mark prints its header first and a row per iteration.
+# tiotest's second run waits at its first phase boundary (the 4th: 3 a run) until the reader has
+# gone (at most 10 s), so that it is gone whatever the load, with no run long enough to make sure
+# of it (-r 200000 took 20 s of the test under load)
+gate="n=\$(( \$(cat '$SCRATCH/phases') + 1 )); echo \$n > '$SCRATCH/phases'; [ \$n -le 3 ] ||
+    for i in \$(seq 200); do [ -e '$SCRATCH/gone' ] && break; sleep 0.05; done"
+reader() { head -1 > /dev/null; touch "$SCRATCH/gone"; }
 mkdir -p "$SCRATCH/tp"
-"$FSBENCH" tiotest -t 2 -f 4 -r 200000 -d "$SCRATCH/tp" --repeat 3 2> err | head -1 > /dev/null
+echo 0 > "$SCRATCH/phases"; rm -f "$SCRATCH/gone"
+"$FSBENCH" tiotest -t 2 -f 4 -r 1000 -d "$SCRATCH/tp" --repeat 3 --between-phases "$gate" 2> err | reader
 rc=${PIPESTATUS[0]}
 [ "$rc" = 1 ] || fail "tiotest | head -1: exit $rc, expected 1: $(cat err)"
 [ -z "$(not_warnings err)" ] || fail "tiotest | head -1: stderr not quiet: $(cat err)"
@@ -117,7 +122,8 @@ cases=$((cases + 2))
 
 # the same with SIGPIPE ignored by the parent: EPIPE, and the same end (before: the run went
 # on to the end and exited 0, its results lost)
-(trap '' PIPE; exec "$FSBENCH" tiotest -t 2 -f 4 -r 200000 -d "$SCRATCH/tp" --repeat 3 2> err) | head -1 > /dev/null
+echo 0 > "$SCRATCH/phases"; rm -f "$SCRATCH/gone"
+(trap '' PIPE; exec "$FSBENCH" tiotest -t 2 -f 4 -r 1000 -d "$SCRATCH/tp" --repeat 3 --between-phases "$gate" 2> err) | reader
 rc=${PIPESTATUS[0]}
 [ "$rc" = 1 ] || fail "SIGPIPE ignored, tiotest | head -1: exit $rc, expected 1: $(cat err)"
 [ -z "$(not_warnings err)" ] || fail "SIGPIPE ignored, tiotest | head -1: stderr not quiet: $(cat err)"

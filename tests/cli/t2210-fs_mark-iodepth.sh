@@ -76,7 +76,12 @@ fi
 FSBENCH_TEST_ENGINES=1 "$FSBENCH" fs_mark -l log -d "$E" -n 1000000 -s 0 -S 0 -t 2 --engine testq --iodepth 32 \
     > out 2> err &
 pid=$!
-sleep 1
+# chains in flight from the first files on: 256 of them made (not a fixed second of
+# creating at full speed, every file of which the cleanup then removed), at most 10 s
+for i in $(seq 200); do
+    [ "$(find "$E" -type f 2> /dev/null | head -256 | wc -l)" -ge 256 ] && break
+    sleep 0.05
+done
 kill -0 $pid 2> /dev/null || fail "SIGINT: the run ended before the signal: $(cat err)"
 kill -INT $pid
 wait $pid; rc=$?

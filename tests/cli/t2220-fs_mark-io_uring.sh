@@ -99,7 +99,12 @@ ok "a depth larger than the work"
 
 "$FSBENCH" fs_mark -l log -d "$T/e" -n 1000000 -s 4096 -S 0 -t 2 --engine io_uring --iodepth 32 > out 2> err &
 pid=$!
-sleep 1
+# chains in flight from the first files on: 256 of them made (not a fixed second of
+# creating at full speed, every file of which the cleanup then removed), at most 10 s
+for i in $(seq 200); do
+    [ "$(find "$T/e" -type f 2> /dev/null | head -256 | wc -l)" -ge 256 ] && break
+    sleep 0.05
+done
 kill -0 $pid 2> /dev/null || fail "SIGINT: the run ended before the signal: $(cat err)"
 kill -INT $pid
 wait $pid; rc=$?

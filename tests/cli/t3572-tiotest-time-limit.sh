@@ -26,12 +26,15 @@ jq -e '(.phases[0].ops) as $w | .phases[2] | .ops == $w or (.stopped_by_time_lim
     > /dev/null || fail "read after the stopped write: $(jq -c '[.phases[] | {name, ops}]' a.json)"
 ok "--time-limit: every phase stopped at the limit and marked"
 
-fsb tiotest -d "$D" -f 4 -t 1 --json b.json > b.out 2> err || fail "plain: exit $?: $(cat err)"
+# small (-r 100: not the default 100000 random ops): only the marks are looked at
+fsb tiotest -d "$D" -f 4 -t 1 -r 100 --json b.json > b.out 2> err || fail "plain: exit $?: $(cat err)"
 ! grep -q 'stopped by time limit' b.out || fail "a mark without a limit"
 jq -e '[.phases[] | .stopped_by_time_limit == false] | all' b.json > /dev/null || fail "JSON marks without a limit"
 ok "no limit, no mark"
 
-fsb tiotest -d "$D" -f 2000 -t 2 -r 100000000 --time-limit 2s --ramp 1s --interval 100ms --json c.json \
+# the write phase alone (-k 1 -k 2 -k 3): what follows asserts on it, and each phase it ran
+# would take its 2 s
+fsb tiotest -d "$D" -f 2000 -t 2 -k 1 -k 2 -k 3 --time-limit 2s --ramp 1s --interval 100ms --json c.json \
     > c.out 2> err || fail "ramp run: exit $?: $(cat err)"
 grep -q '^Ramp: the first 1.000 s of each phase left out of its figures' c.out || fail "no ramp line: $(cat c.out)"
 jq -e '.phases[0] | .ramp_ns == 1000000000 and .wall_ns >= 990000000 and .wall_ns < 1500000000' c.json \

@@ -25,7 +25,7 @@ grep -q '^after each run, unmounted: fsck freespace$' out || fail "dry run does 
 
 DB=$SCRATCH/h.db
 fsb matrix --fs ext4,xfs,btrfs --repeat 2 --size 512M --after fsck,freespace --max-other-cpu 100 \
-    --db "$DB" -o "$SCRATCH/r" -- fs_mark -n 400 -s 16384 -L 3 -t 2 --layout > out 2> err ||
+    --db "$DB" -o "$SCRATCH/r" -- fs_mark -n 50 -s 16384 -L 3 -t 2 --layout > out 2> err ||
     fail "matrix exit $?: $(cat err)"
 R=$SCRATCH/r
 S=$R/summary.json
