@@ -199,7 +199,7 @@ int after_load_fd(int fd, struct after_data *a, char *err, size_t errlen)
 	struct stat st;
 	const char *s;
 	char text[160];
-	int rc = -1;
+	int rc = -1, rerr;
 
 	memset(a, 0, sizeof(*a));
 	a->exit_status = -1;
@@ -211,8 +211,11 @@ int after_load_fd(int fd, struct after_data *a, char *err, size_t errlen)
 		return errmsg(err, errlen, "%s", strerror(errno));
 	if (!S_ISREG(st.st_mode) || st.st_size > AFTER_MAX_FILE_BYTES)
 		return errmsg(err, errlen, "not a regular file of at most %u bytes", AFTER_MAX_FILE_BYTES);
-	if (!(root = json_loadfd(fd, JSON_REJECT_DUPLICATES, &je)))
-		return errmsg(err, errlen, "line %d: %s", je.line, rr_printable(je.text, text, sizeof(text)));
+	if (!(root = rr_json_load(fd, AFTER_MAX_FILE_BYTES, &je, &rerr)))
+		return rerr ? errmsg(err, errlen, "%s",
+				     rerr == EFBIG ? "grew past its size limit" : strerror(rerr))
+			    : errmsg(err, errlen, "line %d: %s", je.line,
+				     rr_printable(je.text, text, sizeof(text)));
 	s = json_string_value(json_object_get(root, "schema"));
 	if (!json_is_object(root) || !s || strcmp(s, "fsbench-after")) {
 		errmsg(err, errlen, "not an fsbench after-run file (schema is not fsbench-after)");

@@ -299,10 +299,10 @@ static void load_profiles(struct mx *m, struct mread_run *r, int fd)
 	json_t *root;
 	const json_t *runs, *x;
 	size_t i;
-	int rc = 0;
+	int rc = 0, rerr;
 
 	/* the result reader has read the file already, within its size bound: the same file again */
-	if (lseek(fd, 0, SEEK_SET) < 0 || !(root = json_loadfd(fd, JSON_REJECT_DUPLICATES, &je)))
+	if (lseek(fd, 0, SEEK_SET) < 0 || !(root = rr_json_load(fd, RR_MAX_FILE_BYTES, &je, &rerr)))
 		return;
 	runs = json_object_get(root, "runs");
 	if (json_is_array(runs)) {
@@ -699,7 +699,7 @@ static json_t *load_manifest(int dfd, char *err, size_t errlen)
 	const json_t *x;
 	struct stat st;
 	char e[512];
-	int fd;
+	int fd, rerr;
 
 	if ((fd = open_in(dfd, "manifest.json", e, sizeof(e))) < 0) {
 		errmsg(err, errlen, "manifest.json: %s%s", fd == -ENOENT ? "" : "refused: ", e);
@@ -710,10 +710,15 @@ static json_t *load_manifest(int dfd, char *err, size_t errlen)
 		close(fd);
 		return NULL;
 	}
-	root = json_loadfd(fd, JSON_REJECT_DUPLICATES, &je);
+	root = rr_json_load(fd, MX_MAX_MANIFEST_BYTES, &je, &rerr);
 	close(fd);
 	if (!root) {
-		errmsg(err, errlen, "manifest.json: line %d: %s", je.line, rr_printable(je.text, e, sizeof(e)));
+		if (rerr)
+			errmsg(err, errlen, "manifest.json: %s",
+			       rerr == EFBIG ? "grew past its size limit" : strerror(rerr));
+		else
+			errmsg(err, errlen, "manifest.json: line %d: %s", je.line,
+			       rr_printable(je.text, e, sizeof(e)));
 		return NULL;
 	}
 	x = json_object_get(root, "schema");

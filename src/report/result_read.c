@@ -959,7 +959,7 @@ int rr_load_buffer(const char *buf, size_t len, const char *name, struct rr_resu
 
 struct reader {
 	int fd, err;
-	uint64_t bytes;
+	uint64_t bytes, max;
 };
 
 /* jansson's input callback: a read error is kept (jansson would only see the end of input) */
@@ -977,11 +977,24 @@ static size_t read_some(void *buf, size_t len, void *arg)
 	}
 	rd->bytes += (uint64_t)n;
 	/* a file that grew past the limit after the size check */
-	if (rd->bytes > RR_MAX_FILE_BYTES) {
+	if (rd->bytes > rd->max) {
 		rd->err = EFBIG;
 		return (size_t)-1;
 	}
 	return (size_t)n;
+}
+
+json_t *rr_json_load(int fd, uint64_t max, json_error_t *je, int *err)
+{
+	struct reader rd = { .fd = fd, .max = max };
+	json_t *root = json_load_callback(read_some, &rd, JSON_REJECT_DUPLICATES, je);
+
+	*err = rd.err;
+	if (rd.err) {
+		json_decref(root);
+		return NULL;
+	}
+	return root;
 }
 
 int rr_load_file(const char *path, struct rr_result *r, char *err, size_t errlen)
@@ -1002,7 +1015,7 @@ int rr_load_file(const char *path, struct rr_result *r, char *err, size_t errlen
 
 int rr_load_fd(int fd, const char *name, struct rr_result *r, char *err, size_t errlen)
 {
-	struct reader rd = { 0 };
+	int rerr;
 	struct stat st;
 	json_error_t je;
 	json_t *root;
@@ -1017,16 +1030,13 @@ int rr_load_fd(int fd, const char *name, struct rr_result *r, char *err, size_t 
 		return -1;
 	}
 	/* parsed as it is read: the text is never held whole next to the tree */
-	rd.fd = fd;
-	root = json_load_callback(read_some, &rd, JSON_REJECT_DUPLICATES, &je);
-	if (rd.err == EFBIG) {
-		json_decref(root);
+	root = rr_json_load(fd, RR_MAX_FILE_BYTES, &je, &rerr);
+	if (rerr == EFBIG) {
 		too_large(err, errlen);
 		return -1;
 	}
-	if (rd.err) {
-		json_decref(root);
-		snprintf(err, errlen, "cannot read: %s", strerror(rd.err));
+	if (rerr) {
+		snprintf(err, errlen, "cannot read: %s", strerror(rerr));
 		return -1;
 	}
 	return load(root, &je, name, r, err, errlen);

@@ -150,6 +150,12 @@ int rr_load_file(const char *path, struct rr_result *r, char *err, size_t errlen
 /* The same from an open file (read from where it is; the caller closes it); name stands in for
  * the file name. */
 int rr_load_fd(int fd, const char *name, struct rr_result *r, char *err, size_t errlen);
+/* A JSON document parsed as it is read from fd (duplicate keys refused), at most max bytes:
+ * the tree, or NULL with je (a syntax error) or *err (EFBIG past max, a read error's errno)
+ * set. Reads take jansson's buffer at a time: json_loadfd reads one byte per system call. */
+struct json_t;
+struct json_error_t;
+struct json_t *rr_json_load(int fd, uint64_t max, struct json_error_t *je, int *err);
 /* The same from memory; name stands in for the file name. */
 int rr_load_buffer(const char *buf, size_t len, const char *name, struct rr_result *r, char *err,
 		   size_t errlen);
