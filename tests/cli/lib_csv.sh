@@ -72,4 +72,5 @@ done
 for _op in dir_create dir_stat dir_rename dir_remove file_create file_stat file_read file_remove; do
     MDTEST_CSV_PATHS+=("R.operations.$_op.latency_p50_ns" "R.operations.$_op.latency_p99_ns")
 done
+MDTEST_CSV_PATHS+=(R.after.sync_s R.after.sync_mib)
 unset _op

@@ -20,14 +20,17 @@ done
 # right but not what this test looks at: a few runs
 src=
 for i in 1 2 3; do
-    fsb tiotest --quiet -t 1 -f 8 -b 4096 -r 20000 -d "$SCRATCH" --json "$SCRATCH/r.json" >/dev/null ||
+    fsb tiotest --quiet -t 1 -f 64 -b 4096 -r 20000 -d "$SCRATCH" --json "$SCRATCH/r.json" >/dev/null ||
         fail "tiotest failed"
     src=$(jq -r .environment.latency_clock "$SCRATCH/r.json")
     [ "$src" = tsc ] && break
 done
 [ "$src" = tsc ] || fail "latency_clock is '$src' on kvm-clock with a constant, nonstop TSC (3 runs)"
-jq -e '[.phases[] | .latency as $l | .ops == $l.count and $l.min_ns > 0
-        and $l.sum_ns <= .wall_ns and $l.sum_ns >= .wall_ns / 4] | all' "$SCRATCH/r.json" >/dev/null ||
+# the lower bound on the read phases only: there the ops are nearly all of the phase (0.95 of
+# it here, quiet); a write phase on tmpfs spends a third to a half of its wall time outside its
+# ops' latencies (with clock_gettime as with the TSC), too close to any bound under load
+jq -e '[.phases[] | .latency as $l | .ops == $l.count and $l.min_ns > 0 and $l.sum_ns <= .wall_ns
+        and ((.name | test("read") | not) or $l.sum_ns >= .wall_ns / 4)] | all' "$SCRATCH/r.json" >/dev/null ||
     fail "latencies do not fit the phase times: $(jq -c '[.phases[] | [.name, .wall_ns, .latency.sum_ns]]' "$SCRATCH/r.json")"
 ok "kvm-clock: latencies from the TSC, in nanoseconds"
 
