@@ -313,9 +313,10 @@ out:
 	return rc;
 }
 
-/* --hipri: polled completion needs O_DIRECT transfers and, under every target, a device that
- * polls (queue/io_poll 1: NVMe with poll queues); anything else is refused before the run */
-static int hipri_check(const struct engine_use *u, char *err, size_t errlen)
+/* --hipri: polled completion needs O_DIRECT transfers (a usage error otherwise) and, under
+ * every target, a device that polls (queue/io_poll 1: NVMe with poll queues); anything else is
+ * refused before the run */
+static int hipri_usage(const struct engine_use *u, char *err, size_t errlen)
 {
 	if (!u->data_path || (!u->direct && !u->direct_opt)) {
 		snprintf(err, errlen,
@@ -329,6 +330,11 @@ static int hipri_check(const struct engine_use *u, char *err, size_t errlen)
 			 u->direct_opt);
 		return -EINVAL;
 	}
+	return 0;
+}
+
+static int hipri_devices(const struct engine_use *u, char *err, size_t errlen)
+{
 	for (unsigned i = 0; i < u->ntargets; i++) {
 		struct blockdev b;
 		char p[PATH_MAX], v[8] = "";
@@ -368,11 +374,11 @@ static int uring_check(const struct engine_opts *e, const struct engine_use *u, 
 	const struct uring_opts *o = engine_options(e);
 	int rc;
 
-	if (o->hipri && !(u->data_path && u->direct) && (rc = hipri_check(u, err, errlen)))
+	if (o->hipri && (rc = hipri_usage(u, err, errlen)))
 		return rc;
 	if ((rc = uring_kernel_check(o, u->caps, err, errlen)))
 		return rc;
-	return o->hipri ? hipri_check(u, err, errlen) : 0;
+	return o->hipri ? hipri_devices(u, err, errlen) : 0;
 }
 
 static void uring_exit(struct engine_ctx *ctx)
@@ -794,7 +800,7 @@ static int uring_open(struct engine_file *f, const char *path, int flags, uint64
 
 	if (rc || !u || !(uring_opts(ctx)->fixed || uring_opts(ctx)->sqpoll))
 		return rc;
-	if (u->owner != uring_self() && (rc = uring_attach(ctx))) {
+	if ((rc = uring_attach(ctx))) {
 		*what = "io_uring_setup";
 		engine_fd_close(f);
 		return rc;
@@ -841,7 +847,7 @@ static int uring_buffers(struct engine_ctx *ctx, void *base, size_t len)
 
 	if (!uring_opts(ctx)->fixed || !u)
 		return 0;
-	if (u->owner != uring_self() && (rc = uring_attach(ctx)))
+	if ((rc = uring_attach(ctx)))
 		return rc;
 	rc = io_uring_register_buffers(&u->ring, &iov, 1);
 	if (rc)
