@@ -17,6 +17,7 @@
  * timestamps always use clock_ns(); only latency differences go through lat_*. */
 #ifndef FSB_CLOCK_H
 #define FSB_CLOCK_H
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <time.h>
@@ -33,6 +34,23 @@ static inline uint64_t clock_ns(void)
 }
 
 #define NS_PER_S 1000000000.0
+
+/* An instant of clock_ns()'s timeline as pthread_cond_timedwait takes it, for a condition
+ * variable made by clock_cond_init (timed on CLOCK_MONOTONIC, as everything else). */
+static inline struct timespec clock_ts(uint64_t ns)
+{
+	return (struct timespec){ .tv_sec = (time_t)(ns / 1000000000u), .tv_nsec = (long)(ns % 1000000000u) };
+}
+
+static inline void clock_cond_init(pthread_cond_t *cv)
+{
+	pthread_condattr_t ca;
+
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(cv, &ca);
+	pthread_condattr_destroy(&ca);
+}
 
 /* set once by clock_init() before any worker runs, read-only afterwards */
 extern bool clock_use_tsc;

@@ -66,8 +66,7 @@ static void opstat_cut(struct opstat *st, const struct opstat *x)
 
 static void wait_until(struct phase_limit *l, uint64_t at_ns)
 {
-	struct timespec ts = { .tv_sec = (time_t)(at_ns / 1000000000u),
-			       .tv_nsec = (long)(at_ns % 1000000000u) };
+	struct timespec ts = clock_ts(at_ns);
 
 	while (!l->cancel && clock_ns() < at_ns)
 		if (pthread_cond_timedwait(&l->cv, &l->mu, &ts) == ETIMEDOUT)
@@ -104,7 +103,6 @@ static void *limit_main(void *arg)
 
 int phase_limit_arm(struct phase_limit *l, struct phase *p)
 {
-	pthread_condattr_t ca;
 	int rc;
 
 	if (!l->limit_ns && !l->ramp_ns)
@@ -112,10 +110,7 @@ int phase_limit_arm(struct phase_limit *l, struct phase *p)
 	l->p = p;
 	if (l->ramp_ns && !(l->snap = calloc(p->nworkers ? p->nworkers : 1, sizeof(*l->snap))))
 		return -ENOMEM;
-	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	pthread_cond_init(&l->cv, &ca);
-	pthread_condattr_destroy(&ca);
+	clock_cond_init(&l->cv);
 	pthread_mutex_init(&l->mu, NULL);
 	l->t0_ns = clock_ns();
 	if ((rc = pthread_create(&l->tid, NULL, limit_main, l))) {

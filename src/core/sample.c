@@ -261,8 +261,7 @@ static void *sampler_main(void *arg)
 			due = next_prog;
 		if (p->stream && p->interval_ns && next_stream < due)
 			due = next_stream;
-		ts.tv_sec = (time_t)(due / 1000000000u);
-		ts.tv_nsec = (long)(due % 1000000000u);
+		ts = clock_ts(due);
 		if (due == UINT64_MAX)
 			pthread_cond_wait(&s->cv, &s->mu);
 		else
@@ -294,7 +293,6 @@ static void *sampler_main(void *arg)
 struct sampler *sampler_start(struct phase *p)
 {
 	struct sampler *s = calloc(1, sizeof(*s));
-	pthread_condattr_t ca;
 
 	if (!s)
 		return NULL;
@@ -317,10 +315,7 @@ struct sampler *sampler_start(struct phase *p)
 	s->snaps = calloc(MAX_PENDING + 2, sizeof(*s->snaps));
 	s->acc = calloc(HIST_NBUCKETS, sizeof(*s->acc));
 	pthread_mutex_init(&s->mu, NULL);
-	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	pthread_cond_init(&s->cv, &ca);
-	pthread_condattr_destroy(&ca);
+	clock_cond_init(&s->cv);
 	if (!s->snaps || !s->acc)
 		goto fail;
 	/* the first snapshot is the phase start: every live statistic is zero there */

@@ -151,17 +151,6 @@ struct rank_info {
 	uint32_t host_index;
 };
 
-/* the watch thread's naps are timed on CLOCK_MONOTONIC, as everything else */
-static void watch_cv_init(struct mpi_job *j)
-{
-	pthread_condattr_t ca;
-
-	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	pthread_cond_init(&j->watch_cv, &ca);
-	pthread_condattr_destroy(&ca);
-}
-
 int mpi_job_init(struct mpi_job *j, int *argc, char ***argv, char *err, size_t len)
 {
 	int provided = 0, hr = 0, leaders = 0, hi = 0, nh = 0;
@@ -188,7 +177,7 @@ int mpi_job_init(struct mpi_job *j, int *argc, char ***argv, char *err, size_t l
 	/* nanosleep's default 50 us slack would make every 20 us poll a 70 us one */
 	prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
 	pthread_mutex_init(&j->mu, NULL);
-	watch_cv_init(j);
+	clock_cond_init(&j->watch_cv);
 
 	/* hosts: the ranks sharing memory are on one host; its lowest rank reads the kernel view */
 	MPI_Comm_split_type(j->comm, MPI_COMM_TYPE_SHARED, j->rank, MPI_INFO_NULL, &hc);
@@ -540,13 +529,8 @@ static uint64_t watch_period_ns(struct mpi_job *j, uint64_t now, uint64_t *idle_
 /* sleeps for ns, or until a phase begins or the thread is to end (watch_cv) */
 static void watch_nap(struct mpi_job *j, uint64_t ns)
 {
-	struct timespec ts;
-	uint64_t t;
+	struct timespec ts = clock_ts(clock_ns() + ns);
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	t = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec + ns;
-	ts.tv_sec = (time_t)(t / 1000000000u);
-	ts.tv_nsec = (long)(t % 1000000000u);
 	pthread_mutex_lock(&j->mu);
 	if (!atomic_load(&j->watch_stop) && !j->watch_kick)
 		pthread_cond_timedwait(&j->watch_cv, &j->mu, &ts);
