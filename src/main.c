@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "core/clock.h"
 #include "core/outfile.h"
 #include "core/quote.h"
 #include "workload/workload.h"
@@ -88,7 +87,6 @@ int main(int argc, char **argv)
 			strerror(-rc));
 		return EXIT_FAILED;
 	}
-	clock_init();
 	code = dispatch(argc, argv, &prog);
 	/* results on standard output that did not get there are a failed run, never exit 0;
 	 * EPIPE (| head) is said by the status alone */

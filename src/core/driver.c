@@ -164,6 +164,10 @@ int driver_run(struct driver *d, struct driver_result *res)
 	uint64_t repeat = o->repeat ? o->repeat : 1;
 	int rc = 0;
 
+	/* the latency clock (the TSC where proven, core/clock.c): proven once, here, for a run;
+	 * its per-CPU check moves this thread to every CPU and sleeps, which no other command
+	 * (--version, report, list) should pay for */
+	clock_init();
 	memset(res, 0, sizeof(*res));
 	run_reset();
 	warn_tally_init(&res->warns);

@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "core/clock.h"
 #include "core/outfile.h"
 #include "core/quote.h"
 #include "mpi/mpi_cmd.h"
@@ -56,7 +55,6 @@ int main(int argc, char **argv)
 			strerror(-rc));
 		return EXIT_FAILED;
 	}
-	clock_init();
 	if (mpi_job_init(&j, &argc, &argv, err, sizeof(err))) {
 		if (j.rank == 0)
 			fprintf(stderr, "fsbench-mpi: %s\n", err);
