@@ -6,14 +6,16 @@
 # clock (the TSC when fsbench's check takes it), "untimed" (BARE_UNTIMED=1) issues the same
 # syscalls with no clock read at all. Runs the contenders alternating, ROUNDS times each, and
 # prints per phase the median ops/s of each, its ratio to both floors, and the median CPU time per
-# op (user + system, over the phase) and its ratio to the timed floor's: CPU time is what the process ran, so a busy host's steal time and other tenants,
-# which scatter the rates, hardly move it. BASELINE: a second fsbench binary (e.g. main's) run
+# op (user + system, over the phase) and its ratio to the timed floor's: CPU time is what the
+# process ran, so a busy host's steal time and other tenants, which scatter the rates, hardly
+# move it. BASELINE: a second fsbench binary (e.g. main's) run
 # in the same rotation, for before/after tables.
 # A report, not a test: exits 0 whatever the numbers (non-zero only when something fails to run).
 #
 # Environment: ROUNDS (default 21), SIZE_MIB (file size, default 256), ROPS (random ops per random
 # phase, default 200000), BS (default 4096), DIR (default /dev/shm), BUILD (default build),
-# GOAL (minimum fsbench/bare ratio, bare timing each op, default 0.97), RAW (file to keep the per-run numbers in).
+# GOAL (minimum fsbench/bare ratio, the bare loop timing each op, default 0.97), RAW (file to keep
+# the per-run numbers in).
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 FSBENCH=${1:-$ROOT/fsbench}
@@ -101,8 +103,8 @@ run_fsbench() { run_tiotest "$FSBENCH" fsbench; }
 run_baseline() { run_tiotest "$TMP/baseline" baseline; }
 run_bare() {   # the first line names the latency clock, then one line per phase
     "$BARE" "$DIR" "$SIZE_MIB" "$BS" "$ROPS" > "$TMP/bare.out" || die "bare loop failed"
-    awk 'NR == 1 { print $2 > "/dev/stderr"; next } { print "bare", $1, $4, $5 / 1e9 / $2 }' \
-        "$TMP/bare.out" >> "$RAWF" 2>"$TMP/bare.clock"
+    head -1 "$TMP/bare.out" | cut -d' ' -f2 > "$TMP/bare.clock"
+    awk 'NR > 1 { print "bare", $1, $4, $5 / 1e9 / $2 }' "$TMP/bare.out" >> "$RAWF"
 }
 run_untimed() {
     BARE_UNTIMED=1 "$BARE" "$DIR" "$SIZE_MIB" "$BS" "$ROPS" > "$TMP/untimed.out" || die "untimed bare loop failed"
