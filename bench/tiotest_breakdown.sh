@@ -60,8 +60,11 @@ OPS=$(( (SIZE_MIB << 20) / BS * 2 + ROPS * 2 ))
 classify() {   # classify DATA LOOPFN -> "category samples" lines
     local data=$1 fn=$2
     # the guest's timer fires in the kernel but its sample is taken on the return to user
-    # space, so the first two instructions run after each `syscall` (in address order, or at
-    # the target of a jmp right after it) carry kernel time: counted as the syscall's
+    # space, so the first three instructions run after each `syscall` (in address order, a jmp
+    # followed to its target, a conditional jump to its fall-through: the path of a call that
+    # succeeded) carry kernel time: counted as the syscall's. Three, the same count for every
+    # program: fsbench's return path is cmp, jne, je (the latency clock's test), the bare
+    # loop's mov, jmp, and the jmp's target
     perf annotate -i "$data" --stdio -s "$fn" 2>/dev/null | awk '
         /^ +: +[0-9]+ +[A-Za-z_0-9]+\(\):/ { cur = $3; sub(/\(\):.*/, "", cur); next }
         /^ +[0-9.]+ : +[0-9a-f]+:/ {
@@ -70,9 +73,11 @@ classify() {   # classify DATA LOOPFN -> "category samples" lines
         END {
             for (i = 1; i <= k; i++) {
                 if (text[i] !~ /^syscall/) continue
-                for (j = i + 1; j <= i + 2 && j <= k; j++) {
+                j = i + 1
+                for (m = 0; m < 3 && j <= k; m++) {
                     skid[j] = 1
-                    if (text[j] ~ /^jmp +[0-9a-f]+ /) { split(text[j], t, " "); if (t[2] in at) { skid[at[t[2]]] = 1; skid[at[t[2]] + 1] = 1 } }
+                    if (text[j] ~ /^jmp +[0-9a-f]+ /) { split(text[j], t, " "); j = (t[2] in at) ? at[t[2]] : j + 1 }
+                    else j++
                 }
             }
             for (i = 1; i <= k; i++) {
