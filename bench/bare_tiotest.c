@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* bare_tiotest: the reference loop for bench/tiotest.sh.
  *
- * The same syscalls as one `fsbench tiotest -t 1` thread, with no measurement inside the loop:
- * create the file once (O_EXCL, ftruncate to blocks*bs, close), then per phase, in tiotest's
+ * The same syscalls as one `fsbench tiotest -t 1` thread, and in the loop only the latency reads
+ * (below): create the file once (O_EXCL, ftruncate to blocks*bs, close), then per phase, in tiotest's
  * order (write, random write, read, random read):
  *   open(O_RDWR|O_NOFOLLOW|O_CLOEXEC), ftruncate(blocks*bs), blocks (or r) pwrite/pread of bs
  *   bytes, fsync, close.
