@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # bench/tiotest_breakdown.sh [FSBENCH [BASELINE]]: where fsbench tiotest's CPU per op goes next
-# to the bare loop's (bench/bare_tiotest.c) at the same work (the same phases, file, block size
-# and random ops as bench/tiotest.sh), from cpu-clock samples (perf record, one sample per
+# to the bare loop's (bench/bare_tiotest.c: "bare" times each op with fsbench's latency clock,
+# "untimed" reads no clock per op) at the same work (the same phases, file, block size and
+# random ops as bench/tiotest.sh), from cpu-clock samples (perf record, one sample per
 # 100 us of CPU, user and kernel). Prints ns of CPU per op (all four phases' ops together) in:
 #   syscall      the kernel (every syscall of the run: the pread/pwrite, and open/fsync/close),
 #                and the instructions right after the `syscall` instruction (the guest's
@@ -41,8 +42,11 @@ command -v perf >/dev/null || { echo "bench/tiotest_breakdown.sh: skipped: no pe
 command -v jq >/dev/null || die "needs jq"
 mkdir -p "$BUILD/bench"
 BARE=$BUILD/bench/bare_tiotest
-if [ ! -x "$BARE" ] || [ "$ROOT/bench/bare_tiotest.c" -nt "$BARE" ]; then
-    ${CC:-cc} -O2 -g -Wall -Wextra -o "$BARE" "$ROOT/bench/bare_tiotest.c" || die "cannot build $BARE"
+# linked with fsbench's latency clock, as bench/tiotest.sh builds it
+BARE_SRC="$ROOT/bench/bare_tiotest.c $ROOT/src/core/clock.c"
+if [ ! -x "$BARE" ] || [ -n "$(find $BARE_SRC "$ROOT/src/core/clock.h" -newer "$BARE")" ]; then
+    ${CC:-cc} -O2 -g -std=gnu11 -D_GNU_SOURCE -iquote "$ROOT/src" -Wall -Wextra -o "$BARE" $BARE_SRC ||
+        die "cannot build $BARE"
 fi
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/fsbench-breakdown.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
@@ -56,8 +60,11 @@ OPS=$(( (SIZE_MIB << 20) / BS * 2 + ROPS * 2 ))
 classify() {   # classify DATA LOOPFN -> "category samples" lines
     local data=$1 fn=$2
     # the guest's timer fires in the kernel but its sample is taken on the return to user
-    # space, so the first two instructions run after each `syscall` (in address order, or at
-    # the target of a jmp right after it) carry kernel time: counted as the syscall's
+    # space, so the first three instructions run after each `syscall` (in address order, a jmp
+    # followed to its target, a conditional jump to its fall-through: the path of a call that
+    # succeeded) carry kernel time: counted as the syscall's. Three, the same count for every
+    # program: fsbench's return path is cmp, jne, je (the latency clock's test), the bare
+    # loop's mov, jmp, and the jmp's target
     perf annotate -i "$data" --stdio -s "$fn" 2>/dev/null | awk '
         /^ +: +[0-9]+ +[A-Za-z_0-9]+\(\):/ { cur = $3; sub(/\(\):.*/, "", cur); next }
         /^ +[0-9.]+ : +[0-9a-f]+:/ {
@@ -66,9 +73,11 @@ classify() {   # classify DATA LOOPFN -> "category samples" lines
         END {
             for (i = 1; i <= k; i++) {
                 if (text[i] !~ /^syscall/) continue
-                for (j = i + 1; j <= i + 2 && j <= k; j++) {
+                j = i + 1
+                for (m = 0; m < 3 && j <= k; m++) {
                     skid[j] = 1
-                    if (text[j] ~ /^jmp +[0-9a-f]+ /) { split(text[j], t, " "); if (t[2] in at) { skid[at[t[2]]] = 1; skid[at[t[2]] + 1] = 1 } }
+                    if (text[j] ~ /^jmp +[0-9a-f]+ /) { split(text[j], t, " "); j = (t[2] in at) ? at[t[2]] : j + 1 }
+                    else j++
                 }
             }
             for (i = 1; i <= k; i++) {
@@ -108,7 +117,7 @@ profile() {   # profile LABEL CMD...
     for ((r = 0; r < RUNS; r++)); do
         perf record -q -e cpu-clock -c "$PERIOD_NS" -o "$TMP/$label.$r.data" -- "$@" >/dev/null 2>"$TMP/perf.err" ||
             die "perf record $label failed: $(head -3 "$TMP/perf.err")"
-        if [ "$label" = bare ]; then classify "$TMP/$label.$r.data" main; else classify "$TMP/$label.$r.data" tio_work; fi
+        if [ "$label" != fsbench ] && [ "$label" != baseline ]; then classify "$TMP/$label.$r.data" main; else classify "$TMP/$label.$r.data" tio_work; fi
     done | awk -v l="$label" -v runs="$RUNS" -v ops="$OPS" -v p="$PERIOD_NS" '
         { s[$1] += $2; t += $2 }
         END { printf "%s", l; split("syscall clock histogram loop reporter fixed", c, " ")
@@ -118,6 +127,7 @@ profile() {   # profile LABEL CMD...
 
 FARGS="tiotest --quiet -t 1 -f $SIZE_MIB -b $BS -r $ROPS -d $DIR --json $TMP/fsb.json"
 profile bare "$TMP/bare" "$DIR" "$SIZE_MIB" "$BS" "$ROPS"
+profile untimed env BARE_UNTIMED=1 "$TMP/bare" "$DIR" "$SIZE_MIB" "$BS" "$ROPS"
 clocks=
 profile fsbench "$TMP/fsbench" $FARGS
 clocks="fsbench $(jq -r .environment.latency_clock "$TMP/fsb.json" 2>/dev/null || echo '?')"
@@ -126,7 +136,7 @@ if [ -n "$BASELINE" ]; then
     clocks="$clocks, baseline $(jq -r .environment.latency_clock "$TMP/fsb.json" 2>/dev/null || echo '?')"
 fi
 echo "bench/tiotest_breakdown.sh: $RUNS profiled runs each, $OPS ops a run (4 phases), load: $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "latency clock: $clocks"
+echo "latency clock: $clocks, bare $("$TMP/bare" "$DIR" 1 4096 1 | head -1 | cut -d' ' -f2), untimed none"
 printf '%-9s | %8s | %6s | %9s | %6s | %8s | %6s | %8s | %s\n' "ns/op" syscall clock histogram loop reporter fixed total "x bare"
 b=$(awk '$1 == "bare" { print $8 }' "$TMP/rows")
 awk -v b="$b" '{ printf "%-9s | %8s | %6s | %9s | %6s | %8s | %6s | %8s | %.3f\n", $1, $2, $3, $4, $5, $6, $7, $8, $8 / b }' "$TMP/rows"
