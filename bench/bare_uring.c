@@ -59,7 +59,8 @@ static void die(const char *what, int err)
 static int direct;
 /* experiment switches (bench/README.md, issue 25): BARE_ENTRIES (SQ ring size), BARE_MAXWQ
  * (IORING_REGISTER_IOWQ_MAX_WORKERS, bounded workers), BARE_ASYNC=1 (IOSQE_ASYNC on every read),
- * BARE_GETEV=0 (plain io_uring_submit, as before issue 25) */
+ * BARE_GETEV=0 (plain io_uring_submit, as before issue 25), BARE_SPIN_US (before a wait that
+ * would sleep, look for completions that long: io_uring_get_events, no sleep) */
 static unsigned env_u(const char *name, unsigned dflt)
 {
 	const char *v = getenv(name);
@@ -114,6 +115,7 @@ static void *phase(void *arg)
 	const char *flags = ring_make(ring, env_u("BARE_ENTRIES", depth < 16 ? 64 : depth * 4));
 	const unsigned async = env_u("BARE_ASYNC", 0) ? IOSQE_ASYNC : 0;
 	const bool getev = env_u("BARE_GETEV", 1);
+	const uint64_t spin_ns = env_u("BARE_SPIN_US", 0) * UINT64_C(1000);
 	uint64_t t0 = clock_of(CLOCK_MONOTONIC), c0 = clock_of(CLOCK_PROCESS_CPUTIME_ID), t1, c1;
 	uint64_t rng = 42, issued = 0, done = 0;
 	int fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC | direct);
@@ -138,7 +140,13 @@ static void *phase(void *arg)
 	io_uring_submit(ring);
 	while (done < n) {
 		unsigned head, seen = 0;
-		int rc = io_uring_wait_cqe(ring, &cqe);
+		int rc;
+
+		if (spin_ns && !io_uring_cq_ready(ring))
+			for (uint64_t s0 = clock_of(CLOCK_MONOTONIC);
+			     !io_uring_cq_ready(ring) && clock_of(CLOCK_MONOTONIC) - s0 < spin_ns;)
+				io_uring_get_events(ring);
+		rc = io_uring_wait_cqe(ring, &cqe);
 
 		if (rc == -EINTR)
 			continue;
