@@ -4,7 +4,6 @@
 
 #include <errno.h>
 #include <pthread.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -251,12 +250,6 @@ static void *sampler_main(void *arg)
 	uint64_t next_stream = p->start_ns + p->interval_ns;
 
 	s->last_prog_ns = p->start_ns;
-	/* SCHED_BATCH (same share of the CPU, no wake-up preemption): a tick that falls while
-	 * every CPU runs the phase's threads waits for the next scheduling point (a few ms at
-	 * most) instead of preempting one of them. Every 0.49 ms at a phase's start, those
-	 * preemptions cost io_uring at depth 8 on tmpfs 7-10 % of its rate (bench/README.md).
-	 * The snapshot reads the clock when it runs, so a late one is exact, only coarser. */
-	(void)sched_setscheduler(0, SCHED_BATCH, &(struct sched_param){ .sched_priority = 0 });
 	pthread_mutex_lock(&s->mu);
 	while (!s->stop) {
 		uint64_t due = UINT64_MAX, now;
