@@ -8,7 +8,9 @@
  * (SINGLE_ISSUER|DEFER_TASKRUN where the kernel has them, else COOP_TASKRUN, else none, as
  * fsbench's engine/io_uring.c): open(O_RDWR|O_NOFOLLOW|O_CLOEXEC), N reads of BS bytes in
  * flight (IORING_OP_READ at an offset, each completion refilled with the next offset, reaped in
- * batches), an fsync through the ring, close. Random offsets: uniform with replacement from
+ * batches, each batch submitted with GETEVENTS and min_complete 0 as fsbench's engine and fio
+ * do: with DEFER_TASKRUN that posts what finished meanwhile, so the next wait finds it in the
+ * ring without entering the kernel), an fsync through the ring, close. Random offsets: uniform with replacement from
  * splitmix64, as fsbench draws. Each phase is timed as a whole (CLOCK_MONOTONIC, open to close)
  * with its CPU time over the same span (CLOCK_PROCESS_CPUTIME_ID: user + system, io-wq workers
  * included).
@@ -55,6 +57,16 @@ static void die(const char *what, int err)
 }
 
 static int direct;
+/* experiment switches (bench/README.md, issue 25): BARE_ENTRIES (SQ ring size), BARE_MAXWQ
+ * (IORING_REGISTER_IOWQ_MAX_WORKERS, bounded workers), BARE_ASYNC=1 (IOSQE_ASYNC on every read),
+ * BARE_GETEV=0 (plain io_uring_submit, as before issue 25), BARE_SPIN_US (before a wait that
+ * would sleep, look for completions that long: io_uring_get_events, no sleep) */
+static unsigned env_u(const char *name, unsigned dflt)
+{
+	const char *v = getenv(name);
+
+	return v && *v ? (unsigned)strtoul(v, NULL, 10) : dflt;
+}
 
 /* the ring of the calling thread: the flags fsbench's engine would take, in its order */
 static const char *ring_make(struct io_uring *ring, unsigned entries)
@@ -100,7 +112,10 @@ static void *phase(void *arg)
 	const unsigned depth = a->depth;
 	char *bufs = a->bufs;
 	struct io_uring r, *ring = &r;
-	const char *flags = ring_make(ring, depth < 16 ? 64 : depth * 4);
+	const char *flags = ring_make(ring, env_u("BARE_ENTRIES", depth < 16 ? 64 : depth * 4));
+	const unsigned async = env_u("BARE_ASYNC", 0) ? IOSQE_ASYNC : 0;
+	const bool getev = env_u("BARE_GETEV", 1);
+	const uint64_t spin_ns = env_u("BARE_SPIN_US", 0) * UINT64_C(1000);
 	uint64_t t0 = clock_of(CLOCK_MONOTONIC), c0 = clock_of(CLOCK_PROCESS_CPUTIME_ID), t1, c1;
 	uint64_t rng = 42, issued = 0, done = 0;
 	int fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC | direct);
@@ -108,17 +123,30 @@ static void *phase(void *arg)
 
 	if (fd < 0)
 		die("open", errno);
+	if (env_u("BARE_MAXWQ", 0)) {
+		unsigned v[2] = { env_u("BARE_MAXWQ", 0), 0 };
+
+		if (io_uring_register_iowq_max_workers(ring, v) < 0)
+			die("iowq_max_workers", EINVAL);
+	}
 	for (unsigned k = 0; k < depth && issued < n; k++, issued++) {
 		struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
 		uint64_t b = random ? splitmix(&rng) % blocks : issued;
 
 		io_uring_prep_read(sqe, fd, bufs + k * bs, (unsigned)bs, b * bs);
 		io_uring_sqe_set_data64(sqe, k);
+		sqe->flags |= async;
 	}
 	io_uring_submit(ring);
 	while (done < n) {
 		unsigned head, seen = 0;
-		int rc = io_uring_wait_cqe(ring, &cqe);
+		int rc;
+
+		if (spin_ns && !io_uring_cq_ready(ring))
+			for (uint64_t s0 = clock_of(CLOCK_MONOTONIC);
+			     !io_uring_cq_ready(ring) && clock_of(CLOCK_MONOTONIC) - s0 < spin_ns;)
+				io_uring_get_events(ring);
+		rc = io_uring_wait_cqe(ring, &cqe);
 
 		if (rc == -EINTR)
 			continue;
@@ -137,11 +165,15 @@ static void *phase(void *arg)
 
 				io_uring_prep_read(sqe, fd, bufs + k * bs, (unsigned)bs, b * bs);
 				io_uring_sqe_set_data64(sqe, k);
+				sqe->flags |= async;
 				issued++;
 			}
 		}
 		io_uring_cq_advance(ring, seen);
-		io_uring_submit(ring);
+		if (getev)
+			io_uring_submit_and_get_events(ring);
+		else
+			io_uring_submit(ring);
 	}
 	{
 		struct io_uring_sqe *sqe = io_uring_get_sqe(ring);

@@ -67,6 +67,7 @@ struct uring {
 	bool live;	/* ring made (and not yet torn down) */
 	uint64_t owner; /* the thread that made it (uring_self) */
 	unsigned setup; /* its IORING_SETUP_* flags, the same for every ring of ctx */
+	bool getevents; /* submit with IORING_ENTER_GETEVENTS (submit_timed) */
 	unsigned sq_entries;
 	/* the last submitting call's end and the completions ready right after it: those
 	 * completed inside it, and are stamped with its end rather than a clock read each */
@@ -454,6 +455,7 @@ static int uring_init(struct engine_ctx *ctx)
 	sq = pow2_at_least(depth < 16 ? 64 : depth * 4);
 	u->sq_entries = sq > 4096 ? 4096 : sq;
 	u->setup = uring_setup_of(uring_opts(ctx)->sqpoll, uring_opts(ctx)->hipri);
+	u->getevents = !(u->setup & (IORING_SETUP_SQPOLL | IORING_SETUP_IOPOLL));
 	/* made here too, though a phase's worker makes it again (uring_attach): whatever the
 	 * kernel refuses is said at setup, before anything is timed */
 	rc = ring_make(u);
@@ -578,14 +580,20 @@ static void done_push(struct uring *u, unsigned depth, struct engine_req *r)
  * they are the requests' timestamps too: the call's start is their submit_lat (*t0), and
  * its end the done_lat of every completion ready when it returns (u->enter_end), which
  * the kernel posted inside it. Waiting (io_uring_wait_cqe in reap, io_uring_sqring_wait for
- * room) never submits and is not counted. */
+ * room) never submits and is not counted.
+ * The enter asks for events too (GETEVENTS, at least none: it never waits), as fio's does:
+ * with DEFER_TASKRUN a request that finished while this thread was in user space is only
+ * posted when the thread enters with GETEVENTS, so a plain submit left it for a second enter
+ * (the reap's wait, which then did not wait) on every batch; now the submitting call posts it
+ * and the reap takes it from the ring. Not with SQPOLL (the call would enter the kernel where
+ * a store suffices) nor IOPOLL (it would poll the device: waiting). */
 static int submit_timed(struct engine_ctx *ctx, struct uring *u, uint64_t *t0)
 {
 	uint64_t t1;
 	int rc;
 
 	*t0 = lat_now();
-	rc = io_uring_submit(&u->ring);
+	rc = u->getevents ? io_uring_submit_and_get_events(&u->ring) : io_uring_submit(&u->ring);
 	t1 = lat_now();
 	u->enter_end = t1;
 	u->cq_at_enter = io_uring_cq_ready(&u->ring);
