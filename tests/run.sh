@@ -11,7 +11,8 @@
 # other tests' load would blur. "# test: exclusive NAME (why)" runs in the parallel part but
 # never beside another test with the same NAME: the tests that write one knob, which no other
 # test reads. The longest tests start first, so that the parallel part does not end with one
-# long test alone: the seconds of the last run (BUILD/test-times), else "# test: slow" first.
+# long test alone: the seconds of the last run (BUILD/test-times, else tests/test-times),
+# else "# test: slow" first.
 # Each test's output is in BUILD/test-logs. Each line says the test's seconds and its CPU
 # seconds (user + system of all its processes: what the load does not change); the summary
 # the parts' wall times and the CPU of them all.
@@ -103,7 +104,11 @@ if [ ${#scripts[@]} -gt 0 ]; then
         /^# test: exclusive / { print FILENAME, $3, $4 }' "${scripts[@]}")
 fi
 declare -A took=()
-[ -r "$times" ] && while read -r name s c; do known[$name]="$s${c:+ $c}"; done < "$times"
+# tests/test-times (committed, from a make check on the 2-core test machine) orders a fresh
+# clone's first run; BUILD/test-times (this machine's last run) overrides it test by test
+for f in "$(dirname "$0")/test-times" "$times"; do
+    [ -r "$f" ] && while read -r name s c; do known[$name]="$s${c:+ $c}"; done < "$f"
+done
 
 serial=() parallel=()
 for t in "$@"; do

@@ -40,13 +40,22 @@ grep -E -- '-D_FORTIFY_SOURCE=3.* -O2 .*-c -o \S*quote\.o' out > /dev/null || fa
 [ -f "$B/obj/core/quote.o" ] || fail "no object"
 ok "an object compiled with them"
 
-# a package missing: dpkg-query says libjansson-dev is not installed; apt-get must not run
+# a package missing: dpkg-query says libjansson-dev is not installed; apt-get must not run.
+# The fake answers each package in the format asked for (deps.sh asks once for them all).
 mkdir -p fake
 cat > fake/dpkg-query <<'SH'
-#!/bin/sh
-for a; do pkg=$a; done
-[ "$pkg" = libjansson-dev ] && exit 1
-echo "install ok installed"
+#!/bin/bash
+fmt= rc=0
+for a; do
+    case $a in
+    -W) ;;
+    -f=*) fmt=${a#-f=} ;;
+    libjansson-dev) rc=1 ;;
+    *) out=${fmt//'${Status}'/install ok installed}; out=${out//'${Package}'/$a}
+       printf '%b' "${out//'${binary:Package}'/$a}" ;;
+    esac
+done
+exit $rc
 SH
 printf '#!/bin/sh\ntouch "%s/apt-called"\nexit 0\n' "$SCRATCH" > fake/apt-get
 chmod +x fake/*
