@@ -73,9 +73,10 @@ mx_make() {
         mkdir -p "$dir/runs/${cname[i]}"
     done
     k=0
-    # one awk for every run's deviates, the times by printf and one jq for the runs' list at
-    # the end: five processes a run were most of the t8xxx tests' time
-    local -a zs
+    # one awk for every run's deviates, the times by printf, one jq for every run's JSON and one
+    # for the runs' list at the end: a jq a run was most of the t8xxx tests' time
+    local -a zs files=() outs=()
+    local ps="" out
     local rows=""
     mapfile -t zs < <(_mx_normals "$seed" 16 0 $((rep * n)))
     for ((r = 1; r <= rep; r++)); do
@@ -86,47 +87,53 @@ mx_make() {
             case " ${MX_FLAG:-} " in *" ${cname[i]}:$r "*) flag=true cpu=42.0 ;; esac
             TZ=UTC0 printf -v start '%(%Y-%m-%dT%H:%M:%SZ)T' $((t0 + order * 60))
             TZ=UTC0 printf -v end '%(%Y-%m-%dT%H:%M:%SZ)T' $((t0 + order * 60 + 30))
-            if [ "$workload" = tiotest ]; then
-                jq -c --argjson z "$z" --argjson f "${cfac[i]}" --argjson cv "${ccv[i]}" \
-                    --argjson prof "${MX_PROFILE:-0}" --arg kr "${MX_KERNEL:-6.1.0-test}" --arg mo "${MX_MOUNT_OPTS:-}" --arg gov "${MX_GOVERNOR:-}" '
-                    .environment.kernel_release = $kr
-                    | if $mo != "" then .environment.targets[0].mount_options = $mo else . end
-                    | if $gov != "" then .environment.cpufreq_governor = $gov else . end
-                    | .phases |= [to_entries[] | .key as $i | .value
-                        | .rate_mib_per_s = 100 * $f * (1 + $cv * $z[$i * 3])
-                        | .iops = .rate_mib_per_s * 256
-                        | .latency.mean_ns = 40000 / $f * (1 + $cv * $z[$i * 3 + 1])
-                        | .latency.p50_ns = .latency.mean_ns | .latency.p90_ns = .latency.mean_ns * 1.5
-                        | .cpu_sys_pct = 20 * (1 + $cv * $z[$i * 3 + 2])
-                        | if $prof == 1 and $i == 0 then .profile = {event: "cpu-clock", scope: "system",
-                            frequency_hz: 999, cpus: 2, idle_excluded: true, samples: 1000, lost: 0, wall_ns: 1000000,
-                            entries: [{samples: (400 * $f | floor), pct: 0, image: "vmlinux", symbol: "ext4_mb_use_preallocated"},
-                                      {samples: 300, pct: 0, image: "vmlinux", symbol: "__copy_user_nocache"},
-                                      {samples: (300 - (400 * $f | floor) + 400), pct: 0, image: "jbd2", symbol: "do_get_write_access"}],
-                            stacks: [{stack: "fsbench;ksys_write;ext4_mb_use_preallocated", count: (400 * $f | floor)},
-                                     {stack: "fsbench;ksys_write;__copy_user_nocache", count: 300},
-                                     {stack: "fsbench;ksys_write;jbd2_journal;do_get_write_access",
-                                      count: (300 - (400 * $f | floor) + 400)}]}
-                          else . end]' "$base" > "$f" || fail "mx_make: jq on $base"
-            else
-                jq -c --argjson z "$z" --argjson f "${cfac[i]}" --argjson cv "${ccv[i]}" --arg kr "${MX_KERNEL:-6.1.0-test}" \
-                    --arg mo "${MX_MOUNT_OPTS:-}" --arg gov "${MX_GOVERNOR:-}" '
-                    .environment.kernel_release = $kr
-                    | if $mo != "" then .environment.targets[0].mount_options = $mo else . end
-                    | if $gov != "" then .environment.cpufreq_governor = $gov else . end
-                    | .summary.files_per_sec_sum_of_threads.average = 1000 * $f * (1 + $cv * $z[0])
-                    | .summary.files_per_sec_aggregate.average = 900 * $f * (1 + $cv * $z[1])
-                    | (.iterations | length) as $n
-                    | .iterations |= [to_entries[] | .key as $i | .value
-                        | .fs_use_pct = ($i * 90 / ([$n - 1, 1] | max) | floor)
-                        | .files_per_sec_sum_of_threads = 1000 * $f * (1 + $cv * $z[2 + $i % 14]) * (1.3 - 0.6 * $i / ([$n - 1, 1] | max))
-                        | .files_per_sec_aggregate = .files_per_sec_sum_of_threads * 0.9]' "$base" > "$f" ||
-                    fail "mx_make: jq on $base"
-            fi
+            ps+="${ps:+,}{\"z\":$z,\"f\":${cfac[i]},\"cv\":${ccv[i]}}"
+            files+=("$f")
             rows+="${cname[i]}"$'\t'"$r"$'\t'"$order"$'\t'"$start"$'\t'"$end"$'\t'"$flag"$'\t'"$cpu"$'\n'
             k=$((k + 1))
         done
     done
+    if [ "$workload" = tiotest ]; then
+        out=$(jq -c --argjson ps "[$ps]" \
+            --argjson prof "${MX_PROFILE:-0}" --arg kr "${MX_KERNEL:-6.1.0-test}" --arg mo "${MX_MOUNT_OPTS:-}" --arg gov "${MX_GOVERNOR:-}" '
+            . as $b | $ps[] | .z as $z | .f as $f | .cv as $cv | $b
+            | .environment.kernel_release = $kr
+            | if $mo != "" then .environment.targets[0].mount_options = $mo else . end
+            | if $gov != "" then .environment.cpufreq_governor = $gov else . end
+            | .phases |= [to_entries[] | .key as $i | .value
+                | .rate_mib_per_s = 100 * $f * (1 + $cv * $z[$i * 3])
+                | .iops = .rate_mib_per_s * 256
+                | .latency.mean_ns = 40000 / $f * (1 + $cv * $z[$i * 3 + 1])
+                | .latency.p50_ns = .latency.mean_ns | .latency.p90_ns = .latency.mean_ns * 1.5
+                | .cpu_sys_pct = 20 * (1 + $cv * $z[$i * 3 + 2])
+                | if $prof == 1 and $i == 0 then .profile = {event: "cpu-clock", scope: "system",
+                    frequency_hz: 999, cpus: 2, idle_excluded: true, samples: 1000, lost: 0, wall_ns: 1000000,
+                    entries: [{samples: (400 * $f | floor), pct: 0, image: "vmlinux", symbol: "ext4_mb_use_preallocated"},
+                              {samples: 300, pct: 0, image: "vmlinux", symbol: "__copy_user_nocache"},
+                              {samples: (300 - (400 * $f | floor) + 400), pct: 0, image: "jbd2", symbol: "do_get_write_access"}],
+                    stacks: [{stack: "fsbench;ksys_write;ext4_mb_use_preallocated", count: (400 * $f | floor)},
+                             {stack: "fsbench;ksys_write;__copy_user_nocache", count: 300},
+                             {stack: "fsbench;ksys_write;jbd2_journal;do_get_write_access",
+                              count: (300 - (400 * $f | floor) + 400)}]}
+                  else . end]' "$base") || fail "mx_make: jq on $base"
+    else
+        out=$(jq -c --argjson ps "[$ps]" --arg kr "${MX_KERNEL:-6.1.0-test}" \
+            --arg mo "${MX_MOUNT_OPTS:-}" --arg gov "${MX_GOVERNOR:-}" '
+            . as $b | $ps[] | .z as $z | .f as $f | .cv as $cv | $b
+            | .environment.kernel_release = $kr
+            | if $mo != "" then .environment.targets[0].mount_options = $mo else . end
+            | if $gov != "" then .environment.cpufreq_governor = $gov else . end
+            | .summary.files_per_sec_sum_of_threads.average = 1000 * $f * (1 + $cv * $z[0])
+            | .summary.files_per_sec_aggregate.average = 900 * $f * (1 + $cv * $z[1])
+            | (.iterations | length) as $n
+            | .iterations |= [to_entries[] | .key as $i | .value
+                | .fs_use_pct = ($i * 90 / ([$n - 1, 1] | max) | floor)
+                | .files_per_sec_sum_of_threads = 1000 * $f * (1 + $cv * $z[2 + $i % 14]) * (1.3 - 0.6 * $i / ([$n - 1, 1] | max))
+                | .files_per_sec_aggregate = .files_per_sec_sum_of_threads * 0.9]' "$base") || fail "mx_make: jq on $base"
+    fi
+    mapfile -t outs <<<"$out"
+    [ "${#outs[@]}" = "${#files[@]}" ] || fail "mx_make: ${#outs[@]} runs from jq, ${#files[@]} expected"
+    for ((k = 0; k < ${#files[@]}; k++)); do printf '%s\n' "${outs[k]}" > "${files[k]}" || fail "mx_make: ${files[k]}"; done
     # cell names hold no tab or newline (they are file names of one line in CELLS)
     runs=$(printf '%s' "$rows" | jq -R -s -c '[split("\n")[] | select(length > 0) | split("\t")
         | {cell: .[0], repeat: (.[1] | tonumber), order: (.[2] | tonumber), started_at: .[3], ended_at: .[4],
