@@ -71,7 +71,7 @@ int job_rank_lat_add(struct job_rank *r, unsigned run, const char *name, const s
 	return 0;
 }
 
-void job_rank_free(struct job_rank *r)
+void job_rank_free_records(struct job_rank *r)
 {
 	for (unsigned i = 0; i < r->nphases; i++)
 		free(r->phases[i].k);
@@ -81,6 +81,14 @@ void job_rank_free(struct job_rank *r)
 	}
 	free(r->phases);
 	free(r->lat);
+	r->phases = NULL;
+	r->lat = NULL;
+	r->nphases = r->capphases = r->nlat = r->caplat = 0;
+}
+
+void job_rank_free(struct job_rank *r)
+{
+	job_rank_free_records(r);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -123,7 +131,7 @@ void job_rank_pack(const struct job_rank *r, struct pack *o)
 		pack_u64(o, p->at_first_bytes);
 		pack_u64(o, p->k != NULL);
 		if (p->k)
-			pack_bytes(o, p->k, sizeof(*p->k));
+			pack_kstat(o, p->k);
 	}
 	pack_u64(o, r->nlat);
 	for (unsigned i = 0; i < r->nlat; i++) {
@@ -192,7 +200,7 @@ int job_rank_unpack(struct job_rank *r, struct unpack *u)
 		if (unpack_u64(u)) {
 			if (!(p->k = malloc(sizeof(*p->k))))
 				return -ENOMEM;
-			unpack_bytes(u, p->k, sizeof(*p->k));
+			unpack_kstat(u, p->k);
 		}
 	}
 	n = unpack_u64(u);

@@ -114,6 +114,8 @@ struct job_phase *job_rank_phase(struct job_rank *r, unsigned run, unsigned inde
 				 const char *name, uint64_t release_ns);
 /* Adds an op's statistics to the run's record for name; -ENOMEM. */
 int job_rank_lat_add(struct job_rank *r, unsigned run, const char *name, const struct opstat *s);
+/* Its phase and latency records freed (once packed: they travel, the rest of it stays). */
+void job_rank_free_records(struct job_rank *r);
 void job_rank_free(struct job_rank *r);
 
 /* ---- records travel ------------------------------------------------------------------------ */

@@ -684,6 +684,10 @@ static int gather(void *arg, struct driver *d, struct driver_result *res)
 	if (j->rank != 0)
 		mpi_stream_end(x->stream);
 	build_msg(x, res, &msg);
+	/* packed: the records travel in msg (a fill's phases are by the thousand) */
+	pthread_mutex_lock(&j->mu);
+	job_rank_free_records(&j->me);
+	pthread_mutex_unlock(&j->mu);
 	if (msg.err) {
 		/* an empty record still tells rank 0 this rank is done */
 		pack_free(&msg);
@@ -746,6 +750,11 @@ static int gather(void *arg, struct driver *d, struct driver_result *res)
 	}
 	if ((rc = merge_runs(x, msgs, ix, res)))
 		goto out;
+	/* everything in the messages is unpacked or merged by now */
+	for (unsigned r = 0; r < jb->nranks; r++) {
+		free(msgs[r]);
+		msgs[r] = NULL;
+	}
 	job_error(x, res);
 	collect_units(x, ix);
 	replay(x, ix, res);
@@ -768,7 +777,9 @@ static void json(void *arg, struct json_t *root)
 {
 	struct mpi_cmd *x = arg;
 
-	if (x->have_job)
+	/* the document is built for --csv too, which reads only the workload's figures: the
+	 * job's object (every phase of every rank and host) only for --json */
+	if (x->have_job && x->opts->json)
 		json_object_set_new(root, "mpi", json_job(&x->job));
 }
 
