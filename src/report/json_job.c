@@ -88,6 +88,7 @@ static json_t *host_json(const struct job *j, unsigned h, unsigned nruns)
 	unsigned n = 0;
 	struct job_phase_sum *s = job_phase_sums(j, (int)h, &n);
 	const struct job_rank *lead = &j->ranks[j->hosts[h].first_rank];
+	struct kstat_delta *k = malloc(sizeof(*k));
 
 	json_object_set_new(o, "host", json_u64(h));
 	json_object_set_new(o, "name", json_string(j->hosts[h].name));
@@ -100,13 +101,16 @@ static json_t *host_json(const struct job *j, unsigned h, unsigned nruns)
 	json_object_set_new(o, "phases", ph);
 	json_object_set_new(o, "latency", lat_list(j, (int)h, -1, nruns));
 	/* the host's kernel view: its first rank's, phase by phase */
-	for (unsigned i = 0; lead->delivered && i < lead->nphases; i++) {
+	for (unsigned i = 0; k && lead->delivered && i < lead->nphases; i++) {
 		const struct job_phase *p = &lead->phases[i];
 
-		if (p->k)
-			json_array_append_new(kern, json_pack("{s:o,s:o,s:s,s:o}", "run", json_u64(p->run + 1),
-				"index", json_u64(p->index), "name", p->name, "kernel", kstat_json(p->k)));
+		if (job_phase_kstat(p, k))
+			json_array_append_new(kern,
+					      json_pack("{s:o,s:o,s:s,s:o}", "run", json_u64(p->run + 1),
+							"index", json_u64(p->index), "name", p->name,
+							"kernel", kstat_json(k)));
 	}
+	free(k);
 	json_object_set_new(o, "kernel", kern);
 	free(s);
 	return o;
