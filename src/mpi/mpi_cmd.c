@@ -773,14 +773,14 @@ out:
 	return rc;
 }
 
-static void json(void *arg, struct json_t *root)
+static void json(void *arg, struct json_t *root, struct json_spool *sp)
 {
 	struct mpi_cmd *x = arg;
 
 	/* the document is built for --csv too, which reads only the workload's figures: the
 	 * job's object (every phase of every rank and host) only for --json */
 	if (x->have_job && x->opts->json)
-		json_object_set_new(root, "mpi", json_job(&x->job));
+		json_object_set_new(root, "mpi", json_job(&x->job, sp));
 }
 
 static int finish(void *arg, int code)
