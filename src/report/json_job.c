@@ -211,6 +211,8 @@ json_t *json_job(const struct job *j, struct json_spool *sp)
 	for (unsigned i = 0; i < n; i++)
 		jarr_add(&ph, phase_sum(&s[i]));
 	json_object_set_new(o, "phases", jarr_done(&ph));
+	/* one phase list at a time (a fill has thousands): each host computes its own */
+	free(s);
 	for (unsigned h = 0; h < j->nhosts; h++)
 		json_array_append_new(hosts, host_json(j, h, nruns, sp));
 	json_object_set_new(o, "hosts", hosts);
@@ -223,6 +225,5 @@ json_t *json_job(const struct job *j, struct json_spool *sp)
 	else
 		json_object_set_new(o, "first_error", json_null());
 	json_object_set_new(o, "missing", j->missing[0] ? json_string(j->missing) : json_null());
-	free(s);
 	return o;
 }
