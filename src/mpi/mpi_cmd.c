@@ -664,6 +664,33 @@ out:
 	free(nruns);
 }
 
+/* rank 0: the job's record, before the ranks' are read into it */
+static int job_begin(struct mpi_cmd *x)
+{
+	struct mpi_job *j = x->j;
+	struct job *jb = &x->job;
+	const uint64_t *t = opt_value(x->w, x->cfg, "threads", OPT_UINT);
+
+	memset(jb, 0, sizeof(*jb));
+	jb->nranks = (unsigned)j->size;
+	jb->ranks = calloc(jb->nranks, sizeof(*jb->ranks));
+	jb->hosts = calloc(j->nhosts ? j->nhosts : 1, sizeof(*jb->hosts));
+	if (!jb->ranks || !jb->hosts) {
+		free(jb->ranks);
+		free(jb->hosts);
+		memset(jb, 0, sizeof(*jb));
+		return -ENOMEM;
+	}
+	x->have_job = true;
+	job_hosts(x);
+	jb->threads_per_rank = t ? *t : 0;
+	jb->shared_dir = x->jo.shared_dir;
+	jb->stonewall_ns = x->jo.stonewall_ns;
+	jb->timeout_ns = x->jo.timeout_ns;
+	jb->clock_rounds = j->clock_rounds;
+	return 0;
+}
+
 static int gather(void *arg, struct driver *d, struct driver_result *res)
 {
 	struct mpi_cmd *x = arg;
@@ -703,26 +730,11 @@ static int gather(void *arg, struct driver *d, struct driver_result *res)
 	if (j->rank != 0 || rc)
 		goto out;
 
-	memset(jb, 0, sizeof(*jb));
-	jb->nranks = (unsigned)j->size;
-	jb->ranks = calloc(jb->nranks, sizeof(*jb->ranks));
-	jb->hosts = calloc(j->nhosts ? j->nhosts : 1, sizeof(*jb->hosts));
-	ix = calloc(jb->nranks, sizeof(*ix));
-	if (!jb->ranks || !jb->hosts || !ix) {
+	ix = calloc((size_t)j->size, sizeof(*ix));
+	if (!ix || (rc = job_begin(x))) {
 		rc = -ENOMEM;
 		goto out;
 	}
-	x->have_job = true;
-	job_hosts(x);
-	{
-		const uint64_t *t = opt_value(x->w, x->cfg, "threads", OPT_UINT);
-
-		jb->threads_per_rank = t ? *t : 0;
-	}
-	jb->shared_dir = x->jo.shared_dir;
-	jb->stonewall_ns = x->jo.stonewall_ns;
-	jb->timeout_ns = x->jo.timeout_ns;
-	jb->clock_rounds = j->clock_rounds;
 	for (unsigned r = 0; r < jb->nranks; r++) {
 		struct job_rank *rk = &jb->ranks[r];
 
