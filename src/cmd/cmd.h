@@ -56,11 +56,13 @@ int cmd_workload_run(const struct workload_ops *w, void *cfg, struct cmd_run_io 
  *   gather   after the run and its cleanup (the files go first: a job's teardown can be
  *            short): the leader's res becomes the job's result, and the leader's sink sees
  *            the job's runs and units, which prints the classic output. 0 or -errno.
- *   json     adds the job's part to the leader's JSON document.
+ *   json     adds the job's part to the leader's JSON document; sp, when not NULL, is the
+ *            document's spool (report/json_spool.h), for its arrays of one element a phase.
  *   finish   the job's exit status: the leader's code, agreed by every process. */
 struct driver;
 struct driver_result;
 struct json_t;
+struct json_spool;
 struct opt_cmd;
 #define CMD_RUN (-1)
 struct cmd_job {
@@ -73,7 +75,7 @@ struct cmd_job {
 	int (*agree)(void *arg, const struct workload_ops *w, void *cfg, int code);
 	void (*prepare)(void *arg, struct driver *d, void *cfg);
 	int (*gather)(void *arg, struct driver *d, struct driver_result *res);
-	void (*json)(void *arg, struct json_t *root);
+	void (*json)(void *arg, struct json_t *root, struct json_spool *sp);
 	int (*finish)(void *arg, int code);
 	void *arg;
 };

@@ -184,7 +184,7 @@ static int write_folded(struct cmd_ctx *x, const struct driver_result *res)
 static int write_results(struct cmd_ctx *x, const struct driver_result *res)
 {
 	json_t *root = x->rep->json(x->st, res);
-	const struct json_spool *sp = x->rep->spool ? x->rep->spool(x->st) : NULL;
+	struct json_spool *sp = x->rep->spool ? x->rep->spool(x->st) : NULL;
 	int rc = 0;
 
 	if (!root) {
@@ -192,7 +192,7 @@ static int write_results(struct cmd_ctx *x, const struct driver_result *res)
 		return -ENOMEM;
 	}
 	if (x->job && x->job->json)
-		x->job->json(x->job->arg, root);
+		x->job->json(x->job->arg, root, sp);
 	if (x->opts->json)
 		rc = outputs_json_spooled(x->out.prog, x->opts->json, root, sp);
 	if (x->opts->csv) {

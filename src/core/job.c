@@ -71,7 +71,33 @@ int job_rank_lat_add(struct job_rank *r, unsigned run, const char *name, const s
 	return 0;
 }
 
-void job_rank_free(struct job_rank *r)
+int job_phase_set_kstat(struct job_phase *p, const struct kstat_delta *k)
+{
+	struct pack o = { 0 };
+
+	pack_kstat(&o, k);
+	if (o.err) {
+		pack_free(&o);
+		return -ENOMEM;
+	}
+	free(p->k);
+	p->k = o.buf;
+	p->klen = o.len;
+	return 0;
+}
+
+bool job_phase_kstat(const struct job_phase *p, struct kstat_delta *k)
+{
+	struct unpack u;
+
+	if (!p->k)
+		return false;
+	unpack_init(&u, p->k, p->klen);
+	unpack_kstat(&u, k);
+	return !unpack_done(&u);
+}
+
+void job_rank_free_records(struct job_rank *r)
 {
 	for (unsigned i = 0; i < r->nphases; i++)
 		free(r->phases[i].k);
@@ -81,6 +107,14 @@ void job_rank_free(struct job_rank *r)
 	}
 	free(r->phases);
 	free(r->lat);
+	r->phases = NULL;
+	r->lat = NULL;
+	r->nphases = r->capphases = r->nlat = r->caplat = 0;
+}
+
+void job_rank_free(struct job_rank *r)
+{
+	job_rank_free_records(r);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -123,7 +157,7 @@ void job_rank_pack(const struct job_rank *r, struct pack *o)
 		pack_u64(o, p->at_first_bytes);
 		pack_u64(o, p->k != NULL);
 		if (p->k)
-			pack_bytes(o, p->k, sizeof(*p->k));
+			pack_bytes(o, p->k, p->klen);
 	}
 	pack_u64(o, r->nlat);
 	for (unsigned i = 0; i < r->nlat; i++) {
@@ -145,9 +179,29 @@ void job_rank_pack(const struct job_rank *r, struct pack *o)
 	}
 }
 
+/* a kernel view in pack_kstat's form: checked, and kept as it travelled */
+static int unpack_phase_kstat(struct unpack *u, struct job_phase *p)
+{
+	struct kstat_delta *k = malloc(sizeof(*k));
+	size_t off = u->off;
+
+	if (!k)
+		return -ENOMEM;
+	unpack_kstat(u, k);
+	free(k);
+	if (u->err)
+		return -EPROTO;
+	if (!(p->k = malloc(u->off - off)))
+		return -ENOMEM;
+	memcpy(p->k, u->buf + off, u->off - off);
+	p->klen = u->off - off;
+	return 0;
+}
+
 int job_rank_unpack(struct job_rank *r, struct unpack *u)
 {
 	uint64_t n;
+	int rc;
 
 	r->rank = (unsigned)unpack_u64(u);
 	r->host = (unsigned)unpack_u64(u);
@@ -189,11 +243,8 @@ int job_rank_unpack(struct job_rank *r, struct unpack *u)
 		p->at_first_set = unpack_u64(u);
 		p->at_first_ops = unpack_u64(u);
 		p->at_first_bytes = unpack_u64(u);
-		if (unpack_u64(u)) {
-			if (!(p->k = malloc(sizeof(*p->k))))
-				return -ENOMEM;
-			unpack_bytes(u, p->k, sizeof(*p->k));
-		}
+		if (unpack_u64(u) && (rc = unpack_phase_kstat(u, p)))
+			return rc;
 	}
 	n = unpack_u64(u);
 	if (u->err || n > u->len)

@@ -48,7 +48,10 @@ struct job_phase {
 	bool at_first_set;
 	uint64_t at_first_ops;       /* work done when the job's first rank finished the phase */
 	uint64_t at_first_bytes;
-	struct kstat_delta *k;       /* the host's kernel view (one rank per host), or NULL */
+	/* the host's kernel view (one rank per host) in pack_kstat's form, NULL for none: ~0.5
+	 * KiB rather than the 3.5 KiB of the struct, a fill has thousands (job_phase_kstat) */
+	unsigned char *k;
+	size_t klen;
 };
 
 /* A phase name's main op over one run (fs_mark: every iteration's create loop): counts and
@@ -112,8 +115,13 @@ struct job {
  * memory: the phase goes unrecorded). */
 struct job_phase *job_rank_phase(struct job_rank *r, unsigned run, unsigned index,
 				 const char *name, uint64_t release_ns);
+/* The phase's kernel view: set (a copy; -ENOMEM), and read into k (false: none). */
+int job_phase_set_kstat(struct job_phase *p, const struct kstat_delta *k);
+bool job_phase_kstat(const struct job_phase *p, struct kstat_delta *k);
 /* Adds an op's statistics to the run's record for name; -ENOMEM. */
 int job_rank_lat_add(struct job_rank *r, unsigned run, const char *name, const struct opstat *s);
+/* Its phase and latency records freed (once packed: they travel, the rest of it stays). */
+void job_rank_free_records(struct job_rank *r);
 void job_rank_free(struct job_rank *r);
 
 /* ---- records travel ------------------------------------------------------------------------ */

@@ -3,6 +3,7 @@
 #include "core/pack.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -203,6 +204,32 @@ void unpack_hist(struct unpack *u, struct hist *h)
 	}
 	if (u->err)
 		hist_init(h);
+}
+
+/* the parts of a kernel view: what comes before the disks, and after them */
+#define KSTAT_HEAD offsetof(struct kstat_delta, disk)
+#define KSTAT_TAIL (offsetof(struct kstat_delta, disk) + sizeof(((struct kstat_delta *)0)->disk))
+
+void pack_kstat(struct pack *p, const struct kstat_delta *k)
+{
+	unsigned n = k->ndisks < KSTAT_MAX_DISKS ? k->ndisks : KSTAT_MAX_DISKS;
+
+	pack_bytes(p, k, KSTAT_HEAD);
+	pack_bytes(p, k->disk, n * sizeof(k->disk[0]));
+	pack_bytes(p, (const char *)k + KSTAT_TAIL, sizeof(*k) - KSTAT_TAIL);
+}
+
+void unpack_kstat(struct unpack *u, struct kstat_delta *k)
+{
+	memset(k, 0, sizeof(*k));
+	unpack_bytes(u, k, KSTAT_HEAD);
+	if (k->ndisks > KSTAT_MAX_DISKS) {
+		u->err = -EPROTO;
+		k->ndisks = 0;
+		return;
+	}
+	unpack_bytes(u, k->disk, k->ndisks * sizeof(k->disk[0]));
+	unpack_bytes(u, (char *)k + KSTAT_TAIL, sizeof(*k) - KSTAT_TAIL);
 }
 
 void unpack_opstat(struct unpack *u, struct opstat *s)

@@ -15,6 +15,7 @@
 
 #include "core/hist.h"
 #include "core/run.h"
+#include "sys/kstat.h"
 
 struct pack {
 	unsigned char *buf;
@@ -37,6 +38,8 @@ void pack_hist(struct pack *p, const struct hist *h);
 void pack_opstat(struct pack *p, const struct opstat *s);
 /* a packed histogram (hist.h) travels in the same form as a histogram */
 void pack_hist_packed(struct pack *p, const struct hist_packed *h);
+/* a kernel view with only its ndisks disks (the struct holds room for KSTAT_MAX_DISKS) */
+void pack_kstat(struct pack *p, const struct kstat_delta *k);
 void pack_free(struct pack *p);
 
 static inline void unpack_init(struct unpack *u, const void *buf, size_t len)
@@ -56,6 +59,8 @@ char *unpack_str(struct unpack *u);
 void unpack_str_to(struct unpack *u, char *buf, size_t len);
 void unpack_hist(struct unpack *u, struct hist *h);
 void unpack_opstat(struct unpack *u, struct opstat *s);
+/* into k (the disks past ndisks zeroed) */
+void unpack_kstat(struct unpack *u, struct kstat_delta *k);
 /* into an empty h; left empty on error (or -ENOMEM in u->err) */
 void unpack_hist_packed(struct unpack *u, struct hist_packed *h);
 /* 0 when everything was read and nothing was left over, else -EPROTO */

@@ -6,6 +6,7 @@
 #include "engine/engine.h"
 #include "mpi/mpi_cmd.h"
 #include "mpi/mpi_stream.h"
+#include "mpi/mpi_units.h"
 
 #include <errno.h>
 #include <stddef.h>
@@ -25,19 +26,11 @@
 #include "report/job_text.h"
 #include "report/json_job.h"
 
-/* what a rank recorded of a unit (driver_unit) for rank 0 */
-struct unit_rec {
-	unsigned run;
-	void *buf;
-	size_t len;
-};
-
-/* where a rank's message holds each run's result and units */
+/* where a rank's message holds each run's result, and how many units it sent of each */
 struct msg_index {
 	unsigned nruns;
 	struct { size_t off, len; } *res;
-	unsigned *nunits;        /* per run */
-	struct { size_t off, len; } **unit;
+	unsigned *nunits; /* per run */
 };
 
 struct mpi_cmd {
@@ -64,8 +57,9 @@ struct mpi_cmd {
 	unsigned run, phase;
 	long long *started;
 	unsigned nstarted;
-	struct unit_rec *units;
-	unsigned nunits, capunits;
+	/* the units (driver_unit) to rank 0 as they complete (mpi_units.h) */
+	MPI_Comm ucomm;
+	struct mpi_units *units;
 	/* rank 0: the job */
 	struct job job;
 	bool have_job;
@@ -318,26 +312,19 @@ static void s_unit(void *arg, unsigned run, const void *unit)
 {
 	struct mpi_cmd *x = arg;
 	struct pack p = { 0 };
+	int rc;
 
-	if (!x->w->pack_unit)
+	if (!x->units)
 		return;
-	if (x->nunits == x->capunits) {
-		unsigned cap = x->capunits ? x->capunits * 2 : 16;
-		struct unit_rec *n = realloc(x->units, cap * sizeof(*n));
-
-		if (!n) {
-			run_fail_msg(ENOMEM, "out of memory");
-			return;
-		}
-		x->units = n;
-		x->capunits = cap;
-	}
-	if (x->w->pack_unit(unit, x->j->clock_offset_ns, &p)) {
-		pack_free(&p);
+	if (x->w->pack_unit(unit, x->j->clock_offset_ns, &p))
+		rc = -ENOMEM;
+	else
+		rc = mpi_units_add(x->units, run, p.buf, p.len);
+	pack_free(&p);
+	if (rc == -ENOMEM)
 		run_fail_msg(ENOMEM, "out of memory");
-		return;
-	}
-	x->units[x->nunits++] = (struct unit_rec){ .run = run, .buf = p.buf, .len = p.len };
+	else if (rc)
+		run_fail_msg(-rc, "cannot pass an iteration's record to rank 0");
 }
 
 static void s_note(void *arg, const char *line)
@@ -373,6 +360,10 @@ static void prepare(void *arg, struct driver *d, void *cfg)
 	d->no_kernel_view = !x->j->host_leader;
 	if (rank_dirs(x, cfg))
 		run_fail_msg(ENOMEM, "out of memory");
+	if (x->w->pack_unit && x->w->unit_size &&
+	    !(x->units = mpi_units_start(x->j->rank, x->j->size, x->ucomm,
+					 x->opts->json ? x->opts->json : x->opts->csv)))
+		run_fail_msg(errno, "cannot make a spool file for the ranks' iterations");
 	/* now, so that the kernel view finds them; each run makes them again (h_prepare_run) */
 	make_rank_dirs(x, false);
 	if (mpi_job_watch_start(x->j, x->jo.timeout_ns)) {
@@ -417,21 +408,13 @@ static void build_msg(struct mpi_cmd *x, const struct driver_result *res, struct
 	pack_u64(o, res->nruns);
 	for (unsigned i = 0; i < res->nruns; i++) {
 		struct pack r = { 0 };
-		unsigned n = 0;
-
 		if (w->pack(driver_result_run(w, res, i), x->j->clock_offset_ns, &r))
 			o->err = -ENOMEM;
 		pack_u64(o, r.len);
 		pack_bytes(o, r.buf, r.len);
 		pack_free(&r);
-		for (unsigned u = 0; u < x->nunits; u++)
-			n += x->units[u].run == i;
-		pack_u64(o, n);
-		for (unsigned u = 0; u < x->nunits; u++)
-			if (x->units[u].run == i) {
-				pack_u64(o, x->units[u].len);
-				pack_bytes(o, x->units[u].buf, x->units[u].len);
-			}
+		/* the units went to rank 0 as they completed: how many */
+		pack_u64(o, mpi_units_count(x->units, i));
 	}
 }
 
@@ -452,8 +435,7 @@ static int read_msg(const void *buf, size_t len, struct job_rank *rk, struct msg
 	ix->nruns = (unsigned)n;
 	ix->res = calloc(n + 1, sizeof(*ix->res));
 	ix->nunits = calloc(n + 1, sizeof(*ix->nunits));
-	ix->unit = calloc(n + 1, sizeof(*ix->unit));
-	if (!ix->res || !ix->nunits || !ix->unit)
+	if (!ix->res || !ix->nunits)
 		return -ENOMEM;
 	for (unsigned i = 0; i < ix->nruns; i++) {
 		uint64_t l = unpack_u64(&u), m;
@@ -464,28 +446,15 @@ static int read_msg(const void *buf, size_t len, struct job_rank *rk, struct msg
 		ix->res[i].len = (size_t)l;
 		u.off += (size_t)l;
 		m = unpack_u64(&u);
-		if (u.err || m > len)
+		if (u.err || m > UINT32_MAX)
 			return -EPROTO;
 		ix->nunits[i] = (unsigned)m;
-		if (!(ix->unit[i] = calloc(m + 1, sizeof(*ix->unit[i]))))
-			return -ENOMEM;
-		for (unsigned k = 0; k < m; k++) {
-			l = unpack_u64(&u);
-			if (u.err || l > len - u.off)
-				return -EPROTO;
-			ix->unit[i][k].off = u.off;
-			ix->unit[i][k].len = (size_t)l;
-			u.off += (size_t)l;
-		}
 	}
 	return unpack_done(&u);
 }
 
 static void index_free(struct msg_index *ix)
 {
-	for (unsigned i = 0; ix->unit && i < ix->nruns; i++)
-		free(ix->unit[i]);
-	free(ix->unit);
 	free(ix->res);
 	free(ix->nunits);
 	memset(ix, 0, sizeof(*ix));
@@ -612,7 +581,7 @@ static int merge_runs(struct mpi_cmd *x, void **msgs, struct msg_index *ix, stru
 	return 0;
 }
 
-static void replay(struct mpi_cmd *x, void **msgs, struct msg_index *ix, const struct driver_result *res)
+static void replay(struct mpi_cmd *x, struct msg_index *ix, const struct driver_result *res)
 {
 	const struct workload_ops *w = x->w;
 	struct job *jb = &x->job;
@@ -634,18 +603,25 @@ static void replay(struct mpi_cmd *x, void **msgs, struct msg_index *ix, const s
 
 			for (unsigned r = 0; r < jb->nranks; r++) {
 				struct unpack u;
-				void *tmp;
+				void *tmp, *buf;
+				size_t len;
 
 				if (!jb->ranks[r].delivered || ix[r].nruns <= i || ix[r].nunits[i] <= k ||
-				    !(tmp = calloc(1, w->unit_size)))
+				    mpi_units_get(x->units, (int)r, i, k, &buf, &len))
 					continue;
-				unpack_init(&u, (char *)msgs[r] + ix[r].unit[i][k].off, ix[r].unit[i][k].len);
+				if (!(tmp = calloc(1, w->unit_size))) {
+					free(buf);
+					continue;
+				}
+				unpack_init(&u, buf, len);
 				if (!w->unpack_unit(tmp, &u) && (!acc || !w->merge_unit(acc, tmp)) && !acc) {
 					acc = tmp;
+					free(buf);
 					continue;
 				}
 				w->unit_free(tmp);
 				free(tmp);
+				free(buf);
 			}
 			if (acc && s->unit)
 				s->unit(s->arg, i, acc);
@@ -661,6 +637,58 @@ static void replay(struct mpi_cmd *x, void **msgs, struct msg_index *ix, const s
 	}
 	if (text)
 		fflush(text);
+}
+
+/* the units still in flight (each delivered rank said how many it sent) */
+static void collect_units(struct mpi_cmd *x, const struct msg_index *ix)
+{
+	const struct job *jb = &x->job;
+	const unsigned **count = calloc(jb->nranks, sizeof(*count));
+	unsigned *nruns = calloc(jb->nranks, sizeof(*nruns));
+	int rc = -ENOMEM;
+
+	if (!x->units)
+		goto out;
+	for (unsigned r = 0; count && nruns && r < jb->nranks; r++)
+		if (jb->ranks[r].delivered) {
+			count[r] = ix[r].nunits;
+			nruns[r] = ix[r].nruns;
+		}
+	/* they were sent before the results, which are in: 10 s of silence is a lost rank */
+	if (count && nruns)
+		rc = mpi_units_collect(x->units, count, nruns, 10000000000ull);
+	if (rc)
+		fprintf(stderr, "%s: iterations of some ranks are missing (%s)\n", x->prog, strerror(-rc));
+out:
+	free(count);
+	free(nruns);
+}
+
+/* rank 0: the job's record, before the ranks' are read into it */
+static int job_begin(struct mpi_cmd *x)
+{
+	struct mpi_job *j = x->j;
+	struct job *jb = &x->job;
+	const uint64_t *t = opt_value(x->w, x->cfg, "threads", OPT_UINT);
+
+	memset(jb, 0, sizeof(*jb));
+	jb->nranks = (unsigned)j->size;
+	jb->ranks = calloc(jb->nranks, sizeof(*jb->ranks));
+	jb->hosts = calloc(j->nhosts ? j->nhosts : 1, sizeof(*jb->hosts));
+	if (!jb->ranks || !jb->hosts) {
+		free(jb->ranks);
+		free(jb->hosts);
+		memset(jb, 0, sizeof(*jb));
+		return -ENOMEM;
+	}
+	x->have_job = true;
+	job_hosts(x);
+	jb->threads_per_rank = t ? *t : 0;
+	jb->shared_dir = x->jo.shared_dir;
+	jb->stonewall_ns = x->jo.stonewall_ns;
+	jb->timeout_ns = x->jo.timeout_ns;
+	jb->clock_rounds = j->clock_rounds;
+	return 0;
 }
 
 static int gather(void *arg, struct driver *d, struct driver_result *res)
@@ -683,6 +711,10 @@ static int gather(void *arg, struct driver *d, struct driver_result *res)
 	if (j->rank != 0)
 		mpi_stream_end(x->stream);
 	build_msg(x, res, &msg);
+	/* packed: the records travel in msg (a fill's phases are by the thousand) */
+	pthread_mutex_lock(&j->mu);
+	job_rank_free_records(&j->me);
+	pthread_mutex_unlock(&j->mu);
 	if (msg.err) {
 		/* an empty record still tells rank 0 this rank is done */
 		pack_free(&msg);
@@ -698,26 +730,11 @@ static int gather(void *arg, struct driver *d, struct driver_result *res)
 	if (j->rank != 0 || rc)
 		goto out;
 
-	memset(jb, 0, sizeof(*jb));
-	jb->nranks = (unsigned)j->size;
-	jb->ranks = calloc(jb->nranks, sizeof(*jb->ranks));
-	jb->hosts = calloc(j->nhosts ? j->nhosts : 1, sizeof(*jb->hosts));
-	ix = calloc(jb->nranks, sizeof(*ix));
-	if (!jb->ranks || !jb->hosts || !ix) {
+	ix = calloc((size_t)j->size, sizeof(*ix));
+	if (!ix || (rc = job_begin(x))) {
 		rc = -ENOMEM;
 		goto out;
 	}
-	x->have_job = true;
-	job_hosts(x);
-	{
-		const uint64_t *t = opt_value(x->w, x->cfg, "threads", OPT_UINT);
-
-		jb->threads_per_rank = t ? *t : 0;
-	}
-	jb->shared_dir = x->jo.shared_dir;
-	jb->stonewall_ns = x->jo.stonewall_ns;
-	jb->timeout_ns = x->jo.timeout_ns;
-	jb->clock_rounds = j->clock_rounds;
 	for (unsigned r = 0; r < jb->nranks; r++) {
 		struct job_rank *rk = &jb->ranks[r];
 
@@ -745,8 +762,14 @@ static int gather(void *arg, struct driver *d, struct driver_result *res)
 	}
 	if ((rc = merge_runs(x, msgs, ix, res)))
 		goto out;
+	/* everything in the messages is unpacked or merged by now */
+	for (unsigned r = 0; r < jb->nranks; r++) {
+		free(msgs[r]);
+		msgs[r] = NULL;
+	}
 	job_error(x, res);
-	replay(x, msgs, ix, res);
+	collect_units(x, ix);
+	replay(x, ix, res);
 	if (jb->missing[0])
 		fprintf(stderr, "%s: no result from %s: the job's figures leave them out\n", x->prog,
 			jb->missing);
@@ -762,12 +785,14 @@ out:
 	return rc;
 }
 
-static void json(void *arg, struct json_t *root)
+static void json(void *arg, struct json_t *root, struct json_spool *sp)
 {
 	struct mpi_cmd *x = arg;
 
-	if (x->have_job)
-		json_object_set_new(root, "mpi", json_job(&x->job));
+	/* the document is built for --csv too, which reads only the workload's figures: the
+	 * job's object (every phase of every rank and host) only for --json */
+	if (x->have_job && x->opts->json)
+		json_object_set_new(root, "mpi", json_job(&x->job, sp));
 }
 
 static int finish(void *arg, int code)
@@ -781,6 +806,9 @@ static int finish(void *arg, int code)
 	mpi_stream_free(x->stream);
 	x->stream = NULL;
 	MPI_Comm_free(&x->scomm);
+	mpi_units_free(x->units);
+	x->units = NULL;
+	MPI_Comm_free(&x->ucomm);
 	/* every rank's directories are gone by now: the -d made for the job can go */
 	remove_parents(x);
 	x->code = mpi_job_end(x->j, code);
@@ -835,7 +863,8 @@ int mpi_cmd_run(struct mpi_job *j, const struct workload_ops *w, int argc, char 
 	x->ops.job_salt = clock_ns() ^ ((uint64_t)getpid() << 32) ^ 0x6a6f62;
 	mpi_job_bcast_u64(j, &x->ops.job_salt);
 	/* --stream's messages on a communicator of their own (collective: every rank is here) */
-	if (MPI_Comm_dup(MPI_COMM_WORLD, &x->scomm) != MPI_SUCCESS) {
+	if (MPI_Comm_dup(MPI_COMM_WORLD, &x->scomm) != MPI_SUCCESS ||
+	    MPI_Comm_dup(MPI_COMM_WORLD, &x->ucomm) != MPI_SUCCESS) {
 		fprintf(stderr, "%s: rank %d: MPI_Comm_dup failed\n", prog, j->rank);
 		MPI_Abort(MPI_COMM_WORLD, EXIT_FAILED);
 	}
@@ -849,9 +878,6 @@ int mpi_cmd_run(struct mpi_job *j, const struct workload_ops *w, int argc, char 
 		free(x->orig[i]);
 		free(x->rankdir[i]);
 	}
-	for (unsigned i = 0; i < x->nunits; i++)
-		free(x->units[i].buf);
-	free(x->units);
 	free(x->started);
 	if (x->have_job)
 		job_free(&x->job);

@@ -808,8 +808,8 @@ void mpi_job_phase_end(struct mpi_job *j, const struct phase *p, const struct ob
 			rec->at_first_bytes = rec->bytes;
 			rec->at_first_set = true;
 		}
-		if (obs && j->host_leader && (rec->k = malloc(sizeof(*rec->k))))
-			*rec->k = obs->k;
+		if (obs && j->host_leader)
+			job_phase_set_kstat(rec, &obs->k);
 		run = rec->run;
 		memcpy(name, rec->name, sizeof(name));
 		send = !j->done_sent;

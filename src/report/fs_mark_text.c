@@ -425,7 +425,7 @@ out:
 	return root;
 }
 
-static const struct json_spool *fsm_rep_spool(void *st)
+static struct json_spool *fsm_rep_spool(void *st)
 {
 	return ((struct fsm_out *)st)->iters;
 }

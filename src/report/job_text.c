@@ -95,6 +95,7 @@ static void host_rows(FILE *out, const struct job *j, unsigned run, unsigned hos
 
 static void kstat_rows(FILE *out, const struct job *j, unsigned run)
 {
+	struct kstat_delta *k = malloc(sizeof(*k));
 	bool header = false;
 
 	for (unsigned h = 0; h < j->nhosts; h++) {
@@ -104,7 +105,7 @@ static void kstat_rows(FILE *out, const struct job *j, unsigned run)
 			const struct job_phase *p = &rk->phases[i];
 			char label[JOB_HOST_MAX + JOB_NAME_MAX];
 
-			if (p->run != run || !p->k)
+			if (p->run != run || !k || !job_phase_kstat(p, k))
 				continue;
 			if (!header) {
 				/* one rank per host reads it: rows are HOST:PHASE */
@@ -112,9 +113,10 @@ static void kstat_rows(FILE *out, const struct job *j, unsigned run)
 				header = true;
 			}
 			snprintf(label, sizeof(label), "%.7s:%s", j->hosts[h].name, p->name);
-			kstat_text_row(out, label, p->k);
+			kstat_text_row(out, label, k);
 		}
 	}
+	free(k);
 }
 
 void job_text_run(FILE *out, const struct job *j, unsigned run, bool sysstats, bool percentiles)

@@ -8,6 +8,37 @@
 #include "report/json.h"
 #include "report/json_kstat.h"
 
+/* an array of one element a phase: spooled when there is a spool, elements added in order and
+ * one array at a time (json_spool.h) */
+struct jarr {
+	json_t *a;
+	struct json_spool *sp;
+	int seg;
+};
+
+static void jarr_init(struct jarr *x, struct json_spool *sp)
+{
+	x->sp = sp;
+	x->seg = sp ? json_spool_new_segment(sp) : -1;
+	x->a = x->seg < 0 ? json_array() : NULL;
+}
+
+static void jarr_add(struct jarr *x, json_t *v)
+{
+	if (x->seg < 0) {
+		json_array_append_new(x->a, v);
+		return;
+	}
+	/* a failure is the spool's, reported when the document is written */
+	json_spool_add(x->sp, (unsigned)x->seg, v);
+	json_decref(v);
+}
+
+static json_t *jarr_done(struct jarr *x)
+{
+	return x->seg < 0 ? x->a : json_spool_marker(x->sp, (unsigned)x->seg);
+}
+
 static double per_s(uint64_t n, uint64_t ns)
 {
 	return ns ? (double)n / ((double)ns / 1e9) : 0;
@@ -82,12 +113,14 @@ static unsigned job_runs(const struct job *j)
 	return n;
 }
 
-static json_t *host_json(const struct job *j, unsigned h, unsigned nruns)
+static json_t *host_json(const struct job *j, unsigned h, unsigned nruns, struct json_spool *sp)
 {
-	json_t *o = json_object(), *ranks = json_array(), *ph = json_array(), *kern = json_array();
+	json_t *o = json_object(), *ranks = json_array();
+	struct jarr ph, kern;
 	unsigned n = 0;
 	struct job_phase_sum *s = job_phase_sums(j, (int)h, &n);
 	const struct job_rank *lead = &j->ranks[j->hosts[h].first_rank];
+	struct kstat_delta *k = malloc(sizeof(*k));
 
 	json_object_set_new(o, "host", json_u64(h));
 	json_object_set_new(o, "name", json_string(j->hosts[h].name));
@@ -95,26 +128,32 @@ static json_t *host_json(const struct job *j, unsigned h, unsigned nruns)
 		if (j->ranks[r].host == h)
 			json_array_append_new(ranks, json_u64(r));
 	json_object_set_new(o, "ranks", ranks);
+	jarr_init(&ph, sp);
 	for (unsigned i = 0; i < n; i++)
-		json_array_append_new(ph, phase_sum(&s[i]));
-	json_object_set_new(o, "phases", ph);
+		jarr_add(&ph, phase_sum(&s[i]));
+	json_object_set_new(o, "phases", jarr_done(&ph));
 	json_object_set_new(o, "latency", lat_list(j, (int)h, -1, nruns));
+	jarr_init(&kern, sp);
 	/* the host's kernel view: its first rank's, phase by phase */
-	for (unsigned i = 0; lead->delivered && i < lead->nphases; i++) {
+	for (unsigned i = 0; k && lead->delivered && i < lead->nphases; i++) {
 		const struct job_phase *p = &lead->phases[i];
 
-		if (p->k)
-			json_array_append_new(kern, json_pack("{s:o,s:o,s:s,s:o}", "run", json_u64(p->run + 1),
-				"index", json_u64(p->index), "name", p->name, "kernel", kstat_json(p->k)));
+		if (job_phase_kstat(p, k))
+			jarr_add(&kern,
+				 json_pack("{s:o,s:o,s:s,s:o}", "run", json_u64(p->run + 1), "index",
+					   json_u64(p->index), "name", p->name, "kernel", kstat_json(k)));
 	}
-	json_object_set_new(o, "kernel", kern);
+	free(k);
+	json_object_set_new(o, "kernel", jarr_done(&kern));
 	free(s);
 	return o;
 }
 
-static json_t *rank_json(const struct job *j, const struct job_rank *rk, unsigned nruns)
+static json_t *rank_json(const struct job *j, const struct job_rank *rk, unsigned nruns,
+			 struct json_spool *sp)
 {
-	json_t *o = json_object(), *ph = json_array();
+	json_t *o = json_object();
+	struct jarr ph;
 	char err[PATH_MAX + 768];
 
 	json_object_set_new(o, "rank", json_u64(rk->rank));
@@ -135,26 +174,27 @@ static json_t *rank_json(const struct job *j, const struct job_rank *rk, unsigne
 		json_object_set_new(o, "error", json_null());
 	}
 	json_object_set_new(o, "signal", rk->signal ? json_integer(rk->signal) : json_null());
+	jarr_init(&ph, sp);
 	for (unsigned i = 0; i < rk->nphases; i++) {
 		const struct job_phase *p = &rk->phases[i];
 
-		json_array_append_new(ph, json_pack("{s:o,s:o,s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:b,s:o,s:o}",
-			"run", json_u64(p->run + 1), "index", json_u64(p->index), "name", p->name,
-			"release_ns", json_u64(p->release_ns), "end_ns", json_u64(p->end_ns),
-			"ops", json_u64(p->ops), "bytes", json_u64(p->bytes),
-			"cpu_usr_s", json_num(p->usr_s), "cpu_sys_s", json_num(p->sys_s),
-			"stonewalled", p->stonewalled,
-			"at_first_done_ops", json_u64(p->at_first_ops),
-			"at_first_done_bytes", json_u64(p->at_first_bytes)));
+		jarr_add(&ph, json_pack("{s:o,s:o,s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:b,s:o,s:o}", "run",
+					json_u64(p->run + 1), "index", json_u64(p->index), "name", p->name,
+					"release_ns", json_u64(p->release_ns), "end_ns", json_u64(p->end_ns),
+					"ops", json_u64(p->ops), "bytes", json_u64(p->bytes), "cpu_usr_s",
+					json_num(p->usr_s), "cpu_sys_s", json_num(p->sys_s), "stonewalled",
+					p->stonewalled, "at_first_done_ops", json_u64(p->at_first_ops),
+					"at_first_done_bytes", json_u64(p->at_first_bytes)));
 	}
-	json_object_set_new(o, "phases", ph);
+	json_object_set_new(o, "phases", jarr_done(&ph));
 	json_object_set_new(o, "latency", lat_list(j, -1, (int)rk->rank, nruns));
 	return o;
 }
 
-json_t *json_job(const struct job *j)
+json_t *json_job(const struct job *j, struct json_spool *sp)
 {
-	json_t *o = json_object(), *ph = json_array(), *hosts = json_array(), *ranks = json_array();
+	json_t *o = json_object(), *hosts = json_array(), *ranks = json_array();
+	struct jarr ph;
 	unsigned n = 0, nruns = job_runs(j);
 	struct job_phase_sum *s = job_phase_sums(j, -1, &n);
 
@@ -167,14 +207,17 @@ json_t *json_job(const struct job *j)
 	json_object_set_new(o, "clock", json_pack("{s:s,s:s,s:i,s:o}", "reference",
 		"rank 0's CLOCK_MONOTONIC", "method", "ping-pong, best round trip of k",
 		"rounds", (int)j->clock_rounds, "max_error_ns", json_u64(job_clock_error_max(j))));
+	jarr_init(&ph, sp);
 	for (unsigned i = 0; i < n; i++)
-		json_array_append_new(ph, phase_sum(&s[i]));
-	json_object_set_new(o, "phases", ph);
+		jarr_add(&ph, phase_sum(&s[i]));
+	json_object_set_new(o, "phases", jarr_done(&ph));
+	/* one phase list at a time (a fill has thousands): each host computes its own */
+	free(s);
 	for (unsigned h = 0; h < j->nhosts; h++)
-		json_array_append_new(hosts, host_json(j, h, nruns));
+		json_array_append_new(hosts, host_json(j, h, nruns, sp));
 	json_object_set_new(o, "hosts", hosts);
 	for (unsigned r = 0; r < j->nranks; r++)
-		json_array_append_new(ranks, rank_json(j, &j->ranks[r], nruns));
+		json_array_append_new(ranks, rank_json(j, &j->ranks[r], nruns, sp));
 	json_object_set_new(o, "ranks", ranks);
 	if (j->error_rank >= 0 && j->error_text[0])
 		json_object_set_new(o, "first_error", json_pack("{s:i,s:s,s:s}", "rank", j->error_rank,
@@ -182,6 +225,5 @@ json_t *json_job(const struct job *j)
 	else
 		json_object_set_new(o, "first_error", json_null());
 	json_object_set_new(o, "missing", j->missing[0] ? json_string(j->missing) : json_null());
-	free(s);
 	return o;
 }

@@ -8,6 +8,8 @@
 #include <jansson.h>
 
 #include "core/job.h"
+#include "report/json_spool.h"
 
-json_t *json_job(const struct job *j);
+/* sp: where the arrays of one element a phase go (a fill has thousands), NULL: in memory */
+json_t *json_job(const struct job *j, struct json_spool *sp);
 #endif

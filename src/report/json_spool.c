@@ -121,6 +121,22 @@ static int write_all(int fd, const char *p, size_t n)
 	return 0;
 }
 
+int json_spool_new_segment(struct json_spool *s)
+{
+	struct json_spool_seg *n;
+
+	if (s->nseg >= INT_MAX)
+		return -ENOMEM;
+	if (!(n = realloc(s->seg, (s->nseg + 1) * sizeof(*n))))
+		return -ENOMEM;
+	s->seg = n;
+	memset(&n[s->nseg], 0, sizeof(*n));
+	/* "none written yet" is last == nseg */
+	if (s->last == s->nseg)
+		s->last++;
+	return (int)s->nseg++;
+}
+
 int json_spool_add(struct json_spool *s, unsigned seg, const json_t *v)
 {
 	struct json_spool_seg *g;

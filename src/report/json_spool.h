@@ -31,6 +31,9 @@ struct json_spool *json_spool_open(const char *near, unsigned nseg);
 /* Appends v's text to segment seg. 0 or -errno; the first failure is kept and every later
  * call and json_spool_dumpf return it. */
 int json_spool_add(struct json_spool *s, unsigned seg, const json_t *v);
+/* A new segment after the others (a document's arrays beside the ones it was opened for: the
+ * "mpi" object's phases): its number, or -ENOMEM. */
+int json_spool_new_segment(struct json_spool *s);
 /* A new string value that stands for segment seg's array in a document (NULL: no memory). */
 json_t *json_spool_marker(const struct json_spool *s, unsigned seg);
 /* The segment v stands for, or -1 when v is not one of s's markers. s may be NULL. */

@@ -58,7 +58,7 @@ struct workload_report {
 	void (*run_end)(void *st, unsigned run, const void *result);
 	void (*summary)(void *st, const struct driver_result *res);
 	json_t *(*json)(void *st, const struct driver_result *res);
-	const struct json_spool *(*spool)(void *st);
+	struct json_spool *(*spool)(void *st);
 	int (*folded)(void *st, FILE *f, const struct driver_result *res);
 	void (*end)(void *st);
 	/* the workload's own log file: its path in cfg (NULL: none) */

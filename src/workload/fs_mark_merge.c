@@ -164,7 +164,7 @@ int fsm_pack_unit(const void *unit, int64_t off, struct pack *o)
 	pack_u64(o, it->start_unix_s);
 	pack_u64(o, it->obs.taken);
 	if (it->obs.taken)
-		pack_bytes(o, &it->obs.k, sizeof(it->obs.k));
+		pack_kstat(o, &it->obs.k);
 	for (int i = 0; i < FSM_NOPS; i++)
 		pack_opstat(o, &it->op[i]);
 	/* the engine's side, per phase: ring operations, io-wq workers, submitting calls */
@@ -204,7 +204,7 @@ int fsm_unpack_unit(void *unit, struct unpack *u)
 	it->start_unix_s = unpack_u64(u);
 	it->obs.taken = unpack_u64(u);
 	if (it->obs.taken)
-		unpack_bytes(u, &it->obs.k, sizeof(it->obs.k));
+		unpack_kstat(u, &it->obs.k);
 	for (int i = 0; i < FSM_NOPS; i++)
 		unpack_opstat(u, &it->op[i]);
 	unpack_bytes(u, it->engine_ops, sizeof(it->engine_ops));

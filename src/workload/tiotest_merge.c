@@ -121,7 +121,7 @@ int tio_pack(const void *result, int64_t off, struct pack *o)
 			engine_submit_stats_pack(o, &pr->sub);
 		pack_u64(o, pr->obs.taken);
 		if (pr->obs.taken)
-			pack_bytes(o, &pr->obs.k, sizeof(pr->obs.k));
+			pack_kstat(o, &pr->obs.k);
 		pack_u64(o, pr->nthreads);
 		for (unsigned i = 0; i < pr->nthreads; i++) {
 			const struct tio_thread_result *t = &pr->threads[i];
@@ -180,7 +180,7 @@ int tio_unpack(void *result, struct unpack *u)
 			engine_submit_stats_unpack(u, &pr->sub);
 		pr->obs.taken = unpack_u64(u);
 		if (pr->obs.taken)
-			unpack_bytes(u, &pr->obs.k, sizeof(pr->obs.k));
+			unpack_kstat(u, &pr->obs.k);
 		n = unpack_u64(u);
 		if (u->err || n > 4096)
 			return -EPROTO;

@@ -199,9 +199,61 @@ static void test_text(void)
 	}
 }
 
+/* segments added after the ones opened for (the "mpi" object's per-phase arrays after the
+ * iterations): nested in objects of an array, one empty; the same bytes as in memory, and the
+ * first segments' elements still where they were */
+static void test_new_segments(void)
+{
+	struct json_spool *s = json_spool_open(NULL, 1);
+	json_t *doc = json_object(), *mem = json_object(), *hosts = json_array(), *mhosts = json_array();
+	json_t *iters = json_array();
+	int g;
+
+	CHECK(s != NULL, "open");
+	if (!s)
+		return;
+	for (unsigned i = 0; i < 3; i++) {
+		json_t *e = element(i);
+
+		json_spool_add(s, 0, e);
+		json_array_append_new(iters, e);
+	}
+	json_object_set_new(doc, "iterations", json_spool_marker(s, 0));
+	json_object_set_new(mem, "iterations", iters);
+	for (unsigned h = 0; h < 3; h++) {
+		json_t *arr = json_array();
+
+		g = json_spool_new_segment(s);
+		CHECK(g == (int)h + 1, "segment %d, wanted %u", g, h + 1);
+		if (g < 0)
+			break;
+		/* host 1's list is empty */
+		for (unsigned i = 0; h != 1 && i < 2 + h; i++) {
+			json_t *e = element(10 * h + i);
+
+			CHECK(json_spool_add(s, (unsigned)g, e) == 0, "add to segment %d", g);
+			json_array_append_new(arr, e);
+		}
+		json_array_append_new(hosts, json_pack("{s:I, s:o}", "host", (json_int_t)h, "phases",
+						       json_spool_marker(s, (unsigned)g)));
+		json_array_append_new(mhosts, json_pack("{s:I, s:o}", "host", (json_int_t)h, "phases", arr));
+	}
+	CHECK(json_spool_count(s, 1) == 2 && json_spool_count(s, 2) == 0, "counts");
+	CHECK(json_spool_count(s, 0) == 3 && json_spool_count(s, 3) == 4, "counts");
+	/* the segment written before the new ones cannot grow again: contiguity */
+	CHECK(json_spool_add(s, 1, iters) == -EINVAL, "an earlier segment grew");
+	json_object_set_new(doc, "mpi", json_pack("{s:o}", "hosts", hosts));
+	json_object_set_new(mem, "mpi", json_pack("{s:o}", "hosts", mhosts));
+	compare("new segments", doc, mem, s);
+	json_decref(doc);
+	json_decref(mem);
+	json_spool_free(s);
+}
+
 int main(void)
 {
 	test_shapes();
+	test_new_segments();
 	test_markers();
 	test_csv();
 	test_text();

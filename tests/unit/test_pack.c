@@ -78,6 +78,34 @@ int main(void)
 		CHECK(u.err && h.count == 0, "bad bucket index taken");
 		pack_free(&q);
 	}
+	/* a kernel view travels with its disks only, and comes back whole */
+	{
+		struct pack q = { 0 };
+		struct kstat_delta *k = calloc(2, sizeof(*k)), *k2 = k + 1;
+
+		CHECK(k != NULL, "calloc");
+		k->wall_ns = 123456789;
+		k->ndisks = 2;
+		strcpy(k->disk[0].name, "loop7");
+		k->disk[1].wr_bytes = 4096;
+		k->disk[1].util_pct = 12.5;
+		k->have_mem = true;
+		k->cpu_s[1] = 0.75;
+		k->mem_end[2] = 99;
+		pack_kstat(&q, k);
+		CHECK(q.len < sizeof(*k) / 2, "packed %zu of %zu bytes", q.len, sizeof(*k));
+		memset(k2, 0xa5, sizeof(*k2));
+		unpack_init(&u, q.buf, q.len);
+		unpack_kstat(&u, k2);
+		CHECK(unpack_done(&u) == 0 && !memcmp(k, k2, sizeof(*k)), "kernel view round trip");
+		/* more disks than it holds: an error, never a read past its end */
+		((struct kstat_delta *)q.buf)->ndisks = KSTAT_MAX_DISKS + 1;
+		unpack_init(&u, q.buf, q.len);
+		unpack_kstat(&u, k2);
+		CHECK(u.err && k2->ndisks == 0, "ndisks %u taken", k2->ndisks);
+		pack_free(&q);
+		free(k);
+	}
 	/* left-over bytes are an error too */
 	unpack_init(&u, p.buf, p.len);
 	unpack_u64(&u);
