@@ -538,11 +538,28 @@ static void watch_nap(struct mpi_job *j, uint64_t ns)
 	pthread_mutex_unlock(&j->mu);
 }
 
+/* Longer than any nap of the watch thread and its round (WATCH_IDLE_MAX_NS), under load too:
+ * a gap between two rounds beyond it is time this rank did not run (SIGSTOP, a VM paused). */
+#define WATCH_PAUSED_NS UINT64_C(1000000000)
+
+/* The time this rank was not running (since its last round ended at last) is nobody's silence:
+ * the others' messages of that time wait in its queue. Every rank's last word moves on by the
+ * gap, so that it is judged only on what this rank has had a chance to hear. Returns now. */
+static uint64_t paused_credit(struct mpi_job *j, uint64_t last)
+{
+	uint64_t now = clock_ns(), gap = now - last;
+
+	if (now > last && gap > WATCH_PAUSED_NS)
+		for (int r = 0; r < j->size; r++)
+			atomic_fetch_add(&j->heard[r], gap);
+	return now;
+}
+
 static void *watch_main(void *arg)
 {
 	struct mpi_job *j = arg;
 	struct ctl_msg *in = malloc(sizeof(*in));
-	uint64_t period = j->timeout_ns / 4, last_hb = 0, idle_ns = 0;
+	uint64_t period = j->timeout_ns / 4, last_hb = 0, idle_ns = 0, woke = clock_ns();
 	MPI_Request rq;
 
 	if (!in)
@@ -555,6 +572,7 @@ static void *watch_main(void *arg)
 	while (!atomic_load(&j->watch_stop)) {
 		uint64_t now;
 
+		woke = paused_credit(j, woke);
 		for (;;) {
 			MPI_Status st;
 			int flag = 0;
@@ -1006,6 +1024,32 @@ int mpi_job_exit_code(struct mpi_job *j, int code)
 	return code;
 }
 
+/* Every rank waits here for the others before MPI_Finalize: Open MPI's finalize waits for a
+ * slower rank in 100 us naps with a progress pass each (~20 % of a CPU per waiting rank while
+ * a rank is stopped or still busy), this wait naps as the others do and leaves the CPU to the
+ * ranks still working. The watch thread keeps judging liveness meanwhile: a rank found dead
+ * (or rank 0 on a rank) ends the wait and the job is aborted. Returns false then. */
+static bool end_barrier(struct mpi_job *j)
+{
+	uint64_t t0 = clock_ns();
+	MPI_Request rq;
+
+	if (j->size == 1 || MPI_Ibarrier(j->comm, &rq) != MPI_SUCCESS)
+		return true;
+	for (;;) {
+		int flag = 0;
+		bool dead = atomic_load(&j->rank0_dead);
+
+		if (MPI_Test(&rq, &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS || flag)
+			return true;
+		for (int r = 0; r < j->size && !dead; r++)
+			dead = atomic_load(&j->dead[r]);
+		if (dead)
+			return false;
+		poll_pause(t0, POLL_END_NAP_MAX_NS);
+	}
+}
+
 int mpi_job_end(struct mpi_job *j, int code)
 {
 	uint64_t t0 = clock_ns();
@@ -1014,6 +1058,8 @@ int mpi_job_end(struct mpi_job *j, int code)
 	if (!j->exit_agreed)
 		code = mpi_job_exit_code(j, code);
 	abort_job = j->abort_job;
+	if (!abort_job && !end_barrier(j))
+		abort_job = true;
 	/* what is in flight goes out (a bounded wait: a peer gone takes nothing) */
 	while (reap_sends(j) && clock_ns() - t0 < UINT64_C(5000000000)) {
 		struct timespec ts = { 0, 1000000 };
