@@ -4,7 +4,7 @@
 # t6020: fsbench __after's time limit, escaping and exit status, with fake checkers first on
 # PATH (fsbench finds a tool by name in $PATH first: the fake's path is the JSON's command) on a
 # small unmounted ext4 loop device. A checker that sleeps, and one that daemonizes a sleeper
-# holding its output and exits 0: --after-timeout 2 ends each in about 2 s, the check is a
+# holding its output and exits 0: --after-timeout 1 ends each in about 1 s, the check is a
 # finding (CHECK FAILED, timed out; JSON verdict failed, timed_out, timeout_s), exit 1, and no
 # process of theirs survives. The real e2fsck's limit is auto: 600 s plus 10 s per GiB (610 s
 # here). SIGINT during a hung check: exit 130 within 2 s, nothing left running. Escape sequences
@@ -47,17 +47,17 @@ export PATH=$FAKE_BIN:$PATH
 for kind in sleeps daemonizes; do
     fake_tool e2fsck $kind
     start=$(date +%s%N)
-    timeout 30 "$FSBENCH" __after fsck "$LOOP" ext4 --after-timeout 2 --json $kind.json > out 2> err; rc=$?
+    timeout 30 "$FSBENCH" __after fsck "$LOOP" ext4 --after-timeout 1 --json $kind.json > out 2> err; rc=$?
     ms=$(( ($(date +%s%N) - start) / 1000000 ))
     [ $rc != 124 ] || fail "$kind: __after hung (killed after 30 s)"
     left=$(fake_left)
     [ -z "$left" ] || fail "$kind: fake checker processes left: $left"
     [ $rc = 1 ] || fail "$kind: exit $rc, expected 1: $(cat err) $(cat out)"
-    [ $ms -ge 2000 ] && [ $ms -lt 6000 ] || fail "$kind: took $ms ms (limit 2 s)"
-    grep -q "^fsck ext4 $LOOP: CHECK FAILED: e2fsck did not finish within 2 s: timed out, its processes killed$" out ||
+    [ $ms -ge 1000 ] && [ $ms -lt 5000 ] || fail "$kind: took $ms ms (limit 1 s)"
+    grep -q "^fsck ext4 $LOOP: CHECK FAILED: e2fsck did not finish within 1 s: timed out, its processes killed$" out ||
         fail "$kind: $(cat out)"
     jq -e --arg bin "$FAKE_BIN/e2fsck" '.verdict == "failed" and .finding == true and .timed_out == true
-        and .timeout_s == 2 and (.command | startswith($bin + " -f -n "))' $kind.json > /dev/null ||
+        and .timeout_s == 1 and (.command | startswith($bin + " -f -n "))' $kind.json > /dev/null ||
         fail "$kind JSON: $(cat $kind.json)"
     ok "a checker that $kind: timed out after $ms ms, a finding (exit 1), nothing left"
 done

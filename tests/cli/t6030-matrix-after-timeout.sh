@@ -4,7 +4,7 @@
 # t6030: fsbench matrix --after fsck with fake checkers first on PATH (the runner finds e2fsck
 # by name in $PATH first: the after file's command is the fake's), on its own small loop ext4.
 # A checker that sleeps and one that daemonizes a sleeper holding its output: with
-# --after-timeout 2 (the second time as after-timeout = in the experiment file) the check is a
+# --after-timeout 1 (the second time as after-timeout = in the experiment file) the check is a
 # finding, "timed out" (FINDING line, after file, manifest, summary.json, report.md first), the
 # exit status that of the runs (0), no process of theirs left. A checker that prints escape
 # sequences: its FINDING line and the report's terminal summary escaped. SIGINT while the check
@@ -59,31 +59,31 @@ for kind in sleeps daemonizes; do
     fake_tool e2fsck $kind
     R=$SCRATCH/r-$kind
     if [ $kind = sleeps ]; then
-        matrix "$R" --after-timeout 2; rc=$?
+        matrix "$R" --after-timeout 1; rc=$?
     else
-        printf '[experiment]\nname = tiotest\nafter-timeout = 2s\n' > exp.ini
+        printf '[experiment]\nname = tiotest\nafter-timeout = 1s\n' > exp.ini
         matrix "$R" exp.ini; rc=$?
     fi
     nothing_left "$kind"
     [ $rc = 0 ] || fail "$kind: matrix exit $rc: $(cat err)"
-    grep -q "^fsbench matrix: FINDING after run 1/1 tiotest #1: e2fsck timed out: e2fsck did not finish within 2 s: timed out, its processes killed$" err ||
+    grep -q "^fsbench matrix: FINDING after run 1/1 tiotest #1: e2fsck timed out: e2fsck did not finish within 1 s: timed out, its processes killed$" err ||
         fail "$kind: no timed-out finding: $(cat err)"
     grep -q 'FINDING: after 1 run the filesystem checker found errors or could not check' err ||
         fail "$kind: no closing finding line: $(cat err)"
     A=$R/runs/tiotest/after-run-1.json
     jq -e --arg bin "$FAKE_BIN/e2fsck" '.fsck.verdict == "failed" and .fsck.finding and .fsck.timed_out
-        and .fsck.timeout_s == 2 and (.fsck.command | startswith($bin + " "))' "$A" > /dev/null ||
+        and .fsck.timeout_s == 1 and (.fsck.command | startswith($bin + " "))' "$A" > /dev/null ||
         fail "$kind: the after file: $(jq -c .fsck "$A")"
     jq -e '.runs[0].fsck_verdict == "failed" and .runs[0].fsck_finding and .runs[0].status == "ok"
         and .runs[0].after_status == "done"' "$R/manifest.json" > /dev/null ||
         fail "$kind: the manifest: $(jq -c '.runs[0]' "$R/manifest.json")"
-    grep -q '^    tiotest run 1: e2fsck timed out: e2fsck did not finish within 2 s' out ||
+    grep -q '^    tiotest run 1: e2fsck timed out: e2fsck did not finish within 1 s' out ||
         fail "$kind: the terminal summary: $(cat out)"
     jq -e '.findings | length == 1 and .[0].timed_out == true and .[0].verdict == "failed"' "$R/summary.json" > /dev/null ||
         fail "$kind: summary.json findings: $(jq -c .findings "$R/summary.json")"
     grep -q '^- cell tiotest, run 1: e2fsck timed out' "$R/report.md" ||
         fail "$kind: report.md: $(grep -A3 '^## Findings' "$R/report.md")"
-    ok "a checker that $kind: timed out at 2 s, a finding, exit 0, nothing left"
+    ok "a checker that $kind: timed out at 1 s, a finding, exit 0, nothing left"
 done
 
 fake_tool e2fsck escapes 4
