@@ -94,6 +94,25 @@ no_files() {
     [ -z "$left" ] || fail "files left behind in $1: $left"
 }
 
+# nap SECONDS: sleep without starting a process (a read that times out on a FIFO nobody writes):
+# for polling loops, where a `sleep` (and an `ls` or `pgrep`) per turn costs more CPU than what
+# they wait for under load. The FIFO is opened on the first nap.
+nap() {
+    if [ -z "${_NAP_FD:-}" ]; then
+        [ -p "$SCRATCH/.nap" ] || mkfifo "$SCRATCH/.nap" || fail "mkfifo $SCRATCH/.nap"
+        exec {_NAP_FD}<> "$SCRATCH/.nap"
+    fi
+    read -r -t "$1" -u "$_NAP_FD"
+    return 0
+}
+
+# has_entries DIR: DIR exists and holds something (a glob, no `ls` forked)
+has_entries() {
+    local e
+    for e in "$1"/* "$1"/.[!.]* "$1"/..?*; do [ -e "$e" ] || [ -L "$e" ] && return 0; done
+    return 1
+}
+
 # expect_exit CODE CMD...: run CMD, check its exit status
 expect_exit() {
     local want=$1; shift

@@ -41,18 +41,22 @@ run() {
     esac
 }
 
-# refused CMD REGEX ARGS...: exit 2 before running, one line matching REGEX, nothing made
+# refused CMD REGEX ARGS...: exit 2 before running, one line matching REGEX, nothing made.
+# The checks use the shell's own means (mapfile, [[ =~ ]], globs) where they can: they were
+# 12 processes a case, 35 cases, most of the test's CPU.
 refused() {
-    local cmd=$1 re=$2 rc; shift 2
+    local cmd=$1 re=$2 rc lines names=() e; shift 2
     cases=$((cases + 1))
     run "$cmd" "$@" < /dev/null > "$SCRATCH/stdout" 2> "$SCRATCH/stderr"; rc=$?
     [ "$rc" = 2 ] || fail "$cmd $*: exit $rc, expected 2; stderr: $(cat "$SCRATCH/stderr")"
-    [ "$(wc -l < "$SCRATCH/stderr")" = 1 ] && grep -Eq -- "$re" "$SCRATCH/stderr" ||
+    mapfile -t lines < "$SCRATCH/stderr"
+    [ ${#lines[@]} = 1 ] && [[ ${lines[0]} =~ $re ]] ||
         fail "$cmd $*: expected one line matching /$re/: $(cat "$SCRATCH/stderr")"
     [ ! -s "$SCRATCH/stdout" ] || fail "$cmd $*: printed: $(head -3 "$SCRATCH/stdout")"
-    [ -z "$(ls -A "$DIR")" ] || fail "$cmd $*: the run started: $(ls -A "$DIR")"
-    [ -z "$(ls -A "$CWD")" ] || fail "$cmd $*: created in the working directory: $(ls -A "$CWD")"
-    [ "$(ls -A "$OUT" | sort | tr '\n' ' ')" = "dangling.json dir.folded link.json link.png planted.folded " ] ||
+    ! has_entries "$DIR" || fail "$cmd $*: the run started: $(ls -A "$DIR")"
+    ! has_entries "$CWD" || fail "$cmd $*: created in the working directory: $(ls -A "$CWD")"
+    for e in "$OUT"/* "$OUT"/.[!.]* "$OUT"/..?*; do [ -e "$e" ] || [ -L "$e" ] && names+=("${e##*/}"); done
+    [ "${names[*]}" = "dangling.json dir.folded link.json link.png planted.folded" ] ||
         fail "$cmd $*: the output directory changed: $(ls -lA "$OUT")"
     [ -L "$OUT/link.json" ] && [ -L "$OUT/planted.folded" ] && [ -L "$OUT/link.png" ] &&
         [ -L "$OUT/dangling.json" ] || fail "$cmd $*: a link was replaced"

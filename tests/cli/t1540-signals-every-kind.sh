@@ -14,7 +14,10 @@ cd "$SCRATCH" || fail "cd"
 cases=0
 
 # start WORKLOAD DIR: a run that does not end by itself, in the background ($pid); returns once
-# it has created files (its signal handlers are in place before that)
+# it has created files (its signal handlers are in place before that). The polls start no
+# process (has_entries, nap: lib.sh) and look every 10 ms: the run works at full speed on two
+# threads until the signal, and fs_mark's cleanup removes all it made, so each poll's delay was
+# CPU (ls and sleep per 50 ms: 50 s of CPU for the test under load, 2 s a case)
 start() {
     local wl=$1 dir=$2 i
     case $wl in
@@ -23,17 +26,14 @@ start() {
     fs_mark) "$FSBENCH" fs_mark -d "$dir" -n 1000000 -s 0 -S 0 -t 2 -l log > out 2> err & ;;
     esac
     pid=$!
-    for i in $(seq 200); do
-        [ -n "$(ls -A "$dir" 2> /dev/null)" ] && break
-        sleep 0.05
-    done
-    [ -n "$(ls -A "$dir" 2> /dev/null)" ] || { kill -KILL $pid; fail "$wl: no files after 10 s: $(cat err)"; }
+    for ((i = 0; i < 1000; i++)); do has_entries "$dir" && break; nap 0.01; done
+    has_entries "$dir" || { kill -KILL $pid; fail "$wl: no files after 10 s: $(cat err)"; }
 }
 
 # finish WHAT: wait (at most 10 s) for $pid; sets rc
 finish() {
     local i
-    for i in $(seq 200); do kill -0 $pid 2> /dev/null || break; sleep 0.05; done
+    for ((i = 0; i < 1000; i++)); do kill -0 $pid 2> /dev/null || break; nap 0.01; done
     if kill -0 $pid 2> /dev/null; then kill -KILL $pid; fail "$1: still running 10 s after the signal"; fi
     wait $pid; rc=$?
 }
@@ -42,7 +42,7 @@ finish() {
 # fs_mark's directory is gone (fs_mark created it)
 nothing_left() {
     case $1 in
-    tiotest) [ -z "$(ls -A "$2")" ] || fail "$3: files left: $(ls -A "$2")"; rmdir "$2" ;;
+    tiotest) ! has_entries "$2" || fail "$3: files left: $(ls -A "$2")"; rmdir "$2" ;;
     fs_mark) [ ! -e "$2" ] || fail "$3: left behind: $(find "$2" | head -3) ($(find "$2" | wc -l) entries)" ;;
     esac
 }
@@ -75,9 +75,9 @@ for wl in tiotest fs_mark; do
     fs_mark) (trap '' USR1; exec "$FSBENCH" fs_mark -d "$SCRATCH/$wl-ign" -n 1000000 -s 0 -S 0 -t 2 -l log > out 2> err) & ;;
     esac
     pid=$!
-    for i in $(seq 200); do [ -n "$(ls -A "$SCRATCH/$wl-ign" 2> /dev/null)" ] && break; sleep 0.05; done
+    for ((i = 0; i < 1000; i++)); do has_entries "$SCRATCH/$wl-ign" && break; nap 0.01; done
     kill -USR1 $pid
-    sleep 0.3
+    nap 0.3
     kill -0 $pid 2> /dev/null || { wait $pid; fail "$wl: USR1 ignored by the parent stopped the run (exit $?)"; }
     kill -INT $pid
     finish "$wl SIGINT after an ignored USR1"
