@@ -73,6 +73,24 @@ static void wait_until(struct phase_limit *l, uint64_t at_ns)
 			break;
 }
 
+/* Waits until `after` past the phase's start. The limit is armed at the release, just before
+ * the window opens (core/run.c: phase_window_open stamps p->start_ns next); on a busy host
+ * the two can be milliseconds apart, and a limit counted from the arming cut the window
+ * short of it (0.481 s for a 0.5 s limit at load 12). So the wait is counted from the later
+ * of the two: the window's start once it is stamped. */
+static void wait_after_start(struct phase_limit *l, uint64_t after)
+{
+	uint64_t t0 = l->t0_ns, s;
+
+	for (;;) {
+		wait_until(l, t0 + after);
+		s = __atomic_load_n(&l->p->start_ns, __ATOMIC_ACQUIRE);
+		if (l->cancel || s <= t0)
+			return;
+		t0 = s;
+	}
+}
+
 static void *limit_main(void *arg)
 {
 	struct phase_limit *l = arg;
@@ -80,7 +98,7 @@ static void *limit_main(void *arg)
 
 	pthread_mutex_lock(&l->mu);
 	if (l->ramp_ns && l->snap) {
-		wait_until(l, l->t0_ns + l->ramp_ns);
+		wait_after_start(l, l->ramp_ns);
 		if (!l->cancel) {
 			for (unsigned i = 0; i < p->nworkers; i++)
 				if (p->workers[i].live)
@@ -89,7 +107,7 @@ static void *limit_main(void *arg)
 		}
 	}
 	if (l->limit_ns) {
-		wait_until(l, l->t0_ns + l->limit_ns);
+		wait_after_start(l, l->limit_ns);
 		if (!l->cancel) {
 			int go = RUN_GO;
 

@@ -314,7 +314,8 @@ static void phase_window_open(struct phase *p, struct rusage *r0)
 {
 	getrusage(RUSAGE_SELF, r0);
 	p->cpu0_s = cputime_s(CLOCK_PROCESS_CPUTIME_ID);
-	p->start_ns = clock_ns();
+	/* read by the phase's limit thread (core/phase_limit.c), which counts from it */
+	__atomic_store_n(&p->start_ns, clock_ns(), __ATOMIC_RELEASE);
 }
 
 static void phase_window_close(struct phase *p, const struct rusage *r0)
