@@ -12,7 +12,11 @@
 #include "core/clock.h"
 #include "core/run.h"
 
-#define BASE_TICK_MAX_NS 500000u     /* 0.5 ms: a phase of 10 ms still gets 20 points */
+/* 5 ms: a phase of 100 ms still gets 20 points. Each tick wakes this thread on a CPU the
+ * workers (or io_uring's io-wq worker) are using, and the wake-up preempts them: at 0.5 ms
+ * (40 wake-ups in a phase's first 20 ms, ~100 in a 0.2 s phase) tiotest --engine io_uring
+ * at depth 8 ran 10-25 % slower on a quiet 2-CPU host (bench/README.md, uring.sh). */
+#define BASE_TICK_MAX_NS 5000000u
 #define MAX_PENDING 40               /* intervals held before the tick doubles */
 #define PROGRESS_NS 250000000u       /* redraw the status line 4 times a second */
 

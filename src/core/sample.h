@@ -4,14 +4,14 @@
  * syscall).
  *
  * Interval choice. The user asks for an interval (--interval, default 1 s) but a phase should
- * have at least ~20 points however short it is. The reporter starts at a base tick of
- * interval / 2^k (the first such value <= 0.5 ms) and keeps cumulative snapshots; whenever it
+ * have at least ~20 points (a phase of 100 ms or more). The reporter starts at a base tick of
+ * interval / 2^k (the first such value <= 5 ms) and keeps cumulative snapshots; whenever it
  * holds 40 intervals and the tick is still below the interval, it drops every other snapshot
  * and doubles the tick (merging two intervals is dropping the snapshot between them, since the
  * snapshots are cumulative). Once the tick equals the interval, finished intervals are turned
  * into samples at once, so memory stays bounded (about 40 sparse histograms) whatever the
  * phase length. The last interval ends at the phase end and may be shorter; a phase shorter
- * than 10 ms gets fewer than 20 points. */
+ * than 100 ms gets fewer than 20 points. */
 #ifndef FSB_SAMPLE_H
 #define FSB_SAMPLE_H
 #include <stdbool.h>

@@ -9,6 +9,8 @@
 #include "engine/engine.h"
 #include "sys/perf.h"
 
+/* The two tables are aligned by hand: clang-format would put every field on a line. */
+/* clang-format off */
 #define RUN_OPTS(F, UNIT)                                                                          \
 	{ 0, "json", OPT_STR, F(run.json), "FILE", 0, 0, 0, 0,                                          \
 	  "write the full result as JSON to FILE ('-' or /dev/stdout: stdout, then nothing else "   \
@@ -26,7 +28,7 @@
 	  "a name for this result (e.g. kmemleak=on), stored in the JSON" },                       \
 	{ 0, "interval", OPT_TIME, F(run.interval_ns), "TIME", 1000000, UINT64_C(3600000000000), 0, 0, \
 	  "time series resolution of each " UNIT " in the JSON (ns/us/ms/s/m/h; bare: seconds); "  \
-	  "a short " UNIT " gets finer points, at least ~20" },                                    \
+	  "a short " UNIT " gets finer points (down to 5 ms), at least ~20" },                     \
 	{ 0, "time-limit", OPT_TIME, F(run.time_limit_ns), "TIME", 1000000, UINT64_C(31536000000000000), \
 	  0, 0, "end each " UNIT " TIME after its start: the work done so far is counted and the "   \
 	  "result marked 'stopped by time limit' (a phase that ends sooner is not)" },             \
@@ -70,6 +72,7 @@
 	{ 0, "iodepth", OPT_UINT, F(eng.iodepth), "N", 1, 4096, 0, 0,                               \
 	  "requests each thread keeps in flight, for engines that queue them (psync and mmap: 1)" }, \
 	{ 0, NULL, OPT_GROUPS, F(eng), NULL, 0, 0, 0, 0, NULL }
+/* clang-format on */
 /* The opt_cmd member that goes with them. */
 #define ENGINE_OPT_GROUPS .groups = &engine_opt_groups
 #define ENGINE_OPTS_DEFAULTS(c)                                                                    \
