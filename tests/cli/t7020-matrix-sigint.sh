@@ -44,6 +44,16 @@ for seed in 11 23 37 41 59; do
     pid=$!
     sleep "$delay"
     kill -$sig $pid 2>/dev/null
+    # an experiment that does not end within 120 s of its signal hangs: say where (every
+    # process below it and what each waits in), once seen under ASan at load 4.5
+    for _ in $(seq 1200); do kill -0 $pid 2>/dev/null || break; nap 0.1; done
+    if kill -0 $pid 2>/dev/null; then
+        for q in $pid $(pgrep -d ' ' -P $pid) $(for c in $(pgrep -P $pid); do pgrep -P $c; done); do
+            echo "pid $q: $(tr '\0' ' ' < /proc/$q/cmdline 2>/dev/null | cut -c1-200)"
+            for t in /proc/$q/task/*; do echo "  task ${t##*/}: $(cat $t/wchan 2>/dev/null) $(cut -d' ' -f3 $t/stat 2>/dev/null)"; done
+        done >&2
+        fail "seed $seed: SIG$sig after ${delay}s: still running 120 s later (its processes above): $(cat err)"
+    fi
     wait $pid; rc=$?
     [ $rc = $want ] || fail "seed $seed: SIG$sig after ${delay}s: exit $rc, expected $want: $(cat err)"
     jq -e '.state == "interrupted"' "$r/manifest.json" >/dev/null ||
