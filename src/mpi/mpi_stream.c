@@ -17,6 +17,7 @@
 #include "core/run.h"
 #include "core/sample.h"
 #include "mpi/mpi_job.h"
+#include "mpi/mpi_sendq.h"
 
 enum { MSG_SAMPLE = 1, MSG_PHASE_END, MSG_FINAL };
 
@@ -44,11 +45,6 @@ struct sphase {
 	unsigned npend, cappend;
 };
 
-struct send {
-	MPI_Request rq;
-	struct smsg *buf;
-};
-
 struct mpi_stream {
 	struct mpi_job *j;
 	MPI_Comm comm;
@@ -59,8 +55,7 @@ struct mpi_stream {
 	bool have_cur;
 	unsigned cur_run, cur_phase;
 	int64_t last_slot;
-	struct send *sends;
-	unsigned nsends, capsends;
+	struct mpi_sendq sends; /* to rank 0, in flight */
 	/* rank 0 */
 	pthread_mutex_t amu;
 	struct sphase *ph;
@@ -73,47 +68,16 @@ struct mpi_stream {
 };
 
 /* ---- every rank ---------------------------------------------------------------------------- */
-static void reap(struct mpi_stream *s)
-{
-	unsigned k = 0;
-
-	for (unsigned i = 0; i < s->nsends; i++) {
-		int done = 0;
-
-		MPI_Test(&s->sends[i].rq, &done, MPI_STATUS_IGNORE);
-		if (done)
-			free(s->sends[i].buf);
-		else
-			s->sends[k++] = s->sends[i];
-	}
-	s->nsends = k;
-}
-
 /* to rank 0 without waiting: a rank 0 that is gone must not stop this rank's sampler */
 static void post(struct mpi_stream *s, const struct smsg *m)
 {
 	struct smsg *b;
 
-	pthread_mutex_lock(&s->mu);
-	reap(s);
-	if (s->nsends == s->capsends) {
-		unsigned cap = s->capsends ? s->capsends * 2 : 32;
-		struct send *n = realloc(s->sends, cap * sizeof(*n));
-
-		if (!n)
-			goto out;
-		s->sends = n;
-		s->capsends = cap;
-	}
 	if (!(b = malloc(sizeof(*b))))
-		goto out;
+		return;
 	*b = *m;
-	if (MPI_Isend(b, (int)sizeof(*b), MPI_BYTE, 0, 0, s->comm, &s->sends[s->nsends].rq) != MPI_SUCCESS) {
-		free(b);
-		goto out;
-	}
-	s->sends[s->nsends++].buf = b;
-out:
+	pthread_mutex_lock(&s->mu);
+	mpi_sendq_post(&s->sends, b, sizeof(*b), 0, 0, s->comm);
 	pthread_mutex_unlock(&s->mu);
 }
 
@@ -437,8 +401,6 @@ void mpi_stream_end(struct mpi_stream *s)
 
 void mpi_stream_free(struct mpi_stream *s)
 {
-	uint64_t until;
-
 	if (!s)
 		return;
 	if (s->thr_on) {
@@ -446,19 +408,10 @@ void mpi_stream_free(struct mpi_stream *s)
 		atomic_store(&s->quit, true);
 		pthread_join(s->thr, NULL);
 	}
-	/* a rank 0 that is gone never takes the last sends: given up after 2 s (their buffers
-	 * stay, the library may still read them) */
-	until = clock_ns() + 2000000000ull;
+	/* a rank 0 that is gone never takes the last sends: given up after 2 s */
 	pthread_mutex_lock(&s->mu);
-	for (reap(s); s->nsends && clock_ns() < until; reap(s)) {
-		const struct timespec pause = { 0, 1000000 };
-
-		nanosleep(&pause, NULL);
-	}
-	for (unsigned i = 0; i < s->nsends; i++)
-		MPI_Request_free(&s->sends[i].rq);
+	mpi_sendq_finish(&s->sends, clock_ns() + 2000000000ull);
 	pthread_mutex_unlock(&s->mu);
-	free(s->sends);
 	while (s->nph)
 		phase_free(s, 0);
 	free(s->ph);

@@ -14,16 +14,12 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "mpi/mpi_sendq.h"
 #include "report/json_spool.h"
 
 /* before each unit's bytes in a message; every rank runs the same build */
 struct uhdr {
 	uint32_t run, k;
-};
-
-struct usend {
-	MPI_Request rq;
-	void *buf;
 };
 
 /* rank 0: where a rank's units of a run are in the spool, by k */
@@ -42,8 +38,7 @@ struct mpi_units {
 	MPI_Comm comm;
 	unsigned *own; /* this rank's units per run */
 	unsigned nown;
-	struct usend *sends; /* the others: sends in flight */
-	unsigned nsends, capsends;
+	struct mpi_sendq sends; /* the others: sends in flight */
 	FILE *f; /* rank 0: the spool, a u64 length before each unit */
 	uint64_t end;
 	struct urank *ranks;
@@ -69,50 +64,18 @@ static int count_own(struct mpi_units *u, unsigned run)
 }
 
 /* ---- the others: send without waiting ----------------------------------------------------- */
-static void reap(struct mpi_units *u)
-{
-	unsigned k = 0;
-
-	for (unsigned i = 0; i < u->nsends; i++) {
-		int done = 0;
-
-		MPI_Test(&u->sends[i].rq, &done, MPI_STATUS_IGNORE);
-		if (done)
-			free(u->sends[i].buf);
-		else
-			u->sends[k++] = u->sends[i];
-	}
-	u->nsends = k;
-}
-
 static int send_unit(struct mpi_units *u, unsigned run, const void *buf, size_t len)
 {
 	struct uhdr h = { .run = run, .k = run < u->nown ? u->own[run] : 0 };
 	unsigned char *b;
 
-	reap(u);
 	if (len > (size_t)INT32_MAX - sizeof(h))
 		return -EMSGSIZE;
-	if (u->nsends == u->capsends) {
-		unsigned cap = u->capsends ? u->capsends * 2 : 8;
-		struct usend *n = realloc(u->sends, cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		u->sends = n;
-		u->capsends = cap;
-	}
 	if (!(b = malloc(sizeof(h) + len)))
 		return -ENOMEM;
 	memcpy(b, &h, sizeof(h));
 	memcpy(b + sizeof(h), buf, len);
-	if (MPI_Isend(b, (int)(sizeof(h) + len), MPI_BYTE, 0, 0, u->comm, &u->sends[u->nsends].rq) !=
-	    MPI_SUCCESS) {
-		free(b);
-		return -EIO;
-	}
-	u->sends[u->nsends++].buf = b;
-	return 0;
+	return mpi_sendq_post(&u->sends, b, sizeof(h) + len, 0, 0, u->comm);
 }
 
 /* ---- rank 0: the spool ------------------------------------------------------------------------ */
@@ -295,21 +258,10 @@ int mpi_units_get(struct mpi_units *u, int rank, unsigned run, unsigned k, void 
 
 void mpi_units_free(struct mpi_units *u)
 {
-	uint64_t until;
-
 	if (!u)
 		return;
-	/* a rank 0 that is gone never takes the last sends: given up after 2 s (their buffers
-	 * stay, the library may still read them) */
-	until = clock_ns() + 2000000000ull;
-	for (reap(u); u->nsends && clock_ns() < until; reap(u)) {
-		const struct timespec pause = { 0, 1000000 };
-
-		nanosleep(&pause, NULL);
-	}
-	for (unsigned i = 0; i < u->nsends; i++)
-		MPI_Request_free(&u->sends[i].rq);
-	free(u->sends);
+	/* a rank 0 that is gone never takes the last sends: given up after 2 s */
+	mpi_sendq_finish(&u->sends, clock_ns() + 2000000000ull);
 	for (int r = 0; u->ranks && r < u->size; r++) {
 		for (unsigned i = 0; i < u->ranks[r].nruns; i++)
 			free(u->ranks[r].runs[i].off);
