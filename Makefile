@@ -58,6 +58,12 @@ MPI_OBJS := $(MPI_SRCS:src/%.c=$(BUILD)/obj/%.o)
 HAVE_MPI := $(shell printf '\043include <mpi.h>\nint main(void) { return 0; }\n' | \
 	$(MPICC) -x c -fsyntax-only - >/dev/null 2>&1 && echo yes)
 
+# The builds inside check, asan and tsan run one job per CPU when make itself was given no -j
+# (a plain `make check` on a fresh machine); with -j they share its job server. MAKEFLAGS holds
+# -j only in recipes, hence the deferred `=`.
+NPROC := $(shell nproc 2>/dev/null || echo 1)
+SUBMAKE_J = $(if $(findstring -j,$(MAKEFLAGS)),,-j$(NPROC))
+
 .PHONY: FORCE all check check-package unit cli demo bench asan tsan tsan-run fuzz install uninstall clean deps deps-test man mpi mpi-if-any
 all: $(BIN) $(BUILD)/fsbench.1 $(BUILD)/completion/fsbench $(BUILD)/completion/_fsbench
 ifeq ($(HAVE_MPI),yes)
@@ -146,11 +152,11 @@ unit: $(UNIT_BINS)
 # Every test: unit programs, then the numbered CLI scripts. One summary line at the end.
 # The build's packages first (installed when root), then a make that sees them.
 check: deps
-	$(Q)$(MAKE) --no-print-directory all unit $(TEST_BIN)
+	$(Q)$(MAKE) $(SUBMAKE_J) --no-print-directory all unit $(TEST_BIN)
 	$(Q)scripts/deps.sh test
 	$(Q)scripts/deps.sh mpi
 	@# fsbench-mpi, now that the mpi stage is there (a new make sees mpicc)
-	$(Q)$(MAKE) --no-print-directory mpi-if-any
+	$(Q)$(MAKE) $(SUBMAKE_J) --no-print-directory mpi-if-any
 	$(Q)FSBENCH=$(abspath $(BIN)) FSBENCH_TEST=$(abspath $(TEST_BIN)) FSBENCH_MPI=$(abspath $(MPI_BIN)) \
 		BUILD=$(abspath $(BUILD)) tests/run.sh $(UNIT_BINS) $(filter-out $(PACKAGE_CLI),$(wildcard tests/cli/t*.sh))
 
@@ -165,7 +171,7 @@ check-package: deps
 
 # The same suite under AddressSanitizer + UndefinedBehaviorSanitizer, in its own build tree.
 asan:
-	FSBENCH_SANITIZED=1 $(MAKE) BUILD=build-asan BIN=build-asan/fsbench \
+	FSBENCH_SANITIZED=1 $(MAKE) $(SUBMAKE_J) BUILD=build-asan BIN=build-asan/fsbench \
 		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 		LDFLAGS="-fsanitize=address,undefined" check
 
@@ -177,7 +183,7 @@ asan:
 TSAN_CLI := tests/cli/t0310-stream.sh tests/cli/t1100-tiotest-golden-layout.sh \
 	tests/cli/t2700-fs_mark-repeat-series.sh
 tsan:
-	$(Q)$(MAKE) --no-print-directory BUILD=build-tsan BIN=build-tsan/fsbench \
+	$(Q)$(MAKE) $(SUBMAKE_J) --no-print-directory BUILD=build-tsan BIN=build-tsan/fsbench \
 		CFLAGS="-O1 -g -fsanitize=thread -fno-omit-frame-pointer" LDFLAGS="-fsanitize=thread" tsan-run
 tsan-run: $(BIN) $(TEST_BIN) unit
 	$(Q)TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 $${TSAN_OPTIONS:-}" FSBENCH_SANITIZED=1 \
