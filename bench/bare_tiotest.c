@@ -179,7 +179,8 @@ int main(int argc, char **argv)
 	for (int p = 0; p < 4; p++)
 		nwanted += phase_wanted(phases, name[p]);
 	if (!nwanted) {
-		fprintf(stderr, "bare_tiotest: BARE_PHASES '%s' names no phase (write random_write read random_read)\n",
+		fprintf(stderr,
+			"bare_tiotest: BARE_PHASES '%s' names no phase (write random_write read random_read)\n",
 			phases);
 		return 2;
 	}
