@@ -16,6 +16,8 @@
  * summed and scaled to ns once per phase. That is the floor of any tool that records every op's
  * latency; what fsbench does beyond it (scaling each op, the histogram) is its own cost.
  * BARE_UNTIMED=1 drops the per-op reads: the same syscalls and nothing else, the absolute floor.
+ * BARE_PHASES="write read ..." runs only the phases named (as fsbench tiotest -k skips the
+ * others; the file is still created sparse at its full size first, as in fsbench's setup).
  * The pwrite/pread calls are issued the way fsbench's psync engine issues them: one raw
  * `syscall` instruction (on x86-64), not glibc's wrappers, which cost ~10 % of a tmpfs pread
  * here. With glibc's wrappers the floor would be higher than fsbench's own path and the ratio
@@ -119,6 +121,24 @@ static inline __attribute__((always_inline)) uint64_t phase_ops(int fd, void *bu
 	return sum;
 }
 
+/* BARE_PHASES: whether phase name is in the blank- or comma-separated list (all when unset) */
+static int phase_wanted(const char *list, const char *name)
+{
+	size_t len = strlen(name);
+
+	if (!list || !*list)
+		return 1;
+	for (const char *q = list; *q;) {
+		size_t n = strcspn(q, " ,");
+
+		if (n == len && !strncmp(q, name, len))
+			return 1;
+		q += n;
+		q += strspn(q, " ,");
+	}
+	return 0;
+}
+
 static uint64_t num(const char *s, const char *what)
 {
 	char *end;
@@ -136,9 +156,10 @@ static uint64_t num(const char *s, const char *what)
 int main(int argc, char **argv)
 {
 	static const char *const name[4] = { "write", "random_write", "read", "random_read" };
+	const char *phases = getenv("BARE_PHASES");
 	uint64_t bs, blocks, rops, seed = 24301;
 	void *buf;
-	int fd, timed;
+	int fd, timed, nwanted = 0;
 
 	use_libc = getenv("BARE_LIBC") != NULL;
 	timed = !getenv("BARE_UNTIMED") || !*getenv("BARE_UNTIMED");
@@ -153,6 +174,14 @@ int main(int argc, char **argv)
 		seed = num(argv[5], "seed");
 	if (!blocks) {
 		fprintf(stderr, "bare_tiotest: block size larger than the file\n");
+		return 2;
+	}
+	for (int p = 0; p < 4; p++)
+		nwanted += phase_wanted(phases, name[p]);
+	if (!nwanted) {
+		fprintf(stderr,
+			"bare_tiotest: BARE_PHASES '%s' names no phase (write random_write read random_read)\n",
+			phases);
 		return 2;
 	}
 	if (posix_memalign(&buf, (size_t)sysconf(_SC_PAGESIZE), bs))
@@ -178,6 +207,8 @@ int main(int argc, char **argv)
 		uint64_t rng = seed ^ ((uint64_t)p << 56);
 		uint64_t t0, t1, c0, c1, lat;
 
+		if (!phase_wanted(phases, name[p]))
+			continue;
 		rng_next(&rng);
 		c0 = cpu_ns();
 		t0 = clock_ns();

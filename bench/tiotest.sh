@@ -12,10 +12,20 @@
 # in the same rotation, for before/after tables.
 # A report, not a test: exits 0 whatever the numbers (non-zero only when something fails to run).
 #
+# fio does the same work as tiotest's phases: in particular its file is laid out with
+# fallocate=truncate, sparse at its full size before the sequential write phase, as tiotest 0.4.x
+# leaves it (open, ftruncate to the whole size, then the pwrites fill the holes). With
+# fallocate=none (this script until 2026-12-02) fio's write phase extended an empty file instead,
+# other work than tiotest's (bench/README.md, "The sequential write phase against fio").
+#
 # Environment: ROUNDS (default 21), SIZE_MIB (file size, default 256), ROPS (random ops per random
 # phase, default 200000), BS (default 4096), DIR (default /dev/shm), BUILD (default build),
 # GOAL (minimum fsbench/bare ratio, the bare loop timing each op, default 0.97), RAW (file to keep
-# the per-run numbers in).
+# the per-run numbers in), PHASES (the phases to run, default "write random_write read
+# random_read": fsbench skips the others with -k, the bare loop with BARE_PHASES, fio has no job
+# for them), PIN (a CPU list: every contender runs under taskset -c PIN, the same for all),
+# FIO_EXTEND=1 (one more contender, fio_ext: fio with fallocate=none, the write phase extending an
+# empty file, run in the same rotation to show what that difference is worth).
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 FSBENCH=${1:-$ROOT/fsbench}
@@ -29,7 +39,10 @@ BS=${BS:-4096}
 DIR=${DIR:-/dev/shm}
 BUILD=${BUILD:-$ROOT/build}
 GOAL=${GOAL:-0.97}
-PHASES="write random_write read random_read"
+ALL_PHASES="write random_write read random_read"
+PHASES=${PHASES:-$ALL_PHASES}
+PIN=${PIN:-}
+FIO_EXTEND=${FIO_EXTEND:-}
 
 die() { echo "bench/tiotest.sh: $*" >&2; exit 1; }
 [ -x "$FSBENCH" ] || die "no fsbench binary at $FSBENCH (run make first)"
@@ -37,6 +50,21 @@ die() { echo "bench/tiotest.sh: $*" >&2; exit 1; }
 command -v jq >/dev/null || die "needs jq"
 [ "$ROUNDS" -ge 5 ] 2>/dev/null || die "ROUNDS must be at least 5"
 [ -d "$DIR" ] && [ -w "$DIR" ] || die "$DIR is not a writable directory"
+SKIP=""   # fsbench's -k for the phases not in PHASES
+k=0
+for p in $ALL_PHASES; do
+    case " $PHASES " in *" $p "*) ;; *) SKIP="$SKIP -k $k" ;; esac
+    k=$((k + 1))
+done
+for p in $PHASES; do
+    case " $ALL_PHASES " in *" $p "*) ;; *) die "PHASES: no phase '$p' ($ALL_PHASES)" ;; esac
+done
+ON=()      # the prefix every contender runs under
+if [ -n "$PIN" ]; then
+    command -v taskset >/dev/null || die "PIN needs taskset"
+    taskset -c "$PIN" true 2>/dev/null || die "PIN: cannot run on CPUs '$PIN'"
+    ON=(taskset -c "$PIN")
+fi
 
 mkdir -p "$BUILD/bench"
 BARE=$BUILD/bench/bare_tiotest
@@ -57,79 +85,77 @@ FSBENCH_SRC=$FSBENCH FSBENCH=$TMP/fsbench
 [ -n "$BASELINE" ] && { cp "$BASELINE" "$TMP/baseline" || die "cannot copy $BASELINE"; }
 RAWF=$TMP/raw     # lines: contender phase ops_per_s cpu_s_per_op
 
-# fio: the same four phases as four jobs separated by stonewall, on one file of the same size.
-# fallocate=none so the sequential write phase allocates tmpfs pages as the others do; random jobs
-# draw with replacement (norandommap) and stop after exactly ROPS ops; end_fsync like tiotest.
-cat > "$TMP/job.fio" <<FIOJOB
-[global]
-ioengine=psync
-bs=$BS
-size=${SIZE_MIB}m
-filename=$FIODIR/fio.file
-fallocate=none
-invalidate=0
-end_fsync=1
-thread=1
-[write]
-rw=write
-stonewall
-[random_write]
-rw=randwrite
-io_size=1p
-number_ios=$ROPS
-norandommap=1
-stonewall
-[read]
-rw=read
-stonewall
-[random_read]
-rw=randread
-io_size=1p
-number_ios=$ROPS
-norandommap=1
-stonewall
-FIOJOB
+# fio: the same phases as jobs separated by stonewall, on one file of the same size.
+# fallocate=truncate: fio lays the file out with one ftruncate to its whole size, so the
+# sequential write phase fills the holes of a sparse file of the final size, as tiotest's does
+# (0.4.x: open, ftruncate, pwrite; fsbench creates the file so at setup and repeats the
+# ftruncate at each phase's open). fio_ext (FIO_EXTEND=1) is the same with fallocate=none: an
+# empty file each write extends. Random jobs draw with replacement (norandommap) and stop after
+# exactly ROPS ops; end_fsync like tiotest.
+fio_job() {   # fio_job FALLOCATE
+    printf '[global]\nioengine=psync\nbs=%s\nsize=%sm\nfilename=%s\nfallocate=%s\n' \
+        "$BS" "$SIZE_MIB" "$FIODIR/fio.file" "$1"
+    printf 'invalidate=0\nend_fsync=1\nthread=1\n'
+    for p in $PHASES; do
+        printf '[%s]\nstonewall\n' "$p"
+        case $p in
+        write) echo "rw=write" ;;
+        read) echo "rw=read" ;;
+        random_write) printf 'rw=randwrite\nio_size=1p\nnumber_ios=%s\nnorandommap=1\n' "$ROPS" ;;
+        random_read) printf 'rw=randread\nio_size=1p\nnumber_ios=%s\nnorandommap=1\n' "$ROPS" ;;
+        esac
+    done
+}
+fio_job truncate > "$TMP/job.fio"
+fio_job none > "$TMP/job_ext.fio"
 
 # fsbench's phase CPU is the process's over the phase window (CLOCK_PROCESS_CPUTIME_ID: the
 # worker, and the reporter thread that samples it); the bare loop's is its process's over the
 # same span, open to close
 run_tiotest() {   # run_tiotest BINARY LABEL
-    "$1" tiotest --quiet -t 1 -f "$SIZE_MIB" -b "$BS" -r "$ROPS" -d "$DIR" --json "$TMP/fsb.json" \
-        >/dev/null || die "$2 tiotest failed"
+    "${ON[@]}" "$1" tiotest --quiet -t 1 -f "$SIZE_MIB" -b "$BS" -r "$ROPS" $SKIP -d "$DIR" \
+        --json "$TMP/fsb.json" >/dev/null || die "$2 tiotest failed"
     jq -r .environment.latency_clock "$TMP/fsb.json" > "$TMP/$2.clock"
     jq -r --arg c "$2" '.phases[] | "\($c) \(.name) \(.iops) \((.cpu_usr_s + .cpu_sys_s) / .ops)"' "$TMP/fsb.json" >> "$RAWF"
 }
 run_fsbench() { run_tiotest "$FSBENCH" fsbench; }
 run_baseline() { run_tiotest "$TMP/baseline" baseline; }
 run_bare() {   # the first line names the latency clock, then one line per phase
-    "$BARE" "$DIR" "$SIZE_MIB" "$BS" "$ROPS" > "$TMP/bare.out" || die "bare loop failed"
+    BARE_PHASES=$PHASES "${ON[@]}" "$BARE" "$DIR" "$SIZE_MIB" "$BS" "$ROPS" > "$TMP/bare.out" ||
+        die "bare loop failed"
     head -1 "$TMP/bare.out" | cut -d' ' -f2 > "$TMP/bare.clock"
     awk 'NR > 1 { print "bare", $1, $4, $5 / 1e9 / $2 }' "$TMP/bare.out" >> "$RAWF"
 }
 run_untimed() {
-    BARE_UNTIMED=1 "$BARE" "$DIR" "$SIZE_MIB" "$BS" "$ROPS" > "$TMP/untimed.out" || die "untimed bare loop failed"
+    BARE_UNTIMED=1 BARE_PHASES=$PHASES "${ON[@]}" "$BARE" "$DIR" "$SIZE_MIB" "$BS" "$ROPS" \
+        > "$TMP/untimed.out" || die "untimed bare loop failed"
     awk 'NR > 1 { print "untimed", $1, $4, $5 / 1e9 / $2 }' "$TMP/untimed.out" >> "$RAWF"
 }
-run_fio() {
-    "$FIO" --output-format=json "$TMP/job.fio" > "$TMP/fio.json" 2>"$TMP/fio.err" ||
-        die "fio failed: $(head -3 "$TMP/fio.err")"
+run_fio_job() {   # run_fio_job JOBFILE LABEL
+    "${ON[@]}" "$FIO" --output-format=json "$1" > "$TMP/fio.json" 2>"$TMP/fio.err" ||
+        die "$2 failed: $(head -3 "$TMP/fio.err")"
     rm -f "$FIODIR/fio.file"
     # ops over the job's runtime (ms), the fio way of computing IOPS; its CPU: usr_cpu and
     # sys_cpu are % of the job's runtime
     jq -r '.jobs[] | (if .write.total_ios > 0 then .write else .read end) as $d
-        | "fio \(.jobname) \($d.total_ios * 1000 / $d.runtime) \((.usr_cpu + .sys_cpu) / 100 * .job_runtime / 1000 / $d.total_ios)"' \
-        "$TMP/fio.json" >> "$RAWF"
+        | "\($c) \(.jobname) \($d.total_ios * 1000 / $d.runtime) \((.usr_cpu + .sys_cpu) / 100 * .job_runtime / 1000 / $d.total_ios)"' \
+        --arg c "$2" "$TMP/fio.json" >> "$RAWF"
 }
+run_fio() { run_fio_job "$TMP/job.fio" fio; }
+run_fio_ext() { run_fio_job "$TMP/job_ext.fio" fio_ext; }
 
 CONTENDERS="fsbench bare untimed"
 [ -n "$BASELINE" ] && CONTENDERS="fsbench baseline bare untimed"
 [ -n "$FIO" ] && CONTENDERS="$CONTENDERS fio"
-echo "bench/tiotest.sh: $ROUNDS rounds of: $CONTENDERS (order rotates each round)"
-echo "  fsbench: $FSBENCH_SRC (copy) tiotest -t 1 -f $SIZE_MIB -b $BS -r $ROPS -d $DIR --json FILE"
+[ -n "$FIO" ] && [ -n "$FIO_EXTEND" ] && CONTENDERS="$CONTENDERS fio_ext"
+echo "bench/tiotest.sh: $ROUNDS rounds of: $CONTENDERS (order rotates each round), phases: $PHASES"
+echo "  load at the start (uptime): $(uptime | sed 's/.*load average: //')${PIN:+, every contender under taskset -c $PIN}"
+echo "  fsbench: $FSBENCH_SRC (copy) tiotest -t 1 -f $SIZE_MIB -b $BS -r $ROPS$SKIP -d $DIR --json FILE"
 [ -n "$BASELINE" ] && echo "  baseline: $BASELINE (copy), the same command"
 echo "  bare:    $BARE $DIR $SIZE_MIB $BS $ROPS (each op timed, fsbench's latency clock)"
 echo "  untimed: BARE_UNTIMED=1 $BARE $DIR $SIZE_MIB $BS $ROPS (no clock read per op)"
-[ -n "$FIO" ] && echo "  fio:     $FIO (psync, bs=$BS, size=${SIZE_MIB}m, write/randwrite/read/randread, number_ios=$ROPS)"
+[ -n "$FIO" ] && echo "  fio:     $FIO (psync, bs=$BS, size=${SIZE_MIB}m, fallocate=truncate, one job per phase, number_ios=$ROPS)"
+[ -n "$FIO" ] && [ -n "$FIO_EXTEND" ] && echo "  fio_ext: the same with fallocate=none (the write phase extends an empty file)"
 [ -z "$FIO" ] && echo "  fio:     not installed, column left empty"
 set -- $CONTENDERS
 for ((r = 0; r < ROUNDS; r++)); do
@@ -143,6 +169,7 @@ for ((r = 0; r < ROUNDS; r++)); do
     echo
 done
 [ -n "${RAW:-}" ] && cp "$RAWF" "$RAW"
+echo "  load at the end (uptime): $(uptime | sed 's/.*load average: //')"
 
 median() { # contender phase column
     awk -v c="$1" -v p="$2" -v k="$3" '$1 == c && $2 == p { print $k }' "$RAWF" | sort -g |
@@ -181,18 +208,20 @@ awk -v g="$GOAL" '{ r = $2 / $3; if (NR == 1 || r < lo) { lo = r; lp = $1 }
 [ -n "$FIO" ] && awk '{ r = $2 / $4; if (NR == 1 || r < lo) { lo = r; lp = $1 } }
     END { printf "goal: fsbench >= fio ops/s in every phase: %s (lowest %.3f x fio, %s)\n",
           (lo >= 1 ? "met" : "MISSED"), lo, lp }' "$TMP/goal"
-if [ -n "$BASELINE" ]; then
-    # the same round's runs side by side: what moves both (the host) cancels out
-    echo
-    echo "fsbench ÷ baseline, round by round (median and interquartile range of $ROUNDS ratios):"
+# the same round's runs side by side: what moves both (the host, a slow spell) cancels out
+# better than in a ratio of medians taken over different minutes
+echo
+echo "fsbench ÷ each other contender, round by round (median and interquartile range of $ROUNDS ratios):"
+for c in $CONTENDERS; do
+    [ "$c" = fsbench ] && continue
     for p in $PHASES; do
-        awk -v p="$p" '$2 == p && $1 == "fsbench" { f[++nf] = $3; fc[nf] = $4 }
-            $2 == p && $1 == "baseline" { b[++nb] = $3; bc[nb] = $4 }
+        awk -v p="$p" -v c="$c" '$2 == p && $1 == "fsbench" { f[++nf] = $3; fc[nf] = $4 }
+            $2 == p && $1 == c { b[++nb] = $3; bc[nb] = $4 }
             END { for (i = 1; i <= nf && i <= nb; i++) print f[i] / b[i], fc[i] / bc[i] }' "$RAWF" > "$TMP/pairs"
         for k in 1 2; do
             cut -d' ' -f$k "$TMP/pairs" | sort -g | awk '{ v[NR] = $1 }
                 END { printf "%.3f (%.3f-%.3f)\n", v[int((NR + 1) / 2)], v[int(NR / 4) + 1], v[int(3 * NR / 4) + 1] }'
-        done | paste -sd' ' | awk -v p="$p" '{ printf "  %-13s ops/s %s   CPU/op %s\n", p, $1 " " $2, $3 " " $4 }'
+        done | paste -sd' ' | awk -v p="$p" -v c="$c" '{ printf "  ÷ %-8s %-13s ops/s %s   CPU/op %s\n", c, p, $1 " " $2, $3 " " $4 }'
     done
-fi
+done
 exit 0

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# bench/tiotest.sh compares the same work (issue 25): BARE_PHASES runs only the named phases of
+# the bare loop (a bad list exits 2 before any file is made); PHASES=write runs only the write
+# phase in every contender; fio lays its file out with fallocate=truncate (sparse at its full
+# size, as tiotest's ftruncate leaves it) and FIO_EXTEND=1 adds fio_ext (fallocate=none) in the
+# same rotation; fsbench's ratio to every other contender is printed round by round; nothing is
+# left in DIR. Tiny sizes, no timing bound: any load passes.
+. "$(dirname "$0")/lib.sh"
+need_cmd "${CC:-cc}"
+ROOT=$TESTS_DIR/..
+BARE=$SCRATCH/bare_tiotest
+"${CC:-cc}" -O2 -std=gnu11 -D_GNU_SOURCE -iquote "$ROOT/src" -Wall -Wextra -Werror -o "$BARE" \
+    "$ROOT/bench/bare_tiotest.c" "$ROOT/src/core/clock.c" 2>"$SCRATCH/cc.err" ||
+    fail "bare_tiotest does not build warning-free: $(head -5 "$SCRATCH/cc.err")"
+mkdir "$SCRATCH/d"
+
+phases() {   # phases LIST EXPECTED_NAMES
+    BARE_PHASES=$1 "$BARE" "$SCRATCH/d" 2 4096 300 >"$SCRATCH/out" 2>"$SCRATCH/err"; rc=$?
+    [ $rc = 0 ] || fail "BARE_PHASES='$1': exit $rc: $(cat "$SCRATCH/err")"
+    [ "$(awk 'NR > 1 { printf "%s ", $1 }' "$SCRATCH/out")" = "$2" ] ||
+        fail "BARE_PHASES='$1': phases '$(awk 'NR > 1 { printf "%s ", $1 }' "$SCRATCH/out")', not '$2'"
+    [ -z "$(ls -A "$SCRATCH/d")" ] || fail "BARE_PHASES='$1': left files behind"
+}
+phases write "write "
+phases "read,random_read" "read random_read "
+phases "random_write write" "write random_write "
+phases "" "write random_write read random_read "
+BARE_PHASES=writes "$BARE" "$SCRATCH/d" 2 4096 300 >/dev/null 2>"$SCRATCH/err"; rc=$?
+[ $rc = 2 ] || fail "BARE_PHASES=writes: exit $rc, not 2"
+grep -q "BARE_PHASES 'writes' names no phase" "$SCRATCH/err" || fail "BARE_PHASES=writes: $(cat "$SCRATCH/err")"
+[ -z "$(ls -A "$SCRATCH/d")" ] || fail "BARE_PHASES=writes: left files behind"
+ok "bare_tiotest: BARE_PHASES runs the phases named"
+
+need_cmd jq
+need_cmd fio
+[ -x "$FSBENCH" ] || skip "no fsbench binary at $FSBENCH"
+ROUNDS=5 SIZE_MIB=1 ROPS=200 PHASES=write FIO_EXTEND=1 DIR=$SCRATCH/d BUILD=$SCRATCH/build \
+    RAW=$SCRATCH/raw "$ROOT/bench/tiotest.sh" "$FSBENCH" >"$SCRATCH/bench.out" 2>&1; rc=$?
+[ $rc = 0 ] || fail "bench/tiotest.sh: exit $rc: $(tail -5 "$SCRATCH/bench.out")"
+[ -z "$(ls -A "$SCRATCH/d")" ] || fail "bench/tiotest.sh left files in DIR: $(ls -A "$SCRATCH/d")"
+# only the write phase, five contenders, five rounds: 25 raw lines
+[ "$(awk '{ print $2 }' "$SCRATCH/raw" | sort -u)" = write ] ||
+    fail "PHASES=write ran other phases: $(awk '{ print $2 }' "$SCRATCH/raw" | sort -u | paste -sd' ')"
+[ "$(awk '{ print $1 }' "$SCRATCH/raw" | sort | uniq -c | awk '$1 == 5 { print $2 }' | paste -sd' ')" = \
+    "bare fio fio_ext fsbench untimed" ] || fail "not five runs of each contender: $(cat "$SCRATCH/raw")"
+grep -q "fallocate=truncate" "$SCRATCH/bench.out" || fail "fio's configuration line does not say fallocate=truncate"
+for c in bare untimed fio fio_ext; do
+    grep -Eq "^  ÷ $c +write +ops/s [0-9.]+ \([0-9.]+-[0-9.]+\) +CPU/op [0-9.]+ " "$SCRATCH/bench.out" ||
+        fail "no round-by-round ratio against $c: $(grep '÷' "$SCRATCH/bench.out")"
+done
+grep -q "load at the start" "$SCRATCH/bench.out" && grep -q "load at the end" "$SCRATCH/bench.out" ||
+    fail "the load is not printed at the start and the end"
+ROUNDS=5 PHASES=writes DIR=$SCRATCH/d BUILD=$SCRATCH/build "$ROOT/bench/tiotest.sh" "$FSBENCH" \
+    >/dev/null 2>"$SCRATCH/err"; rc=$?
+[ $rc = 1 ] || fail "PHASES=writes: exit $rc, not 1"
+grep -q "PHASES: no phase 'writes'" "$SCRATCH/err" || fail "PHASES=writes: $(cat "$SCRATCH/err")"
+ok "bench/tiotest.sh: PHASES, fio with fallocate=truncate and fio_ext, ratios round by round"
