@@ -31,7 +31,7 @@ struct uring_opts {
 };
 
 /* URING_SPIN_US: the default of --io_uring-spin (bench/README.md, uring.sh: "the wait's spin") */
-#define URING_SPIN_US 0
+#define URING_SPIN_US	  0
 #define URING_SPIN_MAX_US 1000
 static const struct uring_opts uring_defaults = { .spin_us = URING_SPIN_US };
 
