@@ -12,7 +12,8 @@
 # GOAL (fsbench ÷ bare ops/s, default 0.95), RAW (file to keep the per-run numbers in),
 # DIRECT=1 (O_DIRECT reads: tiotest -X, fio direct=1; DIR then on a device, e.g. a loop mount),
 # SPIN (µs the waiting thread looks for a completion before it sleeps: fsbench --io_uring-spin
-# and the bare ring's BARE_SPIN_US alike; default: fsbench's own default, from its JSON; fio as is).
+# and the bare ring's BARE_SPIN_US alike; default: fsbench's own default, from its JSON; fio as is),
+# BARE_TIMED=1 (the bare ring does fsbench's per-op timing too: what the measurement costs).
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 FSBENCH=${1:-$ROOT/fsbench}
