@@ -9,7 +9,9 @@
 # - the spin path is taken: strace of tiotest at depth 1 with -c, many reads: the io_uring_enter
 #   calls that wait (min_complete >= 1) fall to less than half of those of the same run with
 #   --io_uring-spin=0 (a direction with 2,000+ ops, never a time); every op is still in the
-#   latency histogram once and the blocks read back right.
+#   latency histogram once and the blocks read back right;
+# - the other rings spin too and stay right: SQPOLL (the spin reads the CQ), and in the test
+#   build COOP_TASKRUN and none (FSBENCH_URING_MISSING), at depths 1 and 8 with -c.
 [ -d /dev/shm ] && export TMPDIR=/dev/shm
 . "$(dirname "$0")/lib.sh"
 need_cmd jq
@@ -58,3 +60,20 @@ done
 [ "$waits0" -ge 1000 ] || fail "spin 0: only $waits0 waiting enters for 2,024 requests: $(head -3 "$SCRATCH/st0")"
 [ $((waits1000 * 2)) -lt "$waits0" ] || fail "spin 1000: $waits1000 waiting enters, spin 0: $waits0"
 ok "depth 1, 2,024 reads: $waits0 waiting enters without the spin, $waits1000 with --io_uring-spin=1000"
+
+# the other kinds of ring: complete and verified with the spin (SQPOLL: a read of the CQ)
+spin_run() {   # spin_run NAME ARGS...
+    local name=$1; shift
+    "$FSBENCH" tiotest --engine io_uring --io_uring-spin=20 -t 2 -f 1 -r 300 -c -d "$DIR" \
+        --json "$SCRATCH/$name.json" "$@" > /dev/null 2> "$SCRATCH/err" || fail "$name: exit $?: $(cat "$SCRATCH/err")"
+    jq -e '.complete and .config.engine_spin_us == 20 and all(.phases[]; .latency.count == .ops)' \
+        "$SCRATCH/$name.json" > /dev/null || fail "$name: $(jq -c '[.config.engine_setup, [.phases[] | [.ops, .latency.count]]]' "$SCRATCH/$name.json")"
+    [ -z "$(ls -A "$DIR")" ] || fail "$name: files left: $(ls -A "$DIR")"
+}
+for depth in 1 8; do spin_run sqpoll$depth --io_uring-sqpoll --iodepth $depth; done
+ok "--io_uring-sqpoll with the spin: complete, verified, every op in the histograms"
+use_test_build  # FSBENCH_URING_MISSING (core/testhook.h)
+for hide in DEFER_TASKRUN COOP_TASKRUN; do
+    for depth in 1 8; do FSBENCH_URING_MISSING=$hide spin_run m$hide$depth --iodepth $depth; done
+done
+ok "rings without DEFER_TASKRUN (COOP_TASKRUN, none) with the spin: complete, verified"
