@@ -30,7 +30,7 @@ struct uring_opts {
 	uint64_t spin_us; /* --io_uring-spin: look for completions this long before sleeping */
 };
 
-/* URING_SPIN_US: the default of --io_uring-spin (bench/README.md, uring.sh: "the wait's spin") */
+/* the default of --io_uring-spin, and why 0: bench/README.md, uring.sh, "--io_uring-spin" */
 #define URING_SPIN_US	  0
 #define URING_SPIN_MAX_US 1000
 static const struct uring_opts uring_defaults = { .spin_us = URING_SPIN_US };
