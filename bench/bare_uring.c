@@ -60,12 +60,57 @@ static int direct;
 /* experiment switches (bench/README.md, issue 25): BARE_ENTRIES (SQ ring size), BARE_MAXWQ
  * (IORING_REGISTER_IOWQ_MAX_WORKERS, bounded workers), BARE_ASYNC=1 (IOSQE_ASYNC on every read),
  * BARE_GETEV=0 (plain io_uring_submit, as before issue 25), BARE_SPIN_US (before a wait that
- * would sleep, look for completions that long: io_uring_get_events, no sleep) */
+ * would sleep, look for completions that long: io_uring_get_events, no sleep; bench/uring.sh
+ * gives it fsbench's --io_uring-spin), BARE_TIMED=1 (what fsbench's measurement adds per op,
+ * to price it: two TSC reads around each submitting call and a histogram record of the call,
+ * a TSC read per completion not posted by that call and a record of its latency, in
+ * log-linear histograms of fsbench's size, core/hist.h) */
 static unsigned env_u(const char *name, unsigned dflt)
 {
 	const char *v = getenv(name);
 
 	return v && *v ? (unsigned)strtoul(v, NULL, 10) : dflt;
+}
+
+/* BARE_TIMED's clock: the TSC, as fsbench's lat_now() where the kernel's clock uses it */
+#if defined(__x86_64__)
+#include <x86intrin.h>
+static inline uint64_t tnow(void)
+{
+	return __rdtsc();
+}
+#else
+static inline uint64_t tnow(void)
+{
+	return clock_of(CLOCK_MONOTONIC);
+}
+#endif
+
+/* core/hist.h's log-linear histogram: 64 sub-buckets per octave, count, sum, min, max */
+#define TH_SUB_BITS 6
+struct th {
+	uint64_t b[(64 - TH_SUB_BITS) * (1u << TH_SUB_BITS) + (1u << TH_SUB_BITS)];
+	uint64_t count, sum, min, max;
+};
+
+static void th_record(struct th *h, uint64_t v)
+{
+	unsigned i;
+
+	if (v < (1u << TH_SUB_BITS)) {
+		i = (unsigned)v;
+	} else {
+		unsigned e = 63 - (unsigned)__builtin_clzll(v);
+
+		i = (e - TH_SUB_BITS + 1) * (1u << TH_SUB_BITS) + (unsigned)((v >> (e - TH_SUB_BITS)) & 63);
+	}
+	__atomic_store_n(&h->b[i], h->b[i] + 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&h->count, h->count + 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&h->sum, h->sum + v, __ATOMIC_RELAXED);
+	if (v < h->min)
+		__atomic_store_n(&h->min, v, __ATOMIC_RELAXED);
+	if (v > h->max)
+		__atomic_store_n(&h->max, v, __ATOMIC_RELAXED);
 }
 
 /* the ring of the calling thread: the flags fsbench's engine would take, in its order */
@@ -116,6 +161,10 @@ static void *phase(void *arg)
 	const unsigned async = env_u("BARE_ASYNC", 0) ? IOSQE_ASYNC : 0;
 	const bool getev = env_u("BARE_GETEV", 1);
 	const uint64_t spin_ns = env_u("BARE_SPIN_US", 0) * UINT64_C(1000);
+	const bool timed = env_u("BARE_TIMED", 0);
+	static struct th lat_h, call_h;
+	uint64_t sub_ts[4096], enter_end = 0;
+	unsigned cq_at_enter = 0, refill[4096], nref = 0;
 	uint64_t t0 = clock_of(CLOCK_MONOTONIC), c0 = clock_of(CLOCK_PROCESS_CPUTIME_ID), t1, c1;
 	uint64_t rng = 42, issued = 0, done = 0;
 	int fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC | direct);
@@ -137,7 +186,21 @@ static void *phase(void *arg)
 		io_uring_sqe_set_data64(sqe, k);
 		sqe->flags |= async;
 	}
-	io_uring_submit(ring);
+	if (depth > 4096)
+		die("depth", EINVAL);
+	lat_h.min = call_h.min = UINT64_MAX;
+	{
+		uint64_t s0 = timed ? tnow() : 0;
+
+		io_uring_submit(ring);
+		if (timed) {
+			enter_end = tnow();
+			cq_at_enter = io_uring_cq_ready(ring);
+			th_record(&call_h, enter_end - s0);
+			for (unsigned k = 0; k < depth; k++)
+				sub_ts[k] = s0;
+		}
+	}
 	while (done < n) {
 		unsigned head, seen = 0;
 		int rc;
@@ -147,6 +210,7 @@ static void *phase(void *arg)
 			     !io_uring_cq_ready(ring) && clock_of(CLOCK_MONOTONIC) - s0 < spin_ns;)
 				io_uring_get_events(ring);
 		rc = io_uring_wait_cqe(ring, &cqe);
+		nref = 0;
 
 		if (rc == -EINTR)
 			continue;
@@ -157,6 +221,11 @@ static void *phase(void *arg)
 
 			if (cqe->res != (int)bs)
 				die("read", cqe->res < 0 ? -cqe->res : EIO);
+			if (timed) {
+				uint64_t now = seen < cq_at_enter ? enter_end : tnow();
+
+				th_record(&lat_h, now - sub_ts[k]);
+			}
 			seen++;
 			done++;
 			if (issued < n) {
@@ -167,13 +236,27 @@ static void *phase(void *arg)
 				io_uring_sqe_set_data64(sqe, k);
 				sqe->flags |= async;
 				issued++;
+				refill[nref++] = k;
 			}
 		}
 		io_uring_cq_advance(ring, seen);
-		if (getev)
-			io_uring_submit_and_get_events(ring);
-		else
-			io_uring_submit(ring);
+		cq_at_enter = 0;
+		{
+			uint64_t s0 = timed ? tnow() : 0;
+
+			if (getev)
+				io_uring_submit_and_get_events(ring);
+			else
+				io_uring_submit(ring);
+			if (timed) {
+				enter_end = tnow();
+				cq_at_enter = io_uring_cq_ready(ring);
+				th_record(&call_h, enter_end - s0);
+				/* the refilled slots: handed over by this call */
+				for (unsigned i = 0; i < nref; i++)
+					sub_ts[refill[i]] = s0;
+			}
+		}
 	}
 	{
 		struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
@@ -188,6 +271,11 @@ static void *phase(void *arg)
 	c1 = clock_of(CLOCK_PROCESS_CPUTIME_ID);
 	printf("%s %" PRIu64 " %" PRIu64 " %.1f %" PRIu64 " %s\n", name, n, t1 - t0,
 	       (double)n / ((double)(t1 - t0) / 1e9), c1 - c0, flags);
+	if (timed)
+		fprintf(stderr,
+			"bare_uring: %s: %" PRIu64 " latencies recorded (%" PRIu64 " in all), %" PRIu64
+			" calls, mean %.0f ticks\n",
+			name, n, lat_h.count, call_h.count, (double)lat_h.sum / (double)lat_h.count);
 	io_uring_queue_exit(ring);
 	return NULL;
 }

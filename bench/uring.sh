@@ -10,7 +10,10 @@
 # Environment: ROUNDS (default 21), SIZE_MIB (default 64), ROPS (random reads, default 100000),
 # BS (default 4096), DIR (default /dev/shm), DEPTHS (default "1 8 32"), BUILD (default build),
 # GOAL (fsbench ÷ bare ops/s, default 0.95), RAW (file to keep the per-run numbers in),
-# DIRECT=1 (O_DIRECT reads: tiotest -X, fio direct=1; DIR then on a device, e.g. a loop mount).
+# DIRECT=1 (O_DIRECT reads: tiotest -X, fio direct=1; DIR then on a device, e.g. a loop mount),
+# SPIN (µs the waiting thread looks for a completion before it sleeps: fsbench --io_uring-spin
+# and the bare ring's BARE_SPIN_US alike; default: fsbench's own default, from its JSON; fio as is),
+# BARE_TIMED=1 (the bare ring does fsbench's per-op timing too: what the measurement costs).
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 FSBENCH=${1:-$ROOT/fsbench}
@@ -47,6 +50,12 @@ trap 'rm -rf "$TMP" "$FIODIR"' EXIT
 cp "$FSBENCH" "$TMP/fsbench" || die "cannot copy $FSBENCH"
 FSBENCH_SRC=$FSBENCH FSBENCH=$TMP/fsbench
 RAWF=$TMP/raw     # lines: contender depth phase ops_per_s cpu_s_per_op
+if [ -z "${SPIN:-}" ]; then
+    "$FSBENCH" tiotest --quiet -t 1 -f 1 -r 1 -k 1 -d "$DIR" --engine io_uring --json "$TMP/spin.json" > /dev/null ||
+        die "fsbench tiotest --engine io_uring cannot run"
+    SPIN=$(jq -r '.config.engine_spin_us // 0' "$TMP/spin.json")
+fi
+[ "$SPIN" -ge 0 ] 2>/dev/null || die "SPIN must be a number of microseconds"
 
 # fio: lay the file out with psync writes, then the two read jobs through io_uring at the depth
 fio_job() {   # fio_job DEPTH
@@ -81,13 +90,13 @@ FIOJOB
 # fsbench: the write phase lays the file out (not reported), random write skipped (-k 1)
 run_fsbench() {   # run_fsbench DEPTH
     "$FSBENCH" tiotest --quiet -t 1 -f "$SIZE_MIB" -b "$BS" -r "$ROPS" -k 1 -d "$DIR" $FSB_X --engine io_uring \
-        --iodepth "$1" --json "$TMP/fsb.json" > /dev/null || die "fsbench tiotest failed"
+        --io_uring-spin="$SPIN" --iodepth "$1" --json "$TMP/fsb.json" > /dev/null || die "fsbench tiotest failed"
     jq -r --arg d "$1" '.phases[] | select(.name | test("read")) |
         "fsbench \($d) \(.name) \(.iops) \((.cpu_usr_s + .cpu_sys_s) / .ops)"' "$TMP/fsb.json" >> "$RAWF"
     jq -r '.config.engine_setup // [] | join("|")' "$TMP/fsb.json" > "$TMP/fsb.flags"
 }
 run_bare() {
-    "$BARE" "$DIR" "$SIZE_MIB" "$BS" "$ROPS" "$1" $BARE_X > "$TMP/bare.out" || die "bare loop failed"
+    BARE_SPIN_US=$SPIN "$BARE" "$DIR" "$SIZE_MIB" "$BS" "$ROPS" "$1" $BARE_X > "$TMP/bare.out" || die "bare loop failed"
     awk -v d="$1" '{ print "bare", d, $1, $4, $5 / 1e9 / $2 }' "$TMP/bare.out" >> "$RAWF"
     awk 'NR == 1 { print $6 }' "$TMP/bare.out" > "$TMP/bare.flags"
 }
@@ -104,8 +113,8 @@ run_fio() {
 CONTENDERS="fsbench bare"
 [ -n "$FIO" ] && CONTENDERS="$CONTENDERS fio"
 echo "bench/uring.sh: $ROUNDS rounds of: $CONTENDERS at depths $DEPTHS (order rotates each round)${FSB_X:+, O_DIRECT}"
-echo "  fsbench: $FSBENCH_SRC (copy) tiotest -t 1 -f $SIZE_MIB -b $BS -r $ROPS -k 1 -d $DIR --engine io_uring --iodepth N"
-echo "  bare:    $BARE $DIR $SIZE_MIB $BS $ROPS N"
+echo "  fsbench: $FSBENCH_SRC (copy) tiotest -t 1 -f $SIZE_MIB -b $BS -r $ROPS -k 1 -d $DIR --engine io_uring --io_uring-spin=$SPIN --iodepth N"
+echo "  bare:    BARE_SPIN_US=$SPIN $BARE $DIR $SIZE_MIB $BS $ROPS N"
 [ -n "$FIO" ] && echo "  fio:     $FIO (io_uring, iodepth=N, bs=$BS, size=${SIZE_MIB}m, read/randread, number_ios=$ROPS)"
 set -- $CONTENDERS
 for ((r = 0; r < ROUNDS; r++)); do

@@ -194,6 +194,11 @@ struct engine_ops {
 	 * words for the JSON's config (io_uring: its rings' IORING_SETUP_* flags, without the
 	 * prefix): their count, up to max into names; may be NULL (nothing to say) */
 	unsigned (*setup_flags)(const struct engine_opts *e, const char **names, unsigned max);
+	/* numbers the contexts are set up with for options e, as they are used (io_uring:
+	 * spin_us, --io_uring-spin, 0 where the wait does not spin), for the JSON's config as
+	 * engine_NAME: their count, up to max into names and values; may be NULL */
+	unsigned (*setup_values)(const struct engine_opts *e, const char **names, uint64_t *values,
+				 unsigned max);
 };
 
 /* A worker's context: used by one thread at a time. */

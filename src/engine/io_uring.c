@@ -27,9 +27,13 @@ struct uring_opts {
 	bool sqpoll; /* --io_uring-sqpoll: a kernel thread polls the submission queue */
 	bool fixed;  /* --io_uring-fixed: registered files and buffers */
 	bool hipri;  /* --hipri: polled completion (IORING_SETUP_IOPOLL), O_DIRECT only */
+	uint64_t spin_us; /* --io_uring-spin: look for completions this long before sleeping */
 };
 
-static const struct uring_opts uring_defaults;
+/* the default of --io_uring-spin, and why 0: bench/README.md, uring.sh, "--io_uring-spin" */
+#define URING_SPIN_US	  0
+#define URING_SPIN_MAX_US 1000
+static const struct uring_opts uring_defaults = { .spin_us = URING_SPIN_US };
 
 #define UO(x) offsetof(struct uring_opts, x)
 static const struct opt uring_options[] = {
@@ -42,6 +46,9 @@ static const struct opt uring_options[] = {
 	{ 0, "hipri", OPT_FLAG, UO(hipri), NULL, 0, 0, 0, 0,
 	  "polled completion (IORING_SETUP_IOPOLL) for O_DIRECT transfers (tiotest -X), on a "
 	  "device with poll queues (exit 3 otherwise); the end-of-phase fsync is then a system call" },
+	{ 0, "io_uring-spin", OPT_UINT, UO(spin_us), "USEC", 0, URING_SPIN_MAX_US, 0, 0,
+	  "before sleeping for a completion, look for one for up to USEC microseconds (0: sleep "
+	  "at once; not with --hipri, whose wait polls)" },
 	{ 0 },
 };
 #undef UO
@@ -68,6 +75,7 @@ struct uring {
 	uint64_t owner; /* the thread that made it (uring_self) */
 	unsigned setup; /* its IORING_SETUP_* flags, the same for every ring of ctx */
 	bool getevents; /* submit with IORING_ENTER_GETEVENTS (submit_timed) */
+	uint64_t spin_ns; /* --io_uring-spin as used (uring_spin_used): 0, no spin */
 	unsigned sq_entries;
 	/* the last submitting call's end and the completions ready right after it: those
 	 * completed inside it, and are stamped with its end rather than a clock read each */
@@ -398,6 +406,12 @@ static void uring_exit(struct engine_ctx *ctx)
 	ctx->priv = NULL;
 }
 
+/* --io_uring-spin as the reap uses it: a polled ring's wait polls the device already */
+static uint64_t uring_spin_used(const struct uring_opts *o)
+{
+	return o->hipri ? 0 : o->spin_us;
+}
+
 /* The ring, in the calling thread, with the direct descriptors' table (uring_check made sure
  * the kernel has it), the registered buffers and the registered ordinary descriptors. */
 static int ring_make(struct uring *u)
@@ -456,6 +470,7 @@ static int uring_init(struct engine_ctx *ctx)
 	u->sq_entries = sq > 4096 ? 4096 : sq;
 	u->setup = uring_setup_of(uring_opts(ctx)->sqpoll, uring_opts(ctx)->hipri);
 	u->getevents = !(u->setup & (IORING_SETUP_SQPOLL | IORING_SETUP_IOPOLL));
+	u->spin_ns = uring_spin_used(uring_opts(ctx)) * 1000;
 	/* made here too, though a phase's worker makes it again (uring_attach): whatever the
 	 * kernel refuses is said at setup, before anything is timed */
 	rc = ring_make(u);
@@ -735,6 +750,26 @@ static void complete(struct engine_ctx *ctx, struct uring *u, uint64_t data, int
 	}
 }
 
+/* --io_uring-spin: before a wait that would sleep, look for a completion for up to spin_ns.
+ * With DEFER_TASKRUN (or COOP_TASKRUN) a finished request is posted only when this thread
+ * enters with GETEVENTS, so each look is io_uring_get_events (an enter that never waits); an
+ * SQPOLL ring's completions are posted by its kernel thread, so a look there reads the CQ.
+ * On a VM a sleep and its wake-up (an IPI to a halted vCPU) can cost more than a 4 KiB read
+ * (bench/README.md, uring.sh): at depth 1 most of a request's time. Bounded: a request that
+ * takes longer costs spin_ns of CPU more, then the wait as before. Whether one was found. */
+static bool uring_spin(struct uring *u, bool sqpoll)
+{
+	const uint64_t t0 = lat_now();
+
+	do {
+		if (!sqpoll && io_uring_get_events(&u->ring) < 0)
+			return false;
+		if (io_uring_cq_ready(&u->ring))
+			return true;
+	} while (lat_ns(lat_now() - t0) < u->spin_ns);
+	return false;
+}
+
 static int uring_reap(struct engine_ctx *ctx, struct engine_req **out, unsigned min, unsigned max)
 {
 	struct uring *u = ctx->priv;
@@ -769,6 +804,8 @@ static int uring_reap(struct engine_ctx *ctx, struct engine_req **out, unsigned 
 			}
 			if (!uring_opts(ctx)->sqpoll && io_uring_sq_ready(&u->ring))
 				rc = io_uring_wait_cqe_timeout(&u->ring, &cqe, &ms);
+			else if (u->spin_ns && uring_spin(u, uring_opts(ctx)->sqpoll))
+				rc = 0;
 			else
 				rc = io_uring_wait_cqe(&u->ring, &cqe);
 
@@ -909,6 +946,16 @@ static void uring_workers(struct engine_ctx *ctx, struct engine_workers *out)
 	closedir(d);
 }
 
+static unsigned uring_setup_values(const struct engine_opts *e, const char **names, uint64_t *values,
+				   unsigned max)
+{
+	if (!max)
+		return 0;
+	names[0] = "spin_us";
+	values[0] = uring_spin_used(engine_options(e));
+	return 1;
+}
+
 const struct engine_ops engine_io_uring = {
 	.name = "io_uring",
 	.summary = "every operation as an io_uring request (liburing): read/write, fsync, and openat, "
@@ -932,4 +979,5 @@ const struct engine_ops engine_io_uring = {
 	.workers = uring_workers,
 	.attach = uring_attach,
 	.setup_flags = uring_setup_flags,
+	.setup_values = uring_setup_values,
 };

@@ -90,13 +90,25 @@ void json_engine_setup(json_t *config, const struct engine_opts *e)
 	unsigned n;
 	json_t *a;
 
-	if (!e->ops || !e->ops->setup_flags)
+	if (!e->ops)
 		return;
-	n = e->ops->setup_flags(e, names, 16);
-	a = json_array();
-	for (unsigned i = 0; i < n; i++)
-		json_array_append_new(a, json_string(names[i]));
-	json_object_set_new(config, "engine_setup", a);
+	if (e->ops->setup_flags) {
+		n = e->ops->setup_flags(e, names, 16);
+		a = json_array();
+		for (unsigned i = 0; i < n; i++)
+			json_array_append_new(a, json_string(names[i]));
+		json_object_set_new(config, "engine_setup", a);
+	}
+	if (e->ops->setup_values) {
+		uint64_t v[16];
+		char key[64];
+
+		n = e->ops->setup_values(e, names, v, 16);
+		for (unsigned i = 0; i < n; i++) {
+			snprintf(key, sizeof(key), "engine_%s", names[i]);
+			json_object_set_new(config, key, json_u64(v[i]));
+		}
+	}
 }
 
 json_t *json_submission(const struct engine_submit_stats *s, bool buckets)

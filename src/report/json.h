@@ -42,7 +42,8 @@ json_t *json_latency_summary(const struct opstat *s);
 struct engine_submit_stats;
 struct engine_opts;
 /* config's "engine_setup": the flags the engine set its contexts up with (io_uring: the
- * IORING_SETUP_* flags of every ring, found on this kernel), when the engine says */
+ * IORING_SETUP_* flags of every ring, found on this kernel), when the engine says; and its
+ * numbers beside them as "engine_NAME" (io_uring: engine_spin_us) */
 void json_engine_setup(json_t *config, const struct engine_opts *e);
 json_t *json_submission(const struct engine_submit_stats *s, bool buckets);
 /* The time series of a phase or iteration: one object per interval. */

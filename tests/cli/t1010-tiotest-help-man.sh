@@ -29,7 +29,7 @@ done
 
 # the engines' own options (issue 19: the engine declares them): listed for tiotest and in its
 # --help under the engine's heading, documented once in the man page's ENGINES section
-"$FSBENCH" list engines | awk '/^[ \t]/ { print $1 }' > "$SCRATCH/engine-opts"
+"$FSBENCH" list engines | awk '/^[ \t]/ { sub(/=.*/, "", $1); print $1 }' > "$SCRATCH/engine-opts"
 [ -s "$SCRATCH/engine-opts" ] || fail "fsbench list engines shows no engine options"
 n=0 neng=0
 while read -r a b; do

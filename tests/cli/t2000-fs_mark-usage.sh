@@ -53,7 +53,7 @@ fsb __man-options fs_mark --list > list || fail "__man-options --list"
 fsb __man-options fs_mark > man || fail "__man-options"
 # the engines' own options are in --help too, and in the man page's ENGINES section, not in
 # fs_mark's (t1660 checks them there)
-fsb list engines | awk '/^[ \t]/ { print $1 }' > engine-opts
+fsb list engines | awk '/^[ \t]/ { sub(/=.*/, "", $1); print $1 }' > engine-opts
 [ -s engine-opts ] || fail "fsbench list engines shows no engine options"
 # (the names are letters and dashes: substring matches in the shell, not 4 processes a name)
 help=$(<out) manpage=$(<man)
