@@ -574,6 +574,9 @@ static int opts_check(const struct hist_sub *sub, const struct hist_config *c, c
 	}
 	if (c->junit && (code = outputs_check(prog, &(const struct outputs_dest){ "--junit", c->junit, OUTFILE_REPLACE }, 1)))
 		return code;
+	/* trend -o draws with cairo (history report writes its SVG itself) */
+	if (!strcmp(sub->name, "trend") && c->output)
+		return cmd_plot_ready(prog);
 	return 0;
 }
 

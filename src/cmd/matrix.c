@@ -905,6 +905,9 @@ static int plan_run(struct mxc_plan *plan, const struct mxc_config *cfg, struct 
 		dry_run(plan);
 		return EXIT_OK;
 	}
+	/* the closing report draws its plots */
+	if ((code = cmd_plot_ready(prog)))
+		return code;
 	/* existing targets without root: mxt_check refused what would need it */
 	if (geteuid() != 0 && mx_target_axis(plan->e) >= 0)
 		return mxc_run(plan);

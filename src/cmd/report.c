@@ -127,6 +127,8 @@ int cmd_report(int argc, char **argv, const char *prog)
 	}
 	if (c.junit && outputs_check(prog, &(const struct outputs_dest){ "--junit", c.junit, OUTFILE_REPLACE }, 1))
 		return EXIT_USAGE;
+	if ((rc = cmd_plot_ready(prog)))
+		return rc;
 	mo.junit = c.junit;
 	mo.primary = c.primary;
 	mo.db = c.db;
