@@ -612,7 +612,8 @@ static void print_help(const struct hist_config *defaults, const char *prog)
 	opt_text_help(&hist_cmd, defaults, prog, stdout);
 	printf("\nExit status: 0; 1 when check --fail-if-worse finds a regression, or the database cannot be read\n"
 	       "or is damaged (never repaired); 2 on a bad command line; 3 when nothing is left to check or draw\n"
-	       "(e.g. every run left out by --exclude-flagged, no earlier runs of the same configuration).\n"
+	       "(e.g. every run left out by --exclude-flagged, no earlier runs of the same configuration), or\n"
+	       "when trend -o cannot load cairo (libcairo2), which draws the plot.\n"
 	       "check --bisect: 0 good, 1 bad, 125 cannot decide, 255 an error.\n");
 }
 

@@ -100,7 +100,7 @@ int cmd_report(int argc, char **argv, const char *prog)
 		       "2 on a bad command line, a directory that is not a readable matrix result (a file in it reached\n"
 		       "through a symbolic link, not regular, or as root another user's: refused), or a --db path refused;\n"
 		       "3 when no run could be used (nothing to compare: every run failed, or was flagged and left out by\n"
-		       "--exclude-flagged).\n");
+		       "--exclude-flagged), or cairo (libcairo2), which draws the plots, cannot be loaded.\n");
 		return EXIT_OK;
 	}
 	if (ndirs != 1) {
