@@ -26,6 +26,7 @@
 #include "sys/fsck.h"
 #include "sys/fsimage.h"
 #include "sys/fsopts.h"
+#include "sys/mountlib.h"
 #include "sys/owned.h"
 #include "sys/spawn.h"
 #include "workload/workload.h"
@@ -973,6 +974,11 @@ int cmd_matrix(int argc, char **argv, const char *prog)
 			goto out;
 		}
 		code = mxc_undo_dir(prog, cfg.undo);
+		goto out;
+	}
+	/* libblkid and libmount, loaded at run time (sys/mountlib.h): the checks below use them */
+	if (mountlib_load(err, sizeof(err))) {
+		code = said(prog, err, EXIT_UNSUPPORTED);
 		goto out;
 	}
 	/* the file first, the command line over it */

@@ -191,7 +191,7 @@ int cmd_plot_ready(const char *prog)
 
 	if (!plot_load(err, sizeof(err)))
 		return EXIT_OK;
-	fprintf(stderr, "%s: %s\n", prog, err);
+	fprintf(stderr, "%s: cannot draw: %s\n", prog, err);
 	return EXIT_UNSUPPORTED;
 }
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* cairo, loaded when something is drawn (dlopen of its soname) rather than linked: a command
- * that draws nothing does not pay for cairo's 18 libraries at every start (bench/README.md,
- * start-up cost). Internal to report/plot_*.c. */
+/* cairo, loaded when something is drawn (sys/dl.h) rather than linked: a command that draws
+ * nothing does not pay for cairo's 18 libraries at every start (bench/README.md, start-up
+ * cost). Internal to report/plot_*.c. */
 #ifndef FSB_REPORT_PLOT_DL_H
 #define FSB_REPORT_PLOT_DL_H
 #include <cairo-svg.h>
@@ -30,7 +30,7 @@ struct plot_dl {
 #undef PLOT_DL_PTR
 };
 
-/* cairo's functions, loaded at the first call (RTLD_NOW | RTLD_LOCAL, never unloaded); NULL
- * with a one-line reason in err when the library or one of its functions cannot be found */
+/* cairo's functions, loaded at the first call (sys/dl.h); NULL with a one-line reason in err
+ * when the library or one of its functions cannot be found */
 const struct plot_dl *plot_dl_load(char *err, size_t errlen);
 #endif

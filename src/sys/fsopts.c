@@ -3,13 +3,13 @@
 #include "sys/fsopts.h"
 
 #include <errno.h>
-#include <libmount/libmount.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
 
+#include "sys/mountlib.h"
 #include "core/matrix.h"
 #include "core/errmsg.h"
 #include "core/quote.h"
@@ -580,8 +580,8 @@ static const char *fs_option_refused(const char *name, size_t namesz, const char
 
 int fsopts_mount_parse(const char *opts, unsigned long *flags, char **data, char *err, size_t errlen)
 {
-	const struct libmnt_optmap *linux_map = mnt_get_builtin_optmap(MNT_LINUX_MAP),
-				   *user_map = mnt_get_builtin_optmap(MNT_USERSPACE_MAP);
+	const struct mountlib_mount *ml;
+	const struct libmnt_optmap *linux_map, *user_map;
 	char q[QUOTE_MAX], *copy, *next, *name, *value, *vfs = NULL, *fs = NULL, item[256];
 	size_t namesz, valsz;
 	unsigned long fl = 0;
@@ -593,6 +593,10 @@ int fsopts_mount_parse(const char *opts, unsigned long *flags, char **data, char
 		*data = NULL;
 	if (err && errlen)
 		err[0] = '\0';
+	if (!(ml = mountlib_mount(err, errlen)))
+		return -ENOENT;
+	linux_map = ml->get_builtin_optmap(MNT_LINUX_MAP);
+	user_map = ml->get_builtin_optmap(MNT_USERSPACE_MAP);
 	if (!opts)
 		opts = "";
 	/* no quoting (libmount keeps "a,b" as one value, the kernel may not): plain words only */
@@ -607,7 +611,7 @@ int fsopts_mount_parse(const char *opts, unsigned long *flags, char **data, char
 	if (!(copy = strdup(opts)))
 		return -ENOMEM;
 	next = copy;
-	while (!rc && (rc = mnt_optstr_next_option(&next, &name, &namesz, &value, &valsz)) == 0) {
+	while (!rc && (rc = ml->optstr_next_option(&next, &name, &namesz, &value, &valsz)) == 0) {
 		const struct libmnt_optmap *m;
 
 		snprintf(item, sizeof(item), "%.*s%s%.*s", (int)(namesz < 100 ? namesz : 100), name,
@@ -658,7 +662,7 @@ int fsopts_mount_parse(const char *opts, unsigned long *flags, char **data, char
 		rc = 0;
 	else if (rc > 0)
 		rc = -EINVAL;
-	if (!rc && vfs && mnt_optstr_get_flags(vfs, &fl, linux_map))
+	if (!rc && vfs && ml->optstr_get_flags(vfs, &fl, linux_map))
 		rc = -EINVAL;
 	if (rc == -ENOMEM)
 		errmsg(err, errlen, "out of memory");
