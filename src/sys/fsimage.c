@@ -821,45 +821,15 @@ static int stack_check(const char *q, const struct stat *st, bool destroy, char 
 	return rc;
 }
 
-int fsimage_device_check(const char *dev, bool destroy, int *claim, char *err, size_t errlen)
+/* the signatures libblkid finds on the open device fd (q: its name quoted): 0 none, or
+ * overwritable (destroy); -EEXIST refused, -EIO/-ENOMEM cannot probe (err says) */
+static int signatures_check(const struct mountlib_blkid *bk, int fd, const char *q, bool destroy, char *err,
+			    size_t errlen)
 {
-	const struct mountlib_blkid *bk;
-	char q[QUOTE_MAX];
-	struct stat st;
 	blkid_probe pr;
-	int fd, rc;
+	int rc;
 
-	if (claim)
-		*claim = -1;
-	if (!(bk = mountlib_blkid(err, errlen)))
-		return -ENOENT;
-	quote_str(dev, q, sizeof(q));
-	if (stat(dev, &st) < 0) {
-		rc = -errno;
-		errmsg(err, errlen, "--device '%s': %s", q, strerror(-rc));
-		return rc;
-	}
-	if (!S_ISBLK(st.st_mode)) {
-		errmsg(err, errlen, "--device '%s': not a block device", q);
-		return -ENOTBLK;
-	}
-	if ((rc = stack_check(q, &st, destroy, err, errlen)))
-		return rc;
-	/* O_EXCL on a block device: fails while anyone holds it exclusively (a mount, swap,
-	 * device-mapper, md, a partition of it, another program) */
-	if ((fd = open(dev, O_RDONLY | O_EXCL | O_CLOEXEC)) < 0) {
-		rc = -errno;
-		if (rc == -EBUSY)
-			errmsg(err, errlen,
-			       "--device '%s' is in use (held open exclusively: mounted, swap, "
-			       "device-mapper, RAID or another program): refusing it",
-			       q);
-		else
-			errmsg(err, errlen, "--device '%s': %s", q, strerror(-rc));
-		return rc;
-	}
 	if (!(pr = bk->new_probe())) {
-		close(fd);
 		errmsg(err, errlen, "--device '%s': cannot probe it (libblkid)", q);
 		return -ENOMEM;
 	}
@@ -910,6 +880,46 @@ int fsimage_device_check(const char *dev, bool destroy, int *claim, char *err, s
 		rc = -EIO;
 	}
 	bk->free_probe(pr);
+	return rc;
+}
+
+int fsimage_device_check(const char *dev, bool destroy, int *claim, char *err, size_t errlen)
+{
+	const struct mountlib_blkid *bk;
+	char q[QUOTE_MAX];
+	struct stat st;
+	int fd, rc;
+
+	if (claim)
+		*claim = -1;
+	if (!(bk = mountlib_blkid(err, errlen)))
+		return -ENOENT;
+	quote_str(dev, q, sizeof(q));
+	if (stat(dev, &st) < 0) {
+		rc = -errno;
+		errmsg(err, errlen, "--device '%s': %s", q, strerror(-rc));
+		return rc;
+	}
+	if (!S_ISBLK(st.st_mode)) {
+		errmsg(err, errlen, "--device '%s': not a block device", q);
+		return -ENOTBLK;
+	}
+	if ((rc = stack_check(q, &st, destroy, err, errlen)))
+		return rc;
+	/* O_EXCL on a block device: fails while anyone holds it exclusively (a mount, swap,
+	 * device-mapper, md, a partition of it, another program) */
+	if ((fd = open(dev, O_RDONLY | O_EXCL | O_CLOEXEC)) < 0) {
+		rc = -errno;
+		if (rc == -EBUSY)
+			errmsg(err, errlen,
+			       "--device '%s' is in use (held open exclusively: mounted, swap, "
+			       "device-mapper, RAID or another program): refusing it",
+			       q);
+		else
+			errmsg(err, errlen, "--device '%s': %s", q, strerror(-rc));
+		return rc;
+	}
+	rc = signatures_check(bk, fd, q, destroy, err, errlen);
 	if (!rc && claim) {
 		struct stat now;
 

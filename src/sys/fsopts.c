@@ -578,6 +578,23 @@ static const char *fs_option_refused(const char *name, size_t namesz, const char
 	return why;
 }
 
+/* no quoting (libmount keeps "a,b" as one value, the kernel may not): plain words only; 0 or
+ * -EINVAL said */
+static int words_plain(const char *opts, char *err, size_t errlen)
+{
+	char q[QUOTE_MAX];
+
+	for (const char *p = opts; *p; p++)
+		if ((unsigned char)*p <= 0x20 || *p == 0x7f || strchr("\"'\\", *p)) {
+			errmsg(err, errlen,
+			       "mount options '%s': quotes, blanks and control characters are "
+			       "not accepted",
+			       quote_str(opts, q, sizeof(q)));
+			return -EINVAL;
+		}
+	return 0;
+}
+
 int fsopts_mount_parse(const char *opts, unsigned long *flags, char **data, char *err, size_t errlen)
 {
 	const struct mountlib_mount *ml;
@@ -599,15 +616,8 @@ int fsopts_mount_parse(const char *opts, unsigned long *flags, char **data, char
 	user_map = ml->get_builtin_optmap(MNT_USERSPACE_MAP);
 	if (!opts)
 		opts = "";
-	/* no quoting (libmount keeps "a,b" as one value, the kernel may not): plain words only */
-	for (const char *p = opts; *p; p++)
-		if ((unsigned char)*p <= 0x20 || *p == 0x7f || strchr("\"'\\", *p)) {
-			errmsg(err, errlen,
-			       "mount options '%s': quotes, blanks and control characters are "
-			       "not accepted",
-			       quote_str(opts, q, sizeof(q)));
-			return -EINVAL;
-		}
+	if (words_plain(opts, err, errlen))
+		return -EINVAL;
 	if (!(copy = strdup(opts)))
 		return -ENOMEM;
 	next = copy;
