@@ -136,6 +136,10 @@ int cmd_split_operands(const struct opt_cmd *c, int argc, char **argv, char **op
  * most max results, *nres of them. Or prints "PROG: 'OPERAND': problem" and returns -1 (nothing
  * left loaded). */
 int cmd_load_results(const char *prog, const char **ops, int nops, struct rr_result *res, int max, int *nres);
+/* Every command that draws (plot, report, matrix, history trend -o) asks first, before it
+ * writes or sets up anything: 0 when cairo is loaded, else EXIT_UNSUPPORTED with one line said
+ * ("PROG: cannot draw: libcairo.so.2: ..."). */
+int cmd_plot_ready(const char *prog);
 /* plot: results with the same label (and workload) become one, their runs together, in the
  * first one's place: a matrix cell's run files are one series. 0 or -ENOMEM. */
 int cmd_group_labels(struct rr_result *res, int *nres);

@@ -574,6 +574,9 @@ static int opts_check(const struct hist_sub *sub, const struct hist_config *c, c
 	}
 	if (c->junit && (code = outputs_check(prog, &(const struct outputs_dest){ "--junit", c->junit, OUTFILE_REPLACE }, 1)))
 		return code;
+	/* trend -o draws with cairo (history report writes its SVG itself) */
+	if (!strcmp(sub->name, "trend") && c->output)
+		return cmd_plot_ready(prog);
 	return 0;
 }
 
@@ -609,7 +612,8 @@ static void print_help(const struct hist_config *defaults, const char *prog)
 	opt_text_help(&hist_cmd, defaults, prog, stdout);
 	printf("\nExit status: 0; 1 when check --fail-if-worse finds a regression, or the database cannot be read\n"
 	       "or is damaged (never repaired); 2 on a bad command line; 3 when nothing is left to check or draw\n"
-	       "(e.g. every run left out by --exclude-flagged, no earlier runs of the same configuration).\n"
+	       "(e.g. every run left out by --exclude-flagged, no earlier runs of the same configuration), or\n"
+	       "when trend -o cannot load cairo (libcairo2), which draws the plot.\n"
 	       "check --bisect: 0 good, 1 bad, 125 cannot decide, 255 an error.\n");
 }
 

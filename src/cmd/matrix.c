@@ -26,6 +26,7 @@
 #include "sys/fsck.h"
 #include "sys/fsimage.h"
 #include "sys/fsopts.h"
+#include "sys/mountlib.h"
 #include "sys/owned.h"
 #include "sys/spawn.h"
 #include "workload/workload.h"
@@ -905,6 +906,9 @@ static int plan_run(struct mxc_plan *plan, const struct mxc_config *cfg, struct 
 		dry_run(plan);
 		return EXIT_OK;
 	}
+	/* the closing report draws its plots */
+	if ((code = cmd_plot_ready(prog)))
+		return code;
 	/* existing targets without root: mxt_check refused what would need it */
 	if (geteuid() != 0 && mx_target_axis(plan->e) >= 0)
 		return mxc_run(plan);
@@ -970,6 +974,11 @@ int cmd_matrix(int argc, char **argv, const char *prog)
 			goto out;
 		}
 		code = mxc_undo_dir(prog, cfg.undo);
+		goto out;
+	}
+	/* libblkid and libmount, loaded at run time (sys/mountlib.h): the checks below use them */
+	if (mountlib_load(err, sizeof(err))) {
+		code = said(prog, err, EXIT_UNSUPPORTED);
 		goto out;
 	}
 	/* the file first, the command line over it */

@@ -185,6 +185,16 @@ static int plot_opts_of(const char *prog, const struct plot_config *c, struct pl
 	return 0;
 }
 
+int cmd_plot_ready(const char *prog)
+{
+	char err[512];
+
+	if (!plot_load(err, sizeof(err)))
+		return EXIT_OK;
+	fprintf(stderr, "%s: cannot draw: %s\n", prog, err);
+	return EXIT_UNSUPPORTED;
+}
+
 int cmd_plot(int argc, char **argv, const char *prog)
 {
 	struct plot_config c, defaults;
@@ -219,7 +229,7 @@ int cmd_plot(int argc, char **argv, const char *prog)
 		fprintf(stderr, "%s: no result to draw (usage: %s -o FILE.png RESULT...)\n", prog, prog);
 		return EXIT_USAGE;
 	}
-	if ((rc = plot_opts_of(prog, &c, &po)))
+	if ((rc = plot_opts_of(prog, &c, &po)) || (rc = cmd_plot_ready(prog)))
 		return rc;
 	if ((rc = outputs_check(prog, &(const struct outputs_dest){ "-o", c.output, OUTFILE_REPLACE }, 1)))
 		return rc;

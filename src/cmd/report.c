@@ -100,7 +100,7 @@ int cmd_report(int argc, char **argv, const char *prog)
 		       "2 on a bad command line, a directory that is not a readable matrix result (a file in it reached\n"
 		       "through a symbolic link, not regular, or as root another user's: refused), or a --db path refused;\n"
 		       "3 when no run could be used (nothing to compare: every run failed, or was flagged and left out by\n"
-		       "--exclude-flagged).\n");
+		       "--exclude-flagged), or cairo (libcairo2), which draws the plots, cannot be loaded.\n");
 		return EXIT_OK;
 	}
 	if (ndirs != 1) {
@@ -127,6 +127,8 @@ int cmd_report(int argc, char **argv, const char *prog)
 	}
 	if (c.junit && outputs_check(prog, &(const struct outputs_dest){ "--junit", c.junit, OUTFILE_REPLACE }, 1))
 		return EXIT_USAGE;
+	if ((rc = cmd_plot_ready(prog)))
+		return rc;
 	mo.junit = c.junit;
 	mo.primary = c.primary;
 	mo.db = c.db;

@@ -2,8 +2,6 @@
 /* Drawing results with cairo: panels with linear or log axes, lines, bars, legend. */
 #include "report/plot_cairo.h"
 
-#include <cairo.h>
-#include <cairo-svg.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -12,6 +10,7 @@
 
 #include "core/stats.h"
 #include "report/plot_cairo_int.h"
+#include "report/plot_dl.h"
 
 /* Under LeakSanitizer (make asan): fontconfig, loaded by cairo's font selection, keeps its
  * configuration until FcFini(), which only a program that owns fontconfig may call. Those
@@ -21,6 +20,9 @@ const char *__lsan_default_suppressions(void)
 {
 	return "leak:libfontconfig.so\n";
 }
+
+/* cairo's functions (plot_dl.h): set by plot_load, which every entry point calls first */
+static const struct plot_dl *cx;
 
 const char *const plot_type_name[] = { "auto", "fill", "timeline", "latency", "compare" };
 
@@ -43,7 +45,7 @@ static void color(cairo_t *cr, unsigned i, double alpha)
 {
 	const double *c = palette[i % NCOLORS];
 
-	cairo_set_source_rgba(cr, c[0], c[1], c[2], alpha);
+	cx->set_source_rgba(cr, c[0], c[1], c[2], alpha);
 }
 
 static double map(const struct axis *a, double v, double from, double len)
@@ -73,21 +75,22 @@ static void text(cairo_t *cr, double x, double y, const char *s, double size, do
 {
 	cairo_text_extents_t e;
 
-	cairo_select_font_face(cr, FONT, CAIRO_FONT_SLANT_NORMAL, bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
-	cairo_set_font_size(cr, size);
-	cairo_text_extents(cr, s, &e);
-	cairo_move_to(cr, x - e.x_bearing - ax * e.width, y - e.y_bearing - ay * e.height);
-	cairo_show_text(cr, s);
+	cx->select_font_face(cr, FONT, CAIRO_FONT_SLANT_NORMAL,
+			     bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
+	cx->set_font_size(cr, size);
+	cx->text_extents(cr, s, &e);
+	cx->move_to(cr, x - e.x_bearing - ax * e.width, y - e.y_bearing - ay * e.height);
+	cx->show_text(cr, s);
 }
 
 static void draw_axes(cairo_t *cr, const struct panel *p)
 {
 	char buf[48];
 
-	cairo_set_source_rgb(cr, 1, 1, 1);
-	cairo_rectangle(cr, p->x, p->y, p->w, p->h);
-	cairo_fill(cr);
-	cairo_set_line_width(cr, 1);
+	cx->set_source_rgb(cr, 1, 1, 1);
+	cx->rectangle(cr, p->x, p->y, p->w, p->h);
+	cx->fill(cr);
+	cx->set_line_width(cr, 1);
 	/* grid and ticks */
 	for (int axis = 0; axis < 2; axis++) {
 		const struct axis *a = axis ? &p->ay : &p->ax;
@@ -119,16 +122,16 @@ static void draw_axes(cairo_t *cr, const struct panel *p)
 			if (v > a->hi * (1 + 1e-9) + (a->log ? 0 : 1e-9 * step))
 				break;
 			pos = axis ? py(p, v) : px(p, v);
-			cairo_set_source_rgb(cr, 0.88, 0.88, 0.88);
+			cx->set_source_rgb(cr, 0.88, 0.88, 0.88);
 			if (axis) {
-				cairo_move_to(cr, p->x, pos);
-				cairo_line_to(cr, p->x + p->w, pos);
+				cx->move_to(cr, p->x, pos);
+				cx->line_to(cr, p->x + p->w, pos);
 			} else {
-				cairo_move_to(cr, pos, p->y);
-				cairo_line_to(cr, pos, p->y + p->h);
+				cx->move_to(cr, pos, p->y);
+				cx->line_to(cr, pos, p->y + p->h);
 			}
-			cairo_stroke(cr);
-			cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+			cx->stroke(cr);
+			cx->set_source_rgb(cr, 0.2, 0.2, 0.2);
 			fmt_tick(a, v, step, buf, sizeof(buf));
 			if (axis)
 				text(cr, p->x - 6, pos, buf, 11, 1, 0.5, false);
@@ -136,17 +139,17 @@ static void draw_axes(cairo_t *cr, const struct panel *p)
 				text(cr, pos, p->y + p->h + 6, buf, 11, 0.5, 0, false);
 		}
 	}
-	cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
-	cairo_rectangle(cr, p->x, p->y, p->w, p->h);
-	cairo_stroke(cr);
+	cx->set_source_rgb(cr, 0.2, 0.2, 0.2);
+	cx->rectangle(cr, p->x, p->y, p->w, p->h);
+	cx->stroke(cr);
 	if (p->ax.label)
 		text(cr, p->x + p->w / 2, p->y + p->h + 24, p->ax.label, 12, 0.5, 0, false);
 	if (p->ay.label) {
-		cairo_save(cr);
-		cairo_translate(cr, p->x - 62, p->y + p->h / 2);
-		cairo_rotate(cr, -M_PI / 2);
+		cx->save(cr);
+		cx->translate(cr, p->x - 62, p->y + p->h / 2);
+		cx->rotate(cr, -M_PI / 2);
 		text(cr, 0, 0, p->ay.label, 12, 0.5, 0.5, false);
-		cairo_restore(cr);
+		cx->restore(cr);
 	}
 	if (p->title[0])
 		text(cr, p->x + p->w / 2, p->y - 8, p->title, 13, 0.5, 1, true);
@@ -173,20 +176,20 @@ static void legend_names(cairo_t *cr, const char *const *names, unsigned n, doub
 	double total = 0, x;
 	cairo_text_extents_t e;
 
-	cairo_select_font_face(cr, FONT, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
-	cairo_set_font_size(cr, 13);
+	cx->select_font_face(cr, FONT, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+	cx->set_font_size(cr, 13);
 	for (unsigned i = 0; i < n; i++) {
-		cairo_text_extents(cr, names[i], &e);
+		cx->text_extents(cr, names[i], &e);
 		total += 30 + e.x_advance + 24;
 	}
 	x = total < w ? (w - total) / 2 : 10;
 	for (unsigned i = 0; i < n; i++) {
 		color(cr, i, 1);
-		cairo_rectangle(cr, x, y - 6, 22, 12);
-		cairo_fill(cr);
-		cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+		cx->rectangle(cr, x, y - 6, 22, 12);
+		cx->fill(cr);
+		cx->set_source_rgb(cr, 0.1, 0.1, 0.1);
 		text(cr, x + 30, y, names[i], 13, 0, 0.5, false);
-		cairo_text_extents(cr, names[i], &e);
+		cx->text_extents(cr, names[i], &e);
 		x += 30 + e.x_advance + 24;
 	}
 }
@@ -206,32 +209,32 @@ static void polyline(cairo_t *cr, const struct panel *p, const double *x, const 
 {
 	bool pen = false;
 
-	cairo_save(cr);
-	cairo_rectangle(cr, p->x, p->y, p->w, p->h);
-	cairo_clip(cr);
+	cx->save(cr);
+	cx->rectangle(cr, p->x, p->y, p->w, p->h);
+	cx->clip(cr);
 	color(cr, ci, alpha);
-	cairo_set_line_width(cr, width);
+	cx->set_line_width(cr, width);
 	for (unsigned k = 0; k < n; k++) {
 		if (isnan(y[k]) || isnan(x[k])) {
 			pen = false;
 			continue;
 		}
 		if (pen)
-			cairo_line_to(cr, px(p, x[k]), py(p, y[k]));
+			cx->line_to(cr, px(p, x[k]), py(p, y[k]));
 		else
-			cairo_move_to(cr, px(p, x[k]), py(p, y[k]));
+			cx->move_to(cr, px(p, x[k]), py(p, y[k]));
 		pen = true;
 	}
-	cairo_stroke(cr);
+	cx->stroke(cr);
 	if (marks && n <= 200) {
 		for (unsigned k = 0; k < n; k++) {
 			if (isnan(y[k]) || isnan(x[k]))
 				continue;
-			cairo_arc(cr, px(p, x[k]), py(p, y[k]), 3, 0, 2 * M_PI);
-			cairo_fill(cr);
+			cx->arc(cr, px(p, x[k]), py(p, y[k]), 3, 0, 2 * M_PI);
+			cx->fill(cr);
 		}
 	}
-	cairo_restore(cr);
+	cx->restore(cr);
 }
 
 /* The fill's second y: extents per file (fs_mark --layout), its axis on the right from 1 (one
@@ -247,7 +250,7 @@ static void draw_fill_y2(cairo_t *cr, const struct panel *p0, const struct rr_re
 	p.ay.label = "extents per file (dashed)";
 	axis_fit(&p.ay, 0, y2max > 1 ? y2max : 2, true);
 	step = nice_step(p.ay.hi - p.ay.lo, 6);
-	cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+	cx->set_source_rgb(cr, 0.2, 0.2, 0.2);
 	for (int i = 0; i < 200; i++) {
 		double v = p.ay.lo + i * step;
 
@@ -256,16 +259,16 @@ static void draw_fill_y2(cairo_t *cr, const struct panel *p0, const struct rr_re
 		fmt_tick(&p.ay, v, step, buf, sizeof(buf));
 		text(cr, p.x + p.w + 6, py(&p, v), buf, 11, 0, 0.5, false);
 	}
-	cairo_save(cr);
-	cairo_translate(cr, p.x + p.w + 44, p.y + p.h / 2);
-	cairo_rotate(cr, M_PI / 2);
+	cx->save(cr);
+	cx->translate(cr, p.x + p.w + 44, p.y + p.h / 2);
+	cx->rotate(cr, M_PI / 2);
 	text(cr, 0, 0, p.ay.label, 12, 0.5, 0.5, false);
-	cairo_restore(cr);
-	cairo_save(cr);
-	cairo_rectangle(cr, p.x, p.y, p.w, p.h);
-	cairo_clip(cr);
-	cairo_set_dash(cr, dash, 2, 0);
-	cairo_set_line_width(cr, 1.5);
+	cx->restore(cr);
+	cx->save(cr);
+	cx->rectangle(cr, p.x, p.y, p.w, p.h);
+	cx->clip(cr);
+	cx->set_dash(cr, dash, 2, 0);
+	cx->set_line_width(cr, 1.5);
 	for (unsigned i = 0; i < nres; i++)
 		for (unsigned s = 0; s < res[i].nfill; s++) {
 			const struct rr_series *se = &res[i].fill[s];
@@ -279,14 +282,14 @@ static void draw_fill_y2(cairo_t *cr, const struct panel *p0, const struct rr_re
 					continue;
 				}
 				if (open)
-					cairo_line_to(cr, px(&p, x[k]), py(&p, se->y2[k]));
+					cx->line_to(cr, px(&p, x[k]), py(&p, se->y2[k]));
 				else
-					cairo_move_to(cr, px(&p, x[k]), py(&p, se->y2[k]));
+					cx->move_to(cr, px(&p, x[k]), py(&p, se->y2[k]));
 				open = true;
 			}
-			cairo_stroke(cr);
+			cx->stroke(cr);
 		}
-	cairo_restore(cr);
+	cx->restore(cr);
 }
 
 static int cmp_dbl(const void *a, const void *b)
@@ -401,18 +404,18 @@ static int draw_fill_band(cairo_t *cr, const struct panel *p, const struct rr_re
 		}
 		if (!n)
 			continue;
-		cairo_save(cr);
-		cairo_rectangle(cr, p->x, p->y, p->w, p->h);
-		cairo_clip(cr);
+		cx->save(cr);
+		cx->rectangle(cr, p->x, p->y, p->w, p->h);
+		cx->clip(cr);
 		color(cr, i, 0.22);
-		cairo_move_to(cr, px(p, bx[0]), py(p, q3[0]));
+		cx->move_to(cr, px(p, bx[0]), py(p, q3[0]));
 		for (unsigned k = 1; k < n; k++)
-			cairo_line_to(cr, px(p, bx[k]), py(p, q3[k]));
+			cx->line_to(cr, px(p, bx[k]), py(p, q3[k]));
 		for (unsigned k = n; k-- > 0;)
-			cairo_line_to(cr, px(p, bx[k]), py(p, q1[k]));
-		cairo_close_path(cr);
-		cairo_fill(cr);
-		cairo_restore(cr);
+			cx->line_to(cr, px(p, bx[k]), py(p, q1[k]));
+		cx->close_path(cr);
+		cx->fill(cr);
+		cx->restore(cr);
 		polyline(cr, p, bx, md, n, i, 1, n <= 100, 2.5);
 	}
 	rc = 0;
@@ -746,8 +749,8 @@ static int draw_latency(cairo_t *cr, const struct rr_result *res, unsigned nres,
 
 					if (yy > p[g].ay.hi)
 						continue;
-					cairo_arc(cr, px(&p[g], fmax(v, 1)), py(&p[g], yy), 4.5, 0, 2 * M_PI);
-					cairo_fill(cr);
+					cx->arc(cr, px(&p[g], fmax(v, 1)), py(&p[g], yy), 4.5, 0, 2 * M_PI);
+					cx->fill(cr);
 				}
 			}
 	}
@@ -774,7 +777,7 @@ static void compare_names(cairo_t *cr, const struct panel *p, double xc, const s
 		*sp = '\0';
 		snprintf(b, sizeof(b), "%.90s", sp + 1);
 	}
-	cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+	cx->set_source_rgb(cr, 0.1, 0.1, 0.1);
 	text(cr, xc, p->y + p->h + 8, a, 11, 0.5, 0, true);
 	snprintf(a, sizeof(a), "%.60s (%s)", b, !strcmp(unit, "ns") ? "time" : unit);
 	text(cr, xc, p->y + p->h + 23, a, 10, 0.5, 0, false);
@@ -789,18 +792,18 @@ static void compare_bar(cairo_t *cr, const struct panel *p, unsigned i, double x
 	double xc = x0 + bw / 2;
 
 	color(cr, i, 0.85);
-	cairo_rectangle(cr, x0 + 2, fmin(py(p, r), py(p, 1)), bw - 4, fmax(fabs(py(p, 1) - py(p, r)), 1.5));
-	cairo_fill(cr);
-	cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+	cx->rectangle(cr, x0 + 2, fmin(py(p, r), py(p, 1)), bw - 4, fmax(fabs(py(p, 1) - py(p, r)), 1.5));
+	cx->fill(cr);
+	cx->set_source_rgb(cr, 0.1, 0.1, 0.1);
 	if (!isnan(lo)) {
-		cairo_set_line_width(cr, 1.5);
-		cairo_move_to(cr, xc, py(p, hi));
-		cairo_line_to(cr, xc, py(p, lo));
-		cairo_move_to(cr, xc - 4, py(p, hi));
-		cairo_line_to(cr, xc + 4, py(p, hi));
-		cairo_move_to(cr, xc - 4, py(p, lo));
-		cairo_line_to(cr, xc + 4, py(p, lo));
-		cairo_stroke(cr);
+		cx->set_line_width(cr, 1.5);
+		cx->move_to(cr, xc, py(p, hi));
+		cx->line_to(cr, xc, py(p, lo));
+		cx->move_to(cr, xc - 4, py(p, hi));
+		cx->line_to(cr, xc + 4, py(p, hi));
+		cx->move_to(cr, xc - 4, py(p, lo));
+		cx->line_to(cr, xc + 4, py(p, lo));
+		cx->stroke(cr);
 	}
 }
 
@@ -822,13 +825,13 @@ static void compare_axes(cairo_t *cr, struct panel *p, double rmin, double rmax,
 	if (o->marks_note)
 		snprintf(p->title, sizeof(p->title), "%s", o->marks_note);
 	draw_axes(cr, p);
-	cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
-	cairo_set_line_width(cr, 1);
-	cairo_set_dash(cr, (const double[]){ 6, 4 }, 2, 0);
-	cairo_move_to(cr, p->x, py(p, 1));
-	cairo_line_to(cr, p->x + p->w, py(p, 1));
-	cairo_stroke(cr);
-	cairo_set_dash(cr, NULL, 0, 0);
+	cx->set_source_rgb(cr, 0.3, 0.3, 0.3);
+	cx->set_line_width(cr, 1);
+	cx->set_dash(cr, (const double[]){ 6, 4 }, 2, 0);
+	cx->move_to(cr, p->x, py(p, 1));
+	cx->line_to(cr, p->x + p->w, py(p, 1));
+	cx->stroke(cr);
+	cx->set_dash(cr, NULL, 0, 0);
 }
 
 /* The key figures of every result as ratios to the baseline's mean, on a log axis (a 10x tail
@@ -900,11 +903,11 @@ static int draw_compare(cairo_t *cr, const struct rr_result *res, unsigned nres,
 				st = i ? mark_of(o, figs[f]->key, i) : "";
 				if (*st)
 					snprintf(lab + strlen(lab), sizeof(lab) - strlen(lab), " %s", st);
-				cairo_save(cr);
-				cairo_translate(cr, xc, end);
-				cairo_rotate(cr, -M_PI / 2);
+				cx->save(cr);
+				cx->translate(cr, xc, end);
+				cx->rotate(cr, -M_PI / 2);
 				text(cr, 0, 0, lab, bw >= 16 ? 10 : 8, up ? 0 : 1, 0.5, *st != '\0');
-				cairo_restore(cr);
+				cx->restore(cr);
 			}
 		}
 		if (pass == 0)
@@ -933,6 +936,11 @@ enum plot_type plot_default_type(const struct rr_result *res, unsigned nres)
 	return timeline ? PLOT_TIMELINE : PLOT_LATENCY;
 }
 
+int plot_load(char *err, size_t errlen)
+{
+	return (cx = plot_dl_load(err, errlen)) ? 0 : -ENOENT;
+}
+
 static cairo_status_t write_stream(void *closure, const unsigned char *data, unsigned int len)
 {
 	return fwrite(data, 1, len, closure) == len ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
@@ -946,14 +954,14 @@ static cairo_surface_t *page_new(const struct plot_opts *o, FILE *out, cairo_t *
 	cairo_surface_t *surf;
 
 	if (o->format == PLOT_SVG)
-		surf = cairo_svg_surface_create_for_stream(write_stream, out, o->width, o->height);
+		surf = cx->svg_surface_create_for_stream(write_stream, out, o->width, o->height);
 	else
-		surf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)o->width, (int)o->height);
-	*cr = cairo_create(surf);
-	cairo_set_source_rgb(*cr, 1, 1, 1);
-	cairo_paint(*cr);
+		surf = cx->image_surface_create(CAIRO_FORMAT_ARGB32, (int)o->width, (int)o->height);
+	*cr = cx->create(surf);
+	cx->set_source_rgb(*cr, 1, 1, 1);
+	cx->paint(*cr);
 	if (title) {
-		cairo_set_source_rgb(*cr, 0.05, 0.05, 0.05);
+		cx->set_source_rgb(*cr, 0.05, 0.05, 0.05);
 		text(*cr, o->width / 2.0, 12, title, 17, 0.5, 0, true);
 		legend_names(*cr, names, n, o->width, 48);
 	}
@@ -967,24 +975,24 @@ static int page_end(cairo_surface_t *surf, cairo_t *cr, const struct plot_opts *
 {
 	cairo_status_t st;
 
-	cairo_destroy(cr);
+	cx->destroy(cr);
 	if (!drawn && o->format == PLOT_PNG)
-		st = cairo_surface_write_to_png_stream(surf, write_stream, out);
+		st = cx->surface_write_to_png_stream(surf, write_stream, out);
 	else
 		st = CAIRO_STATUS_SUCCESS;
-	cairo_surface_finish(surf);
+	cx->surface_finish(surf);
 	if (st == CAIRO_STATUS_SUCCESS)
-		st = cairo_surface_status(surf);
-	cairo_surface_destroy(surf);
+		st = cx->surface_status(surf);
+	cx->surface_destroy(surf);
 	/* nothing of cairo is alive now: drop its font caches (they hold fontconfig patterns that
 	 * LeakSanitizer would report at exit) */
-	cairo_debug_reset_static_data();
+	cx->debug_reset_static_data();
 	if (drawn)
 		return -EINVAL;
 	if (st == CAIRO_STATUS_WRITE_ERROR)
 		return -EIO;
 	if (st != CAIRO_STATUS_SUCCESS) {
-		snprintf(err, errlen, "cairo: %s", cairo_status_to_string(st));
+		snprintf(err, errlen, "cairo: %s", cx->status_to_string(st));
 		return -ENOMEM;
 	}
 	return 0;
@@ -995,9 +1003,13 @@ int plot_render(const struct rr_result *res, unsigned nres, const struct plot_op
 {
 	enum plot_type type = o->type == PLOT_AUTO ? plot_default_type(res, nres) : o->type;
 	cairo_t *cr;
-	cairo_surface_t *surf = page_new(o, out, &cr, NULL, NULL, 0);
+	cairo_surface_t *surf;
 	char title[256];
 	int rc;
+
+	if ((rc = plot_load(err, errlen)))
+		return rc;
+	surf = page_new(o, out, &cr, NULL, NULL, 0);
 
 	if (o->title)
 		snprintf(title, sizeof(title), "%s", o->title);
@@ -1009,7 +1021,7 @@ int plot_render(const struct rr_result *res, unsigned nres, const struct plot_op
 		snprintf(title, sizeof(title), "%s: latency distribution (dots: p50, p99, p99.9)", res[0].workload);
 	else
 		snprintf(title, sizeof(title), "%s: key figures relative to %s", res[0].workload, res[0].name);
-	cairo_set_source_rgb(cr, 0.05, 0.05, 0.05);
+	cx->set_source_rgb(cr, 0.05, 0.05, 0.05);
 	text(cr, o->width / 2.0, 12, title, 17, 0.5, 0, true);
 	legend(cr, res, nres, o->width, 48);
 	switch (type) {
@@ -1033,6 +1045,8 @@ int plot_trend_render(const struct plot_trend *t, const struct plot_opts *o, FIL
 		snprintf(err, errlen, "nothing to draw");
 		return -EINVAL;
 	}
+	if (plot_load(err, errlen))
+		return -ENOENT;
 	surf = page_new(o, out, &cr, o->title ? o->title : t->title, t->lines, t->nlines);
 	layout(&p, 1, o->width, o->height, 66);
 	p.h -= 20;   /* two lines of slot labels */
@@ -1053,7 +1067,7 @@ int plot_trend_render(const struct plot_trend *t, const struct plot_opts *o, FIL
 		const char *nl = strchr(t->xlabels[i], '\n');
 
 		snprintf(a, sizeof(a), "%.*s", nl ? (int)(nl - t->xlabels[i]) : 95, t->xlabels[i]);
-		cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+		cx->set_source_rgb(cr, 0.2, 0.2, 0.2);
 		text(cr, px(&p, i), p.y + p.h + 6, a, 10.5, 0.5, 0, false);
 		if (nl)
 			text(cr, px(&p, i), p.y + p.h + 21, nl + 1, 10, 0.5, 0, false);
@@ -1068,16 +1082,16 @@ int plot_trend_render(const struct plot_trend *t, const struct plot_opts *o, FIL
 		}
 		polyline(cr, &p, xs, ys, n, l, 1, true, 2);
 		color(cr, l, 1);
-		cairo_set_line_width(cr, 1.5);
+		cx->set_line_width(cr, 1.5);
 		for (unsigned i = 0; i < t->nx; i++) {
 			unsigned k = l * t->nx + i;
 			double xc = px(&p, i) + (l - (t->nlines - 1) / 2.0) * 4;
 
 			if (isnan(t->mean[k]) || !isfinite(t->lo[k]) || !isfinite(t->hi[k]) || t->lo[k] == t->hi[k])
 				continue;
-			cairo_move_to(cr, xc, py(&p, fmin(t->hi[k], p.ay.hi)));
-			cairo_line_to(cr, xc, py(&p, fmax(t->lo[k], p.ay.lo)));
-			cairo_stroke(cr);
+			cx->move_to(cr, xc, py(&p, fmin(t->hi[k], p.ay.hi)));
+			cx->line_to(cr, xc, py(&p, fmax(t->lo[k], p.ay.lo)));
+			cx->stroke(cr);
 		}
 	}
 	return page_end(surf, cr, o, out, 0, err, errlen);
@@ -1095,6 +1109,8 @@ int plot_bars_render(const struct plot_bars *b, const struct plot_opts *o, FILE 
 		snprintf(err, errlen, "nothing to draw");
 		return -EINVAL;
 	}
+	if (plot_load(err, errlen))
+		return -ENOENT;
 	surf = page_new(o, out, &cr, o->title ? o->title : b->title, b->series, b->nseries);
 	layout(p, np, o->width, o->height, 66);
 	for (unsigned k = 0; k < np; k++) {
@@ -1125,11 +1141,11 @@ int plot_bars_render(const struct plot_bars *b, const struct plot_opts *o, FILE 
 			cairo_text_extents_t e;
 
 			/* a label only where it does not run into the last one drawn */
-			cairo_select_font_face(cr, FONT, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
-			cairo_set_font_size(cr, 10.5);
-			cairo_text_extents(cr, bp->groups[g], &e);
+			cx->select_font_face(cr, FONT, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+			cx->set_font_size(cr, 10.5);
+			cx->text_extents(cr, bp->groups[g], &e);
 			if (px(&p[k], g) - e.width / 2 > label_end + 6) {
-				cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+				cx->set_source_rgb(cr, 0.2, 0.2, 0.2);
 				text(cr, px(&p[k], g), p[k].y + p[k].h + 6, bp->groups[g], 10.5, 0.5, 0, false);
 				label_end = px(&p[k], g) + e.width / 2;
 			}
@@ -1141,22 +1157,24 @@ int plot_bars_render(const struct plot_bars *b, const struct plot_opts *o, FILE 
 					continue;
 				top = py(&p[k], fmin(bp->v[i], p[k].ay.hi));
 				color(cr, s, 0.85);
-				cairo_rectangle(cr, x0 + bw * 0.05, top, bw * 0.9, py(&p[k], 0) - top);
-				cairo_fill(cr);
+				cx->rectangle(cr, x0 + bw * 0.05, top, bw * 0.9, py(&p[k], 0) - top);
+				cx->fill(cr);
 				if (bp->lo && bp->hi && isfinite(bp->lo[i]) && isfinite(bp->hi[i]) && bp->hi[i] > bp->lo[i]) {
 					double xc = x0 + bw / 2;
 
-					cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-					cairo_set_line_width(cr, 1.5);
-					cairo_move_to(cr, xc, py(&p[k], fmin(bp->hi[i], p[k].ay.hi)));
-					cairo_line_to(cr, xc, py(&p[k], fmax(bp->lo[i], 0)));
-					cairo_move_to(cr, xc - bw * 0.15, py(&p[k], fmin(bp->hi[i], p[k].ay.hi)));
-					cairo_line_to(cr, xc + bw * 0.15, py(&p[k], fmin(bp->hi[i], p[k].ay.hi)));
-					cairo_stroke(cr);
+					cx->set_source_rgb(cr, 0.1, 0.1, 0.1);
+					cx->set_line_width(cr, 1.5);
+					cx->move_to(cr, xc, py(&p[k], fmin(bp->hi[i], p[k].ay.hi)));
+					cx->line_to(cr, xc, py(&p[k], fmax(bp->lo[i], 0)));
+					cx->move_to(cr, xc - bw * 0.15,
+						    py(&p[k], fmin(bp->hi[i], p[k].ay.hi)));
+					cx->line_to(cr, xc + bw * 0.15,
+						    py(&p[k], fmin(bp->hi[i], p[k].ay.hi)));
+					cx->stroke(cr);
 					top = fmin(top, py(&p[k], fmin(bp->hi[i], p[k].ay.hi)));
 				}
 				if (bp->notes && bp->notes[i] && *bp->notes[i]) {
-					cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+					cx->set_source_rgb(cr, 0.1, 0.1, 0.1);
 					text(cr, x0 + bw / 2, top - 3, bp->notes[i], bw > 60 ? 11 : 9, 0.5, 1, false);
 				}
 			}

@@ -44,9 +44,14 @@ extern const char *const plot_type_name[];   /* indexed by enum plot_type: "auto
 /* The type drawn when none is asked for: fill for fs_mark, compare for several tiotest
  * results, timeline (or latency without time series) for one. */
 enum plot_type plot_default_type(const struct rr_result *res, unsigned nres);
+/* cairo loaded (at the first call; the *_render functions call it too): 0, or -ENOENT with a
+ * one-line reason in err (libcairo.so.2 or one of its functions not found). A command that
+ * draws calls it before it writes anything. */
+int plot_load(char *err, size_t errlen);
 /* Draws res into out (plot -o writes it through outfile). 0; -EINVAL with a one-line message
  * in err when the results have no data for the type (the message names the file); -EIO when
- * a write to out failed (out's own error says why); -ENOMEM with cairo's reason in err. */
+ * a write to out failed (out's own error says why); -ENOMEM with cairo's reason in err;
+ * -ENOENT when cairo cannot be loaded (plot_load). */
 int plot_render(const struct rr_result *res, unsigned nres, const struct plot_opts *o, FILE *out,
 		char *err, size_t errlen);
 

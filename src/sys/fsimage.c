@@ -3,7 +3,6 @@
  * runner (sys/fsimage.h). */
 #include "sys/fsimage.h"
 
-#include <blkid/blkid.h>
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -30,6 +29,7 @@
 #include "core/quote.h"
 #include "sys/fsopts.h"
 #include "sys/blockdev.h"
+#include "sys/mountlib.h"
 #include "sys/owned.h"
 
 extern char **environ;
@@ -620,23 +620,26 @@ int fsimage_knob_check(const char *path, char *real, size_t reallen, char *curre
 /* btrfs has a bdi of its own (btrfs-N), linked from /sys/fs/btrfs/FSID/bdi */
 static int btrfs_bdi(const char *dev, char *path, size_t len)
 {
-	blkid_probe pr = blkid_new_probe_from_filename(dev);
+	const struct mountlib_blkid *bk = mountlib_blkid(NULL, 0);
+	blkid_probe pr = bk ? bk->new_probe_from_filename(dev) : NULL;
 	const char *uuid = NULL;
 	char link[PATH_MAX], real[PATH_MAX];
 	int rc = -ENOENT;
 
+	if (!bk)
+		return -ENOENT;
 	if (!pr)
 		return -errno ? -errno : -EIO;
-	blkid_probe_enable_superblocks(pr, 1);
-	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_UUID | BLKID_SUBLKS_TYPE);
-	if (blkid_do_safeprobe(pr) == 0 && blkid_probe_lookup_value(pr, "UUID", &uuid, NULL) == 0) {
+	bk->probe_enable_superblocks(pr, 1);
+	bk->probe_set_superblocks_flags(pr, BLKID_SUBLKS_UUID | BLKID_SUBLKS_TYPE);
+	if (bk->do_safeprobe(pr) == 0 && bk->probe_lookup_value(pr, "UUID", &uuid, NULL) == 0) {
 		snprintf(link, sizeof(link), "/sys/fs/btrfs/%s/bdi", uuid);
 		if (realpath(link, real)) {
 			snprintf(path, len, "%s", real);
 			rc = 0;
 		}
 	}
-	blkid_free_probe(pr);
+	bk->free_probe(pr);
 	return rc;
 }
 
@@ -818,57 +821,30 @@ static int stack_check(const char *q, const struct stat *st, bool destroy, char 
 	return rc;
 }
 
-int fsimage_device_check(const char *dev, bool destroy, int *claim, char *err, size_t errlen)
+/* the signatures libblkid finds on the open device fd (q: its name quoted): 0 none, or
+ * overwritable (destroy); -EEXIST refused, -EIO/-ENOMEM cannot probe (err says) */
+static int signatures_check(const struct mountlib_blkid *bk, int fd, const char *q, bool destroy, char *err,
+			    size_t errlen)
 {
-	char q[QUOTE_MAX];
-	struct stat st;
 	blkid_probe pr;
-	int fd, rc;
+	int rc;
 
-	if (claim)
-		*claim = -1;
-	quote_str(dev, q, sizeof(q));
-	if (stat(dev, &st) < 0) {
-		rc = -errno;
-		errmsg(err, errlen, "--device '%s': %s", q, strerror(-rc));
-		return rc;
-	}
-	if (!S_ISBLK(st.st_mode)) {
-		errmsg(err, errlen, "--device '%s': not a block device", q);
-		return -ENOTBLK;
-	}
-	if ((rc = stack_check(q, &st, destroy, err, errlen)))
-		return rc;
-	/* O_EXCL on a block device: fails while anyone holds it exclusively (a mount, swap,
-	 * device-mapper, md, a partition of it, another program) */
-	if ((fd = open(dev, O_RDONLY | O_EXCL | O_CLOEXEC)) < 0) {
-		rc = -errno;
-		if (rc == -EBUSY)
-			errmsg(err, errlen,
-			       "--device '%s' is in use (held open exclusively: mounted, swap, "
-			       "device-mapper, RAID or another program): refusing it",
-			       q);
-		else
-			errmsg(err, errlen, "--device '%s': %s", q, strerror(-rc));
-		return rc;
-	}
-	if (!(pr = blkid_new_probe())) {
-		close(fd);
+	if (!(pr = bk->new_probe())) {
 		errmsg(err, errlen, "--device '%s': cannot probe it (libblkid)", q);
 		return -ENOMEM;
 	}
-	rc = blkid_probe_set_device(pr, fd, 0, 0);
+	rc = bk->probe_set_device(pr, fd, 0, 0);
 	if (!rc) {
 		const char *type = NULL, *pt = NULL;
 
-		blkid_probe_enable_superblocks(pr, 1);
-		blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE);
-		blkid_probe_enable_partitions(pr, 1);
-		blkid_probe_set_partitions_flags(pr, BLKID_PARTS_ENTRY_DETAILS);
-		rc = blkid_do_safeprobe(pr);
+		bk->probe_enable_superblocks(pr, 1);
+		bk->probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE);
+		bk->probe_enable_partitions(pr, 1);
+		bk->probe_set_partitions_flags(pr, BLKID_PARTS_ENTRY_DETAILS);
+		rc = bk->do_safeprobe(pr);
 		if (rc == 0) {
-			blkid_probe_lookup_value(pr, "TYPE", &type, NULL);
-			blkid_probe_lookup_value(pr, "PTTYPE", &pt, NULL);
+			bk->probe_lookup_value(pr, "TYPE", &type, NULL);
+			bk->probe_lookup_value(pr, "PTTYPE", &pt, NULL);
 			if (!destroy) {
 				errmsg(err, errlen,
 				       "--device '%s' holds %s %s: refusing to overwrite it "
@@ -903,7 +879,47 @@ int fsimage_device_check(const char *dev, bool destroy, int *claim, char *err, s
 		errmsg(err, errlen, "--device '%s': cannot probe it (libblkid)", q);
 		rc = -EIO;
 	}
-	blkid_free_probe(pr);
+	bk->free_probe(pr);
+	return rc;
+}
+
+int fsimage_device_check(const char *dev, bool destroy, int *claim, char *err, size_t errlen)
+{
+	const struct mountlib_blkid *bk;
+	char q[QUOTE_MAX];
+	struct stat st;
+	int fd, rc;
+
+	if (claim)
+		*claim = -1;
+	if (!(bk = mountlib_blkid(err, errlen)))
+		return -ENOENT;
+	quote_str(dev, q, sizeof(q));
+	if (stat(dev, &st) < 0) {
+		rc = -errno;
+		errmsg(err, errlen, "--device '%s': %s", q, strerror(-rc));
+		return rc;
+	}
+	if (!S_ISBLK(st.st_mode)) {
+		errmsg(err, errlen, "--device '%s': not a block device", q);
+		return -ENOTBLK;
+	}
+	if ((rc = stack_check(q, &st, destroy, err, errlen)))
+		return rc;
+	/* O_EXCL on a block device: fails while anyone holds it exclusively (a mount, swap,
+	 * device-mapper, md, a partition of it, another program) */
+	if ((fd = open(dev, O_RDONLY | O_EXCL | O_CLOEXEC)) < 0) {
+		rc = -errno;
+		if (rc == -EBUSY)
+			errmsg(err, errlen,
+			       "--device '%s' is in use (held open exclusively: mounted, swap, "
+			       "device-mapper, RAID or another program): refusing it",
+			       q);
+		else
+			errmsg(err, errlen, "--device '%s': %s", q, strerror(-rc));
+		return rc;
+	}
+	rc = signatures_check(bk, fd, q, destroy, err, errlen);
 	if (!rc && claim) {
 		struct stat now;
 

@@ -3,13 +3,13 @@
 #include "sys/fsopts.h"
 
 #include <errno.h>
-#include <libmount/libmount.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
 
+#include "sys/mountlib.h"
 #include "core/matrix.h"
 #include "core/errmsg.h"
 #include "core/quote.h"
@@ -578,10 +578,27 @@ static const char *fs_option_refused(const char *name, size_t namesz, const char
 	return why;
 }
 
+/* no quoting (libmount keeps "a,b" as one value, the kernel may not): plain words only; 0 or
+ * -EINVAL said */
+static int words_plain(const char *opts, char *err, size_t errlen)
+{
+	char q[QUOTE_MAX];
+
+	for (const char *p = opts; *p; p++)
+		if ((unsigned char)*p <= 0x20 || *p == 0x7f || strchr("\"'\\", *p)) {
+			errmsg(err, errlen,
+			       "mount options '%s': quotes, blanks and control characters are "
+			       "not accepted",
+			       quote_str(opts, q, sizeof(q)));
+			return -EINVAL;
+		}
+	return 0;
+}
+
 int fsopts_mount_parse(const char *opts, unsigned long *flags, char **data, char *err, size_t errlen)
 {
-	const struct libmnt_optmap *linux_map = mnt_get_builtin_optmap(MNT_LINUX_MAP),
-				   *user_map = mnt_get_builtin_optmap(MNT_USERSPACE_MAP);
+	const struct mountlib_mount *ml;
+	const struct libmnt_optmap *linux_map, *user_map;
 	char q[QUOTE_MAX], *copy, *next, *name, *value, *vfs = NULL, *fs = NULL, item[256];
 	size_t namesz, valsz;
 	unsigned long fl = 0;
@@ -593,21 +610,18 @@ int fsopts_mount_parse(const char *opts, unsigned long *flags, char **data, char
 		*data = NULL;
 	if (err && errlen)
 		err[0] = '\0';
+	if (!(ml = mountlib_mount(err, errlen)))
+		return -ENOENT;
+	linux_map = ml->get_builtin_optmap(MNT_LINUX_MAP);
+	user_map = ml->get_builtin_optmap(MNT_USERSPACE_MAP);
 	if (!opts)
 		opts = "";
-	/* no quoting (libmount keeps "a,b" as one value, the kernel may not): plain words only */
-	for (const char *p = opts; *p; p++)
-		if ((unsigned char)*p <= 0x20 || *p == 0x7f || strchr("\"'\\", *p)) {
-			errmsg(err, errlen,
-			       "mount options '%s': quotes, blanks and control characters are "
-			       "not accepted",
-			       quote_str(opts, q, sizeof(q)));
-			return -EINVAL;
-		}
+	if (words_plain(opts, err, errlen))
+		return -EINVAL;
 	if (!(copy = strdup(opts)))
 		return -ENOMEM;
 	next = copy;
-	while (!rc && (rc = mnt_optstr_next_option(&next, &name, &namesz, &value, &valsz)) == 0) {
+	while (!rc && (rc = ml->optstr_next_option(&next, &name, &namesz, &value, &valsz)) == 0) {
 		const struct libmnt_optmap *m;
 
 		snprintf(item, sizeof(item), "%.*s%s%.*s", (int)(namesz < 100 ? namesz : 100), name,
@@ -658,7 +672,7 @@ int fsopts_mount_parse(const char *opts, unsigned long *flags, char **data, char
 		rc = 0;
 	else if (rc > 0)
 		rc = -EINVAL;
-	if (!rc && vfs && mnt_optstr_get_flags(vfs, &fl, linux_map))
+	if (!rc && vfs && ml->optstr_get_flags(vfs, &fl, linux_map))
 		rc = -EINVAL;
 	if (rc == -ENOMEM)
 		errmsg(err, errlen, "out of memory");

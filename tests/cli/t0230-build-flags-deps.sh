@@ -3,8 +3,9 @@
 # t0230: the build respects and appends to the caller's flags, so dpkg-buildflags' hardening
 # applies: with CPPFLAGS=-D_FORTIFY_SOURCE=3 CFLAGS=-O2 LDFLAGS=-Wl,-z,now every compile line
 # (V=1) carries both and every link line LDFLAGS; one object is really compiled that way. Every
-# library comes through pkg-config. A plain `make` installs nothing: with a build package
-# missing it names it with the apt-get line and stops, even as root, without calling apt-get.
+# library comes through pkg-config (cairo, blkid, mount: their headers only, they are loaded at
+# run time). A plain `make` installs nothing: with a build package missing it names it with the
+# apt-get line and stops, even as root, without calling apt-get.
 . "$(dirname "$0")/lib.sh"
 unsanitized_only
 need_cmd make
@@ -26,11 +27,16 @@ grep -E '^(cc|gcc|\S*gcc) .* -o \S*fsbench(-test)? ' lines > link || true
 # appended: the caller's flags come after fsbench's own (-std=gnu11 ... -O2)
 ! grep -v -- '-std=gnu11 .* -O2' compile | grep -q . || fail "CFLAGS not after fsbench's flags: $(head -1 compile)"
 ! grep -v -- '-Wl,-z,now' link | grep -q . || fail "a link line without LDFLAGS: $(head -1 link)"
-for p in jansson cairo zlib inih blkid mount sqlite3 liburing; do
+for p in jansson zlib inih sqlite3 liburing; do
     for l in $(pkg-config --libs "$p"); do
         grep -qF -- " $l" link || fail "$p: '$l' (pkg-config --libs $p) not on the link line"
     done
 done
+# cairo, blkid, mount: their headers through pkg-config, never linked (sys/dl.h loads them)
+for f in $(pkg-config --cflags cairo blkid mount); do
+    grep -qF -- " $f" compile || fail "'$f' (pkg-config --cflags cairo blkid mount) not on the compile lines"
+done
+! grep -qE -- ' -l(cairo|blkid|mount)( |$)' link || fail "linked: $(grep -m1 -oE -- ' -l(cairo|blkid|mount)( |$)' link)"
 ok "$(wc -l < compile) compile lines with -D_FORTIFY_SOURCE=3 and -O2, the link lines with LDFLAGS and pkg-config's libraries"
 
 # one object for real, printed as make prints it with V=1

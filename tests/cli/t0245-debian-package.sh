@@ -62,6 +62,10 @@ done
 dpkg-deb -I "$SCRATCH"/src/fsbench_*.deb > info.fsbench
 dpkg-deb -I "$SCRATCH"/src/fsbench-mpi_*.deb > info.mpi
 ! grep -qi 'openmpi\|libmpi' info.fsbench || fail "fsbench depends on Open MPI: $(grep Depends info.fsbench)"
+# cairo, libblkid, libmount are dlopen'ed (sys/dl.h): dpkg-shlibdeps does not see them, control names them
+for p in libcairo2 libblkid1 libmount1; do
+    grep -q "^ Depends:.*$p" info.fsbench || fail "fsbench does not depend on $p: $(grep Depends info.fsbench)"
+done
 grep -q 'libopenmpi' info.mpi || fail "fsbench-mpi does not depend on Open MPI: $(grep Depends info.mpi)"
 v=$("$X/usr/bin/fsbench" --version) || fail "the packaged fsbench --version: exit $?"
 [[ $v == "fsbench 0.1.0 (release)" ]] || fail "the packaged --version: '$v'"
