@@ -31,6 +31,7 @@ struct msg_index {
 	unsigned nruns;
 	struct { size_t off, len; } *res;
 	unsigned *nunits; /* per run */
+	unsigned nphases; /* its phase records, sent as they completed */
 };
 
 struct mpi_cmd {
@@ -60,6 +61,11 @@ struct mpi_cmd {
 	/* the units (driver_unit) to rank 0 as they complete (mpi_units.h) */
 	MPI_Comm ucomm;
 	struct mpi_units *units;
+	/* the job's phase records to rank 0 as they complete, the same way (one "run", k: the
+	 * rank's phase number): a fill has thousands, each ~0.6 KiB with a kernel view */
+	MPI_Comm pcomm;
+	struct mpi_units *punits;
+	struct job_phase_src psrc;
 	/* rank 0: the job */
 	struct job job;
 	bool have_job;
@@ -279,11 +285,51 @@ static int h_prepare_run(void *arg, unsigned run)
 	return make_rank_dirs(x, true);
 }
 
+/* a complete phase record of this rank on its way to rank 0 (its spool, on rank 0) */
+static void phase_send(struct mpi_cmd *x, const struct job_phase *rec)
+{
+	struct pack o = { 0 };
+	int rc = -ENOMEM;
+
+	if (!x->punits)
+		return;
+	job_phase_pack(rec, &o);
+	if (!o.err)
+		rc = mpi_units_add(x->punits, 0, o.buf, o.len);
+	pack_free(&o);
+	if (rc == -ENOMEM)
+		run_fail_msg(ENOMEM, "out of memory");
+	else if (rc)
+		run_fail_msg(-rc, "cannot pass a phase's record to rank 0");
+}
+
+/* rank 0: rank r's phase i back from the spool (job_phase_src) */
+static int phase_get(void *arg, unsigned rank, unsigned i, struct job_phase *p)
+{
+	struct mpi_cmd *x = arg;
+	struct unpack u;
+	void *buf;
+	size_t len;
+	int rc;
+
+	if ((rc = mpi_units_get(x->punits, (int)rank, 0, i, &buf, &len)))
+		return rc;
+	unpack_init(&u, buf, len);
+	if (!(rc = job_phase_unpack(&u, p)) && (rc = unpack_done(&u)))
+		job_phase_clear(p);
+	free(buf);
+	return rc ? -EPROTO : 0;
+}
+
 static void h_phase_end(void *arg, const struct phase *p, const struct observe_phase *obs)
 {
 	struct mpi_cmd *x = arg;
+	struct job_phase rec;
 
-	mpi_job_phase_end(x->j, p, obs);
+	if (mpi_job_phase_end(x->j, p, obs, &rec)) {
+		phase_send(x, &rec);
+		job_phase_clear(&rec);
+	}
 	mpi_stream_phase_end(x->stream, x->run, x->phase - 1, p);
 }
 
@@ -364,6 +410,9 @@ static void prepare(void *arg, struct driver *d, void *cfg)
 	    !(x->units = mpi_units_start(x->j->rank, x->j->size, x->ucomm,
 					 x->opts->json ? x->opts->json : x->opts->csv)))
 		run_fail_msg(errno, "cannot make a spool file for the ranks' iterations");
+	if (!(x->punits = mpi_units_start(x->j->rank, x->j->size, x->pcomm,
+					  x->opts->json ? x->opts->json : x->opts->csv)))
+		run_fail_msg(errno, "cannot make a spool file for the ranks' phases");
 	/* now, so that the kernel view finds them; each run makes them again (h_prepare_run) */
 	make_rank_dirs(x, false);
 	if (mpi_job_watch_start(x->j, x->jo.timeout_ns)) {
@@ -388,6 +437,19 @@ static void left_why(const struct workload_ops *w, const struct driver_result *r
 		snprintf(why, len, "not enough free space: %.400s", h->end_detail);
 	else if (h && h->end == RUN_END_FULL)
 		snprintf(why, len, "the filesystem is full: %.400s", h->end_detail);
+}
+
+/* a phase released and never ended (a stop) is still in this rank's record: it follows the
+ * others to rank 0 */
+static void phases_left(struct mpi_cmd *x)
+{
+	struct mpi_job *j = x->j;
+
+	pthread_mutex_lock(&j->mu);
+	for (unsigned i = 0; i < j->me.nphases; i++)
+		phase_send(x, &j->me.phases[i]);
+	job_rank_free_phases(&j->me);
+	pthread_mutex_unlock(&j->mu);
 }
 
 static void build_msg(struct mpi_cmd *x, const struct driver_result *res, struct pack *o)
@@ -416,6 +478,7 @@ static void build_msg(struct mpi_cmd *x, const struct driver_result *res, struct
 		/* the units went to rank 0 as they completed: how many */
 		pack_u64(o, mpi_units_count(x->units, i));
 	}
+	pack_u64(o, mpi_units_count(x->punits, 0));
 }
 
 /* reads a rank's message: its record into rk, where its results and units are into ix */
@@ -450,6 +513,10 @@ static int read_msg(const void *buf, size_t len, struct job_rank *rk, struct msg
 			return -EPROTO;
 		ix->nunits[i] = (unsigned)m;
 	}
+	n = unpack_u64(&u);
+	if (u.err || n > UINT32_MAX)
+		return -EPROTO;
+	ix->nphases = (unsigned)n;
 	return unpack_done(&u);
 }
 
@@ -664,6 +731,28 @@ out:
 	free(nruns);
 }
 
+/* the phase records still in flight */
+static void collect_phases(struct mpi_cmd *x, const struct msg_index *ix)
+{
+	const struct job *jb = &x->job;
+	const unsigned **count = calloc(jb->nranks, sizeof(*count));
+	unsigned *one = calloc(jb->nranks, sizeof(*one));
+	int rc = -ENOMEM;
+
+	if (x->punits && count && one) {
+		for (unsigned r = 0; r < jb->nranks; r++)
+			if (jb->ranks[r].delivered) {
+				count[r] = &ix[r].nphases;
+				one[r] = 1;
+			}
+		rc = mpi_units_collect(x->punits, count, one, 10000000000ull);
+	}
+	if (rc)
+		fprintf(stderr, "%s: phase records of some ranks are missing (%s)\n", x->prog, strerror(-rc));
+	free(count);
+	free(one);
+}
+
 /* rank 0: the job's record, before the ranks' are read into it */
 static int job_begin(struct mpi_cmd *x)
 {
@@ -710,8 +799,9 @@ static int gather(void *arg, struct driver *d, struct driver_result *res)
 	/* the others' FINAL before their results: rank 0 has every line once it has those */
 	if (j->rank != 0)
 		mpi_stream_end(x->stream);
+	phases_left(x);
 	build_msg(x, res, &msg);
-	/* packed: the records travel in msg (a fill's phases are by the thousand) */
+	/* packed: the records travel in msg */
 	pthread_mutex_lock(&j->mu);
 	job_rank_free_records(&j->me);
 	pthread_mutex_unlock(&j->mu);
@@ -740,6 +830,10 @@ static int gather(void *arg, struct driver *d, struct driver_result *res)
 
 		if (msgs[r] && !read_msg(msgs[r], lens[r], rk, &ix[r])) {
 			rk->delivered = true;
+			/* its phases are in the spool, read back as the reports need them */
+			job_rank_free_phases(rk);
+			rk->nphases = ix[r].nphases;
+			rk->src = &x->psrc;
 		} else {
 			job_rank_free(rk);
 			index_free(&ix[r]);
@@ -769,6 +863,7 @@ static int gather(void *arg, struct driver *d, struct driver_result *res)
 	}
 	job_error(x, res);
 	collect_units(x, ix);
+	collect_phases(x, ix);
 	replay(x, ix, res);
 	if (jb->missing[0])
 		fprintf(stderr, "%s: no result from %s: the job's figures leave them out\n", x->prog,
@@ -809,6 +904,9 @@ static int finish(void *arg, int code)
 	mpi_units_free(x->units);
 	x->units = NULL;
 	MPI_Comm_free(&x->ucomm);
+	mpi_units_free(x->punits);
+	x->punits = NULL;
+	MPI_Comm_free(&x->pcomm);
 	/* every rank's directories are gone by now: the -d made for the job can go */
 	remove_parents(x);
 	x->code = mpi_job_end(x->j, code);
@@ -833,6 +931,7 @@ int mpi_cmd_run(struct mpi_job *j, const struct workload_ops *w, int argc, char 
 	x->j = j;
 	x->w = w;
 	x->prog = prog;
+	x->psrc = (struct job_phase_src){ .get = phase_get, .arg = x };
 	job_opts_defaults(&x->jo);
 	job_opts_split(&argc, argv, &jargc, jargv);
 	/* the job's options: rank 0 decides, as for the workload's */
@@ -864,7 +963,8 @@ int mpi_cmd_run(struct mpi_job *j, const struct workload_ops *w, int argc, char 
 	mpi_job_bcast_u64(j, &x->ops.job_salt);
 	/* --stream's messages on a communicator of their own (collective: every rank is here) */
 	if (MPI_Comm_dup(MPI_COMM_WORLD, &x->scomm) != MPI_SUCCESS ||
-	    MPI_Comm_dup(MPI_COMM_WORLD, &x->ucomm) != MPI_SUCCESS) {
+	    MPI_Comm_dup(MPI_COMM_WORLD, &x->ucomm) != MPI_SUCCESS ||
+	    MPI_Comm_dup(MPI_COMM_WORLD, &x->pcomm) != MPI_SUCCESS) {
 		fprintf(stderr, "%s: rank %d: MPI_Comm_dup failed\n", prog, j->rank);
 		MPI_Abort(MPI_COMM_WORLD, EXIT_FAILED);
 	}

@@ -801,7 +801,8 @@ int mpi_job_release(struct mpi_job *j, const struct phase *p, unsigned run, unsi
 	return 0;
 }
 
-void mpi_job_phase_end(struct mpi_job *j, const struct phase *p, const struct observe_phase *obs)
+bool mpi_job_phase_end(struct mpi_job *j, const struct phase *p, const struct observe_phase *obs,
+		       struct job_phase *out)
 {
 	struct job_phase *rec;
 	struct opstat *st = malloc(sizeof(*st));
@@ -832,6 +833,14 @@ void mpi_job_phase_end(struct mpi_job *j, const struct phase *p, const struct ob
 		memcpy(name, rec->name, sizeof(name));
 		send = !j->done_sent;
 		j->done_sent = true;
+		if (out) {
+			size_t i = (size_t)(rec - j->me.phases);
+
+			/* complete: the caller's from now on (a fill has thousands) */
+			*out = *rec;
+			memmove(rec, rec + 1, (j->me.nphases - i - 1) * sizeof(*rec));
+			j->me.nphases--;
+		}
 	}
 	j->cur = NULL;
 	j->cur_rec = NULL;
@@ -846,6 +855,7 @@ void mpi_job_phase_end(struct mpi_job *j, const struct phase *p, const struct ob
 		job_rank_lat_add(&j->me, run, name, st);
 	}
 	free(st);
+	return rec && out;
 }
 
 void mpi_job_left(struct mpi_job *j, const char *why)

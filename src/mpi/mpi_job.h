@@ -139,8 +139,11 @@ int mpi_job_bcast_bytes(struct mpi_job *j, void **buf, size_t *len);
 int mpi_job_watch_start(struct mpi_job *j, uint64_t timeout_ns);
 /* The phase barrier (driver hooks.release): 0, or -ECANCELED when the job is stopping. */
 int mpi_job_release(struct mpi_job *j, const struct phase *p, unsigned run, unsigned index);
-/* After the phase (driver hooks.phase_end): its record. */
-void mpi_job_phase_end(struct mpi_job *j, const struct phase *p, const struct observe_phase *obs);
+/* After the phase (driver hooks.phase_end): its record, completed. With out: moved there out
+ * of this rank's record (true; its kernel view the caller's), so that it need not stay in
+ * memory. */
+bool mpi_job_phase_end(struct mpi_job *j, const struct phase *p, const struct observe_phase *obs,
+		       struct job_phase *out);
 /* This rank's run ended (why: "" or one line, for a rank still waiting at a barrier). */
 void mpi_job_left(struct mpi_job *j, const char *why);
 /* This rank's first error, noted for its record: whether it was its own, and when. */
