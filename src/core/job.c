@@ -187,6 +187,10 @@ void job_rank_pack(const struct job_rank *r, struct pack *o)
 	pack_str(o, r->error.path);
 	pack_i64(o, r->error.offset);
 	pack_str(o, r->error.detail);
+	pack_u64(o, r->full);
+	pack_u64(o, r->full_run);
+	pack_u64(o, r->full_units);
+	pack_str(o, r->full_detail);
 	pack_u64(o, r->phases ? r->nphases : 0);
 	for (unsigned i = 0; r->phases && i < r->nphases; i++)
 		job_phase_pack(&r->phases[i], o);
@@ -273,6 +277,10 @@ int job_rank_unpack(struct job_rank *r, struct unpack *u)
 	unpack_str_to(u, r->error.path, sizeof(r->error.path));
 	r->error.offset = unpack_i64(u);
 	unpack_str_to(u, r->error.detail, sizeof(r->error.detail));
+	r->full = unpack_u64(u);
+	r->full_run = (unsigned)unpack_u64(u);
+	r->full_units = (unsigned)unpack_u64(u);
+	unpack_str_to(u, r->full_detail, sizeof(r->full_detail));
 	n = unpack_u64(u);
 	if (u->err || n > u->len)
 		return -EPROTO;

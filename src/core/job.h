@@ -89,6 +89,12 @@ struct job_rank {
 	struct run_error error;      /* error.syscall points into syscall[] */
 	char syscall[32];
 	uint64_t error_ns;           /* when it was seen (common timeline) */
+	/* its fill found the filesystem full itself (an ENOSPC, or no room for the next
+	 * iteration), not told so by another rank: in which run, after how many of its
+	 * iterations (units; the last one partial when ENOSPC came in it), and how */
+	bool full;
+	unsigned full_run, full_units;
+	char full_detail[PATH_MAX + 640];
 	unsigned nphases, capphases;
 	/* NULL when src holds the nphases */
 	struct job_phase *phases;

@@ -69,6 +69,8 @@ struct mpi_cmd {
 	/* rank 0: the job */
 	struct job job;
 	bool have_job;
+	/* this rank's fill ended because another found the filesystem full */
+	bool full_told;
 	/* --stream: the job's intervals to rank 0 (mpi_stream.h) */
 	MPI_Comm scomm;
 	struct mpi_stream *stream;
@@ -452,6 +454,31 @@ static void phases_left(struct mpi_cmd *x)
 	pthread_mutex_unlock(&j->mu);
 }
 
+/* the last run's head (NULL for none) */
+static struct run_head *last_head(const struct workload_ops *w, const struct driver_result *res)
+{
+	return res->nruns ? driver_result_run(w, res, res->nruns - 1) : NULL;
+}
+
+/* Another rank found the filesystem full and this rank's fill ended at a barrier: no error,
+ * the fill's end, as the rank that found it full ends its own (fs_mark -F). */
+static void full_end(struct mpi_cmd *x, struct driver_result *res)
+{
+	struct run_head *h = last_head(x->w, res);
+	char text[256];
+
+	if (!res->failed || !h || !mpi_job_full_stopped(x->j, text, sizeof(text)))
+		return;
+	res->failed = false;
+	memset(&res->error, 0, sizeof(res->error));
+	h->end = RUN_END_FULL;
+	h->end_err = ENOSPC;
+	h->complete = true;
+	snprintf(h->end_detail, sizeof(h->end_detail), "%s", text);
+	x->j->me.failed = false;
+	x->j->me.echo = false;
+}
+
 static void build_msg(struct mpi_cmd *x, const struct driver_result *res, struct pack *o)
 {
 	const struct workload_ops *w = x->w;
@@ -461,6 +488,12 @@ static void build_msg(struct mpi_cmd *x, const struct driver_result *res, struct
 	me->nostart = res->nostart;
 	me->cleanup_failed = res->cleanup_failed;
 	me->signal = res->signal;
+	if (!x->full_told && last_head(w, res) && last_head(w, res)->end == RUN_END_FULL) {
+		me->full = true;
+		me->full_run = res->nruns - 1;
+		me->full_units = mpi_units_count(x->units, res->nruns - 1);
+		snprintf(me->full_detail, sizeof(me->full_detail), "%s", last_head(w, res)->end_detail);
+	}
 	if (res->failed) {
 		me->error = res->error;
 		snprintf(me->syscall, sizeof(me->syscall), "%s", res->error.syscall ? res->error.syscall : "");
@@ -794,8 +827,10 @@ static int gather(void *arg, struct driver *d, struct driver_result *res)
 
 	(void)d;
 	left_why(x->w, res, why, sizeof(why));
-	mpi_job_left(j, why);
+	mpi_job_left(j, why, last_head(x->w, res) && last_head(x->w, res)->end == RUN_END_FULL);
 	mpi_job_note_end(j);
+	full_end(x, res);
+	x->full_told = !res->failed && mpi_job_full_stopped(j, why, sizeof(why));
 	/* the others' FINAL before their results: rank 0 has every line once it has those */
 	if (j->rank != 0)
 		mpi_stream_end(x->stream);

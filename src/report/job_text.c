@@ -144,6 +144,14 @@ void job_text_run(FILE *out, const struct job *j, unsigned run, bool sysstats, b
 	}
 	if (sysstats)
 		kstat_rows(out, j, run);
+	for (unsigned r = 0; r < j->nranks; r++) {
+		const struct job_rank *rk = &j->ranks[r];
+
+		if (rk->delivered && rk->full && rk->full_run == run)
+			fprintf(out,
+				"Filesystem full: rank %u on host %s, in or after its iteration %u: %s\n", r,
+				j->hosts[rk->host].name, rk->full_units, rk->full_detail);
+	}
 	if (j->missing[0])
 		fprintf(out, "Results missing from %s: the job's figures leave them out.\n", j->missing);
 	free(all);

@@ -164,6 +164,12 @@ static json_t *rank_json(const struct job *j, const struct job_rank *rk, unsigne
 		json_object_set_new(o, "error", json_null());
 	}
 	json_object_set_new(o, "signal", rk->signal ? json_integer(rk->signal) : json_null());
+	if (rk->full)
+		json_object_set_new(o, "filesystem_full",
+				    json_pack("{s:o,s:o,s:s}", "run", json_u64(rk->full_run + 1), "iteration",
+					      json_u64(rk->full_units), "detail", rk->full_detail));
+	else
+		json_object_set_new(o, "filesystem_full", json_null());
 	jarr_init(&ph, sp);
 	for (unsigned i = 0; i < rk->nphases; i++) {
 		struct job_phase ph1, *p = &ph1;
