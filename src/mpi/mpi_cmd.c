@@ -479,6 +479,19 @@ static void full_end(struct mpi_cmd *x, struct driver_result *res)
 	x->j->me.echo = false;
 }
 
+/* this rank's run ended: rank 0 told, how noted (a fill ended by another rank's full
+ * filesystem is its own end, not an error) */
+static void run_ended(struct mpi_cmd *x, struct driver_result *res)
+{
+	char why[512];
+
+	left_why(x->w, res, why, sizeof(why));
+	mpi_job_left(x->j, why, last_head(x->w, res) && last_head(x->w, res)->end == RUN_END_FULL);
+	mpi_job_note_end(x->j);
+	full_end(x, res);
+	x->full_told = !res->failed && mpi_job_full_stopped(x->j, why, sizeof(why));
+}
+
 static void build_msg(struct mpi_cmd *x, const struct driver_result *res, struct pack *o)
 {
 	const struct workload_ops *w = x->w;
@@ -822,15 +835,10 @@ static int gather(void *arg, struct driver *d, struct driver_result *res)
 	struct pack msg = { 0 };
 	void **msgs = NULL;
 	size_t *lens = NULL;
-	char why[512];
 	int rc = 0;
 
 	(void)d;
-	left_why(x->w, res, why, sizeof(why));
-	mpi_job_left(j, why, last_head(x->w, res) && last_head(x->w, res)->end == RUN_END_FULL);
-	mpi_job_note_end(j);
-	full_end(x, res);
-	x->full_told = !res->failed && mpi_job_full_stopped(j, why, sizeof(why));
+	run_ended(x, res);
 	/* the others' FINAL before their results: rank 0 has every line once it has those */
 	if (j->rank != 0)
 		mpi_stream_end(x->stream);
