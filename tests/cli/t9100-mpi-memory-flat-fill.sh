@@ -12,9 +12,8 @@
 # an iteration with its host's kernel view, packed) that the --sysstats text reports at the
 # end. Now those go to rank 0 as each phase ends and are spooled too: both ranks within the
 # same limit.
-# A fixed number of iterations (-L) on a tmpfs with inodes to spare, not -F: two ranks
-# filling one filesystem can see it full an iteration apart, which ends the job in an error.
-# Without --json: its "mpi" object still holds every phase in memory (bench/README.md). Each
+# A fixed number of iterations (-L) on a tmpfs with inodes to spare, not -F: the same
+# iterations on both ranks in every fill (-F ends at the first rank that finds it full). Each
 # fill runs twice and each rank's lower peak counts: a rank's single peak strays upward by up
 # to ~0.6 MiB here now and then, the growth measured is systematic.
 . "$(dirname "$0")/lib.sh"
