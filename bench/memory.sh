@@ -13,9 +13,9 @@
 # mount the tmpfs) and is skipped, said, without it.
 # Goal (issue 25, MPI): the same +1 MiB for every rank of fsbench-mpi (MPI_NP ranks, mpirun
 # --oversubscribe --allow-run-as-root): fs_mark -n 8 -t 1 -s 0 -S 0 --sysstats --json --csv for
-# MPI_SMALL and MPI_LARGE iterations (-L, files kept, on a tmpfs with inodes to spare: ranks that
-# fill one filesystem with -F can see it full an iteration apart, which ends the job in an
-# error), each rank's peak RSS; rank 0 (which merges and reports) and the others have a goal
+# MPI_SMALL and MPI_LARGE iterations (-L, files kept, on a tmpfs with inodes to spare: the same
+# iterations on every rank and in every round, which -F's end at the first full rank is not),
+# each rank's peak RSS; rank 0 (which merges and reports) and the others have a goal
 # line each. Skipped, said, without root, fsbench-mpi or mpirun.
 # A report, not a test (tests/cli/t1900-memory-flat.sh and t1950-memory-flat-fill.sh are the
 # tests): exits 0 whatever the numbers.

@@ -97,19 +97,48 @@ bool job_phase_kstat(const struct job_phase *p, struct kstat_delta *k)
 	return !unpack_done(&u);
 }
 
+int job_phase_get(const struct job_rank *r, unsigned i, struct job_phase *p)
+{
+	memset(p, 0, sizeof(*p));
+	if (i >= r->nphases)
+		return -ENOENT;
+	if (!r->phases)
+		return r->src ? r->src->get(r->src->arg, r->rank, i, p) : -ENOENT;
+	*p = r->phases[i];
+	p->k = NULL;
+	if (r->phases[i].k && !(p->k = malloc(p->klen)))
+		return -ENOMEM;
+	if (p->k)
+		memcpy(p->k, r->phases[i].k, p->klen);
+	return 0;
+}
+
+void job_phase_clear(struct job_phase *p)
+{
+	free(p->k);
+	p->k = NULL;
+	p->klen = 0;
+}
+
+void job_rank_free_phases(struct job_rank *r)
+{
+	for (unsigned i = 0; r->phases && i < r->nphases; i++)
+		free(r->phases[i].k);
+	free(r->phases);
+	r->phases = NULL;
+	r->nphases = r->capphases = 0;
+}
+
 void job_rank_free_records(struct job_rank *r)
 {
-	for (unsigned i = 0; i < r->nphases; i++)
-		free(r->phases[i].k);
+	job_rank_free_phases(r);
 	for (unsigned i = 0; i < r->nlat; i++) {
 		free(r->lat[i].h);
 		hist_packed_free(&r->lat[i].p);
 	}
-	free(r->phases);
 	free(r->lat);
-	r->phases = NULL;
 	r->lat = NULL;
-	r->nphases = r->capphases = r->nlat = r->caplat = 0;
+	r->nlat = r->caplat = 0;
 }
 
 void job_rank_free(struct job_rank *r)
@@ -119,6 +148,26 @@ void job_rank_free(struct job_rank *r)
 }
 
 /* ---- records travel ------------------------------------------------------------------------ */
+void job_phase_pack(const struct job_phase *p, struct pack *o)
+{
+	pack_u64(o, p->run);
+	pack_u64(o, p->index);
+	pack_str(o, p->name);
+	pack_u64(o, p->release_ns);
+	pack_u64(o, p->end_ns);
+	pack_u64(o, p->ops);
+	pack_u64(o, p->bytes);
+	pack_f64(o, p->usr_s);
+	pack_f64(o, p->sys_s);
+	pack_u64(o, p->stonewalled);
+	pack_u64(o, p->at_first_set);
+	pack_u64(o, p->at_first_ops);
+	pack_u64(o, p->at_first_bytes);
+	pack_u64(o, p->k != NULL);
+	if (p->k)
+		pack_bytes(o, p->k, p->klen);
+}
+
 void job_rank_pack(const struct job_rank *r, struct pack *o)
 {
 	pack_u64(o, r->rank);
@@ -138,27 +187,13 @@ void job_rank_pack(const struct job_rank *r, struct pack *o)
 	pack_str(o, r->error.path);
 	pack_i64(o, r->error.offset);
 	pack_str(o, r->error.detail);
-	pack_u64(o, r->nphases);
-	for (unsigned i = 0; i < r->nphases; i++) {
-		const struct job_phase *p = &r->phases[i];
-
-		pack_u64(o, p->run);
-		pack_u64(o, p->index);
-		pack_str(o, p->name);
-		pack_u64(o, p->release_ns);
-		pack_u64(o, p->end_ns);
-		pack_u64(o, p->ops);
-		pack_u64(o, p->bytes);
-		pack_f64(o, p->usr_s);
-		pack_f64(o, p->sys_s);
-		pack_u64(o, p->stonewalled);
-		pack_u64(o, p->at_first_set);
-		pack_u64(o, p->at_first_ops);
-		pack_u64(o, p->at_first_bytes);
-		pack_u64(o, p->k != NULL);
-		if (p->k)
-			pack_bytes(o, p->k, p->klen);
-	}
+	pack_u64(o, r->full);
+	pack_u64(o, r->full_run);
+	pack_u64(o, r->full_units);
+	pack_str(o, r->full_detail);
+	pack_u64(o, r->phases ? r->nphases : 0);
+	for (unsigned i = 0; r->phases && i < r->nphases; i++)
+		job_phase_pack(&r->phases[i], o);
 	pack_u64(o, r->nlat);
 	for (unsigned i = 0; i < r->nlat; i++) {
 		static const struct hist empty = { .min = UINT64_MAX };
@@ -198,6 +233,27 @@ static int unpack_phase_kstat(struct unpack *u, struct job_phase *p)
 	return 0;
 }
 
+int job_phase_unpack(struct unpack *u, struct job_phase *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->run = (unsigned)unpack_u64(u);
+	p->index = (unsigned)unpack_u64(u);
+	unpack_str_to(u, p->name, sizeof(p->name));
+	p->release_ns = unpack_u64(u);
+	p->end_ns = unpack_u64(u);
+	p->ops = unpack_u64(u);
+	p->bytes = unpack_u64(u);
+	p->usr_s = unpack_f64(u);
+	p->sys_s = unpack_f64(u);
+	p->stonewalled = unpack_u64(u);
+	p->at_first_set = unpack_u64(u);
+	p->at_first_ops = unpack_u64(u);
+	p->at_first_bytes = unpack_u64(u);
+	if (unpack_u64(u))
+		return unpack_phase_kstat(u, p);
+	return u->err ? -EPROTO : 0;
+}
+
 int job_rank_unpack(struct job_rank *r, struct unpack *u)
 {
 	uint64_t n;
@@ -221,6 +277,10 @@ int job_rank_unpack(struct job_rank *r, struct unpack *u)
 	unpack_str_to(u, r->error.path, sizeof(r->error.path));
 	r->error.offset = unpack_i64(u);
 	unpack_str_to(u, r->error.detail, sizeof(r->error.detail));
+	r->full = unpack_u64(u);
+	r->full_run = (unsigned)unpack_u64(u);
+	r->full_units = (unsigned)unpack_u64(u);
+	unpack_str_to(u, r->full_detail, sizeof(r->full_detail));
 	n = unpack_u64(u);
 	if (u->err || n > u->len)
 		return -EPROTO;
@@ -228,22 +288,7 @@ int job_rank_unpack(struct job_rank *r, struct unpack *u)
 		return -ENOMEM;
 	r->capphases = (unsigned)n;
 	for (; r->nphases < n && !u->err; r->nphases++) {
-		struct job_phase *p = &r->phases[r->nphases];
-
-		p->run = (unsigned)unpack_u64(u);
-		p->index = (unsigned)unpack_u64(u);
-		unpack_str_to(u, p->name, sizeof(p->name));
-		p->release_ns = unpack_u64(u);
-		p->end_ns = unpack_u64(u);
-		p->ops = unpack_u64(u);
-		p->bytes = unpack_u64(u);
-		p->usr_s = unpack_f64(u);
-		p->sys_s = unpack_f64(u);
-		p->stonewalled = unpack_u64(u);
-		p->at_first_set = unpack_u64(u);
-		p->at_first_ops = unpack_u64(u);
-		p->at_first_bytes = unpack_u64(u);
-		if (unpack_u64(u) && (rc = unpack_phase_kstat(u, p)))
+		if ((rc = job_phase_unpack(u, &r->phases[r->nphases])))
 			return rc;
 	}
 	n = unpack_u64(u);
@@ -276,6 +321,54 @@ static int cmp_sum(const void *a, const void *b)
 	return (x->index > y->index) - (x->index < y->index);
 }
 
+/* the sum of (p->run, p->index) in s[0..*ns), added when new; NULL: no memory */
+static struct job_phase_sum *sum_of(struct job_phase_sum **s, unsigned *ns, unsigned *cap,
+				    const struct job_phase *p)
+{
+	struct job_phase_sum *x;
+
+	for (unsigned k = *ns; k-- > 0;)
+		if ((*s)[k].run == p->run && (*s)[k].index == p->index)
+			return &(*s)[k];
+	if (*ns == *cap) {
+		unsigned nc = *cap ? *cap * 2 : 16;
+
+		if (!(x = realloc(*s, nc * sizeof(*x))))
+			return NULL;
+		*s = x;
+		*cap = nc;
+	}
+	x = &(*s)[(*ns)++];
+	memset(x, 0, sizeof(*x));
+	x->run = p->run;
+	x->index = p->index;
+	memcpy(x->name, p->name, sizeof(x->name));
+	x->release_min_ns = x->first_end_ns = UINT64_MAX;
+	x->at_first_complete = true;
+	return x;
+}
+
+static void sum_add(struct job_phase_sum *x, const struct job_phase *p)
+{
+	x->nranks++;
+	if (p->release_ns < x->release_min_ns)
+		x->release_min_ns = p->release_ns;
+	if (p->release_ns > x->release_max_ns)
+		x->release_max_ns = p->release_ns;
+	if (p->end_ns < x->first_end_ns)
+		x->first_end_ns = p->end_ns;
+	if (p->end_ns > x->last_end_ns)
+		x->last_end_ns = p->end_ns;
+	x->ops += p->ops;
+	x->bytes += p->bytes;
+	x->at_first_ops += p->at_first_ops;
+	x->at_first_bytes += p->at_first_bytes;
+	x->at_first_complete = x->at_first_complete && p->at_first_set;
+	x->usr_s += p->usr_s;
+	x->sys_s += p->sys_s;
+	x->stonewalled += p->stonewalled;
+}
+
 struct job_phase_sum *job_phase_sums(const struct job *j, int host, unsigned *n)
 {
 	struct job_phase_sum *s = NULL;
@@ -288,51 +381,19 @@ struct job_phase_sum *job_phase_sums(const struct job *j, int host, unsigned *n)
 		if (!rk->delivered || (host >= 0 && rk->host != (unsigned)host))
 			continue;
 		for (unsigned i = 0; i < rk->nphases; i++) {
-			const struct job_phase *p = &rk->phases[i];
-			struct job_phase_sum *x = NULL;
+			struct job_phase p;
+			struct job_phase_sum *x;
 
-			for (unsigned k = 0; k < ns; k++)
-				if (s[k].run == p->run && s[k].index == p->index) {
-					x = &s[k];
-					break;
-				}
+			/* a phase that cannot be read back is left out, as a rank not heard from */
+			if (job_phase_get(rk, i, &p))
+				continue;
+			x = sum_of(&s, &ns, &cap, &p);
+			job_phase_clear(&p);
 			if (!x) {
-				if (ns == cap) {
-					unsigned nc = cap ? cap * 2 : 16;
-					struct job_phase_sum *t = realloc(s, nc * sizeof(*t));
-
-					if (!t) {
-						free(s);
-						return NULL;
-					}
-					s = t;
-					cap = nc;
-				}
-				x = &s[ns++];
-				memset(x, 0, sizeof(*x));
-				x->run = p->run;
-				x->index = p->index;
-				memcpy(x->name, p->name, sizeof(x->name));
-				x->release_min_ns = x->first_end_ns = UINT64_MAX;
-				x->at_first_complete = true;
+				free(s);
+				return NULL;
 			}
-			x->nranks++;
-			if (p->release_ns < x->release_min_ns)
-				x->release_min_ns = p->release_ns;
-			if (p->release_ns > x->release_max_ns)
-				x->release_max_ns = p->release_ns;
-			if (p->end_ns < x->first_end_ns)
-				x->first_end_ns = p->end_ns;
-			if (p->end_ns > x->last_end_ns)
-				x->last_end_ns = p->end_ns;
-			x->ops += p->ops;
-			x->bytes += p->bytes;
-			x->at_first_ops += p->at_first_ops;
-			x->at_first_bytes += p->at_first_bytes;
-			x->at_first_complete = x->at_first_complete && p->at_first_set;
-			x->usr_s += p->usr_s;
-			x->sys_s += p->sys_s;
-			x->stonewalled += p->stonewalled;
+			sum_add(x, &p);
 		}
 	}
 	if (ns)
@@ -373,7 +434,7 @@ void job_lat_merge(const struct job *j, int host, int rank, unsigned run, const 
 	free(t);
 }
 
-unsigned job_phase_names(const struct job *j, unsigned run, const char **names, unsigned max)
+unsigned job_phase_names(const struct job *j, unsigned run, char (*names)[JOB_NAME_MAX], unsigned max)
 {
 	unsigned n = 0;
 
@@ -381,17 +442,35 @@ unsigned job_phase_names(const struct job *j, unsigned run, const char **names, 
 		const struct job_rank *rk = &j->ranks[r];
 
 		for (unsigned i = 0; rk->delivered && i < rk->nphases; i++) {
-			const struct job_phase *p = &rk->phases[i];
+			struct job_phase p;
 			unsigned k;
 
-			if (p->run != run)
+			if (job_phase_get(rk, i, &p))
 				continue;
-			for (k = 0; k < n && strcmp(names[k], p->name); k++)
+			job_phase_clear(&p);
+			if (p.run != run)
+				continue;
+			for (k = 0; k < n && strcmp(names[k], p.name); k++)
 				;
 			if (k == n && n < max)
-				names[n++] = p->name;
+				memcpy(names[n++], p.name, JOB_NAME_MAX);
 		}
 	}
+	return n;
+}
+
+unsigned job_phase_runs(const struct job *j)
+{
+	unsigned n = 0;
+
+	for (unsigned r = 0; r < j->nranks; r++)
+		for (unsigned i = 0; j->ranks[r].delivered && i < j->ranks[r].nphases; i++) {
+			struct job_phase p;
+
+			if (!job_phase_get(&j->ranks[r], i, &p) && p.run + 1 > n)
+				n = p.run + 1;
+			job_phase_clear(&p);
+		}
 	return n;
 }
 

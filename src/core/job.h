@@ -64,6 +64,14 @@ struct job_lat {
 	struct hist_packed p;        /* where it was received */
 };
 
+/* Where a rank's phases are read from when they are not in its phases[]: a fill has thousands,
+ * kept out of memory by the caller (src/mpi/ spools them as they complete). get: phase i of
+ * the rank into p as job_phase_get gives it; 0 or -errno. */
+struct job_phase_src {
+	int (*get)(void *arg, unsigned rank, unsigned i, struct job_phase *p);
+	void *arg;
+};
+
 /* One process of the job. */
 struct job_rank {
 	unsigned rank, host;
@@ -81,8 +89,16 @@ struct job_rank {
 	struct run_error error;      /* error.syscall points into syscall[] */
 	char syscall[32];
 	uint64_t error_ns;           /* when it was seen (common timeline) */
+	/* its fill found the filesystem full itself (an ENOSPC, or no room for the next
+	 * iteration), not told so by another rank: in which run, after how many of its
+	 * iterations (units; the last one partial when ENOSPC came in it), and how */
+	bool full;
+	unsigned full_run, full_units;
+	char full_detail[PATH_MAX + 640];
 	unsigned nphases, capphases;
+	/* NULL when src holds the nphases */
 	struct job_phase *phases;
+	const struct job_phase_src *src;
 	unsigned nlat, caplat;
 	struct job_lat *lat;
 };
@@ -118,13 +134,24 @@ struct job_phase *job_rank_phase(struct job_rank *r, unsigned run, unsigned inde
 /* The phase's kernel view: set (a copy; -ENOMEM), and read into k (false: none). */
 int job_phase_set_kstat(struct job_phase *p, const struct kstat_delta *k);
 bool job_phase_kstat(const struct job_phase *p, struct kstat_delta *k);
+/* Phase i of r (in phases[] or read from its src) into p: a copy, its kernel view its own
+ * (job_phase_clear). 0, -ENOENT, -EIO, -ENOMEM. */
+int job_phase_get(const struct job_rank *r, unsigned i, struct job_phase *p);
+void job_phase_clear(struct job_phase *p);
 /* Adds an op's statistics to the run's record for name; -ENOMEM. */
 int job_rank_lat_add(struct job_rank *r, unsigned run, const char *name, const struct opstat *s);
+/* Its phase records freed (phases[]; nphases 0). */
+void job_rank_free_phases(struct job_rank *r);
 /* Its phase and latency records freed (once packed: they travel, the rest of it stays). */
 void job_rank_free_records(struct job_rank *r);
 void job_rank_free(struct job_rank *r);
 
 /* ---- records travel ------------------------------------------------------------------------ */
+/* One phase record (its kernel view too): what job_rank_pack ships for each of phases[]. */
+void job_phase_pack(const struct job_phase *p, struct pack *o);
+/* into p (zeroed first, p->k malloc'd); 0 or -EPROTO/-ENOMEM */
+int job_phase_unpack(struct unpack *u, struct job_phase *p);
+/* phases[] only: a rank whose phases have a src ships them its own way */
 void job_rank_pack(const struct job_rank *r, struct pack *o);
 /* into a zeroed r; 0 or -EPROTO/-ENOMEM */
 int job_rank_unpack(struct job_rank *r, struct unpack *u);
@@ -163,7 +190,9 @@ struct job_phase_sum *job_phase_sums(const struct job *j, int host, unsigned *n)
 void job_lat_merge(const struct job *j, int host, int rank, unsigned run, const char *name,
 		   struct opstat *s);
 /* Phase names of a run in first-seen order, up to max; returns how many. */
-unsigned job_phase_names(const struct job *j, unsigned run, const char **names, unsigned max);
+unsigned job_phase_names(const struct job *j, unsigned run, char (*names)[JOB_NAME_MAX], unsigned max);
+/* The runs the job's phases cover (the highest run + 1). */
+unsigned job_phase_runs(const struct job *j);
 /* The largest clock offset error bound over the ranks. */
 uint64_t job_clock_error_max(const struct job *j);
 void job_free(struct job *j);

@@ -31,6 +31,7 @@ struct msg_index {
 	unsigned nruns;
 	struct { size_t off, len; } *res;
 	unsigned *nunits; /* per run */
+	unsigned nphases; /* its phase records, sent as they completed */
 };
 
 struct mpi_cmd {
@@ -60,9 +61,16 @@ struct mpi_cmd {
 	/* the units (driver_unit) to rank 0 as they complete (mpi_units.h) */
 	MPI_Comm ucomm;
 	struct mpi_units *units;
+	/* the job's phase records to rank 0 as they complete, the same way (one "run", k: the
+	 * rank's phase number): a fill has thousands, each ~0.6 KiB with a kernel view */
+	MPI_Comm pcomm;
+	struct mpi_units *punits;
+	struct job_phase_src psrc;
 	/* rank 0: the job */
 	struct job job;
 	bool have_job;
+	/* this rank's fill ended because another found the filesystem full */
+	bool full_told;
 	/* --stream: the job's intervals to rank 0 (mpi_stream.h) */
 	MPI_Comm scomm;
 	struct mpi_stream *stream;
@@ -279,11 +287,51 @@ static int h_prepare_run(void *arg, unsigned run)
 	return make_rank_dirs(x, true);
 }
 
+/* a complete phase record of this rank on its way to rank 0 (its spool, on rank 0) */
+static void phase_send(struct mpi_cmd *x, const struct job_phase *rec)
+{
+	struct pack o = { 0 };
+	int rc = -ENOMEM;
+
+	if (!x->punits)
+		return;
+	job_phase_pack(rec, &o);
+	if (!o.err)
+		rc = mpi_units_add(x->punits, 0, o.buf, o.len);
+	pack_free(&o);
+	if (rc == -ENOMEM)
+		run_fail_msg(ENOMEM, "out of memory");
+	else if (rc)
+		run_fail_msg(-rc, "cannot pass a phase's record to rank 0");
+}
+
+/* rank 0: rank r's phase i back from the spool (job_phase_src) */
+static int phase_get(void *arg, unsigned rank, unsigned i, struct job_phase *p)
+{
+	struct mpi_cmd *x = arg;
+	struct unpack u;
+	void *buf;
+	size_t len;
+	int rc;
+
+	if ((rc = mpi_units_get(x->punits, (int)rank, 0, i, &buf, &len)))
+		return rc;
+	unpack_init(&u, buf, len);
+	if (!(rc = job_phase_unpack(&u, p)) && (rc = unpack_done(&u)))
+		job_phase_clear(p);
+	free(buf);
+	return rc ? -EPROTO : 0;
+}
+
 static void h_phase_end(void *arg, const struct phase *p, const struct observe_phase *obs)
 {
 	struct mpi_cmd *x = arg;
+	struct job_phase rec;
 
-	mpi_job_phase_end(x->j, p, obs);
+	if (mpi_job_phase_end(x->j, p, obs, &rec)) {
+		phase_send(x, &rec);
+		job_phase_clear(&rec);
+	}
 	mpi_stream_phase_end(x->stream, x->run, x->phase - 1, p);
 }
 
@@ -364,6 +412,9 @@ static void prepare(void *arg, struct driver *d, void *cfg)
 	    !(x->units = mpi_units_start(x->j->rank, x->j->size, x->ucomm,
 					 x->opts->json ? x->opts->json : x->opts->csv)))
 		run_fail_msg(errno, "cannot make a spool file for the ranks' iterations");
+	if (!(x->punits = mpi_units_start(x->j->rank, x->j->size, x->pcomm,
+					  x->opts->json ? x->opts->json : x->opts->csv)))
+		run_fail_msg(errno, "cannot make a spool file for the ranks' phases");
 	/* now, so that the kernel view finds them; each run makes them again (h_prepare_run) */
 	make_rank_dirs(x, false);
 	if (mpi_job_watch_start(x->j, x->jo.timeout_ns)) {
@@ -390,6 +441,57 @@ static void left_why(const struct workload_ops *w, const struct driver_result *r
 		snprintf(why, len, "the filesystem is full: %.400s", h->end_detail);
 }
 
+/* a phase released and never ended (a stop) is still in this rank's record: it follows the
+ * others to rank 0 */
+static void phases_left(struct mpi_cmd *x)
+{
+	struct mpi_job *j = x->j;
+
+	pthread_mutex_lock(&j->mu);
+	for (unsigned i = 0; i < j->me.nphases; i++)
+		phase_send(x, &j->me.phases[i]);
+	job_rank_free_phases(&j->me);
+	pthread_mutex_unlock(&j->mu);
+}
+
+/* the last run's head (NULL for none) */
+static struct run_head *last_head(const struct workload_ops *w, const struct driver_result *res)
+{
+	return res->nruns ? driver_result_run(w, res, res->nruns - 1) : NULL;
+}
+
+/* Another rank found the filesystem full and this rank's fill ended at a barrier: no error,
+ * the fill's end, as the rank that found it full ends its own (fs_mark -F). */
+static void full_end(struct mpi_cmd *x, struct driver_result *res)
+{
+	struct run_head *h = last_head(x->w, res);
+	char text[256];
+
+	if (!res->failed || !h || !mpi_job_full_stopped(x->j, text, sizeof(text)))
+		return;
+	res->failed = false;
+	memset(&res->error, 0, sizeof(res->error));
+	h->end = RUN_END_FULL;
+	h->end_err = ENOSPC;
+	h->complete = true;
+	snprintf(h->end_detail, sizeof(h->end_detail), "%s", text);
+	x->j->me.failed = false;
+	x->j->me.echo = false;
+}
+
+/* this rank's run ended: rank 0 told, how noted (a fill ended by another rank's full
+ * filesystem is its own end, not an error) */
+static void run_ended(struct mpi_cmd *x, struct driver_result *res)
+{
+	char why[512];
+
+	left_why(x->w, res, why, sizeof(why));
+	mpi_job_left(x->j, why, last_head(x->w, res) && last_head(x->w, res)->end == RUN_END_FULL);
+	mpi_job_note_end(x->j);
+	full_end(x, res);
+	x->full_told = !res->failed && mpi_job_full_stopped(x->j, why, sizeof(why));
+}
+
 static void build_msg(struct mpi_cmd *x, const struct driver_result *res, struct pack *o)
 {
 	const struct workload_ops *w = x->w;
@@ -399,6 +501,12 @@ static void build_msg(struct mpi_cmd *x, const struct driver_result *res, struct
 	me->nostart = res->nostart;
 	me->cleanup_failed = res->cleanup_failed;
 	me->signal = res->signal;
+	if (!x->full_told && last_head(w, res) && last_head(w, res)->end == RUN_END_FULL) {
+		me->full = true;
+		me->full_run = res->nruns - 1;
+		me->full_units = mpi_units_count(x->units, res->nruns - 1);
+		snprintf(me->full_detail, sizeof(me->full_detail), "%s", last_head(w, res)->end_detail);
+	}
 	if (res->failed) {
 		me->error = res->error;
 		snprintf(me->syscall, sizeof(me->syscall), "%s", res->error.syscall ? res->error.syscall : "");
@@ -416,6 +524,7 @@ static void build_msg(struct mpi_cmd *x, const struct driver_result *res, struct
 		/* the units went to rank 0 as they completed: how many */
 		pack_u64(o, mpi_units_count(x->units, i));
 	}
+	pack_u64(o, mpi_units_count(x->punits, 0));
 }
 
 /* reads a rank's message: its record into rk, where its results and units are into ix */
@@ -450,6 +559,10 @@ static int read_msg(const void *buf, size_t len, struct job_rank *rk, struct msg
 			return -EPROTO;
 		ix->nunits[i] = (unsigned)m;
 	}
+	n = unpack_u64(&u);
+	if (u.err || n > UINT32_MAX)
+		return -EPROTO;
+	ix->nphases = (unsigned)n;
 	return unpack_done(&u);
 }
 
@@ -664,6 +777,28 @@ out:
 	free(nruns);
 }
 
+/* the phase records still in flight */
+static void collect_phases(struct mpi_cmd *x, const struct msg_index *ix)
+{
+	const struct job *jb = &x->job;
+	const unsigned **count = calloc(jb->nranks, sizeof(*count));
+	unsigned *one = calloc(jb->nranks, sizeof(*one));
+	int rc = -ENOMEM;
+
+	if (x->punits && count && one) {
+		for (unsigned r = 0; r < jb->nranks; r++)
+			if (jb->ranks[r].delivered) {
+				count[r] = &ix[r].nphases;
+				one[r] = 1;
+			}
+		rc = mpi_units_collect(x->punits, count, one, 10000000000ull);
+	}
+	if (rc)
+		fprintf(stderr, "%s: phase records of some ranks are missing (%s)\n", x->prog, strerror(-rc));
+	free(count);
+	free(one);
+}
+
 /* rank 0: the job's record, before the ranks' are read into it */
 static int job_begin(struct mpi_cmd *x)
 {
@@ -700,18 +835,16 @@ static int gather(void *arg, struct driver *d, struct driver_result *res)
 	struct pack msg = { 0 };
 	void **msgs = NULL;
 	size_t *lens = NULL;
-	char why[512];
 	int rc = 0;
 
 	(void)d;
-	left_why(x->w, res, why, sizeof(why));
-	mpi_job_left(j, why);
-	mpi_job_note_end(j);
+	run_ended(x, res);
 	/* the others' FINAL before their results: rank 0 has every line once it has those */
 	if (j->rank != 0)
 		mpi_stream_end(x->stream);
+	phases_left(x);
 	build_msg(x, res, &msg);
-	/* packed: the records travel in msg (a fill's phases are by the thousand) */
+	/* packed: the records travel in msg */
 	pthread_mutex_lock(&j->mu);
 	job_rank_free_records(&j->me);
 	pthread_mutex_unlock(&j->mu);
@@ -740,6 +873,10 @@ static int gather(void *arg, struct driver *d, struct driver_result *res)
 
 		if (msgs[r] && !read_msg(msgs[r], lens[r], rk, &ix[r])) {
 			rk->delivered = true;
+			/* its phases are in the spool, read back as the reports need them */
+			job_rank_free_phases(rk);
+			rk->nphases = ix[r].nphases;
+			rk->src = &x->psrc;
 		} else {
 			job_rank_free(rk);
 			index_free(&ix[r]);
@@ -769,6 +906,7 @@ static int gather(void *arg, struct driver *d, struct driver_result *res)
 	}
 	job_error(x, res);
 	collect_units(x, ix);
+	collect_phases(x, ix);
 	replay(x, ix, res);
 	if (jb->missing[0])
 		fprintf(stderr, "%s: no result from %s: the job's figures leave them out\n", x->prog,
@@ -809,6 +947,9 @@ static int finish(void *arg, int code)
 	mpi_units_free(x->units);
 	x->units = NULL;
 	MPI_Comm_free(&x->ucomm);
+	mpi_units_free(x->punits);
+	x->punits = NULL;
+	MPI_Comm_free(&x->pcomm);
 	/* every rank's directories are gone by now: the -d made for the job can go */
 	remove_parents(x);
 	x->code = mpi_job_end(x->j, code);
@@ -833,6 +974,7 @@ int mpi_cmd_run(struct mpi_job *j, const struct workload_ops *w, int argc, char 
 	x->j = j;
 	x->w = w;
 	x->prog = prog;
+	x->psrc = (struct job_phase_src){ .get = phase_get, .arg = x };
 	job_opts_defaults(&x->jo);
 	job_opts_split(&argc, argv, &jargc, jargv);
 	/* the job's options: rank 0 decides, as for the workload's */
@@ -864,7 +1006,8 @@ int mpi_cmd_run(struct mpi_job *j, const struct workload_ops *w, int argc, char 
 	mpi_job_bcast_u64(j, &x->ops.job_salt);
 	/* --stream's messages on a communicator of their own (collective: every rank is here) */
 	if (MPI_Comm_dup(MPI_COMM_WORLD, &x->scomm) != MPI_SUCCESS ||
-	    MPI_Comm_dup(MPI_COMM_WORLD, &x->ucomm) != MPI_SUCCESS) {
+	    MPI_Comm_dup(MPI_COMM_WORLD, &x->ucomm) != MPI_SUCCESS ||
+	    MPI_Comm_dup(MPI_COMM_WORLD, &x->pcomm) != MPI_SUCCESS) {
 		fprintf(stderr, "%s: rank %d: MPI_Comm_dup failed\n", prog, j->rank);
 		MPI_Abort(MPI_COMM_WORLD, EXIT_FAILED);
 	}

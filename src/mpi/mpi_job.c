@@ -19,7 +19,7 @@
 
 enum { TAG_CTL = 1, TAG_ARRIVE = 10, TAG_GO, TAG_RESULT, TAG_EXIT, TAG_SYNC };
 enum { CTL_HEARTBEAT, CTL_STOP, CTL_DONE, CTL_LEFT };
-enum { STOP_ERROR, STOP_SIGNAL, STOP_DEAD, STOP_LEFT };
+enum { STOP_ERROR, STOP_SIGNAL, STOP_DEAD, STOP_LEFT, STOP_FULL };
 
 /* what the watch threads say to each other; sent with only as much text as there is */
 struct ctl_msg {
@@ -213,6 +213,7 @@ int mpi_job_init(struct mpi_job *j, int *argc, char ***argv, char *err, size_t l
 	j->arrived_at = calloc((size_t)j->size, sizeof(*j->arrived_at));
 	j->left = calloc((size_t)j->size, sizeof(*j->left));
 	j->left_why = calloc((size_t)j->size, sizeof(*j->left_why));
+	j->left_full = calloc((size_t)j->size, sizeof(*j->left_full));
 	j->heard = calloc((size_t)j->size, sizeof(*j->heard));
 	j->dead = calloc((size_t)j->size, sizeof(*j->dead));
 	j->offsets = calloc((size_t)j->size, sizeof(*j->offsets));
@@ -222,8 +223,9 @@ int mpi_job_init(struct mpi_job *j, int *argc, char ***argv, char *err, size_t l
 		j->rank_host = calloc((size_t)j->size, sizeof(*j->rank_host));
 		j->rank_pid = calloc((size_t)j->size, sizeof(*j->rank_pid));
 	}
-	if (!j->arrived || !j->arrived_at || !j->left || !j->left_why || !j->heard || !j->dead || !j->offsets ||
-	    !j->errors || (j->rank == 0 && (!j->host_names || !j->rank_host || !j->rank_pid))) {
+	if (!j->arrived || !j->arrived_at || !j->left || !j->left_why || !j->left_full || !j->heard ||
+	    !j->dead || !j->offsets || !j->errors ||
+	    (j->rank == 0 && (!j->host_names || !j->rank_host || !j->rank_pid))) {
 		free(all);
 		snprintf(err, len, "out of memory");
 		return -ENOMEM;
@@ -369,6 +371,15 @@ static void stop_here(struct mpi_job *j, int origin, int kind, int sig, uint64_t
 		}
 		return;
 	}
+	if (kind == STOP_FULL) {
+		/* not now: the iteration in progress completes, the fill ends at the next barrier */
+		pthread_mutex_lock(&j->mu);
+		if (!atomic_load(&j->full_stop))
+			snprintf(j->full_text, sizeof(j->full_text), "%s", text);
+		atomic_store(&j->full_stop, true);
+		pthread_mutex_unlock(&j->mu);
+		return;
+	}
 	if (run_error_get())
 		return;
 	pthread_mutex_lock(&j->mu);
@@ -488,6 +499,7 @@ static void handle(struct mpi_job *j, const struct ctl_msg *m, int src)
 	case CTL_LEFT:
 		pthread_mutex_lock(&j->mu);
 		j->left[src] = m->seq ? m->seq : UINT64_MAX;
+		j->left_full[src] = m->kind != 0;
 		snprintf(j->left_why[src], sizeof(j->left_why[src]), "%.*s",
 			 (int)sizeof(j->left_why[src]) - 1, m->text);
 		pthread_mutex_unlock(&j->mu);
@@ -679,10 +691,48 @@ static void stop_left(struct mpi_job *j, int r, const char *phase)
 	pthread_mutex_lock(&j->mu);
 	snprintf(why, sizeof(why), "%s", j->left_why[r]);
 	pthread_mutex_unlock(&j->mu);
+	if (j->left_full[r]) {
+		snprintf(text, sizeof(text), "rank %d on host %s found the filesystem full%s%s", r,
+			 r == 0 ? j->host_name : j->host_names[r], why[0] ? ": " : "", why);
+		stop_job(j, r, STOP_FULL, text);
+		return;
+	}
 	snprintf(text, sizeof(text), "rank %d on host %s ended its run before the others' %s%s%s%s%s",
 		 r, r == 0 ? j->host_name : j->host_names[r], phase ? "phase '" : "next phase",
 		 phase ? phase : "", phase ? "'" : "", why[0] ? ": " : "", why);
 	stop_job(j, r, STOP_LEFT, text);
+}
+
+/* a rank found the filesystem full: this rank's fill ends here, at a barrier, its first error
+ * the stop's echo (mpi_cmd turns it into the fill's end) */
+static bool full_here(struct mpi_job *j)
+{
+	if (!atomic_load(&j->full_stop))
+		return false;
+	pthread_mutex_lock(&j->mu);
+	if (!run_error_get()) {
+		snprintf(j->echo_text, sizeof(j->echo_text), "%s", j->full_text);
+		atomic_store(&j->stopped_by_job, true);
+		pthread_mutex_unlock(&j->mu);
+		run_fail_msg(ECANCELED, "%s", j->echo_text);
+		return true;
+	}
+	pthread_mutex_unlock(&j->mu);
+	return true;
+}
+
+bool mpi_job_full_stopped(struct mpi_job *j, char *text, size_t len)
+{
+	const struct run_error *e = run_error_get();
+	bool full;
+
+	pthread_mutex_lock(&j->mu);
+	full = atomic_load(&j->full_stop) && e && atomic_load(&j->stopped_by_job) && !e->syscall &&
+	       !strncmp(e->detail, j->full_text, sizeof(e->detail) - 1);
+	if (full)
+		snprintf(text, len, "%s", j->full_text);
+	pthread_mutex_unlock(&j->mu);
+	return full;
 }
 
 /* sleeps until CLOCK_MONOTONIC reaches t (timer slack 1 us: mpi_job_init) */
@@ -716,7 +766,7 @@ int mpi_job_release(struct mpi_job *j, const struct phase *p, unsigned run, unsi
 	uint64_t seq = ++j->bseq, t0 = clock_ns(), at;
 	struct job_phase *rec;
 
-	if (j->size > 1 && run_stopping())
+	if (j->size > 1 && (run_stopping() || full_here(j)))
 		return -ECANCELED;
 	if (j->size > 1 && j->rank != 0) {
 		uint64_t go[2] = { 0, 0 }, *b = malloc(2 * sizeof(*b));
@@ -742,7 +792,7 @@ int mpi_job_release(struct mpi_job *j, const struct phase *p, unsigned run, unsi
 				MPI_Irecv(go, 2, MPI_UINT64_T, 0, TAG_GO, j->comm, &rq);
 				continue;
 			}
-			if (run_stopping() || atomic_load(&j->rank0_dead)) {
+			if (run_stopping() || full_here(j) || atomic_load(&j->rank0_dead)) {
 				MPI_Cancel(&rq);
 				MPI_Wait(&rq, MPI_STATUS_IGNORE);
 				return -ECANCELED;
@@ -769,6 +819,7 @@ int mpi_job_release(struct mpi_job *j, const struct phase *p, unsigned run, unsi
 				return -ECANCELED;
 			if (gone >= 0) {
 				stop_left(j, gone, p->name);
+				full_here(j);
 				return -ECANCELED;
 			}
 			poll_pause(t0, POLL_NAP_MAX_NS);
@@ -801,7 +852,8 @@ int mpi_job_release(struct mpi_job *j, const struct phase *p, unsigned run, unsi
 	return 0;
 }
 
-void mpi_job_phase_end(struct mpi_job *j, const struct phase *p, const struct observe_phase *obs)
+bool mpi_job_phase_end(struct mpi_job *j, const struct phase *p, const struct observe_phase *obs,
+		       struct job_phase *out)
 {
 	struct job_phase *rec;
 	struct opstat *st = malloc(sizeof(*st));
@@ -832,6 +884,14 @@ void mpi_job_phase_end(struct mpi_job *j, const struct phase *p, const struct ob
 		memcpy(name, rec->name, sizeof(name));
 		send = !j->done_sent;
 		j->done_sent = true;
+		if (out) {
+			size_t i = (size_t)(rec - j->me.phases);
+
+			/* complete: the caller's from now on (a fill has thousands) */
+			*out = *rec;
+			memmove(rec, rec + 1, (j->me.nphases - i - 1) * sizeof(*rec));
+			j->me.nphases--;
+		}
 	}
 	j->cur = NULL;
 	j->cur_rec = NULL;
@@ -846,16 +906,18 @@ void mpi_job_phase_end(struct mpi_job *j, const struct phase *p, const struct ob
 		job_rank_lat_add(&j->me, run, name, st);
 	}
 	free(st);
+	return rec && out;
 }
 
-void mpi_job_left(struct mpi_job *j, const char *why)
+void mpi_job_left(struct mpi_job *j, const char *why, bool full)
 {
-	struct ctl_msg m = { .type = CTL_LEFT, .origin = j->rank, .seq = j->bseq };
+	struct ctl_msg m = { .type = CTL_LEFT, .origin = j->rank, .kind = full, .seq = j->bseq };
 
 	if (j->size == 1)
 		return;
 	if (j->rank == 0) {
 		j->left[0] = j->bseq ? j->bseq : UINT64_MAX;
+		j->left_full[0] = full;
 		snprintf(j->left_why[0], sizeof(j->left_why[0]), "%s", why);
 		return;
 	}
@@ -950,7 +1012,8 @@ const struct mpi_stop *mpi_job_first_stop(struct mpi_job *j)
 	const struct mpi_stop *f = NULL;
 
 	for (unsigned i = 0; i < j->nstops; i++)
-		if (j->stops[i].kind != STOP_SIGNAL && (!f || j->stops[i].t_ns < f->t_ns))
+		if (j->stops[i].kind != STOP_SIGNAL && j->stops[i].kind != STOP_FULL &&
+		    (!f || j->stops[i].t_ns < f->t_ns))
 			f = &j->stops[i];
 	return f;
 }
@@ -1094,6 +1157,7 @@ void mpi_job_free(struct mpi_job *j)
 	free(j->arrived_at);
 	free(j->left);
 	free(j->left_why);
+	free(j->left_full);
 	free(j->heard);
 	free(j->dead);
 	free(j->offsets);

@@ -91,6 +91,8 @@ struct mpi_job {
 	uint64_t *arrived_at;        /* ... and when it began to wait there (common timeline) */
 	uint64_t *left;              /* the barriers a rank had entered when its run ended; 0: not */
 	char (*left_why)[256];
+	/* ... because it found the filesystem full (a fill's end) */
+	bool *left_full;
 	_Atomic uint64_t *heard;     /* when each rank was last heard from (clock_ns) */
 	atomic_bool *dead;
 	uint64_t arrive_msg[2];      /* barrier, when (common timeline) */
@@ -105,6 +107,9 @@ struct mpi_job {
 	bool err_sent, sig_sent;
 	bool left_stop_sent;         /* rank 0 stopped ranks waiting at a barrier it left */
 	atomic_bool sig_from_job;
+	/* a rank found the filesystem full: this rank's fill ends at its next barrier (STOP_FULL) */
+	atomic_bool full_stop;
+	char full_text[256];
 
 	/* the watch thread */
 	pthread_t watch;
@@ -139,10 +144,18 @@ int mpi_job_bcast_bytes(struct mpi_job *j, void **buf, size_t *len);
 int mpi_job_watch_start(struct mpi_job *j, uint64_t timeout_ns);
 /* The phase barrier (driver hooks.release): 0, or -ECANCELED when the job is stopping. */
 int mpi_job_release(struct mpi_job *j, const struct phase *p, unsigned run, unsigned index);
-/* After the phase (driver hooks.phase_end): its record. */
-void mpi_job_phase_end(struct mpi_job *j, const struct phase *p, const struct observe_phase *obs);
-/* This rank's run ended (why: "" or one line, for a rank still waiting at a barrier). */
-void mpi_job_left(struct mpi_job *j, const char *why);
+/* After the phase (driver hooks.phase_end): its record, completed. With out: moved there out
+ * of this rank's record (true; its kernel view the caller's), so that it need not stay in
+ * memory. */
+bool mpi_job_phase_end(struct mpi_job *j, const struct phase *p, const struct observe_phase *obs,
+		       struct job_phase *out);
+/* This rank's run ended (why: "" or one line, for a rank still waiting at a barrier); full:
+ * because its fill found the filesystem full. A rank that ends so is no error: the others'
+ * fills end too, each at its next barrier (the iteration in progress completes), as full. */
+void mpi_job_left(struct mpi_job *j, const char *why, bool full);
+/* This rank's run ended at a barrier because another rank found the filesystem full: its
+ * first error is that stop's echo. The stop's text into text. */
+bool mpi_job_full_stopped(struct mpi_job *j, char *text, size_t len);
 /* This rank's first error, noted for its record: whether it was its own, and when. */
 void mpi_job_note_end(struct mpi_job *j);
 /* The results: every rank sends msg to rank 0, which gets them all (msgs[r], lens[r]; NULL
@@ -155,7 +168,7 @@ int mpi_job_exit_code(struct mpi_job *j, int code);
  * MPI_Finalize, or MPI_Abort when a rank died (a dead rank would hang it). Returns the status
  * each process exits with. */
 int mpi_job_end(struct mpi_job *j, int code);
-/* The earliest stop rank 0 knows of (NULL for none). */
+/* The earliest stop rank 0 knows of (NULL for none); a full filesystem's is none. */
 const struct mpi_stop *mpi_job_first_stop(struct mpi_job *j);
 /* What init allocated, when the job ends before mpi_job_end (which calls it). */
 void mpi_job_free(struct mpi_job *j);

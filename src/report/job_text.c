@@ -66,7 +66,7 @@ static void host_rows(FILE *out, const struct job *j, unsigned run, unsigned hos
 {
 	unsigned n = 0;
 	struct job_phase_sum *s = job_phase_sums(j, (int)host, &n);
-	const char *names[64];
+	char names[64][JOB_NAME_MAX];
 	unsigned nn = job_phase_names(j, run, names, 64);
 	struct opstat *st = malloc(sizeof(*st));
 
@@ -101,18 +101,23 @@ static void kstat_rows(FILE *out, const struct job *j, unsigned run)
 	for (unsigned h = 0; h < j->nhosts; h++) {
 		const struct job_rank *rk = &j->ranks[j->hosts[h].first_rank];
 
-		for (unsigned i = 0; rk->delivered && i < rk->nphases; i++) {
-			const struct job_phase *p = &rk->phases[i];
+		for (unsigned i = 0; k && rk->delivered && i < rk->nphases; i++) {
+			struct job_phase ph, *p = &ph;
 			char label[JOB_HOST_MAX + JOB_NAME_MAX];
+			bool have;
 
-			if (p->run != run || !k || !job_phase_kstat(p, k))
+			if (job_phase_get(rk, i, p))
+				continue;
+			have = p->run == run && job_phase_kstat(p, k);
+			job_phase_clear(p);
+			if (!have)
 				continue;
 			if (!header) {
 				/* one rank per host reads it: rows are HOST:PHASE */
 				kstat_text_header(out);
 				header = true;
 			}
-			snprintf(label, sizeof(label), "%.7s:%s", j->hosts[h].name, p->name);
+			snprintf(label, sizeof(label), "%.7s:%.31s", j->hosts[h].name, p->name);
 			kstat_text_row(out, label, k);
 		}
 	}
@@ -139,6 +144,14 @@ void job_text_run(FILE *out, const struct job *j, unsigned run, bool sysstats, b
 	}
 	if (sysstats)
 		kstat_rows(out, j, run);
+	for (unsigned r = 0; r < j->nranks; r++) {
+		const struct job_rank *rk = &j->ranks[r];
+
+		if (rk->delivered && rk->full && rk->full_run == run)
+			fprintf(out,
+				"Filesystem full: rank %u on host %s, in or after its iteration %u: %s\n", r,
+				j->hosts[rk->host].name, rk->full_units, rk->full_detail);
+	}
 	if (j->missing[0])
 		fprintf(out, "Results missing from %s: the job's figures leave them out.\n", j->missing);
 	free(all);

@@ -83,7 +83,7 @@ static json_t *lat_list(const struct job *j, int host, int rank, unsigned nruns)
 	struct opstat *st = malloc(sizeof(*st));
 
 	for (unsigned run = 0; st && run < nruns; run++) {
-		const char *names[64];
+		char names[64][JOB_NAME_MAX];
 		unsigned nn = job_phase_names(j, run, names, 64);
 
 		for (unsigned k = 0; k < nn; k++) {
@@ -100,17 +100,6 @@ static json_t *lat_list(const struct job *j, int host, int rank, unsigned nruns)
 	}
 	free(st);
 	return a;
-}
-
-static unsigned job_runs(const struct job *j)
-{
-	unsigned n = 0;
-
-	for (unsigned r = 0; r < j->nranks; r++)
-		for (unsigned i = 0; j->ranks[r].delivered && i < j->ranks[r].nphases; i++)
-			if (j->ranks[r].phases[i].run + 1 > n)
-				n = j->ranks[r].phases[i].run + 1;
-	return n;
 }
 
 static json_t *host_json(const struct job *j, unsigned h, unsigned nruns, struct json_spool *sp)
@@ -136,12 +125,13 @@ static json_t *host_json(const struct job *j, unsigned h, unsigned nruns, struct
 	jarr_init(&kern, sp);
 	/* the host's kernel view: its first rank's, phase by phase */
 	for (unsigned i = 0; k && lead->delivered && i < lead->nphases; i++) {
-		const struct job_phase *p = &lead->phases[i];
+		struct job_phase p;
 
-		if (job_phase_kstat(p, k))
+		if (!job_phase_get(lead, i, &p) && job_phase_kstat(&p, k))
 			jarr_add(&kern,
-				 json_pack("{s:o,s:o,s:s,s:o}", "run", json_u64(p->run + 1), "index",
-					   json_u64(p->index), "name", p->name, "kernel", kstat_json(k)));
+				 json_pack("{s:o,s:o,s:s,s:o}", "run", json_u64(p.run + 1), "index",
+					   json_u64(p.index), "name", p.name, "kernel", kstat_json(k)));
+		job_phase_clear(&p);
 	}
 	free(k);
 	json_object_set_new(o, "kernel", jarr_done(&kern));
@@ -174,10 +164,19 @@ static json_t *rank_json(const struct job *j, const struct job_rank *rk, unsigne
 		json_object_set_new(o, "error", json_null());
 	}
 	json_object_set_new(o, "signal", rk->signal ? json_integer(rk->signal) : json_null());
+	if (rk->full)
+		json_object_set_new(o, "filesystem_full",
+				    json_pack("{s:o,s:o,s:s}", "run", json_u64(rk->full_run + 1), "iteration",
+					      json_u64(rk->full_units), "detail", rk->full_detail));
+	else
+		json_object_set_new(o, "filesystem_full", json_null());
 	jarr_init(&ph, sp);
 	for (unsigned i = 0; i < rk->nphases; i++) {
-		const struct job_phase *p = &rk->phases[i];
+		struct job_phase ph1, *p = &ph1;
 
+		if (job_phase_get(rk, i, p))
+			continue;
+		job_phase_clear(p);
 		jarr_add(&ph, json_pack("{s:o,s:o,s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:b,s:o,s:o}", "run",
 					json_u64(p->run + 1), "index", json_u64(p->index), "name", p->name,
 					"release_ns", json_u64(p->release_ns), "end_ns", json_u64(p->end_ns),
@@ -195,7 +194,7 @@ json_t *json_job(const struct job *j, struct json_spool *sp)
 {
 	json_t *o = json_object(), *hosts = json_array(), *ranks = json_array();
 	struct jarr ph;
-	unsigned n = 0, nruns = job_runs(j);
+	unsigned n = 0, nruns = job_phase_runs(j);
 	struct job_phase_sum *s = job_phase_sums(j, -1, &n);
 
 	json_object_set_new(o, "nranks", json_u64(j->nranks));
