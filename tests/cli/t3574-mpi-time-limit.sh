@@ -23,7 +23,7 @@ jq -e '.iterations[0] | .file_create.items as $n | .file_stat | .items == $n or
     fail "stat after the cut: $(jq -c '.iterations[0] | [.file_create.items, .file_stat.items]' a.json)"
 ok "--time-limit: every rank's creation stopped at the limit, the job's phase marked"
 
-mpi 2 mdtest -n 50000000 -F -u -d "$D" --stonewall 500ms --json b.json > b.out 2> err ||
+mpi 2 mdtest -n 50000000 -F -u -d "$D" --stonewall 200ms --json b.json > b.out 2> err ||
     fail "--stonewall: exit $?: $(cat err)"
 [ ! -e "$D" ] || fail "--stonewall: left $(find "$D" | head -3)"
 jq -e '.iterations[0].file_create.stopped_by_time_limit' b.json > /dev/null ||
