@@ -136,6 +136,11 @@ need_mpi() {
     [ -x "$FSBENCH_MPI" ] || skip "fsbench-mpi not built ($FSBENCH_MPI): no Open MPI (deps.txt mpi stage)"
     need_cmd mpirun
     need_cmd jq
+    # Open MPI on one host, the transports it picks here anyway (ob1 over shared memory and
+    # self): without this every rank and mpirun opened and probed the tcp btl and the cm pml
+    # with its psm/psm2 mtls before dropping them, ~50 ms of CPU a run on this 2-core host.
+    # fsbench's MPI code is the same over any transport. The caller's own settings win.
+    export OMPI_MCA_pml=${OMPI_MCA_pml:-ob1} OMPI_MCA_btl=${OMPI_MCA_btl:-self,vader}
     # make asan: Open MPI keeps its allocations to the end (mpi-lsan.supp); full stacks so
     # that the suppressions see the MPI libraries in them, and only them
     if [ -n "${FSBENCH_SANITIZED:-}" ]; then

@@ -3,7 +3,7 @@
 # t3573: fs_mark --time-limit ends each iteration's create loop at the limit (the row and the
 # JSON marked, the files made counted), --ramp leaves the first second out of the rates and
 # keeps it in the iteration's time series, marked.
-# test: serial (the loop's elapsed time against the limit is a measurement)
+# Not serial: its time bounds held in 4 runs of 4 beside 2 CPU hogs and the other t357x (load 12-19).
 [ -d /dev/shm ] && export TMPDIR=/dev/shm
 . "$(dirname "$0")/lib.sh"
 need_cmd jq

@@ -4,7 +4,7 @@
 # stop their creation at the limit, the job's phase is marked and its window is the limit,
 # the later phases work on the items each rank made (job totals agree), nothing left behind;
 # and fsbench-mpi's --stonewall marks the phase the same way.
-# test: serial (the phase's elapsed time against the limit is a measurement)
+# Not serial: its time bounds held in 4 runs of 4 beside 2 CPU hogs and the other t357x (load 12-19).
 [ -d /dev/shm ] && export TMPDIR=/dev/shm
 . "$(dirname "$0")/lib.sh"
 need_mpi
@@ -23,7 +23,7 @@ jq -e '.iterations[0] | .file_create.items as $n | .file_stat | .items == $n or
     fail "stat after the cut: $(jq -c '.iterations[0] | [.file_create.items, .file_stat.items]' a.json)"
 ok "--time-limit: every rank's creation stopped at the limit, the job's phase marked"
 
-mpi 2 mdtest -n 50000000 -F -u -d "$D" --stonewall 500ms --json b.json > b.out 2> err ||
+mpi 2 mdtest -n 50000000 -F -u -d "$D" --stonewall 200ms --json b.json > b.out 2> err ||
     fail "--stonewall: exit $?: $(cat err)"
 [ ! -e "$D" ] || fail "--stonewall: left $(find "$D" | head -3)"
 jq -e '.iterations[0].file_create.stopped_by_time_limit' b.json > /dev/null ||

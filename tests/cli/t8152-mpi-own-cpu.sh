@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# test: serial (its verdicts or shares are measurements that other tests' load would blur)
+# Not serial: beside load 29-31 the ranks' own share stayed 19-24 % (>= 3; 0.1 % before).
 # t8152: fsbench matrix --mpi: the job's ranks (mpirun's descendants) are the run's own CPU, not
 # "other processes". Before, the runner counted only its own rusage: own 0.1 %, the ranks' work
 # as other processes' (83-86 %), and every MPI run was flagged. A 2-rank job writing and reading

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# test: serial (asserts how fast a timeout or a signal ends the run)
+# Not serial: beside load 24-37 the ranks ended within a 2 s grace, 5 s leaves room.
 # SIGINT to mpirun in the middle of a job: every rank stops at its workers' next op, removes its
 # files and sends what completed to rank 0, which reports it; exit non-zero. Open MPI's mpirun
 # answers SIGINT with SIGCONT, SIGTERM odls_base_sigkill_timeout seconds later (1 by default),
