@@ -113,6 +113,33 @@ has_entries() {
     return 1
 }
 
+# jq_read NAME FILE EXPR...: several values of one JSON file with one jq (Debian's jq 1.6
+# compiles its builtins at every start: ~50 ms of CPU a call, a jq per value was most of some
+# tests' CPU). NAME becomes an array of the EXPRs' values in order, each printed as `jq -r -c`
+# prints it (strings raw, the rest compact JSON: a condition reads "true" or "false"). Each EXPR
+# must give exactly one value on one line; anything else fails, naming the expression.
+#   jq_read v "$M" '.state == "done"' '.runs | length'
+#   [ "${v[0]}" = true ] || fail "state: $(jq -c .state "$M")"    (the diagnostic only on failure)
+jq_read() {
+    local -n _jq_read_out=$1
+    local _jr_file=$2 _jr_prog="" _jr_e _jr_i=0 _jr_n=$(($# - 2))
+    shift 2
+    for _jr_e in "$@"; do
+        _jr_prog+="${_jr_prog:+, }([$_jr_e] | if length != 1 then error(\"jq_read: expression $_jr_i gives \(length) values\")
+            elif (.[0] | type) == \"string\" and (.[0] | test(\"\\n\")) then error(\"jq_read: expression $_jr_i: newline\")
+            else .[0] end)"
+        _jr_i=$((_jr_i + 1))
+    done
+    mapfile -t _jq_read_out < <(jq -r -c "$_jr_prog" "$_jr_file" 2> "$SCRATCH/.jq_read.err"; echo "rc=$?")
+    [ "${_jq_read_out[-1]}" = rc=0 ] || fail "jq_read $_jr_file: ${_jq_read_out[-1]} $(head -c 2000 "$SCRATCH/.jq_read.err")"
+    unset '_jq_read_out[-1]'
+    [ "${#_jq_read_out[@]}" = "$_jr_n" ] || fail "jq_read $_jr_file: ${#_jq_read_out[@]} values, $_jr_n expressions"
+}
+
+# US: the field separator of rows that one jq prints for several records (`map(tostring) |
+# join("\u001f")`, read by `IFS=$US read -r a b c`): unlike a tab's, read keeps its empty fields
+US=$'\x1f'
+
 # expect_exit CODE CMD...: run CMD, check its exit status
 expect_exit() {
     local want=$1; shift
