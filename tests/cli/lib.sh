@@ -117,7 +117,9 @@ has_entries() {
 # compiles its builtins at every start: ~50 ms of CPU a call, a jq per value was most of some
 # tests' CPU). NAME becomes an array of the EXPRs' values in order, each printed as `jq -r -c`
 # prints it (strings raw, the rest compact JSON: a condition reads "true" or "false"). Each EXPR
-# must give exactly one value on one line; anything else fails, naming the expression.
+# must give at most one value, on one line; more fail, naming the expression. An expression
+# that gives none or fails at run time (.[] of null) reads false, as `jq -e` fails on both: the
+# test's own message says which check failed. Shell values: export them, read them as $ENV.NAME.
 #   jq_read v "$M" '.state == "done"' '.runs | length'
 #   [ "${v[0]}" = true ] || fail "state: $(jq -c .state "$M")"    (the diagnostic only on failure)
 jq_read() {
@@ -125,7 +127,8 @@ jq_read() {
     local _jr_file=$2 _jr_prog="" _jr_e _jr_i=0 _jr_n=$(($# - 2))
     shift 2
     for _jr_e in "$@"; do
-        _jr_prog+="${_jr_prog:+, }([$_jr_e] | if length != 1 then error(\"jq_read: expression $_jr_i gives \(length) values\")
+        _jr_prog+="${_jr_prog:+, }([try ($_jr_e) catch false] | if length == 0 then false
+            elif length > 1 then error(\"jq_read: expression $_jr_i gives \(length) values\")
             elif (.[0] | type) == \"string\" and (.[0] | test(\"\\n\")) then error(\"jq_read: expression $_jr_i: newline\")
             else .[0] end)"
         _jr_i=$((_jr_i + 1))
