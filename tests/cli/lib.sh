@@ -2,8 +2,11 @@
 # Shared helpers for the numbered CLI tests. Source it first: it makes a scratch directory,
 # and removes it (and any loop mount the test made) on exit.
 set -u
-FSBENCH=${FSBENCH:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/fsbench}
-TESTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# the folders by parameter expansion, not dirname: a fork per line, in every test
+_LIB_DIR=${BASH_SOURCE[0]%/*}
+[ "$_LIB_DIR" != "${BASH_SOURCE[0]}" ] || _LIB_DIR=.
+TESTS_DIR=$(cd "$_LIB_DIR/.." && pwd)
+FSBENCH=${FSBENCH:-${TESTS_DIR%/*}/fsbench}
 SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/fsbench-test.XXXXXX")
 # mounts are recorded in a file, not a variable: loop_fs is usually called as $(loop_fs ...),
 # in a subshell whose variables die with it
@@ -53,7 +56,7 @@ ok() { echo "ok: $*"; }
 unsanitized_only() {
     [ -z "${FSBENCH_SANITIZED:-}" ] || skip "runs in make check, not under a sanitizer (it tests no code the sanitizer builds)"
 }
-need_root() { [ "$(id -u)" = 0 ] || skip "needs root"; }
+need_root() { [ "$EUID" = 0 ] || skip "needs root"; }
 need_cmd() { command -v "$1" >/dev/null 2>&1 || skip "needs $1"; }
 
 # loop_fs TYPE SIZE_MB: make and mount a loop filesystem; prints its mount point. Works in a
@@ -104,6 +107,24 @@ nap() {
     fi
     read -r -t "$1" -u "$_NAP_FD"
     return 0
+}
+
+# json_wait FILE EXPR TURNS SECONDS: wait (a nap of SECONDS between looks, TURNS looks at
+# most) until `jq -e EXPR` holds on FILE; returns 1 when the turns are over. jq runs only when
+# FILE's text changed since its last look (read by the shell, no process): a jq costs ~50 ms of
+# CPU, a jq a look every 50 ms was the CPU of the wait.
+json_wait() {
+    local file=$1 expr=$2 turns=$3 secs=$4 i text last=
+    for ((i = 0; i < turns; i++)); do
+        text=
+        [ -s "$file" ] && IFS= read -r -d '' text < "$file"
+        if [ -n "$text" ] && [ "$text" != "$last" ]; then
+            last=$text
+            jq -e "$expr" "$file" > /dev/null 2>&1 && return 0
+        fi
+        nap "$secs"
+    done
+    return 1
 }
 
 # has_entries DIR: DIR exists and holds something (a glob, no `ls` forked)
@@ -160,7 +181,7 @@ not_warnings() { grep -Ev "$WARNING_RE" "$1"; }
 # fsbench-mpi (make builds it beside fsbench when Open MPI is there: deps.txt's mpi stage, which
 # make check installs). need_mpi skips when it is missing; mpi NP ARGS runs NP ranks on this
 # host (MPIRUN_OPTS: more mpirun options, e.g. --mca settings).
-FSBENCH_MPI=${FSBENCH_MPI:-$(dirname "$FSBENCH")/fsbench-mpi}
+case $FSBENCH in */*) FSBENCH_MPI=${FSBENCH_MPI:-${FSBENCH%/*}/fsbench-mpi} ;; *) FSBENCH_MPI=${FSBENCH_MPI:-./fsbench-mpi} ;; esac
 MPIRUN_OPTS=()
 need_mpi() {
     [ -x "$FSBENCH_MPI" ] || skip "fsbench-mpi not built ($FSBENCH_MPI): no Open MPI (deps.txt mpi stage)"
