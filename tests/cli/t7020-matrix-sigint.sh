@@ -23,7 +23,7 @@ check_clean() {
     [ "$(cat $K)" = "$old" ] || fail "$what: knob left at $(cat $K) (was $old)"
     ! grep -q "$TMPDIR" /proc/self/mountinfo || fail "$what: a mount left: $(grep "$TMPDIR" /proc/self/mountinfo)"
     # autoclear may take a moment after the last close
-    for _ in 1 2 3 4 5 6 7 8 9 10; do losetup -a | grep -q "$TMPDIR" || break; sleep 0.2; done
+    for _ in 1 2 3 4 5 6 7 8 9 10; do losetup -a | grep -q "$TMPDIR" || break; nap 0.2; done
     ! losetup -a | grep -q "$TMPDIR" || fail "$what: a loop device left: $(losetup -a | grep "$TMPDIR")"
     [ -z "$(ls -A "$TMPDIR")" ] || fail "$what: left in the scratch parent: $(ls -A "$TMPDIR")"
     [ -s "$M" ] || fail "$what: no manifest"

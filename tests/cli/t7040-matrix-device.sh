@@ -47,7 +47,7 @@ before=$(sum) nosum=""
 perl -e 'use Fcntl; sysopen(my $f, $ARGV[0], O_RDONLY | O_EXCL) or die "$!\n";
           open(my $m, ">", $ARGV[1]) or die; close $m; sleep 30' "$L" "$SCRATCH/held" &
 holder=$!
-for _ in $(seq 1 100); do [ -e "$SCRATCH/held" ] && break; kill -0 $holder 2>/dev/null || break; sleep 0.05; done
+for _ in $(seq 1 100); do [ -e "$SCRATCH/held" ] && break; kill -0 $holder 2>/dev/null || break; nap 0.05; done
 [ -e "$SCRATCH/held" ] || fail "could not hold $L open with O_EXCL"
 refused "held open" --device "$L" --destroy "$L" --repeat 1 -- tiotest -t 1 -f 1 -r 10
 grep -q "in use" err || fail "held message: $(cat err)"
