@@ -2,8 +2,11 @@
 # Shared helpers for the numbered CLI tests. Source it first: it makes a scratch directory,
 # and removes it (and any loop mount the test made) on exit.
 set -u
-FSBENCH=${FSBENCH:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/fsbench}
-TESTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# the folders by parameter expansion, not dirname: a fork per line, in every test
+_LIB_DIR=${BASH_SOURCE[0]%/*}
+[ "$_LIB_DIR" != "${BASH_SOURCE[0]}" ] || _LIB_DIR=.
+TESTS_DIR=$(cd "$_LIB_DIR/.." && pwd)
+FSBENCH=${FSBENCH:-${TESTS_DIR%/*}/fsbench}
 SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/fsbench-test.XXXXXX")
 # mounts are recorded in a file, not a variable: loop_fs is usually called as $(loop_fs ...),
 # in a subshell whose variables die with it
@@ -53,7 +56,7 @@ ok() { echo "ok: $*"; }
 unsanitized_only() {
     [ -z "${FSBENCH_SANITIZED:-}" ] || skip "runs in make check, not under a sanitizer (it tests no code the sanitizer builds)"
 }
-need_root() { [ "$(id -u)" = 0 ] || skip "needs root"; }
+need_root() { [ "$EUID" = 0 ] || skip "needs root"; }
 need_cmd() { command -v "$1" >/dev/null 2>&1 || skip "needs $1"; }
 
 # loop_fs TYPE SIZE_MB: make and mount a loop filesystem; prints its mount point. Works in a
@@ -106,12 +109,60 @@ nap() {
     return 0
 }
 
+# json_wait FILE EXPR TURNS SECONDS: wait (a nap of SECONDS between looks, TURNS looks at
+# most) until `jq -e EXPR` holds on FILE; returns 1 when the turns are over. jq runs only when
+# FILE's text changed since its last look (read by the shell, no process): a jq costs ~50 ms of
+# CPU, a jq a look every 50 ms was the CPU of the wait.
+json_wait() {
+    local file=$1 expr=$2 turns=$3 secs=$4 i text last=
+    for ((i = 0; i < turns; i++)); do
+        text=
+        [ -s "$file" ] && IFS= read -r -d '' text < "$file"
+        if [ -n "$text" ] && [ "$text" != "$last" ]; then
+            last=$text
+            jq -e "$expr" "$file" > /dev/null 2>&1 && return 0
+        fi
+        nap "$secs"
+    done
+    return 1
+}
+
 # has_entries DIR: DIR exists and holds something (a glob, no `ls` forked)
 has_entries() {
     local e
     for e in "$1"/* "$1"/.[!.]* "$1"/..?*; do [ -e "$e" ] || [ -L "$e" ] && return 0; done
     return 1
 }
+
+# jq_read NAME FILE EXPR...: several values of one JSON file with one jq (Debian's jq 1.6
+# compiles its builtins at every start: ~50 ms of CPU a call, a jq per value was most of some
+# tests' CPU). NAME becomes an array of the EXPRs' values in order, each printed as `jq -r -c`
+# prints it (strings raw, the rest compact JSON: a condition reads "true" or "false"). Each EXPR
+# must give at most one value, on one line; more fail, naming the expression. An expression
+# that gives none or fails at run time (.[] of null) reads false, as `jq -e` fails on both: the
+# test's own message says which check failed. Shell values: export them, read them as $ENV.NAME.
+#   jq_read v "$M" '.state == "done"' '.runs | length'
+#   [ "${v[0]}" = true ] || fail "state: $(jq -c .state "$M")"    (the diagnostic only on failure)
+jq_read() {
+    local -n _jq_read_out=$1
+    local _jr_file=$2 _jr_prog="" _jr_e _jr_i=0 _jr_n=$(($# - 2))
+    shift 2
+    for _jr_e in "$@"; do
+        _jr_prog+="${_jr_prog:+, }([try ($_jr_e) catch false] | if length == 0 then false
+            elif length > 1 then error(\"jq_read: expression $_jr_i gives \(length) values\")
+            elif (.[0] | type) == \"string\" and (.[0] | test(\"\\n\")) then error(\"jq_read: expression $_jr_i: newline\")
+            else .[0] end)"
+        _jr_i=$((_jr_i + 1))
+    done
+    mapfile -t _jq_read_out < <(jq -r -c "$_jr_prog" "$_jr_file" 2> "$SCRATCH/.jq_read.err"; echo "rc=$?")
+    [ "${_jq_read_out[-1]}" = rc=0 ] || fail "jq_read $_jr_file: ${_jq_read_out[-1]} $(head -c 2000 "$SCRATCH/.jq_read.err")"
+    unset '_jq_read_out[-1]'
+    [ "${#_jq_read_out[@]}" = "$_jr_n" ] || fail "jq_read $_jr_file: ${#_jq_read_out[@]} values, $_jr_n expressions"
+}
+
+# US: the field separator of rows that one jq prints for several records (`map(tostring) |
+# join("\u001f")`, read by `IFS=$US read -r a b c`): unlike a tab's, read keeps its empty fields
+US=$'\x1f'
 
 # expect_exit CODE CMD...: run CMD, check its exit status
 expect_exit() {
@@ -130,7 +181,7 @@ not_warnings() { grep -Ev "$WARNING_RE" "$1"; }
 # fsbench-mpi (make builds it beside fsbench when Open MPI is there: deps.txt's mpi stage, which
 # make check installs). need_mpi skips when it is missing; mpi NP ARGS runs NP ranks on this
 # host (MPIRUN_OPTS: more mpirun options, e.g. --mca settings).
-FSBENCH_MPI=${FSBENCH_MPI:-$(dirname "$FSBENCH")/fsbench-mpi}
+case $FSBENCH in */*) FSBENCH_MPI=${FSBENCH_MPI:-${FSBENCH%/*}/fsbench-mpi} ;; *) FSBENCH_MPI=${FSBENCH_MPI:-./fsbench-mpi} ;; esac
 MPIRUN_OPTS=()
 need_mpi() {
     [ -x "$FSBENCH_MPI" ] || skip "fsbench-mpi not built ($FSBENCH_MPI): no Open MPI (deps.txt mpi stage)"

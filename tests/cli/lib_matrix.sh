@@ -51,30 +51,18 @@ _mx_normals() {
 mx_make() {
     local dir=$1 base=$2 seed=$3 rep=$4 name=$5
     local -a cname caxes cfac ccv
-    local line n=0 workload i r k z order t0=${MX_T0:-1790000000} runs="[]" cells="[]" axes
-    workload=$(jq -r .workload "$base")
+    local line n=0 i r k=0 z order t0=${MX_T0:-1790000000} cl=""
     while read -r line; do
         [ -n "$line" ] || continue
         set -- $line
         cname[n]=$1 caxes[n]=$2 cfac[n]=$3 ccv[n]=$4
+        cl+="$1"$'\t'"$2"$'\n'
         n=$((n + 1))
     done
-    mkdir -p "$dir/runs" || fail "mkdir $dir"
-    # axes: names and values in first-seen order
-    axes=$(for ((i = 0; i < n; i++)); do echo "${caxes[i]}"; done | jq -R -s -c '
-        [split("\n")[] | select(length > 0) | split(",")[] | split("=") | {name: .[0], value: .[1]}]
-        | reduce .[] as $a ([]; if any(.[]; .name == $a.name)
-            then map(if .name == $a.name and (.values | index($a.value) | not) then .values += [$a.value] else . end)
-            else . + [{name: $a.name, values: [$a.value]}] end)')
-    for ((i = 0; i < n; i++)); do
-        cells=$(jq -c --arg n "${cname[i]}" --arg a "${caxes[i]}" --arg h "h-${cname[i]}${MX_HASH_SUFFIX:-}" \
-            '. + [{name: $n, axes: ($a | split(",") | map(split("=") | {(.[0]): .[1]}) | add),
-                   config: {cell: $n, axes: $a}, config_hash: $h}]' <<<"$cells")
-        mkdir -p "$dir/runs/${cname[i]}"
-    done
-    k=0
-    # one awk for every run's deviates, the times by printf, one jq for every run's JSON and one
-    # for the runs' list at the end: a jq a run was most of the t8xxx tests' time
+    mkdir -p "$dir/runs" "${cname[@]/#/$dir/runs/}" || fail "mkdir $dir"
+    # one awk for every run's deviates, the times by printf, and one jq for everything else:
+    # every run's JSON (one line each), then the manifest (a jq costs ~50 ms of CPU: a jq a run,
+    # then one per cell, was most of the t8xxx tests' CPU)
     local -a zs files=() outs=()
     local ps="" out
     local rows=""
@@ -93,14 +81,17 @@ mx_make() {
             k=$((k + 1))
         done
     done
-    if [ "$workload" = tiotest ]; then
-        out=$(jq -c --argjson ps "[$ps]" \
-            --argjson prof "${MX_PROFILE:-0}" --arg kr "${MX_KERNEL:-6.1.0-test}" --arg mo "${MX_MOUNT_OPTS:-}" --arg gov "${MX_GOVERNOR:-}" '
-            . as $b | $ps[] | .z as $z | .f as $f | .cv as $cv | $b
+    # cell names hold no tab or newline (they are file names of one line in CELLS)
+    out=$(jq -r --argjson ps "[$ps]" --arg cl "$cl" --arg rows "$rows" --arg name "$name" \
+        --arg sfx "${MX_HASH_SUFFIX:-}" --arg host "${MX_HOST:-testhost}" \
+        --argjson prof "${MX_PROFILE:-0}" --arg kr "${MX_KERNEL:-6.1.0-test}" --arg mo "${MX_MOUNT_OPTS:-}" --arg gov "${MX_GOVERNOR:-}" '
+        . as $b | ($b.workload | tostring) as $w
+        | ($ps[] | .z as $z | .f as $f | .cv as $cv | $b
             | .environment.kernel_release = $kr
             | if $mo != "" then .environment.targets[0].mount_options = $mo else . end
             | if $gov != "" then .environment.cpufreq_governor = $gov else . end
-            | .phases |= [to_entries[] | .key as $i | .value
+            | if $w == "tiotest" then
+                .phases |= [to_entries[] | .key as $i | .value
                 | .rate_mib_per_s = 100 * $f * (1 + $cv * $z[$i * 3])
                 | .iops = .rate_mib_per_s * 256
                 | .latency.mean_ns = 40000 / $f * (1 + $cv * $z[$i * 3 + 1])
@@ -115,34 +106,35 @@ mx_make() {
                              {stack: "fsbench;ksys_write;__copy_user_nocache", count: 300},
                              {stack: "fsbench;ksys_write;jbd2_journal;do_get_write_access",
                               count: (300 - (400 * $f | floor) + 400)}]}
-                  else . end]' "$base") || fail "mx_make: jq on $base"
-    else
-        out=$(jq -c --argjson ps "[$ps]" --arg kr "${MX_KERNEL:-6.1.0-test}" \
-            --arg mo "${MX_MOUNT_OPTS:-}" --arg gov "${MX_GOVERNOR:-}" '
-            . as $b | $ps[] | .z as $z | .f as $f | .cv as $cv | $b
-            | .environment.kernel_release = $kr
-            | if $mo != "" then .environment.targets[0].mount_options = $mo else . end
-            | if $gov != "" then .environment.cpufreq_governor = $gov else . end
-            | .summary.files_per_sec_sum_of_threads.average = 1000 * $f * (1 + $cv * $z[0])
-            | .summary.files_per_sec_aggregate.average = 900 * $f * (1 + $cv * $z[1])
-            | (.iterations | length) as $n
-            | .iterations |= [to_entries[] | .key as $i | .value
-                | .fs_use_pct = ($i * 90 / ([$n - 1, 1] | max) | floor)
-                | .files_per_sec_sum_of_threads = 1000 * $f * (1 + $cv * $z[2 + $i % 14]) * (1.3 - 0.6 * $i / ([$n - 1, 1] | max))
-                | .files_per_sec_aggregate = .files_per_sec_sum_of_threads * 0.9]' "$base") || fail "mx_make: jq on $base"
-    fi
+                  else . end]
+              else
+                .summary.files_per_sec_sum_of_threads.average = 1000 * $f * (1 + $cv * $z[0])
+                | .summary.files_per_sec_aggregate.average = 900 * $f * (1 + $cv * $z[1])
+                | (.iterations | length) as $n
+                | .iterations |= [to_entries[] | .key as $i | .value
+                    | .fs_use_pct = ($i * 90 / ([$n - 1, 1] | max) | floor)
+                    | .files_per_sec_sum_of_threads = 1000 * $f * (1 + $cv * $z[2 + $i % 14]) * (1.3 - 0.6 * $i / ([$n - 1, 1] | max))
+                    | .files_per_sec_aggregate = .files_per_sec_sum_of_threads * 0.9]
+              end
+            | tojson),
+          ([$cl | split("\n")[] | select(length > 0) | split("\t")] as $cs
+           # axes: names and values in first-seen order
+           | ([$cs[][1] | split(",")[] | split("=") | {name: .[0], value: .[1]}]
+              | reduce .[] as $a ([]; if any(.[]; .name == $a.name)
+                then map(if .name == $a.name and (.values | index($a.value) | not) then .values += [$a.value] else . end)
+                else . + [{name: $a.name, values: [$a.value]}] end)) as $axes
+           | [$cs[] | {name: .[0], axes: (.[1] | split(",") | map(split("=") | {(.[0]): .[1]}) | add),
+                       config: {cell: .[0], axes: .[1]}, config_hash: "h-\(.[0])\($sfx)"}] as $cells
+           | [$rows | split("\n")[] | select(length > 0) | split("\t")
+              | {cell: .[0], repeat: (.[1] | tonumber), order: (.[2] | tonumber), started_at: .[3], ended_at: .[4],
+                 json: "runs/\(.[0])/run-\(.[1]).json", exit_status: 0, other_cpu_pct: (.[6] | tonumber),
+                 other_cpu_flag: (.[5] == "true")}] as $runs
+           | {schema: "fsbench-matrix", version: 1,
+              experiment: {name: $name, axes: $axes, cells: $cells, workload: $w, workload_args: ["-t", "1", "-f", "1"]},
+              kernel_release: $kr, host: $host, fsbench_version: "0.1.0", target: {kind: "image", size_bytes: 1073741824},
+              undo: [], runs: ($runs | sort_by(.order))})' "$base") || fail "mx_make: jq on $base"
     mapfile -t outs <<<"$out"
-    [ "${#outs[@]}" = "${#files[@]}" ] || fail "mx_make: ${#outs[@]} runs from jq, ${#files[@]} expected"
+    [ "${#outs[@]}" -gt "${#files[@]}" ] || fail "mx_make: ${#outs[@]} lines from jq, ${#files[@]} runs and a manifest expected"
     for ((k = 0; k < ${#files[@]}; k++)); do printf '%s\n' "${outs[k]}" > "${files[k]}" || fail "mx_make: ${files[k]}"; done
-    # cell names hold no tab or newline (they are file names of one line in CELLS)
-    runs=$(printf '%s' "$rows" | jq -R -s -c '[split("\n")[] | select(length > 0) | split("\t")
-        | {cell: .[0], repeat: (.[1] | tonumber), order: (.[2] | tonumber), started_at: .[3], ended_at: .[4],
-           json: "runs/\(.[0])/run-\(.[1]).json", exit_status: 0, other_cpu_pct: (.[6] | tonumber),
-           other_cpu_flag: (.[5] == "true")}]') || fail "mx_make: runs"
-    jq -n --arg name "$name" --arg w "$workload" --argjson axes "$axes" --argjson cells "$cells" \
-        --argjson runs "$runs" --arg kr "${MX_KERNEL:-6.1.0-test}" --arg host "${MX_HOST:-testhost}" '
-        {schema: "fsbench-matrix", version: 1,
-         experiment: {name: $name, axes: $axes, cells: $cells, workload: $w, workload_args: ["-t", "1", "-f", "1"]},
-         kernel_release: $kr, host: $host, fsbench_version: "0.1.0", target: {kind: "image", size_bytes: 1073741824},
-         undo: [], runs: ($runs | sort_by(.order))}' > "$dir/manifest.json" || fail "mx_make: manifest"
+    printf '%s\n' "${outs[@]:k}" > "$dir/manifest.json" || fail "mx_make: manifest"
 }

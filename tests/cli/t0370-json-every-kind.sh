@@ -21,7 +21,7 @@ fsb fs_mark -d fm -t 1 -n 200 -s 4096 -L 2 --interval 50ms --stream f.jsonl --js
 "$FSBENCH" tiotest -t 1 -f 1 -r 50000000 -d d --quiet --interval 100ms --stream i.jsonl --json i.json > out 2> err &
 pid=$!
 trap 'kill -KILL $pid 2> /dev/null; _lib_cleanup' EXIT
-for i in $(seq 300); do [ "$(cat i.jsonl 2> /dev/null | wc -l)" -ge 3 ] && break; sleep 0.1; done
+for i in $(seq 300); do [ "$(cat i.jsonl 2> /dev/null | wc -l)" -ge 3 ] && break; nap 0.1; done
 kill -TERM $pid
 wait $pid
 rc=$?

@@ -19,13 +19,13 @@ interrupt() {
     # second after the files appear the run is inside the (endless) random write
     for i in $(seq 100); do
         [ -n "$(ls -A "$DIR")" ] && break
-        sleep 0.05
+        nap 0.05
     done
     [ -n "$(ls -A "$DIR")" ] || { kill -KILL $pid; fail "the run did not create its files"; }
     sleep 1
     kill -0 $pid 2> /dev/null || fail "the run ended before the signal: $(cat "$SCRATCH/err")"
     kill -"$sig" $pid
-    for i in $(seq 100); do kill -0 $pid 2> /dev/null || break; sleep 0.05; done
+    for i in $(seq 100); do kill -0 $pid 2> /dev/null || break; nap 0.05; done
     if kill -0 $pid 2> /dev/null; then kill -KILL $pid; fail "SIG$sig: still running 5 s after the signal"; fi
     wait $pid; rc=$?
     [ "$rc" = "$code" ] || fail "SIG$sig: exit $rc, expected $code; stderr: $(cat "$SCRATCH/err")"
@@ -55,7 +55,7 @@ ok "SIGTERM: exit 143, terse partial results, JSON incomplete, no files"
 # under nohup SIGHUP is ignored on purpose: a hangup must not stop the run (it did: exit 129)
 nohup "$FSBENCH" tiotest -t 1 -f 4 -r 300000 -T -d "$DIR" > "$SCRATCH/out" 2> "$SCRATCH/err" &
 pid=$!
-for i in $(seq 100); do [ -n "$(ls -A "$DIR")" ] && break; sleep 0.05; done
+for i in $(seq 100); do [ -n "$(ls -A "$DIR")" ] && break; nap 0.05; done
 kill -HUP $pid 2> /dev/null
 wait $pid; rc=$?
 [ "$rc" = 0 ] || fail "nohup + SIGHUP: exit $rc, expected 0: $(cat "$SCRATCH/err")"

@@ -53,10 +53,10 @@ ok "--json -: the command's stdout goes to stderr; otherwise to stdout"
 # SIGTERM while the command sleeps: fsbench ends at once (143), the command with it, no files
 "$FSBENCH" tiotest -t 2 -f 1 -r 10 -d "$DIR" -T --between-phases 'echo $$ > "$LOG.pid"; exec sleep 600' > out 2> err &
 pid=$!
-for i in $(seq 100); do [ -s "$LOG.pid" ] && break; sleep 0.05; done
+for i in $(seq 100); do [ -s "$LOG.pid" ] && break; nap 0.05; done
 [ -s "$LOG.pid" ] || { kill -KILL $pid; fail "the command did not start: $(cat err)"; }
 kill -TERM $pid
-for i in $(seq 100); do kill -0 $pid 2> /dev/null || break; sleep 0.05; done
+for i in $(seq 100); do kill -0 $pid 2> /dev/null || break; nap 0.05; done
 if kill -0 $pid 2> /dev/null; then kill -KILL $pid; kill -KILL "$(cat "$LOG.pid")"; fail "still waiting for the command 5 s after SIGTERM"; fi
 wait $pid; rc=$?
 [ "$rc" = 143 ] || fail "SIGTERM during the command: exit $rc, expected 143: $(cat err)"

@@ -22,7 +22,7 @@ cases=0
 pid=$!
 # (the workers' fd tables are their own: look in every thread's)
 has_open() { ls -l /proc/$pid/task/*/fd 2> /dev/null | grep -q " -> $A\$"; }
-for i in $(seq 100); do has_open && break; sleep 0.05; done
+for i in $(seq 100); do has_open && break; nap 0.05; done
 has_open || { kill -KILL $pid; fail "the first run did not open $A: $(cat err1)"; }
 sleep 0.3    # well inside the phases: the check at setup is long past
 kill -0 $pid 2> /dev/null || fail "the first run ended early: $(cat err1)"

@@ -29,34 +29,74 @@ SKIPPED=
 [ $rc = 3 ] && skip "io_uring cannot run here: $(cat "$SCRATCH/err")"
 [ $rc = 0 ] || fail "io_uring smoke run: exit $rc: $(cat "$SCRATCH/err")"
 
+declare -A WANT_E WANT_D ROW
 run() {   # run NAME ENGINE DEPTH DIR ARGS...
     local name=$1 e=$2 depth=$3 d=$4; shift 4
     "$FSBENCH" tiotest --engine "$e" --iodepth "$depth" -t 2 -f 2 -r 300 -c -d "$d" "$@" \
         --json "$SCRATCH/$name.json" > "$SCRATCH/out" 2> "$SCRATCH/err" ||
         fail "$name: exit $?: $(cat "$SCRATCH/err")"
     [ -z "$(not_warnings "$SCRATCH/err")" ] || fail "$name: stderr: $(cat "$SCRATCH/err")"
-    jq -e --arg e "$e" --argjson d "$depth" '.config.engine == $e and .config.iodepth == $d and .complete and
-        [.phases[].ops] == [1024, 600, 1024, 600] and [.phases[].bytes] == [4194304, 2457600, 4194304, 2457600] and
-        all(.phases[]; .latency.count == .ops)' "$SCRATCH/$name.json" > /dev/null ||
-        fail "$name: JSON: $(jq -c '[.config.engine, .config.iodepth, [.phases[] | [.ops, .bytes, .latency.count]]]' "$SCRATCH/$name.json")"
+    WANT_E[$name]=$e WANT_D[$name]=$depth
     no_files "$d"
 }
 
+# check_runs NAME...: what the runs' JSONs say, with one jq for them all (a jq a check was most
+# of the test's CPU); checks what run() wants of each and leaves ROW[NAME] for the checks below:
+# fields 3.. of a row are the conditions, in this order, true or false
+#   3 psync's /proc/self/io   4 io_uring's   5 no io_wq   6 io_wq figures   7 -X's /proc/self/io
+#   8 the device's diskstats
+check_runs() {
+    local n i=0 rows
+    local -a files=() f
+    for n in "$@"; do files+=("$SCRATCH/$n.json"); done
+    mapfile -t rows < <(jq -r '[.config.engine, .config.iodepth,
+        (try (.complete and
+            [.phases[].ops] == [1024, 600, 1024, 600] and [.phases[].bytes] == [4194304, 2457600, 4194304, 2457600] and
+            all(.phases[]; .latency.count == .ops)) catch false),
+        (try (.phases | all(if (.name | test("write")) then .proc_io.wchar == .bytes and .proc_io.syscw == .ops
+            else .proc_io.rchar >= .bytes and .proc_io.syscr >= .ops end)) catch false),
+        (try (.phases | all(.proc_io.wchar == 0 and .proc_io.syscw == 0 and .proc_io.rchar <= 65536 and
+            .proc_io.syscr <= 64)) catch false),
+        (try (.phases | all(has("io_wq") | not)) catch false),
+        (try (.phases | all((.io_wq.threads | type) == "number" and (.io_wq.cpu_s | type) == "number" and
+            .io_wq.cpu_s >= 0)) catch false),
+        (try (.phases | all(if (.name | test("write")) then .proc_io.write_bytes == .bytes and .proc_io.read_bytes == 0
+            else .proc_io.read_bytes == .bytes and .proc_io.write_bytes == 0 end)) catch false),
+        (try (.phases | all(. as $p | [$p.kernel.disks[] | select(.primary and .found)][0] as $d
+            | if ($p.name | test("write")) then $d.write_bytes >= $p.bytes and
+                  $d.write_bytes <= $p.bytes * 1.1 + 16777216
+              else $d.read_bytes >= $p.bytes and $d.read_bytes <= $p.bytes + 4194304 end)) catch false)]
+        | map(tostring) | join("\u001f")' "${files[@]}")
+    [ "${#rows[@]}" = $# ] || fail "the runs' JSONs $*: ${rows[*]}"
+    for n in "$@"; do
+        ROW[$n]=${rows[i]}
+        IFS=$US read -r -a f <<<"${rows[i]}"
+        [ "${f[0]}" = "${WANT_E[$n]}" ] && [ "${f[1]}" = "${WANT_D[$n]}" ] && [ "${f[2]}" = true ] ||
+            fail "$n: JSON: $(jq -c '[.config.engine, .config.iodepth, [.phases[] | [.ops, .bytes, .latency.count]]]' "$SCRATCH/$n.json")"
+        i=$((i + 1))
+    done
+}
+# is NAME FIELD: condition FIELD of run NAME (check_runs) holds
+is() {
+    local -a f
+    IFS=$US read -r -a f <<<"${ROW[$1]}"
+    [ "${f[$2]}" = true ]
+}
+
 run tmpfs-psync psync 1 "$DIR"
-jq -e '.phases | all(if (.name | test("write")) then .proc_io.wchar == .bytes and .proc_io.syscw == .ops
-    else .proc_io.rchar >= .bytes and .proc_io.syscr >= .ops end)' "$SCRATCH/tmpfs-psync.json" > /dev/null ||
-    fail "psync /proc/self/io: $(jq -c '.phases[] | {name, ops, bytes, proc_io}' "$SCRATCH/tmpfs-psync.json")"
 for depth in 1 8 32; do
     run tmpfs-uring$depth io_uring $depth "$DIR"
+done
+check_runs tmpfs-psync tmpfs-uring1 tmpfs-uring8 tmpfs-uring32
+is tmpfs-psync 3 || fail "psync /proc/self/io: $(jq -c '.phases[] | {name, ops, bytes, proc_io}' "$SCRATCH/tmpfs-psync.json")"
+for depth in 1 8 32; do
     # rchar/syscr: fsbench's own reads of /proc (the io_wq figures at each thread's end), far
     # below a phase's bytes and ops
-    jq -e '.phases | all(.proc_io.wchar == 0 and .proc_io.syscw == 0 and .proc_io.rchar <= 65536 and
-        .proc_io.syscr <= 64)' "$SCRATCH/tmpfs-uring$depth.json" > /dev/null ||
+    is tmpfs-uring$depth 4 ||
         fail "io_uring depth $depth /proc/self/io: $(jq -c '.phases[] | {name, ops, bytes, proc_io}' "$SCRATCH/tmpfs-uring$depth.json")"
 done
-jq -e '.phases | all(has("io_wq") | not)' "$SCRATCH/tmpfs-psync.json" > /dev/null || fail "psync has io_wq"
-jq -e '.phases | all((.io_wq.threads | type) == "number" and (.io_wq.cpu_s | type) == "number" and .io_wq.cpu_s >= 0)' \
-    "$SCRATCH/tmpfs-uring32.json" > /dev/null || fail "io_wq: $(jq -c '[.phases[].io_wq]' "$SCRATCH/tmpfs-uring32.json")"
+is tmpfs-psync 5 || fail "psync has io_wq"
+is tmpfs-uring32 6 || fail "io_wq: $(jq -c '[.phases[].io_wq]' "$SCRATCH/tmpfs-uring32.json")"
 ok "tmpfs: psync depth 1, io_uring depths 1, 8, 32 with -c; no read/write syscalls through the ring; io_wq per phase"
 
 # --sysstats: the io-wq table under the kernel view, for io_uring only
@@ -103,21 +143,16 @@ else
     for depth in 1 8 32; do
         run ext4-uring$depth io_uring $depth "$M/d" -X
     done
+    check_runs ext4-psync ext4-uring1 ext4-uring8 ext4-uring32
     for f in ext4-psync ext4-uring1 ext4-uring8 ext4-uring32; do
-        jq -e '.phases | all(if (.name | test("write")) then .proc_io.write_bytes == .bytes and .proc_io.read_bytes == 0
-            else .proc_io.read_bytes == .bytes and .proc_io.write_bytes == 0 end)' "$SCRATCH/$f.json" > /dev/null ||
-            fail "$f: /proc/self/io: $(jq -c '.phases[] | {name, ops, bytes, proc_io}' "$SCRATCH/$f.json")"
+        is $f 7 || fail "$f: /proc/self/io: $(jq -c '.phases[] | {name, ops, bytes, proc_io}' "$SCRATCH/$f.json")"
     done
     ok "loop ext4 -X: psync depth 1, io_uring depths 1, 8, 32: read_bytes/write_bytes == bytes exactly"
     # the device's side (/proc/diskstats of the loop device over each phase): with O_DIRECT every
     # byte reaches it; the tolerance (fsbench(1), ENGINES) is what the filesystem adds on its
     # own: journal and metadata writes (10 % + 16 MiB), inode and extent reads (4 MiB)
     for f in ext4-psync ext4-uring1 ext4-uring8 ext4-uring32; do
-        jq -e '.phases | all(. as $p | [$p.kernel.disks[] | select(.primary and .found)][0] as $d
-            | if ($p.name | test("write")) then $d.write_bytes >= $p.bytes and
-                  $d.write_bytes <= $p.bytes * 1.1 + 16777216
-              else $d.read_bytes >= $p.bytes and $d.read_bytes <= $p.bytes + 4194304 end)' \
-            "$SCRATCH/$f.json" > /dev/null ||
+        is $f 8 ||
             fail "$f: diskstats: $(jq -c '.phases[] | {name, bytes, d: [.kernel.disks[] | select(.primary) | {read_bytes, write_bytes}]}' "$SCRATCH/$f.json")"
     done
     ok "loop ext4 -X: the device's diskstats match the bytes moved within the tolerance"

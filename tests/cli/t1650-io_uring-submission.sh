@@ -37,13 +37,14 @@ for depth in 1 32; do
     f=$SCRATCH/t$depth.json
     "$FSBENCH" tiotest --engine io_uring --iodepth $depth -t 2 -f 2 -r 300 -d "$DIR" --json "$f" \
         > /dev/null 2> "$SCRATCH/err" || fail "tiotest depth $depth: exit $?: $(cat "$SCRATCH/err")"
-    jq -e '[.phases[].ops] == [1024, 600, 1024, 600]' "$f" > /dev/null ||
-        fail "tiotest depth $depth: ops $(jq -c '[.phases[].ops]' "$f")"
-    jq -e '.phases | length == 4 and all(has("submission"))' "$f" > /dev/null ||
-        fail "tiotest depth $depth: no submission object: $(jq -c '[.phases[] | keys]' "$f")"
-    jq -e --argjson d $depth ".phases | all(. as \$p | .submission | $BOUNDS and
+    # one jq a run (a jq costs ~50 ms of CPU); a failure's diagnostic reads more
+    jq_read v "$f" '[.phases[].ops] == [1024, 600, 1024, 600]' '.phases | length == 4 and all(has("submission"))' \
+        "$depth as \$d | .phases | all(. as \$p | .submission | $BOUNDS and
         .sqes >= \$p.ops + 2 and ([.buckets[][2]] | add) == .calls and
-        (if \$d == 1 then .calls >= .sqes else .calls < .sqes end))" "$f" > /dev/null ||
+        (if \$d == 1 then .calls >= .sqes else .calls < .sqes end))"
+    [ "${v[0]}" = true ] || fail "tiotest depth $depth: ops $(jq -c '[.phases[].ops]' "$f")"
+    [ "${v[1]}" = true ] || fail "tiotest depth $depth: no submission object: $(jq -c '[.phases[] | keys]' "$f")"
+    [ "${v[2]}" = true ] ||
         fail "tiotest depth $depth: submission: $(jq -c '.phases[] | {name, ops, s: (.submission | del(.buckets))}' "$f")"
     no_files "$DIR"
 done
@@ -65,12 +66,12 @@ for depth in 1 32; do
     "$FSBENCH" fs_mark -d "$DIR/f" -l "$SCRATCH/log" -n 50 -t 2 -s 8192 -w 4096 -S 1 --stat --read \
         --engine io_uring --iodepth $depth --json "$f" > /dev/null 2> "$SCRATCH/err" ||
         fail "fs_mark depth $depth: exit $?: $(cat "$SCRATCH/err")"
-    jq -e --argjson F $F '.iterations[0] | .files == $F and (.submission | keys) == ["create", "read", "stat", "unlink"]' \
-        "$f" > /dev/null || fail "fs_mark depth $depth: $(jq -c '.iterations[0] | {files, submission}' "$f")"
-    jq -e --argjson F $F ".iterations[0] | . as \$it | .submission | (to_entries | all(.key as \$k | .value |
+    jq_read v "$f" "$F as \$F | .iterations[0] | .files == \$F and (.submission | keys) == [\"create\", \"read\", \"stat\", \"unlink\"]" \
+        "$F as \$F | .iterations[0] | . as \$it | .submission | (to_entries | all(.key as \$k | .value |
         $BOUNDS and .sqes == (\$it.ring_ops[\$k] | add))) and .create.sqes >= 5 * \$F and .create.calls <= \$F and
-        .stat.sqes >= \$F and .read.sqes >= 5 * \$F and .unlink.sqes >= \$F" "$f" > /dev/null ||
-        fail "fs_mark depth $depth: submission: $(jq -c '.iterations[0] | {ring_ops, submission}' "$f")"
+        .stat.sqes >= \$F and .read.sqes >= 5 * \$F and .unlink.sqes >= \$F"
+    [ "${v[0]}" = true ] || fail "fs_mark depth $depth: $(jq -c '.iterations[0] | {files, submission}' "$f")"
+    [ "${v[1]}" = true ] || fail "fs_mark depth $depth: submission: $(jq -c '.iterations[0] | {ring_ops, submission}' "$f")"
     [ ! -e "$DIR/f" ] || fail "fs_mark depth $depth: files left"
 done
 "$FSBENCH" fs_mark -d "$DIR/f" -l "$SCRATCH/log" -n 20 -t 2 --stat --json "$SCRATCH/fp.json" > /dev/null 2> "$SCRATCH/err" ||

@@ -27,37 +27,48 @@ EXTRA="-n $N -s 8192 -w 4096 -t $TH --stat --read"
 counts() { jq -c '[.iterations[] | .files, (.latency | to_entries | map(select(.value.count > 0) | [.key, .value.count]))]' "$1"; }
 ring() { jq -Sc '.iterations[0].ring_ops' "$1"; }
 
-# want S SYNC DIRSYNC: the expected ring_ops (keys sorted) for F files of 8192 bytes in 4096-byte
-# writes; SYNC is fsync or fdatasync, DIRSYNC 1 with --dirsync
+# want S SYNC DIRSYNC: the expected ring_ops (keys sorted, as jq -Sc prints them: written out
+# here, no jq started) for F files of 8192 bytes in 4096-byte writes; SYNC is fsync or
+# fdatasync, DIRSYNC 1 with --dirsync
 want() {
-    local S=$1 sy=$2 ds=$3 open=$F fs=0
+    local S=$1 sy=$2 ds=$3 open=$F fs=0 c
     case $S in
     0) ;; 1) fs=$F ;; 2) open=$((F + TH)) fs=$TH ;; 3|4|5|6) open=$((2 * F)) fs=$F ;;
     esac
     [ "$ds" = 1 ] && fs=$((fs + F))
-    jq -nSc --argjson o $open --argjson w $((2 * F)) --argjson fs $fs --argjson F $F --arg sy "$sy" '
-        {create: ({close: $o, openat: $o, write: $w} + (if $fs > 0 then {($sy): $fs} else {} end) | to_entries | sort_by(.key) | from_entries),
-         read: {close: $F, openat: $F, read: (3 * $F)}, stat: {statx: $F}, unlink: {unlinkat: $F}}'
+    c="\"close\":$open"
+    [ "$fs" -gt 0 ] && c+=",\"$sy\":$fs"
+    c+=",\"openat\":$open,\"write\":$((2 * F))"
+    echo "{\"create\":{$c},\"read\":{\"close\":$F,\"openat\":$F,\"read\":$((3 * F))},\"stat\":{\"statx\":$F},\"unlink\":{\"unlinkat\":$F}}"
 }
 
-# one jq a run: psync's counts and the wanted ring ops are worked out once per method (the
-# per-check jq calls, five a run, were a third of the test's CPU); a failure names each part
+# one jq a method: psync's counts, and each depth's run checked against them and the wanted ring
+# ops (a jq a check, then a jq a run, were most of the test's CPU); a failure names each part
 check_methods() {   # check_methods WHERE DEPTH...
-    local where=$1 S depth ca w; shift
+    local where=$1 S depth w dj i; shift
+    local -a res bs=()
+    printf -v dj '%s,' "$@"
+    for depth in "$@"; do bs+=("b$depth.json"); done
     for S in 0 1 2 3 4 5 6; do
         fsb fs_mark -d "$where/a" -l log -S $S $EXTRA --json a.json > out 2> err || fail "psync -S $S: $(cat err)"
-        ca=$(counts a.json) w=$(want $S fsync 0)
+        w=$(want $S fsync 0)
         for depth in "$@"; do
-            fsb fs_mark -d "$where/b" -l log -S $S $EXTRA --engine io_uring --iodepth $depth --json b.json \
+            fsb fs_mark -d "$where/b" -l log -S $S $EXTRA --engine io_uring --iodepth $depth --json b$depth.json \
                 > out 2> err || fail "io_uring -S $S depth $depth: $(cat err)"
             [ -z "$(not_warnings err)" ] || fail "io_uring -S $S depth $depth: stderr: $(cat err)"
-            jq -e --argjson ca "$ca" --argjson w "$w" --argjson d $depth --argjson F $F '
-                [.iterations[] | .files, (.latency | to_entries | map(select(.value.count > 0) | [.key, .value.count]))] == $ca and
-                .iterations[0].files == $F and .config.engine == "io_uring" and .config.iodepth == $d and
-                .iterations[0].ring_ops == $w' b.json > /dev/null ||
-                fail "$where -S $S depth $depth: psync $ca, io_uring $(counts b.json); $(jq -c .config b.json);" \
-                    "ring_ops $(ring b.json), want $w"
             [ ! -e "$where/a" ] && [ ! -e "$where/b" ] || fail "-S $S: files left behind"
+        done
+        mapfile -t res < <(jq -n --argjson w "$w" --argjson ds "[${dj%,}]" --argjson F $F '
+            def counts: [.iterations[] | .files, (.latency | to_entries | map(select(.value.count > 0) | [.key, .value.count]))];
+            (input | counts) as $ca | $ds[] as $d | input
+            | counts == $ca and .iterations[0].files == $F and .config.engine == "io_uring" and .config.iodepth == $d and
+              .iterations[0].ring_ops == $w' a.json "${bs[@]}")
+        i=0
+        for depth in "$@"; do
+            [ "${res[i]:-}" = true ] ||
+                fail "$where -S $S depth $depth: psync $(counts a.json), io_uring $(counts b$depth.json);" \
+                    "$(jq -c .config b$depth.json); ring_ops $(ring b$depth.json), want $w"
+            i=$((i + 1))
         done
     done
 }
@@ -68,11 +79,12 @@ ok "tmpfs -S 0..6 at depths 1, 8, 32: psync's files and op counts, each method's
 
 fsb fs_mark -d "$T/b" -l log -S 1 $EXTRA --dirsync --fdatasync --engine io_uring --iodepth 8 --json b.json \
     > out 2> err || fail "--dirsync --fdatasync: $(cat err)"
-[ "$(ring b.json)" = "$(want 1 fdatasync 1)" ] || fail "--dirsync --fdatasync: $(ring b.json), want $(want 1 fdatasync 1)"
+w=$(want 1 fdatasync 1)
 # fdatasync always runs in an io-wq worker (no non-blocking attempt): at least one was there
-jq -e '.iterations[0].io_wq | .create.threads >= 1 and (.create.cpu_s | type) == "number" and
-    ([.stat, .read, .unlink] | all(.threads >= 0))' b.json > /dev/null ||
-    fail "io_wq: $(jq -c '.iterations[0].io_wq' b.json)"
+jq_read v b.json ".iterations[0].ring_ops == $w" '.iterations[0].io_wq | .create.threads >= 1 and
+    (.create.cpu_s | type) == "number" and ([.stat, .read, .unlink] | all(.threads >= 0))'
+[ "${v[0]}" = true ] || fail "--dirsync --fdatasync: $(ring b.json), want $w"
+[ "${v[1]}" = true ] || fail "io_wq: $(jq -c '.iterations[0].io_wq' b.json)"
 ok "--dirsync --fdatasync: fdatasync of each file and of its directory in the chain; io_wq per phase"
 
 # user xattrs on tmpfs since 6.6; elsewhere the run says the filesystem refuses them
@@ -106,7 +118,7 @@ pid=$!
 # creating at full speed, every file of which the cleanup then removed), at most 10 s
 for i in $(seq 200); do
     [ "$(find "$T/e" -type f 2> /dev/null | head -256 | wc -l)" -ge 256 ] && break
-    sleep 0.05
+    nap 0.05
 done
 kill -0 $pid 2> /dev/null || fail "SIGINT: the run ended before the signal: $(cat err)"
 kill -INT $pid

@@ -20,7 +20,7 @@ interrupt() {
         files) [ -n "$(find "$dir" -type f 2> /dev/null | head -1)" ] && break ;;
         rows) [ "$(rows_out)" -ge 2 ] && break ;;
         esac
-        sleep 0.05
+        nap 0.05
     done
     kill -INT $pid
     wait $pid; rc=$?

@@ -29,7 +29,7 @@ trap cleanup EXIT
 timeout 300 bash -c 'while :; do dd if=/dev/zero of="$1" bs=1M count=64 conv=notrunc status=none || exit 1; done' \
     _ "$W" &
 WPID=$!
-for _ in $(seq 50); do [ -s "$W" ] && break; sleep 0.1; done
+for _ in $(seq 50); do [ -s "$W" ] && break; nap 0.1; done
 [ -s "$W" ] || fail "dd is not writing to $W"
 
 # run N: fs_mark with L iterations; 0 when dd was sampled as another process

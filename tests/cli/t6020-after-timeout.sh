@@ -71,7 +71,7 @@ pid=$!
 fake_wait_started
 start=$(date +%s%N)
 kill -INT $pid
-for _ in $(seq 1 150); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done
+for _ in $(seq 1 150); do kill -0 $pid 2>/dev/null || break; nap 0.1; done
 ms=$(( ($(date +%s%N) - start) / 1000000 ))
 kill -0 $pid 2>/dev/null && { fake_kill; wait $pid; fail "SIGINT: __after still running after $ms ms"; }
 wait $pid; rc=$?

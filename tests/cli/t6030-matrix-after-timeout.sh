@@ -31,7 +31,7 @@ nothing_left() {
     left=$(fake_left)
     [ -z "$left" ] || fail "$what: fake checker processes left: $left"
     ! grep -q "$TMPDIR" /proc/self/mountinfo || fail "$what: a mount left: $(grep "$TMPDIR" /proc/self/mountinfo)"
-    for _ in 1 2 3 4 5 6 7 8 9 10; do losetup -a | grep -q "$TMPDIR" || break; sleep 0.2; done
+    for _ in 1 2 3 4 5 6 7 8 9 10; do losetup -a | grep -q "$TMPDIR" || break; nap 0.2; done
     ! losetup -a | grep -q "$TMPDIR" || fail "$what: a loop device left: $(losetup -a | grep "$TMPDIR")"
     [ -z "$(ls -A "$TMPDIR")" ] || fail "$what: left in the scratch parent: $(ls -A "$TMPDIR")"
 }
@@ -105,7 +105,7 @@ pid=$!
 fake_wait_started
 start=$(date +%s%N)
 kill -INT $pid
-for _ in $(seq 1 150); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done
+for _ in $(seq 1 150); do kill -0 $pid 2>/dev/null || break; nap 0.1; done
 ms=$(( ($(date +%s%N) - start) / 1000000 ))
 # the old runner waits for the sleeper: end it so that the runner can undo its set-up
 kill -0 $pid 2>/dev/null && { fake_kill; wait $pid; fail "SIGINT: the runner still ran after $ms ms: $(cat err)"; }

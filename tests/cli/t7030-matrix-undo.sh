@@ -28,14 +28,8 @@ trap 'undo_on_exit; _lib_cleanup' EXIT
 # wait until the manifest says a filesystem is mounted and the knob written: mid-run
 wait_mounted() {
     local M=$1/manifest.json
-    for _ in $(seq 1 300); do
-        if [ -s "$M" ] && jq -e '[.undo[] | select(.kind == "mount" and .state == "done" and (.undone | not))]
-                                  | length > 0' "$M" >/dev/null 2>&1; then
-            return 0
-        fi
-        sleep 0.05
-    done
-    return 1
+    json_wait "$M" '[.undo[] | select(.kind == "mount" and .state == "done" and (.undone | not))]
+                    | length > 0' 300 0.05
 }
 
 r=$SCRATCH/r
@@ -52,7 +46,7 @@ for _ in $(seq 1 20); do
     kill -STOP $pid
     if grep -q "$TMPDIR" /proc/self/mountinfo && [ "$(cat $K)" = 43 ]; then frozen=1; break; fi
     kill -CONT $pid
-    sleep 0.1
+    nap 0.1
 done
 [ -n "$frozen" ] || { kill -KILL $pid; wait $pid; fail "never froze the runner with its run mounted"; }
 # alive: --undo refuses, touches nothing
@@ -70,7 +64,7 @@ grep -q "undo: mount .*: unmounted" uerr || fail "--undo did not unmount: $(cat 
 grep -q "undo: knob $K: restored to $old" uerr || fail "--undo did not restore the knob: $(cat uerr)"
 [ "$(cat $K)" = "$old" ] || fail "knob left at $(cat $K)"
 ! grep -q "$TMPDIR" /proc/self/mountinfo || fail "a mount left after --undo"
-for _ in 1 2 3 4 5 6 7 8 9 10; do losetup -a | grep -q "$TMPDIR" || break; sleep 0.2; done
+for _ in 1 2 3 4 5 6 7 8 9 10; do losetup -a | grep -q "$TMPDIR" || break; nap 0.2; done
 ! losetup -a | grep -q "$TMPDIR" || fail "a loop device left after --undo: $(losetup -a | grep "$TMPDIR")"
 [ -z "$(ls -A "$TMPDIR")" ] || fail "left in the scratch parent: $(ls -A "$TMPDIR")"
 jq -e '([.undo[].undone] | all) and .undo_complete == true and .state == "killed"' "$r/manifest.json" \

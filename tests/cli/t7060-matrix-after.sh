@@ -32,47 +32,75 @@ S=$R/summary.json
 [ "$(grep -c 'fsck after run .*: clean, ' err)" = 6 ] || fail "not six clean checks said: $(cat err)"
 grep -q 'free space after run .* btrfs #1: absent: btrfs has no free-space histogram tool' err ||
     fail "btrfs free space not said absent: $(cat err)"
+# every after-run file read by one jq, the manifest's and the summary's figures by one each (a jq
+# costs ~50 ms of CPU: a jq per check was most of the test's own CPU)
+afters=() mexprs=()
 for c in ext4 xfs btrfs; do
     for k in 1 2; do
         A=$R/runs/$c/after-run-$k.json
         [ -s "$A" ] || fail "no $A"
-        jq -e --arg c $c '.schema == "fsbench-after" and .cell == $c and .fsck.verdict == "clean"
-            and .fsck.exit_status == 0 and .fsck.wall_ns > 0 and .fsck.finding == false' "$A" >/dev/null ||
-            fail "$A: fsck not clean and timed: $(jq -c .fsck "$A")"
-        jq -e --arg p "runs/$c/after-run-$k.json" '[.runs[] | select(.after == $p and .fsck_verdict == "clean"
-            and .after_status == "done")] | length == 1' "$R/manifest.json" >/dev/null ||
-            fail "the manifest does not name $A"
+        afters+=("$A")
+        mexprs+=("[.runs[] | select(.after == \"runs/$c/after-run-$k.json\" and .fsck_verdict == \"clean\"
+            and .after_status == \"done\")] | length == 1")
+    done
+done
+mapfile -t rows < <(jq -r '[.cell, (.schema == "fsbench-after" and .fsck.verdict == "clean"
+        and .fsck.exit_status == 0 and .fsck.wall_ns > 0 and .fsck.finding == false),
+    (try (.freespace.absent | test("btrfs")) catch false
+        and .freespace.histogram == null and .freespace.free_extents == null),
+    (try (.freespace.absent == null and .freespace.free_extents > 0 and
+        ([.freespace.histogram[].free_bytes] | add) == .freespace.free_bytes and
+        ([.freespace.histogram[].extents] | add) == .freespace.free_extents) catch false)]
+    | map(tostring) | join("\u001f")' "${afters[@]}")
+[ "${#rows[@]}" = 6 ] || fail "after-run files: ${rows[*]}"
+jq_read m "$R/manifest.json" "${mexprs[@]}"
+i=0
+for c in ext4 xfs btrfs; do
+    for k in 1 2; do
+        A=$R/runs/$c/after-run-$k.json
+        IFS=$US read -r cell fsck_ok btrfs_absent histogram_ok <<<"${rows[i]}"
+        [ "$cell" = "$c" ] && [ "$fsck_ok" = true ] || fail "$A: fsck not clean and timed: $(jq -c .fsck "$A")"
+        [ "${m[i]}" = true ] || fail "the manifest does not name $A"
+        i=$((i + 1))
+        [ $k = 1 ] || continue
+        if [ $c = btrfs ]; then
+            [ "$btrfs_absent" = true ] ||
+                fail "btrfs free space is not absent with a reason: $(jq -c .freespace "$R/runs/btrfs/after-run-1.json")"
+        else
+            # the histogram adds up to the free space the tool reports
+            [ "$histogram_ok" = true ] ||
+                fail "$c: free-space histogram does not add up: $(jq -c .freespace "$R/runs/$c/after-run-1.json")"
+        fi
     done
     # the after-run files are not results: a glob of the run files matches these two only
     [ "$(cd "$R" && echo runs/$c/run-*.json)" = "runs/$c/run-1.json runs/$c/run-2.json" ] ||
         fail "runs/$c/run-*.json: $(cd "$R" && echo runs/$c/run-*.json)"
-    if [ $c = btrfs ]; then
-        jq -e '.freespace.absent | test("btrfs")' "$R/runs/btrfs/after-run-1.json" >/dev/null &&
-        jq -e '.freespace.histogram == null and .freespace.free_extents == null' "$R/runs/btrfs/after-run-1.json" >/dev/null ||
-            fail "btrfs free space is not absent with a reason: $(jq -c .freespace "$R/runs/btrfs/after-run-1.json")"
-    else
-        # the histogram adds up to the free space the tool reports
-        jq -e '.freespace.absent == null and .freespace.free_extents > 0 and
-               ([.freespace.histogram[].free_bytes] | add) == .freespace.free_bytes and
-               ([.freespace.histogram[].extents] | add) == .freespace.free_extents' "$R/runs/$c/after-run-1.json" >/dev/null ||
-            fail "$c: free-space histogram does not add up: $(jq -c .freespace "$R/runs/$c/after-run-1.json")"
-    fi
 done
 # the cells' figures, with the tests over them
+sexprs=()
 for c in ext4 xfs btrfs; do
-    jq -e --arg c $c '.cells[] | select(.name == $c) | .figures["fsck.wall_s"].n == 2 and
-        .figures["fsck.wall_s"].mean > 0 and .figures["fsck.max_rss_mib"].mean > 0 and
-        .after.fsck_runs == 2 and .after.fsck_clean == 2 and .after.findings == 0' "$S" >/dev/null ||
-        fail "cell $c lacks its fsck figures: $(jq -c --arg c $c '.cells[] | select(.name == $c) | .after' "$S")"
+    sexprs+=("[.cells[] | select(.name == \"$c\") | .figures[\"fsck.wall_s\"].n == 2 and
+        .figures[\"fsck.wall_s\"].mean > 0 and .figures[\"fsck.max_rss_mib\"].mean > 0 and
+        .after.fsck_runs == 2 and .after.fsck_clean == 2 and .after.findings == 0] | (length > 0 and .[-1])")
 done
-jq -e '.cells[] | select(.name == "ext4") | .figures["freespace.mean_extent_kib"].n == 2 and
-       .after.freespace_runs == 2 and (.after.freespace_histogram | length) > 0' "$S" >/dev/null ||
-    fail "ext4's free-space figures missing: $(jq -c '.cells[0].after' "$S")"
-jq -e '.cells[] | select(.name == "btrfs") | (.figures | has("freespace.mean_extent_kib") | not) and
-       (.after.freespace_absent | test("btrfs"))' "$S" >/dev/null || fail "btrfs has free-space figures"
-jq -e '[.effects[] | select(.figure == "fsck.wall_s" and .axis == "fs" and .tested)] | length == 3' "$S" >/dev/null ||
+jq_read v "$S" "${sexprs[@]}" \
+    '[.cells[] | select(.name == "ext4") | .figures["freespace.mean_extent_kib"].n == 2 and
+       .after.freespace_runs == 2 and (.after.freespace_histogram | length) > 0] | (length > 0 and .[-1])' \
+    '[.cells[] | select(.name == "btrfs") | (.figures | has("freespace.mean_extent_kib") | not) and
+       (.after.freespace_absent | test("btrfs"))] | (length > 0 and .[-1])' \
+    '[.effects[] | select(.figure == "fsck.wall_s" and .axis == "fs" and .tested)] | length == 3' \
+    '.findings == []'
+i=0
+for c in ext4 xfs btrfs; do
+    [ "${v[i]}" = true ] ||
+        fail "cell $c lacks its fsck figures: $(jq -c --arg c $c '.cells[] | select(.name == $c) | .after' "$S")"
+    i=$((i + 1))
+done
+[ "${v[3]}" = true ] || fail "ext4's free-space figures missing: $(jq -c '.cells[0].after' "$S")"
+[ "${v[4]}" = true ] || fail "btrfs has free-space figures"
+[ "${v[5]}" = true ] ||
     fail "fsck wall time is not tested across the cells: $(jq -c '[.effects[] | select(.figure == "fsck.wall_s")]' "$S")"
-jq -e '.findings == []' "$S" >/dev/null || fail "findings on clean filesystems: $(jq -c .findings "$S")"
+[ "${v[6]}" = true ] || fail "findings on clean filesystems: $(jq -c .findings "$S")"
 # the report: its section, the plot, extents per file in the fill
 grep -q '^## After the runs: filesystem check and free space' "$R/report.md" || fail "report.md has no after section"
 grep -q '^| ext4 | 2/2 clean |' "$R/report.md" || fail "report.md lacks ext4's verdicts: $(grep -A5 'fsck verdicts' "$R/report.md")"

@@ -42,7 +42,7 @@ for i in $(seq 1 600); do
         break
     fi
     kill -0 $pid 2>/dev/null || break
-    sleep 0.05
+    nap 0.05
 done
 wait $pid
 rc=$?

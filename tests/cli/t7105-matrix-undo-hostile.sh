@@ -93,12 +93,8 @@ refused "pid 1 without a start time" "$SCRATCH/m6" "no start time"
 # 7. a real experiment, SIGKILLed mid-run, its manifest then given foreign entries
 wait_mounted() {
     local M=$1/manifest.json
-    for _ in $(seq 1 300); do
-        jq -e '[.undo[] | select(.kind == "mount" and .state == "done" and (.undone | not))] | length > 0' \
-            "$M" > /dev/null 2>&1 && return 0
-        sleep 0.05
-    done
-    return 1
+    json_wait "$M" '[.undo[] | select(.kind == "mount" and .state == "done" and (.undone | not))] | length > 0' \
+        300 0.05
 }
 r=$SCRATCH/r
 "$FSBENCH" matrix --fs ext4 --knob $K=43 --repeat 200 --size 64 --max-other-cpu 100 --no-db -o "$r" \

@@ -20,12 +20,8 @@ rk=$(realpath --relative-to="$PWD" $K)
 
 wait_mounted() {
     local M=$1/manifest.json
-    for _ in $(seq 1 300); do
-        jq -e '[.undo[] | select(.kind == "mount" and .state == "done" and (.undone | not))] | length > 0' \
-            "$M" > /dev/null 2>&1 && return 0
-        sleep 0.05
-    done
-    return 1
+    json_wait "$M" '[.undo[] | select(.kind == "mount" and .state == "done" and (.undone | not))] | length > 0' \
+        300 0.05
 }
 "$FSBENCH" matrix --fs ext4 --knob "$rk=43" --dir sc --repeat 200 --size 64 --max-other-cpu 100 --no-db \
     -o r -- tiotest -t 1 -f 32 -r 500 > out 2> err &
@@ -48,7 +44,7 @@ grep -q "undo: mount .*: unmounted" uerr || fail "--undo from / did not unmount:
 grep -q "undo: knob $K: restored to $old" uerr || fail "--undo from / did not restore $K: $(cat uerr)"
 [ "$(cat $K)" = "$old" ] || fail "$K left at $(cat $K)"
 ! grep -q "$SCRATCH" /proc/self/mountinfo || fail "a mount left: $(grep "$SCRATCH" /proc/self/mountinfo)"
-for _ in 1 2 3 4 5 6 7 8 9 10; do losetup -a | grep -q "$SCRATCH" || break; sleep 0.2; done
+for _ in 1 2 3 4 5 6 7 8 9 10; do losetup -a | grep -q "$SCRATCH" || break; nap 0.2; done
 ! losetup -a | grep -q "$SCRATCH" || fail "a loop device left: $(losetup -a | grep "$SCRATCH")"
 [ -z "$(ls -A "$SCRATCH/work/sc")" ] || fail "left in the --dir: $(ls -A "$SCRATCH/work/sc")"
 

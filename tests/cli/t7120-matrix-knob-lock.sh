@@ -17,12 +17,8 @@ old=$(cat $K)
 
 wait_mounted() {
     local M=$1/manifest.json
-    for _ in $(seq 1 300); do
-        jq -e '[.undo[] | select(.kind == "mount" and .state == "done" and (.undone | not))] | length > 0' \
-            "$M" > /dev/null 2>&1 && return 0
-        sleep 0.05
-    done
-    return 1
+    json_wait "$M" '[.undo[] | select(.kind == "mount" and .state == "done" and (.undone | not))] | length > 0' \
+        300 0.05
 }
 "$FSBENCH" matrix --fs ext4 --knob $K=43 --repeat 200 --size 64 --max-other-cpu 100 --no-db -o "$SCRATCH/a" \
     -- tiotest -t 1 -f 32 -r 500 > aout 2> aerr &
@@ -30,7 +26,7 @@ a=$!
 trap 'kill -INT $a 2>/dev/null; wait $a; _lib_cleanup' EXIT
 wait_mounted "$SCRATCH/a" || fail "never saw a mounted run: $(cat aerr)"
 # the knob is written for each run and restored after it: seen at 43 while the runs go on
-for _ in $(seq 1 200); do [ "$(cat $K)" = 43 ] && break; sleep 0.05; done
+for _ in $(seq 1 200); do read -r v < $K; [ "$v" = 43 ] && break; nap 0.05; done
 [ "$(cat $K)" = 43 ] || fail "the first experiment did not write $K: $(cat $K)"
 
 second() {

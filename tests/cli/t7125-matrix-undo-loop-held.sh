@@ -14,12 +14,8 @@ mkdir -p "$TMPDIR"
 
 wait_mounted() {
     local M=$1/manifest.json
-    for _ in $(seq 1 300); do
-        jq -e '[.undo[] | select(.kind == "mount" and .state == "done" and (.undone | not))] | length > 0' \
-            "$M" > /dev/null 2>&1 && return 0
-        sleep 0.05
-    done
-    return 1
+    json_wait "$M" '[.undo[] | select(.kind == "mount" and .state == "done" and (.undone | not))] | length > 0' \
+        300 0.05
 }
 r=$SCRATCH/r
 "$FSBENCH" matrix --fs ext4 --repeat 200 --size 64 --max-other-cpu 100 --no-db -o "$r" \
@@ -41,7 +37,7 @@ grep -q "undo: loop $L: left: still attached" uerr || fail "the held loop device
 losetup "$L" 2> /dev/null | grep -q "$TMPDIR" || fail "$L is not attached, yet --undo said: $(grep "loop $L" uerr)"
 
 kill $holder; wait $holder 2> /dev/null
-for _ in $(seq 1 50); do losetup "$L" 2> /dev/null | grep -q "$TMPDIR" || break; sleep 0.1; done
+for _ in $(seq 1 50); do losetup "$L" 2> /dev/null | grep -q "$TMPDIR" || break; nap 0.1; done
 ! losetup "$L" 2> /dev/null | grep -q "$TMPDIR" || fail "$L still attached after its holder went"
 fsb matrix --undo "$r" > /dev/null 2> uerr || fail "second --undo: exit $?: $(cat uerr)"
 grep -q "undo: loop $L: already detached" uerr || fail "second --undo: $(cat uerr)"

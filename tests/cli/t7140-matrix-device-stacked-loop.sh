@@ -85,7 +85,7 @@ mkdir -p "$SCRATCH/mnt-ns"
 unshare -m --propagation private sh -c 'mount "$1" "$2" && touch "$3" && exec sleep 60' sh \
     "$B" "$SCRATCH/mnt-ns" "$SCRATCH/ns-ready" &
 NSPID=$!
-for _ in $(seq 1 100); do [ -e "$SCRATCH/ns-ready" ] && break; kill -0 $NSPID 2>/dev/null || break; sleep 0.05; done
+for _ in $(seq 1 100); do [ -e "$SCRATCH/ns-ready" ] && break; kill -0 $NSPID 2>/dev/null || break; nap 0.05; done
 [ -e "$SCRATCH/ns-ready" ] || skip "cannot mount in a new mount namespace here (the other checks passed)"
 refused "mounted in another mount namespace" "$a -> $b (loop device, offset 1048576) is held open exclusively" \
     --device "$A" --destroy "$A"

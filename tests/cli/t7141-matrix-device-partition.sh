@@ -33,10 +33,10 @@ perl -e 'open(my $f, "+<", $ARGV[0]) or die; my $t = "";
          seek($f, 446, 0); print $f $t, "\0" x 32, "\x55\xaa"; close $f or die' "$SCRATCH/disk.img" || fail "MBR"
 P=$(losetup -f --show -P "$SCRATCH/disk.img") || fail "losetup -P"
 p=${P#/dev/}
-for _ in $(seq 1 20); do [ -b "${P}p2" ] && break; sleep 0.1; done
+for _ in $(seq 1 20); do [ -b "${P}p2" ] && break; nap 0.1; done
 # a kernel without the MBR parser: the partitions added through BLKPG
 [ -b "${P}p2" ] || partx -a "$P" 2>/dev/null
-for _ in $(seq 1 20); do [ -b "${P}p2" ] && break; sleep 0.1; done
+for _ in $(seq 1 20); do [ -b "${P}p2" ] && break; nap 0.1; done
 [ -b "${P}p1" ] && [ -b "${P}p2" ] || skip "no partitions on a loop device here (losetup -P)"
 mbr=$(head -c 512 "$P" | md5sum)
 

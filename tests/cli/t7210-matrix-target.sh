@@ -27,16 +27,18 @@ export XDG_DATA_HOME=$SCRATCH/nb/xdg
 # check_run DIR: 2 targets x 2 runs ok; the targets as they are mounted; every subdirectory gone
 check_run() {
     local R=$1 d
-    jq -e '[.runs[] | select(.status == "ok")] | length == 4' "$R/manifest.json" > /dev/null ||
-        fail "$R: not 4 runs ok: $(jq -c '[.runs[] | .status]' "$R/manifest.json")"
-    jq -e '.target.kind == "directory" and .state == "done" and .undo_complete == true' "$R/manifest.json" > /dev/null ||
-        fail "$R: $(jq -c '{target, state}' "$R/manifest.json")"
-    jq -e --arg t "$T" --arg e "$E" --arg to "$(findmnt -no VFS-OPTIONS "$T")" --arg eo "$(findmnt -no VFS-OPTIONS "$E")" '
-        [.target.targets[] | [.name, .dir, .fstype, .mount_point, .mount_options]]
-            == [["tmp", $t, "tmpfs", $t, $to], ["ext4", $e, "ext4", $e, $eo]]' "$R/manifest.json" > /dev/null ||
-        fail "$R: targets not recorded: $(jq -c .target.targets "$R/manifest.json")"
-    jq -e '[.undo[] | select(.kind == "workdir" and .undone == true and .undo == "removed")] | length == 4' \
-        "$R/manifest.json" > /dev/null || fail "$R: not 4 subdirectories removed: $(jq -c .undo "$R/manifest.json")"
+    # one jq for the manifest's figures (a jq costs ~50 ms of CPU); a failure's diagnostic reads more
+    export JQ_T=$T JQ_E=$E JQ_TO JQ_EO
+    JQ_TO=$(findmnt -no VFS-OPTIONS "$T") JQ_EO=$(findmnt -no VFS-OPTIONS "$E")
+    jq_read v "$R/manifest.json" '[.runs[] | select(.status == "ok")] | length == 4' \
+        '.target.kind == "directory" and .state == "done" and .undo_complete == true' \
+        '[.target.targets[] | [.name, .dir, .fstype, .mount_point, .mount_options]]
+            == [["tmp", $ENV.JQ_T, "tmpfs", $ENV.JQ_T, $ENV.JQ_TO], ["ext4", $ENV.JQ_E, "ext4", $ENV.JQ_E, $ENV.JQ_EO]]' \
+        '[.undo[] | select(.kind == "workdir" and .undone == true and .undo == "removed")] | length == 4'
+    [ "${v[0]}" = true ] || fail "$R: not 4 runs ok: $(jq -c '[.runs[] | .status]' "$R/manifest.json")"
+    [ "${v[1]}" = true ] || fail "$R: $(jq -c '{target, state}' "$R/manifest.json")"
+    [ "${v[2]}" = true ] || fail "$R: targets not recorded: $(jq -c .target.targets "$R/manifest.json")"
+    [ "${v[3]}" = true ] || fail "$R: not 4 subdirectories removed: $(jq -c .undo "$R/manifest.json")"
     [ "$(ls -A "$T")" = sentinel ] || fail "left in $T: $(ls -A "$T")"
     [ "$(ls -A "$E" | grep -v lost+found)" = sentinel ] || fail "left in $E: $(ls -A "$E")"
     for d in "$T" "$E"; do

@@ -33,7 +33,7 @@ ok "each cell on its options, the original ones back after"
 "$FSBENCH" matrix --target e="$E" --remount-opts nobarrier --repeat 200 --no-db -o s \
     -- tiotest -t 1 -f 8 -b 4096 > out 2> err &
 pid=$!
-for _ in $(seq 600); do opts | grep -q nobarrier && break; sleep 0.05; done
+for _ in $(seq 600); do opts | grep -q nobarrier && break; nap 0.05; done
 opts | grep -q nobarrier || fail "never remounted nobarrier"
 kill -INT $pid
 wait $pid; rc=$?
@@ -45,7 +45,7 @@ ok "SIGINT: remounted back, nothing left"
 "$FSBENCH" matrix --target e="$E" --remount-opts nobarrier --repeat 200 --no-db -o k \
     -- tiotest -t 1 -f 8 -b 4096 > out 2> err &
 pid=$!
-for _ in $(seq 600); do opts | grep -q nobarrier && break; sleep 0.05; done
+for _ in $(seq 600); do opts | grep -q nobarrier && break; nap 0.05; done
 kill -KILL $pid
 { wait $pid; } 2>/dev/null
 opts | grep -q nobarrier || fail "killed, but not left nobarrier: $(opts)"

@@ -49,31 +49,37 @@ ok "every artefact, the summary and its path; 16 runs into the default database"
 S=m/summary.json
 # one interaction per figure the results compare (nf), four effects per figure (each axis at
 # each level of the other); the 4 phases' rates x 5 tests are the confirmatory family
-jq -e '(.interactions | length) as $nf | $nf > 20
+# summary.json's checks with one jq (a jq costs ~50 ms of CPU); a failure's diagnostic reads more
+jq_read v $S '(.interactions | length) as $nf | $nf > 20
        and .schema == "fsbench-matrix-summary" and .schema_version == 1
        and .correction.confirmatory.method == "holm" and .correction.confirmatory.tests == 20
        and .correction.exploratory.method == "benjamini-hochberg"
        and .correction.confirmatory.tests + .correction.exploratory.tests < 5 * $nf
        and (.cells | length) == 4 and (.effects | length) == 4 * $nf
-       and (.runs | length) == 16 and .flagged_runs == "included"' $S > /dev/null ||
-    fail "summary.json head: $(jq -c '{correction, n: (.effects | length)}' $S)"
-jq -e '[.effects[] | has("figure", "axis", "cells", "from", "to", "mean_from", "mean_to", "delta_pct", "p_value",
-        "p_adjusted", "verdict", "family", "ratio", "low", "high", "paired")] | all' $S > /dev/null || fail "an effect lacks a field"
-jq -e '[.interactions[] | has("figure", "axes", "cells", "scale", "ratio", "low", "high", "p_value",
-        "p_adjusted", "verdict", "family", "paired")] | all' $S > /dev/null || fail "an interaction lacks a field"
-jq -e '[.answer[] | select(.kind == "effect")] | length == 16 and (.[0] | .verdict == "worse" and .family == "confirmatory"
-       and .paired and .low < .ratio and .ratio < .high and .high < 1)' $S > /dev/null || fail "summary.json: the answer"
-# IOPS is the rate again: never tested
-jq -e '[.effects[] | select(.figure | endswith(".iops")) | .tested or .verdict != "not tested (derived)"] | any | not' $S \
-    > /dev/null || fail "IOPS tested"
-jq -e '.cells[0] | .name == "ext4-on" and .axes == {"fs": "ext4", "kmemleak": "on"} and .runs_used == 4
+       and (.runs | length) == 16 and .flagged_runs == "included"' \
+    '[.effects[] | has("figure", "axis", "cells", "from", "to", "mean_from", "mean_to", "delta_pct", "p_value",
+        "p_adjusted", "verdict", "family", "ratio", "low", "high", "paired")] | all' \
+    '[.interactions[] | has("figure", "axes", "cells", "scale", "ratio", "low", "high", "p_value",
+        "p_adjusted", "verdict", "family", "paired")] | all' \
+    '[.answer[] | select(.kind == "effect")] | length == 16 and (.[0] | .verdict == "worse" and .family == "confirmatory"
+       and .paired and .low < .ratio and .ratio < .high and .high < 1)' \
+    '[.effects[] | select(.figure | endswith(".iops")) | .tested or .verdict != "not tested (derived)"] | any | not' \
+    '.cells[0] | .name == "ext4-on" and .axes == {"fs": "ext4", "kmemleak": "on"} and .runs_used == 4
        and .config_hash == "h-ext4-on" and (.median_run | startswith("runs/ext4-on/"))
-       and .figures["write.rate_mib_per_s"].mean_kind == "harmonic"' $S > /dev/null || fail "cells[0]"
-jq -e '[.runs[] | select(.other_cpu_flag)] | length == 1 and .[0].cell == "btrfs-off" and .[0].used' $S > /dev/null ||
-    fail "the flagged run"
+       and .figures["write.rate_mib_per_s"].mean_kind == "harmonic"' \
+    '[.runs[] | select(.other_cpu_flag)] | length == 1 and .[0].cell == "btrfs-off" and .[0].used' \
+    '[(.effects + .interactions)[] | select(.p_value != null) | .p_adjusted >= .p_value - 1e-12 and .p_adjusted <= 1]
+       | all'
+[ "${v[0]}" = true ] || fail "summary.json head: $(jq -c '{correction, n: (.effects | length)}' $S)"
+[ "${v[1]}" = true ] || fail "an effect lacks a field"
+[ "${v[2]}" = true ] || fail "an interaction lacks a field"
+[ "${v[3]}" = true ] || fail "summary.json: the answer"
+# IOPS is the rate again: never tested
+[ "${v[4]}" = true ] || fail "IOPS tested"
+[ "${v[5]}" = true ] || fail "cells[0]"
+[ "${v[6]}" = true ] || fail "the flagged run"
 # p_adjusted >= p_value, and Holm's largest is at most 1
-jq -e '[(.effects + .interactions)[] | select(.p_value != null) | .p_adjusted >= .p_value - 1e-12 and .p_adjusted <= 1]
-       | all' $S > /dev/null || fail "adjusted p-values"
+[ "${v[7]}" = true ] || fail "adjusted p-values"
 ok "summary.json: 4 effects and 1 interaction per figure, two families, the answer"
 
 M=m/report.md

@@ -27,14 +27,14 @@ lock=$!
 exec 7> lockin
 echo 'BEGIN EXCLUSIVE;' >&7
 echo "SELECT 'locked';" >&7
-for _ in $(seq 100); do grep -q locked lock.out && break; sleep 0.1; done
+for _ in $(seq 100); do grep -q locked lock.out && break; nap 0.1; done
 grep -q locked lock.out || fail "the lock: $(cat lock.out)"
 trap 'exec 7>&-; kill $lock 2>/dev/null; _lib_cleanup' EXIT
 
 "$FSBENCH" matrix --fs ext4 --repeat 1 --size 256 --name sigrep --db h.db --max-other-cpu 100 \
     -o "$SCRATCH/r" -- tiotest -t 1 -f 1 -r 100 > out 2> err &
 pid=$!
-for _ in $(seq 1200); do [ -e "$SCRATCH/r/report.html" ] && break; kill -0 $pid 2>/dev/null || break; sleep 0.1; done
+for _ in $(seq 1200); do [ -e "$SCRATCH/r/report.html" ] && break; kill -0 $pid 2>/dev/null || break; nap 0.1; done
 [ -e "$SCRATCH/r/report.html" ] || { wait $pid; fail "no report.html (exit $?): $(cat err)"; }
 kill -INT $pid
 wait $pid

@@ -18,14 +18,15 @@ btrfs fs=btrfs 0.5 0.03
 C
 # the cost per op of every phase: system CPU 10 us (ext4) or 56 us (btrfs), wait 20 us on both,
 # each run its own few per cent of noise
-for f in mx/runs/*/run-*.json; do
-    case $f in */btrfs/*) m=5.6 ;; *) m=1 ;; esac
-    r=${f##*run-}; r=${r%.json}
-    jq -c --argjson m "$m" --argjson r "$r" '.phases |= [to_entries[] | .key as $i | .value
+# (one jq for every run: m and r from each file's name, a run's JSON a line)
+files=(mx/runs/*/run-*.json)
+mapfile -t outs < <(jq -c '(if (input_filename | test("/btrfs/")) then 5.6 else 1 end) as $m
+    | (input_filename | capture("run-(?<r>[0-9]+)[.]json$").r | tonumber) as $r
+    | .phases |= [to_entries[] | .key as $i | .value
         | .cost.cpu_sys_us_per_op = 10 * $m * (1 + 0.02 * ((($r * 7 + $i + ($m | floor)) % 5) - 2))
-        | .cost.wait_us_per_op = 20 * (1 + 0.03 * ((($r * 3 + $i + 2 * ($m | floor)) % 5) - 2))]' "$f" > "$f.new" &&
-        mv "$f.new" "$f" || fail "jq on $f"
-done
+        | .cost.wait_us_per_op = 20 * (1 + 0.03 * ((($r * 3 + $i + 2 * ($m | floor)) % 5) - 2))]' "${files[@]}")
+[ "${#outs[@]}" = "${#files[@]}" ] || fail "jq on ${files[*]}: ${#outs[@]} results"
+for i in "${!files[@]}"; do printf '%s\n' "${outs[i]}" > "${files[i]}" || fail "cannot write ${files[i]}"; done
 before=$(cd mx && find . | sort | md5sum)
 fsb explain mx > out.txt || fail "explain: exit $?"
 cat out.txt
