@@ -127,6 +127,27 @@ json_wait() {
     return 1
 }
 
+# catching PID [SECONDS]: waits (up to SECONDS, default 60) until PID runs $FSBENCH (or
+# $FSBENCH_TEST/$FSBENCH_MPI) and catches SIGINT and SIGTERM; 0 then or when PID is gone, 1 on
+# the timeout. A background job of a non-interactive shell starts with SIGINT ignored, so a
+# signal sent before the program's handler is in place is lost (t7020 hung so under ASan at
+# load 41: a SIGINT 0.42 s after the start). Builtins only: it polls every 10 ms.
+catching() {
+    local pid=$1 turns=$(( ${2:-60} * 100 )) k v
+    while [ "$turns" -gt 0 ]; do
+        kill -0 "$pid" 2>/dev/null || return 0
+        if [ "/proc/$pid/exe" -ef "$FSBENCH" ] || [ "/proc/$pid/exe" -ef "${FSBENCH_TEST:-/}" ] ||
+            [ "/proc/$pid/exe" -ef "${FSBENCH_MPI:-/}" ]; then
+            while read -r k v; do
+                [ "$k" = SigCgt: ] && (( (16#$v & 0x4002) == 0x4002 )) && return 0
+            done < "/proc/$pid/status"
+        fi
+        nap 0.01
+        turns=$((turns - 1))
+    done
+    return 1
+}
+
 # has_entries DIR: DIR exists and holds something (a glob, no `ls` forked)
 has_entries() {
     local e

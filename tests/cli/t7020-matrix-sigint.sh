@@ -6,7 +6,7 @@
 # is no mount, no loop device, no image or scratch folder, the knob holds its old value, the
 # exit status is 128 + the signal (or 0 when it finished first) and the manifest says every
 # entry was undone. The experiment is far longer than the delays (200 rounds), so every signal
-# lands in it, wherever that is.
+# lands in it, wherever that is. Each delay counts from the moment fsbench catches the signals.
 . "$(dirname "$0")/lib.sh"
 need_root
 need_cmd jq
@@ -42,6 +42,8 @@ for seed in 11 23 37 41 59; do
     "$FSBENCH" matrix --fs ext4,btrfs --knob $K=41 --knob $K=42 --repeat 200 --size 256 --seed $seed \
         --max-other-cpu 100 -o "$r" -- tiotest -t 2 -f 8 -r 200 > out 2> err &
     pid=$!
+    # the delay counts from fsbench's handlers: a signal before them is lost (lib.sh: catching)
+    catching $pid || fail "seed $seed: fsbench does not catch SIGINT and SIGTERM 60 s after its start"
     sleep "$delay"
     kill -$sig $pid 2>/dev/null
     # an experiment that does not end within 120 s of its signal hangs: say where (every
