@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# test: serial (signals it after a fixed sleep: under load it may not have started)
+# Not serial: its SIGTERM waits until fsbench catches it (lib.sh: catching), then lands in the
+# work or after it (both are checked).
 # t7115: how --undo keeps its manifest (issue 17): 5,000 entries take seconds, not a rewrite of
 # the whole file after each (64 s before); a manifest it cannot write is exit 1, not 0; a
 # SIGTERM leaves no manifest.json.tmp.* and a manifest that parses.
@@ -45,6 +46,7 @@ umount "$SCRATCH/ro"
 manifest "$SCRATCH/term" 20000
 "$FSBENCH" matrix --undo "$SCRATCH/term" > /dev/null 2> err &
 pid=$!
+catching $pid || fail "fsbench matrix --undo does not catch SIGTERM 60 s after its start"
 sleep 0.4
 kill -TERM $pid
 wait $pid; rc=$?
