@@ -23,7 +23,10 @@
 # GOAL (minimum fsbench/bare ratio, the bare loop timing each op, default 0.97), RAW (file to keep
 # the per-run numbers in), PHASES (the phases to run, default "write random_write read
 # random_read": fsbench skips the others with -k, the bare loop with BARE_PHASES, fio has no job
-# for them), PIN (a CPU list: every contender runs under taskset -c PIN, the same for all),
+# for them), PIN (a CPU list: every contender runs under taskset -c PIN, the same for all;
+# default the first CPU this script may run on, PIN=none for none: the two vCPUs of the test
+# machine differ by 25-30 % in speed, and unpinned the contenders land on either, see
+# bench/README.md "Which CPU"),
 # FIO_EXTEND=1 (one more contender, fio_ext: fio with fallocate=none, the write phase extending an
 # empty file, run in the same rotation to show what that difference is worth).
 set -eu
@@ -41,7 +44,9 @@ BUILD=${BUILD:-$ROOT/build}
 GOAL=${GOAL:-0.97}
 ALL_PHASES="write random_write read random_read"
 PHASES=${PHASES:-$ALL_PHASES}
-PIN=${PIN:-}
+PIN=${PIN-auto}
+[ "$PIN" = none ] && PIN=
+[ "$PIN" = auto ] && PIN=$(awk '/^Cpus_allowed_list:/ { split($2, c, /[,-]/); print c[1] }' /proc/self/status)
 FIO_EXTEND=${FIO_EXTEND:-}
 
 die() { echo "bench/tiotest.sh: $*" >&2; exit 1; }
