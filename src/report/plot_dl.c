@@ -4,22 +4,9 @@
 
 #include "sys/dl.h"
 
-static const char *const names[] = { PLOT_DL_FUNCS(DL_NAME) };
-static union {
-	struct plot_dl f;
-	void *p[DL_COUNT(names)];
-} fns;
-_Static_assert(sizeof(fns.f) == sizeof(fns.p), "one name per pointer");
-static struct dl_lib cairo = {
-	.soname = PLOT_DL_SONAME,
-	.package = "libcairo2",
-	.prefix = "cairo_",
-	.names = names,
-	.fns = fns.p,
-	.n = DL_COUNT(names),
-};
+DL_LIBRARY(cr, PLOT_DL_FUNCS, struct plot_dl, PLOT_DL_SONAME, "libcairo2", "cairo_");
 
 const struct plot_dl *plot_dl_load(char *err, size_t errlen)
 {
-	return dl_load(&cairo, err, errlen) ? NULL : &fns.f;
+	return dl_load(&cr_lib, err, errlen) ? NULL : &cr_tab.f;
 }

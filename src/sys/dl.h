@@ -11,11 +11,8 @@
  *   #define FOO_PTR(name) __typeof__(foo_##name) *name;
  *           FOO_FUNCS(FOO_PTR)
  *   };
- *   static const char *const foo_names[] = { FOO_FUNCS(DL_NAME) };
- *   static union { struct foo_fns f; void *p[DL_COUNT(foo_names)]; } foo;
- *   static struct dl_lib foo_lib = { "libfoo.so.1", "libfoo1", "foo_", foo_names, foo.p,
- *                                    DL_COUNT(foo_names) };
- *   ... dl_load(&foo_lib, err, errlen) == 0: foo.f.open(...) */
+ *   DL_LIBRARY(foo, FOO_FUNCS, struct foo_fns, "libfoo.so.1", "libfoo1", "foo_");
+ *   ... dl_load(&foo_lib, err, errlen) == 0: foo_tab.f.open(...) */
 #ifndef FSB_SYS_DL_H
 #define FSB_SYS_DL_H
 #include <stddef.h>
@@ -40,4 +37,20 @@ struct dl_lib {
  * (may be NULL): the loader's reason, which names the file, or "SONAME: no function NAME",
  * then "(Debian package PACKAGE)". Thread-safe. */
 int dl_load(struct dl_lib *l, char *err, size_t errlen);
+
+/* VAR_names (FUNCS' names), VAR_tab (.f: TYPE, the table of pointers; .p: the same as void *)
+ * and VAR_lib (the struct dl_lib for dl_load) of one library, all static */
+#define DL_LIBRARY(var, funcs, type, soname_, package_, prefix_)                            \
+	static const char *const var##_names[] = { funcs(DL_NAME) };                        \
+	static union {                                                                      \
+		type f;                                                                     \
+		void *p[DL_COUNT(var##_names)];                                             \
+	} var##_tab;                                                                        \
+	_Static_assert(sizeof(var##_tab.f) == sizeof(var##_tab.p), "one name per pointer"); \
+	static struct dl_lib var##_lib = { .soname = (soname_),                             \
+					   .package = (package_),                           \
+					   .prefix = (prefix_),                             \
+					   .names = var##_names,                            \
+					   .fns = var##_tab.p,                              \
+					   .n = DL_COUNT(var##_names) }
 #endif

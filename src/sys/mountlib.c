@@ -6,35 +6,8 @@
 
 #include "sys/dl.h"
 
-static const char *const blkid_names[] = { MOUNTLIB_BLKID_FUNCS(DL_NAME) };
-static union {
-	struct mountlib_blkid f;
-	void *p[DL_COUNT(blkid_names)];
-} blkid_tab;
-_Static_assert(sizeof(blkid_tab.f) == sizeof(blkid_tab.p), "one name per pointer");
-static struct dl_lib blkid_lib = {
-	.soname = "libblkid.so.1",
-	.package = "libblkid1",
-	.prefix = "blkid_",
-	.names = blkid_names,
-	.fns = blkid_tab.p,
-	.n = DL_COUNT(blkid_names),
-};
-
-static const char *const mount_names[] = { MOUNTLIB_MOUNT_FUNCS(DL_NAME) };
-static union {
-	struct mountlib_mount f;
-	void *p[DL_COUNT(mount_names)];
-} mount_tab;
-_Static_assert(sizeof(mount_tab.f) == sizeof(mount_tab.p), "one name per pointer");
-static struct dl_lib mount_lib = {
-	.soname = "libmount.so.1",
-	.package = "libmount1",
-	.prefix = "mnt_",
-	.names = mount_names,
-	.fns = mount_tab.p,
-	.n = DL_COUNT(mount_names),
-};
+DL_LIBRARY(blkid, MOUNTLIB_BLKID_FUNCS, struct mountlib_blkid, "libblkid.so.1", "libblkid1", "blkid_");
+DL_LIBRARY(mount, MOUNTLIB_MOUNT_FUNCS, struct mountlib_mount, "libmount.so.1", "libmount1", "mnt_");
 
 const struct mountlib_blkid *mountlib_blkid(char *err, size_t errlen)
 {
