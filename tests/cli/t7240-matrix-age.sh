@@ -13,8 +13,8 @@ export TMPDIR=$SCRATCH/tmp
 mkdir -p "$TMPDIR"
 
 run() { # DIR SEED [AGE]
-    fsb matrix --fs ext4 --age "${3:-fill=60%,churn=2}" --seed "$2" --size 256 --repeat 1 --no-db -o "$1" \
-        -- tiotest -t 1 -f 2 -b 4096 > out 2> err || fail "$1: exit $?: $(cat err)"
+    fsb matrix --fs ext4 --age "${3:-fill=60%,churn=2}" --seed "$2" --size 64 --repeat 1 --no-db -o "$1" \
+        -- tiotest -t 1 -f 2 -r 10 -b 4096 > out 2> err || fail "$1: exit $?: $(cat err)"
 }
 run a 7
 jq -e '.aged | length == 1 and (.[0].used_pct >= 57 and .[0].used_pct <= 63) and .[0].deleted > 0
