@@ -16,8 +16,8 @@ mkdir -p "$TMPDIR"
 cache=$SCRATCH/cache
 
 run() { # DIR
-    fsb matrix --fs ext4 --age fill=40%,churn=1 --age-cache "$cache" --seed 7 --size 128 --repeat 1 --no-db \
-        -o "$1" -- tiotest -t 1 -f 2 -b 4096 > out 2> "$1.err" || fail "$1: exit $?: $(cat "$1.err")"
+    fsb matrix --fs ext4 --age fill=40%,churn=1 --age-cache "$cache" --seed 7 --size 64 --repeat 1 --no-db \
+        -o "$1" -- tiotest -t 1 -f 2 -r 10 -b 4096 > out 2> "$1.err" || fail "$1: exit $?: $(cat "$1.err")"
 }
 steps() { # DIR PREFIX: how many applied steps begin with PREFIX
     jq --arg p "$2" '[.applied[] | select(.command | startswith($p))] | length' "$1/manifest.json"
@@ -65,7 +65,7 @@ hostile() { # NAME: the run ages (no cache use), says why, and leaves the entry 
     [ "$(state | md5sum)" = "$before" ] || fail "$1: the entry was touched"
     [ -z "$(ls "$cache" | grep -v "^$entry\$")" ] || fail "$1: left in the cache: $(ls "$cache")"
 }
-printf 'tampered' | dd of="$cache/$entry/image" bs=1 seek=$((64 * 1048576 + 12345)) conv=notrunc 2> /dev/null
+printf 'tampered' | dd of="$cache/$entry/image" bs=1 seek=$((32 * 1048576 + 12345)) conv=notrunc 2> /dev/null
 hostile tampered
 ok "a tampered image: ignored with a warning, aged instead"
 
