@@ -49,7 +49,7 @@ check_run() {
 }
 
 fsb matrix --target tmp="$T" --target ext4="$E" --repeat 2 --no-db -o "$SCRATCH/r-root" \
-    -- tiotest -t 1 -f 1 -b 4096 > out 2> err || fail "as root: exit $?: $(cat err)"
+    -- tiotest -t 1 -f 1 -r 10 -b 4096 > out 2> err || fail "as root: exit $?: $(cat err)"
 check_run "$SCRATCH/r-root"
 ok "as root: two targets, subdirectories removed, sentinels untouched, filesystems recorded"
 
@@ -64,7 +64,7 @@ ok "as nobody: the same, fs_mark -k's files removed with the subdirectory"
 cat > "$SCRATCH/nb/t.ini" <<INI
 [experiment]
 workload = tiotest
-args = -t 1 -f 1 -b 4096
+args = -t 1 -f 1 -r 10 -b 4096
 repeat = 1
 no-db = yes
 
