@@ -88,7 +88,8 @@ ok "[target NAME] sections, replaced by --target"
 for a in "--knob /proc/sys/vm/dirty_ratio=20" "--mount-opts noatime" "--fs ext4" "--drop-caches"; do
     expect_exit 3 runuser -u nobody -- "$FSBENCH" matrix --target tmp="$T" $a -o "$SCRATCH/nb/k" \
         -- tiotest -t 1 -f 1 2> err
-    [ "$(wc -l < err)" = 1 ] && grep -q 'needs root' err || fail "as nobody, $a: $(cat err)"
+    mapfile -t lines < err
+    [ ${#lines[@]} = 1 ] && [[ ${lines[0]} == *'needs root'* ]] || fail "as nobody, $a: $(cat err)"
     [ ! -e "$SCRATCH/nb/k" ] || fail "as nobody, $a: something was set up"
 done
 ok "as nobody: knob, mount, fs axes and --drop-caches refused (exit 3), nothing set up"
@@ -97,7 +98,8 @@ mkdir "$SCRATCH/open" && chmod 777 "$SCRATCH/open"
 for a in "--fs ext4,xfs" "--mount-opts noatime" "--after fsck" "--target x=$SCRATCH/none" "--target x=$SCRATCH/open" \
          "--target =x" "--target ../x=$T"; do
     expect_exit 2 fsb matrix --target tmp="$T" $a -o "$SCRATCH/k" -- tiotest -t 1 -f 1 2> err
-    [ "$(wc -l < err)" = 1 ] || fail "as root, $a: $(cat err)"
+    mapfile -t lines < err
+    [ ${#lines[@]} = 1 ] || fail "as root, $a: $(cat err)"
     [ ! -e "$SCRATCH/k" ] || fail "as root, $a: something was set up"
 done
 [ "$(ls -A "$T")" = sentinel ] || fail "left in $T: $(ls -A "$T")"
