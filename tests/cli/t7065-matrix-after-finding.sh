@@ -19,7 +19,7 @@ R=$SCRATCH/r
 
 # -S 1: an fsync per file keeps the run going long enough to corrupt it in flight
 fsb matrix --fs ext4 --repeat 1 --size 256M --after fsck --no-db --max-other-cpu 100 -o "$R" \
-    -- fs_mark -n 300 -s 4096 -S 1 -t 1 -L 10 > out 2> err &
+    -- fs_mark -n 300 -s 4096 -S 1 -t 1 -L 20 > out 2> err &
 pid=$!
 dev= mnt= corrupted=
 for i in $(seq 1 600); do
