@@ -9,10 +9,11 @@ need_cmd jq
 C=$TESTS_DIR/fuzz/corpus
 cd "$SCRATCH" || fail "cd"
 
-# runs RATE... : a result with one run per rate (write phase rate; p99 fixed at 9151 ns)
+# runs RATE... : a result with one run per rate (write phase rate; p99 fixed at 9151 ns); the
+# rates' array by bash, and the checks of compare's text read it by <<< (a jq and a subshell less)
 runs() {
     local label=$1; shift
-    jq -c --arg lbl "$label" --argjson rates "$(printf '%s\n' "$@" | jq -s -c .)" '
+    jq -c --arg lbl "$label" --argjson rates "[$(IFS=,; echo "$*")]" '
         . as $r | {complete, stop_reason, error, phases, total_latency} as $run
         | del(.complete, .stop_reason, .error, .phases, .total_latency)
         | .label = $lbl
@@ -30,23 +31,23 @@ echo "$out"
 # reciprocals; the ratio of geometric means exactly 0.5 (every rate halved), Welch on the logs;
 # the write rate is the only figure that varies, so the only test (primary: confirmatory family)
 # and its interval needs no correction: 0.5 x exp(+-t(0.975, 4) 0.02 sqrt(2/3)) = [0.478, 0.523]
-echo "$out" | grep -E '^write rate +MiB/s +99\.97 \[95\.24, 105\.20\] +49\.99 \[47\.62, 52\.60\] +-50\.0% worse x0\.5 \[0\.478, 0\.523\]$' ||
+grep -E '^write rate +MiB/s +99\.97 \[95\.24, 105\.20\] +49\.99 \[47\.62, 52\.60\] +-50\.0% worse x0\.5 \[0\.478, 0\.523\]$' <<< "$out" ||
     fail "write rate row"
-echo "$out" | grep -Eq '^x\[low, high\] on the log scale \(Welch\), percentages as differences\. Primary figures: 1 tests, Holm;$' ||
+grep -Eq '^x\[low, high\] on the log scale \(Welch\), percentages as differences\. Primary figures: 1 tests, Holm;$' <<< "$out" ||
     fail "the families are not named"
 # a figure that does not vary within either result is not tested; IOPS is the rate again
-echo "$out" | grep -E '^write latency p99 +us +9\.15 +9\.15 +\+0\.0% same \(no variation\)$' || fail "p99 row"
-echo "$out" | grep -E '^write IOPS +IOPS +.* not tested \(derived\)$' || fail "IOPS row"
+grep -E '^write latency p99 +us +9\.15 +9\.15 +\+0\.0% same \(no variation\)$' <<< "$out" || fail "p99 row"
+grep -E '^write IOPS +IOPS +.* not tested \(derived\)$' <<< "$out" || fail "IOPS row"
 grep -q 'The results do not differ\|What differs' <<<"$out" || fail "no differences section"
 ok "exact deltas and marks"
 
 out=$(fsb compare a.json a2.json) || fail "identical exit $?"
-n=$(echo "$out" | grep -cE '(better|worse|changed|undecided)( |$)')
+n=$(grep -cE '(better|worse|changed|undecided)( |$)' <<< "$out")
 [ "$n" = 0 ] || fail "identical runs show $n differences"
-! echo "$out" | grep -q 'no difference' || fail "'no difference' is not a verdict"
+! grep -q 'no difference' <<< "$out" || fail "'no difference' is not a verdict"
 # identical spread 2 %: the 90 % interval of the ratio is well within +-5 %
-echo "$out" | grep -E '^write rate .* \+0\.0% equivalent x1 \[0\.966, 1\.04\]$' || fail "identical: equivalent"
-[ "$(echo "$out" | grep -c 'same (no variation)$')" -ge 30 ] || fail "identical runs: constant figures not 'same (no variation)'"
+grep -E '^write rate .* \+0\.0% equivalent x1 \[0\.966, 1\.04\]$' <<< "$out" || fail "identical: equivalent"
+[ "$(grep -c 'same (no variation)$' <<< "$out")" -ge 30 ] || fail "identical runs: constant figures not 'same (no variation)'"
 ok "identical runs: equivalent, constant figures untested"
 
 fsb compare a.json b-sync.json > diff.txt || fail "exit $?"
@@ -58,10 +59,10 @@ ok "what differs comes first"
 jq -c 'del(.runs) + .runs[0]' a.json > a1.json
 jq -c 'del(.runs) + .runs[0] | .phases[0].rate_mib_per_s = 110' a.json > b1.json
 out=$(fsb compare a1.json b1.json) || fail "single exit $?"
-echo "$out" | grep -E '^write rate +MiB/s +100\.0 +110\.0 +\+10\.0% undecided$' || fail "single-run row"
-echo "$out" | grep -q 'cannot be tested' || fail "no note on untested deltas"
+grep -E '^write rate +MiB/s +100\.0 +110\.0 +\+10\.0% undecided$' <<< "$out" || fail "single-run row"
+grep -q 'cannot be tested' <<< "$out" || fail "no note on untested deltas"
 # the note names the option, not one workload (tiotest and fs_mark both have --repeat)
-echo "$out" | grep -q '^(--repeat N gives every figure an interval)\.$' || fail "note: $out"
+grep -q '^(--repeat N gives every figure an interval)\.$' <<< "$out" || fail "note: $out"
 # a single run per side cannot be tested: never a failure by direction alone
 jq -c 'del(.runs) + .runs[0] | .phases[0].rate_mib_per_s = 50' a.json > w1.json
 expect_exit 0 fsb compare --fail-if-worse 10 a1.json w1.json > /dev/null

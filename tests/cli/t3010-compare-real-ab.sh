@@ -27,7 +27,8 @@ fsb fs_mark -d "$d/f" -L 2 -n 20 -s 0 -S 0 --repeat 3 --quiet --json fsm3.json -
 jq -e '(.runs | length) == 3' tio3.json fsm3.json > /dev/null || fail "the real results do not have 3 runs each"
 jq -e 'has("runs") | not' tio1.json > /dev/null || fail "a single run is not at the top level"
 
-json_list() { printf '%s\n' "$@" | jq -s -c .; }
+# the numbers as a JSON array by bash (it was a jq more per file: ~50 ms of CPU each)
+json_list() { local IFS=,; echo "[$*]"; }
 # tio FILE LABEL RATE...: FILE with its label set and, run by run, the write phase's rate
 tio() {
     local f=$1 l=$2; shift 2

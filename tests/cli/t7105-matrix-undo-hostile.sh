@@ -32,13 +32,18 @@ mkfs.ext4 -q -F "$L" && mkdir "$V/mnt" && mount "$L" "$V/mnt" && echo data > "$V
 fdev=$(stat -c %d "$V/file") fino=$(stat -c %i "$V/file") f2ino=$(stat -c %i "$V/file2")
 odev=$(stat -c %d "$V/other.img") oino=$(stat -c %i "$V/other.img")
 
+# holds FILE TEXT: FILE is the one line TEXT (read by bash: a cat each was 36 processes)
+holds() {
+    local l
+    mapfile -t l < "$1" 2> /dev/null && [ ${#l[@]} = 1 ] && [ "${l[0]}" = "$2" ]
+}
 intact() {
-    [ "$(cat "$V/file")" = secret ] || fail "$1: the victim file: $(cat "$V/file" 2>&1)"
-    [ "$(cat "$V/file2")" = secret ] || fail "$1: the second victim file: $(cat "$V/file2" 2>&1)"
+    holds "$V/file" secret || fail "$1: the victim file: $(cat "$V/file" 2>&1)"
+    holds "$V/file2" secret || fail "$1: the second victim file: $(cat "$V/file2" 2>&1)"
     [ -d "$V/dir" ] || fail "$1: removed the victim folder"
-    mountpoint -q "$V/mnt" && [ "$(cat "$V/mnt/data")" = data ] || fail "$1: unmounted the victim mount"
+    mountpoint -q "$V/mnt" && holds "$V/mnt/data" data || fail "$1: unmounted the victim mount"
     losetup "$L" > /dev/null 2>&1 || fail "$1: detached the victim loop device"
-    [ "$(cat $K)" = "$old" ] || fail "$1: changed $K to $(cat $K)"
+    holds $K "$old" || fail "$1: changed $K to $(cat $K)"
 }
 
 # a manifest aimed at the victims (the identities in it are right: only its author is wrong)

@@ -53,7 +53,7 @@ trap _lib_cleanup EXIT
 [ $rc = 130 ] || fail "the first experiment: exit $rc: $(tail -3 aerr)"
 [ "$(cat $K)" = "$old" ] || fail "$K not restored after the first: $(cat $K)"
 fsb matrix --fs ext4 --knob $K=44 --repeat 1 --size 64 --max-other-cpu 100 --no-db -o "$SCRATCH/b" \
-    -- tiotest -t 1 -f 8 > bout 2> berr || fail "the second after the first: exit $?: $(cat berr)"
+    -- tiotest -t 1 -f 8 -r 10 > bout 2> berr || fail "the second after the first: exit $?: $(cat berr)"
 [ "$(cat $K)" = "$old" ] || fail "$K not restored after the second: $(cat $K)"
 ! grep -lqx "$a" /run/fsbench/knobs/* 2> /dev/null || fail "a lock file left: $(grep -lx "$a" /run/fsbench/knobs/*)"
 

@@ -13,7 +13,7 @@ export TMPDIR=$SCRATCH/tmp
 mkdir -p "$TMPDIR"
 
 fsb matrix --fs ext4,xfs --mount-opts defaults --mount-opts noatime --fresh never --repeat 2 --size 300 \
-    --no-db -o r -- tiotest -t 1 -f 4 -b 4096 > out 2> err || fail "exit $?: $(cat err)"
+    --no-db -o r -- tiotest -t 1 -f 4 -r 10 -b 4096 > out 2> err || fail "exit $?: $(cat err)"
 M=r/manifest.json
 # the manifest's figures with one jq, the 8 runs' mounts with one more (a jq costs ~50 ms of CPU)
 jq_read v $M '.mkfs_count == 2 and .experiment.fresh == "never"' \
