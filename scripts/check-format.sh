@@ -17,7 +17,10 @@ while [ $# -gt 0 ]; do
     esac
 done
 cd "$(dirname "$0")/.."
-command -v clang-format >/dev/null 2>&1 && git clang-format -h >/dev/null 2>&1 ||
+# git clang-format is a Python script on PATH or in git's exec path: looked for, not run (its
+# -h started Python, most of a check's CPU)
+command -v clang-format >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1 &&
+    { command -v git-clang-format || [ -x "$(git --exec-path)/git-clang-format" ]; } >/dev/null 2>&1 ||
     { echo "skip: format: no clang-format / git clang-format (deps.txt test stage)" >&2; exit 77; }
 git rev-parse --verify -q HEAD >/dev/null || { echo "skip: format: not a git work tree" >&2; exit 77; }
 if [ $# -gt 0 ]; then
@@ -28,6 +31,11 @@ else
         base=$(git rev-parse -q --verify HEAD^ 2>/dev/null) ||
             { echo "format: nothing to check (one commit)"; exit 0; }
     fi
+fi
+# no C line changed (git clang-format's own answer then, after starting Python)
+if git diff --quiet "$base" -- '*.c' '*.h'; then
+    [ -n "$fix" ] || echo "format: the lines changed since $(git rev-parse --short "$base") follow .clang-format"
+    exit 0
 fi
 if [ -n "$fix" ]; then
     git clang-format -q "$base" -- '*.c' '*.h' || true

@@ -7,7 +7,24 @@
 # usage: scripts/mkcompletion.sh ./fsbench bash|zsh > FILE
 set -eu
 bin=$1 shell=$2
-words() { tr '\n' ' ' | sed 's/  */ /g; s/^ //; s/ $//'; }
+# checked before the binary is asked anything (a dozen runs of it)
+case $shell in
+bash|zsh) ;;
+*)
+    echo "usage: scripts/mkcompletion.sh ./fsbench bash|zsh" >&2
+    exit 2 ;;
+esac
+# words: the lines on stdin as one line of words, one space apart, with the shell's own read
+# and no process (it runs once per command); always in a $(...), which keeps its variables
+# and set -f
+words() {
+    w=
+    while read -r l; do w="$w $l"; done
+    set -f
+    # shellcheck disable=SC2086
+    set -- $w
+    printf '%s' "$*"
+}
 commands=$("$bin" list | words)
 workloads=$("$bin" list workloads | words)
 engines=$("$bin" list engines | awk '/^[^ ]/ { print $1 }' | words)
@@ -129,7 +146,4 @@ HEAD
 _fsbench "$@"
 BODY
     ;;
-*)
-    echo "usage: scripts/mkcompletion.sh ./fsbench bash|zsh" >&2
-    exit 2 ;;
 esac

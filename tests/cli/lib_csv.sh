@@ -21,20 +21,24 @@ csv_vs_json() {
 # csv_cmp CSV EXPECTED LABELS: the CSV's data rows equal EXPECTED's, the first LABELS cells
 # as text, the others as numbers (to 9 significant digits; empty on both sides is absent)
 csv_cmp() {
-    local csv=$1 exp=$2 labels=$3
-    [ "$(tail -n +2 "$csv" | wc -l)" = "$(wc -l < "$exp")" ] || fail "$csv: $(tail -n +2 "$csv" | wc -l) rows, the JSON has $(wc -l < "$exp")"
-    paste -d '\n' <(tail -n +2 "$csv") "$exp" | awk -F, -v labels="$labels" '
-        NR % 2 { split($0, c, ","); n = NF; next }
+    local csv=$1 exp=$2 labels=$3 c e
+    # the rows counted and paired in the shell and one awk (tail, wc and paste were 6 processes)
+    mapfile -t c < "$csv"
+    mapfile -t e < "$exp"
+    [ $((${#c[@]} - 1)) = "${#e[@]}" ] || fail "$csv: $((${#c[@]} - 1)) rows, the JSON has ${#e[@]}"
+    awk -F, -v labels="$labels" '
+        NR == FNR { if (FNR > 1) row[FNR - 1] = $0; next }
         {
-            if (NF != n) { print "row " NR/2 ": " n " cells, expected " NF; bad = 1; next }
+            n = split(row[FNR], c, ",")
+            if (NF != n) { print "row " FNR ": " n " cells, expected " NF; bad = 1; next }
             for (i = 1; i <= NF; i++) {
-                if (i <= labels) { if (c[i] != $i) { print "row " NR/2 " cell " i ": " c[i] " != " $i; bad = 1 } continue }
+                if (i <= labels) { if (c[i] != $i) { print "row " FNR " cell " i ": " c[i] " != " $i; bad = 1 } continue }
                 if (c[i] == "" && $i == "") continue
                 d = c[i] - $i; if (d < 0) d = -d; m = $i < 0 ? -$i : $i
-                if (c[i] == "" || $i == "" || d > 1e-9 * m) { print "row " NR/2 " cell " i ": csv " c[i] " json " $i; bad = 1 }
+                if (c[i] == "" || $i == "" || d > 1e-9 * m) { print "row " FNR " cell " i ": csv " c[i] " json " $i; bad = 1 }
             }
         }
-        END { exit bad }' || fail "$csv differs from the JSON"
+        END { exit bad }' "$csv" "$exp" || fail "$csv differs from the JSON"
 }
 
 # csv_vs_json_run CSV JSON JQPATHS...: one row per run (mdtest), the run's number and then its

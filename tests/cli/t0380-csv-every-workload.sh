@@ -10,12 +10,14 @@ need_cmd jq
 . "$TESTS_DIR/cli/lib_csv.sh"
 mkdir -p d fm
 
-for w in $(fsb list workloads); do
-    v=$(echo "$w" | tr 'a-z' 'A-Z')_CSV_PATHS
+workloads=$(fsb list workloads) || fail "fsbench list workloads"
+for w in $workloads; do
+    v=${w^^}_CSV_PATHS
     declare -p "$v" > /dev/null 2>&1 || fail "workload $w: no CSV check (lib_csv.sh has no $v)"
-    fsb "$w" --help | grep -q -- '--csv=FILE' || fail "workload $w: no --csv in its --help"
+    fsb "$w" --help > help || fail "$w --help"
+    [[ $(< help) == *--csv=FILE* ]] || fail "workload $w: no --csv in its --help"
 done
-ok "every workload ($(fsb list workloads | tr '\n' ' ')) has its CSV checked"
+ok "every workload ($(echo $workloads)) has its CSV checked"
 
 fsb tiotest -t 2 -f 2 -r 50 -b 4096 -d d --quiet --repeat 2 --json t.json --csv t.csv > out 2> err || fail "tiotest: $(cat err)"
 [ "$(tail -n +2 t.csv | cut -d, -f1,2 | tr '\n' ' ')" = "1,write 1,random_write 1,read 1,random_read 2,write 2,random_write 2,read 2,random_read " ] ||

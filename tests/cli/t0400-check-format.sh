@@ -9,7 +9,9 @@
 unsanitized_only
 need_cmd git
 need_cmd clang-format
-git clang-format -h > /dev/null 2>&1 || skip "no git clang-format"
+need_cmd python3
+{ command -v git-clang-format || [ -x "$(git --exec-path)/git-clang-format" ]; } > /dev/null 2>&1 ||
+    skip "no git clang-format"
 TOP=$(cd "$TESTS_DIR/.." && pwd)
 R=$SCRATCH/repo
 mkdir -p "$R/scripts"

@@ -10,19 +10,26 @@ need_cmd jq
 DIR=$SCRATCH/d
 mkdir -p "$DIR"
 
+# random_write_streamed FILE: FILE (--stream) has a random write line: the run is inside it
+random_write_streamed() {
+    local l
+    [ -e "$1" ] && mapfile -t l < "$1" && [[ "${l[*]}" == *'"phase":"random_write"'* ]]
+}
+
 # interrupt SIG CODE ARGS...: start, wait until mid random write, signal, check
 interrupt() {
     local sig=$1 code=$2 pid rc i; shift 2
-    "$FSBENCH" tiotest -t 2 -f 4 -r 1000000000 -d "$DIR" "$@" > "$SCRATCH/out" 2> "$SCRATCH/err" &
+    rm -f "$SCRATCH/s.jsonl"
+    "$FSBENCH" tiotest -t 2 -f 4 -r 1000000000 -d "$DIR" --interval 20ms --stream "$SCRATCH/s.jsonl" "$@" \
+        > "$SCRATCH/out" 2> "$SCRATCH/err" &
     pid=$!
-    # the files exist from setup on; the write phase of 8 MiB takes milliseconds, so one
-    # second after the files appear the run is inside the (endless) random write
-    for i in $(seq 100); do
-        [ -n "$(ls -A "$DIR")" ] && break
-        nap 0.05
+    # the (endless) random write is under way once the stream has a line of it: the run at
+    # full speed for a second after its files appeared was most of this test's CPU
+    for i in $(seq 1000); do
+        random_write_streamed "$SCRATCH/s.jsonl" && break
+        nap 0.01
     done
-    [ -n "$(ls -A "$DIR")" ] || { kill -KILL $pid; fail "the run did not create its files"; }
-    sleep 1
+    random_write_streamed "$SCRATCH/s.jsonl" || { kill -KILL $pid; fail "no random write after 10 s: $(cat "$SCRATCH/err")"; }
     kill -0 $pid 2> /dev/null || fail "the run ended before the signal: $(cat "$SCRATCH/err")"
     kill -"$sig" $pid
     for i in $(seq 100); do kill -0 $pid 2> /dev/null || break; nap 0.05; done
@@ -52,11 +59,18 @@ jq -e '.complete == false and (.stop_reason | test("SIGTERM|signal 15")) and .er
     fail "SIGTERM: JSON: $(jq -c '{complete, stop_reason, error, p: [.phases[] | {name, complete, ops}]}' "$SCRATCH/r.json")"
 ok "SIGTERM: exit 143, terse partial results, JSON incomplete, no files"
 
-# under nohup SIGHUP is ignored on purpose: a hangup must not stop the run (it did: exit 129)
-nohup "$FSBENCH" tiotest -t 1 -f 4 -r 300000 -T -d "$DIR" > "$SCRATCH/out" 2> "$SCRATCH/err" &
+# under nohup SIGHUP is ignored on purpose: a hangup must not stop the run (it did: exit 129).
+# The hangup is sent inside the random write, and the run cannot end before it: the hook after
+# that phase waits (at most 10 s) for the test to have sent it (before: -r 300000, long enough
+# under most loads, was a second of CPU, and a run ended before the kill passed unseen)
+rm -f "$SCRATCH/s.jsonl" "$SCRATCH/hup"
+nohup "$FSBENCH" tiotest -t 1 -f 4 -r 20000 -T -d "$DIR" --interval 20ms --stream "$SCRATCH/s.jsonl" \
+    --between-phases "[ \"\$FSBENCH_PHASE_DONE\" != random_write ] ||
+        for i in \$(seq 1000); do [ -e '$SCRATCH/hup' ] && break; sleep 0.01; done" > "$SCRATCH/out" 2> "$SCRATCH/err" &
 pid=$!
-for i in $(seq 100); do [ -n "$(ls -A "$DIR")" ] && break; nap 0.05; done
-kill -HUP $pid 2> /dev/null
+for i in $(seq 1000); do random_write_streamed "$SCRATCH/s.jsonl" && break; nap 0.01; done
+kill -HUP $pid || fail "nohup + SIGHUP: the run was gone before the hangup: $(cat "$SCRATCH/err")"
+touch "$SCRATCH/hup"
 wait $pid; rc=$?
 [ "$rc" = 0 ] || fail "nohup + SIGHUP: exit $rc, expected 0: $(cat "$SCRATCH/err")"
 [ -z "$(ls -A "$DIR")" ] || fail "nohup + SIGHUP: files left: $(ls -A "$DIR")"
