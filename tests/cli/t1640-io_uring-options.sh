@@ -71,10 +71,13 @@ ok "fs_mark --io_uring-sqpoll: -S 1 ring ops"
 
 refused() {   # refused STATUS RE WORKLOAD ARGS...
     local want=$1 re=$2 w=$3 rc; shift 3
+    local -a lines
     "$FSBENCH" "$w" -d "$DIR" "$@" > "$SCRATCH/out" 2> "$SCRATCH/err"; rc=$?
     [ "$rc" = "$want" ] || fail "$w $*: exit $rc, expected $want: $(cat "$SCRATCH/err")"
-    [ "$(wc -l < "$SCRATCH/err")" = 1 ] && grep -Eq -- "$re" "$SCRATCH/err" || fail "$w $*: stderr: $(cat "$SCRATCH/err")"
-    [ -z "$(ls -A "$DIR")" ] || fail "$w $*: created $(ls -A "$DIR")"
+    # read by the shell, not by wc, grep and ls (=~ is grep -E's regular expression)
+    mapfile -t lines < "$SCRATCH/err"
+    [ "${#lines[@]}" = 1 ] && [[ ${lines[0]} =~ $re ]] || fail "$w $*: stderr: $(cat "$SCRATCH/err")"
+    ! has_entries "$DIR" || fail "$w $*: created $(ls -A "$DIR")"
 }
 refused 3 "option --hipri: '.*' is on tmpfs, not on a block device" tiotest --engine io_uring --hipri -X -t 1 -f 1
 refused 2 "option --hipri: polled completion is for O_DIRECT transfers \(add -X\)" tiotest --engine io_uring --hipri -t 1 -f 1
