@@ -37,9 +37,9 @@ kill -STOP "$r1" || fail "cannot stop rank 1"
 
 # cpu_ticks PID: utime + stime (fields 14 and 15; 12 and 13 after the name's ")") in $ticks
 cpu_ticks() {
-    local line
+    local line f
     read -r line < "/proc/$1/stat" || fail "cannot read /proc/$1/stat"
-    local -a f=(${line##*) })
+    read -r -a f <<< "${line##*) }"
     ticks=$((f[11] + f[12]))
 }
 hz=$(getconf CLK_TCK)
