@@ -159,13 +159,26 @@ unit: $(UNIT_BINS)
 # Every test: unit programs, then the numbered CLI scripts. One summary line at the end.
 # The build's packages first (installed when root), then a make that sees them.
 check: deps
-	$(Q)$(MAKE) $(SUBMAKE_J) --no-print-directory all unit $(TEST_BIN)
+	$(Q)$(MAKE) $(SUBMAKE_J) --no-print-directory all unit $(TEST_BIN) $(BENCH_HELPERS)
 	$(Q)scripts/deps.sh test
 	$(Q)scripts/deps.sh mpi
 	@# fsbench-mpi, now that the mpi stage is there (a new make sees mpicc)
 	$(Q)$(MAKE) $(SUBMAKE_J) --no-print-directory mpi-if-any
 	$(Q)FSBENCH=$(abspath $(BIN)) FSBENCH_TEST=$(abspath $(TEST_BIN)) FSBENCH_MPI=$(abspath $(MPI_BIN)) \
 		BUILD=$(abspath $(BUILD)) tests/run.sh $(UNIT_BINS) $(filter-out $(PACKAGE_CLI),$(wildcard tests/cli/t*.sh))
+
+# The bench helpers that CLI tests run, built once for the suite (a test that finds one older than
+# its source builds its own: lib.sh maxrss_tool, t1980, t1985), with the bench scripts' build
+# lines (-Werror: the tests checked that they build warning-free). Never sanitized: they time or
+# measure fsbench, they are not fsbench.
+BENCH_HELPERS := $(BUILD)/bench/maxrss $(BUILD)/bench/bare_tiotest
+$(BUILD)/bench/maxrss: bench/maxrss.c
+	@mkdir -p $(@D)
+	$(Q)$(CC) -O2 -o $@ $<
+$(BUILD)/bench/bare_tiotest: bench/bare_tiotest.c src/core/clock.c src/core/clock.h
+	@mkdir -p $(@D)
+	$(Q)$(CC) -O2 -std=gnu11 -D_GNU_SOURCE -iquote src -Wall -Wextra -Werror -o $@ \
+		bench/bare_tiotest.c src/core/clock.c
 
 # The packaging test apart: it builds the .debs from a copy of the tree with dpkg-buildpackage
 # (a whole -O2 build, lintian, dpkg -i and --purge: 5 minutes of CI, 2.5 of CPU), longer than

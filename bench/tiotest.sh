@@ -28,7 +28,9 @@
 # machine differ by 25-30 % in speed, and unpinned the contenders land on either, see
 # bench/README.md "Which CPU"),
 # FIO_EXTEND=1 (one more contender, fio_ext: fio with fallocate=none, the write phase extending an
-# empty file, run in the same rotation to show what that difference is worth).
+# empty file, run in the same rotation to show what that difference is worth),
+# BENCH_SMOKE=1 (a run of the script itself, as its test makes: ROUNDS may be below 5, down to 1;
+# figures from so few rounds mean nothing, and the first line says so).
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 FSBENCH=${1:-$ROOT/fsbench}
@@ -53,7 +55,9 @@ die() { echo "bench/tiotest.sh: $*" >&2; exit 1; }
 [ -x "$FSBENCH" ] || die "no fsbench binary at $FSBENCH (run make first)"
 [ -z "$BASELINE" ] || [ -x "$BASELINE" ] || die "no baseline binary at $BASELINE"
 command -v jq >/dev/null || die "needs jq"
-[ "$ROUNDS" -ge 5 ] 2>/dev/null || die "ROUNDS must be at least 5"
+MIN_ROUNDS=5
+[ -n "${BENCH_SMOKE:-}" ] && MIN_ROUNDS=1
+[ "$ROUNDS" -ge "$MIN_ROUNDS" ] 2>/dev/null || die "ROUNDS must be at least $MIN_ROUNDS"
 [ -d "$DIR" ] && [ -w "$DIR" ] || die "$DIR is not a writable directory"
 SKIP=""   # fsbench's -k for the phases not in PHASES
 k=0
@@ -120,15 +124,22 @@ fio_job none > "$TMP/job_ext.fio"
 run_tiotest() {   # run_tiotest BINARY LABEL
     "${ON[@]}" "$1" tiotest --quiet -t 1 -f "$SIZE_MIB" -b "$BS" -r "$ROPS" $SKIP -d "$DIR" \
         --json "$TMP/fsb.json" >/dev/null || die "$2 tiotest failed"
-    jq -r .environment.latency_clock "$TMP/fsb.json" > "$TMP/$2.clock"
-    jq -r --arg c "$2" '.phases[] | "\($c) \(.name) \(.iops) \((.cpu_usr_s + .cpu_sys_s) / .ops)"' "$TMP/fsb.json" >> "$RAWF"
+    # one jq (~50 ms of CPU a start): the clock, then a raw line per phase
+    local lines
+    mapfile -t lines < <(jq -r --arg c "$2" '.environment.latency_clock,
+        (.phases[] | "\($c) \(.name) \(.iops) \((.cpu_usr_s + .cpu_sys_s) / .ops)")' "$TMP/fsb.json")
+    [ ${#lines[@]} -ge 2 ] || die "$2: no phases in its JSON"
+    echo "${lines[0]}" > "$TMP/$2.clock"
+    printf '%s\n' "${lines[@]:1}" >> "$RAWF"
 }
 run_fsbench() { run_tiotest "$FSBENCH" fsbench; }
 run_baseline() { run_tiotest "$TMP/baseline" baseline; }
 run_bare() {   # the first line names the latency clock, then one line per phase
     BARE_PHASES=$PHASES "${ON[@]}" "$BARE" "$DIR" "$SIZE_MIB" "$BS" "$ROPS" > "$TMP/bare.out" ||
         die "bare loop failed"
-    head -1 "$TMP/bare.out" | cut -d' ' -f2 > "$TMP/bare.clock"
+    local clock
+    read -r _ clock _ < "$TMP/bare.out"
+    echo "$clock" > "$TMP/bare.clock"
     awk 'NR > 1 { print "bare", $1, $4, $5 / 1e9 / $2 }' "$TMP/bare.out" >> "$RAWF"
 }
 run_untimed() {
@@ -153,7 +164,7 @@ CONTENDERS="fsbench bare untimed"
 [ -n "$BASELINE" ] && CONTENDERS="fsbench baseline bare untimed"
 [ -n "$FIO" ] && CONTENDERS="$CONTENDERS fio"
 [ -n "$FIO" ] && [ -n "$FIO_EXTEND" ] && CONTENDERS="$CONTENDERS fio_ext"
-echo "bench/tiotest.sh: $ROUNDS rounds of: $CONTENDERS (order rotates each round), phases: $PHASES"
+echo "bench/tiotest.sh: $ROUNDS rounds of: $CONTENDERS (order rotates each round), phases: $PHASES${BENCH_SMOKE:+ (BENCH_SMOKE: a test of the script, its figures mean nothing)}"
 echo "  load at the start (uptime): $(uptime | sed 's/.*load average: //')${PIN:+, every contender under taskset -c $PIN}"
 echo "  fsbench: $FSBENCH_SRC (copy) tiotest -t 1 -f $SIZE_MIB -b $BS -r $ROPS$SKIP -d $DIR --json FILE"
 [ -n "$BASELINE" ] && echo "  baseline: $BASELINE (copy), the same command"

@@ -27,34 +27,53 @@ trap cleanup EXIT
 mpirun --oversubscribe --allow-run-as-root --bind-to none -np 2 "$FSBENCH_MPI" tiotest --mpi-timeout 120s \
     -t 1 -f 64 -r 500000 -k 3 -d "$D" --json r.json < /dev/null > out 2> err &
 pid=$!
-for i in $(seq 3000); do
-    [ -n "$(ls -A "$D/rank.1" 2>/dev/null)" ] && r1=$(rank_pid $pid 1) && r0=$(rank_pid $pid 0) && break
-    sleep 0.01
+# builtins a turn (has_entries, nap): an ls and a sleep a turn were most of this test's CPU
+for ((i = 0; i < 3000; i++)); do
+    has_entries "$D/rank.1" && r1=$(rank_pid $pid 1) && r0=$(rank_pid $pid 0) && break
+    nap 0.01
 done
 [ -n "$r1" ] && [ -n "${r0:-}" ] || fail "rank 1 never started: $(cat err)"
 kill -STOP "$r1" || fail "cannot stop rank 1"
 
-cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+# cpu_ticks PID: utime + stime (fields 14 and 15; 12 and 13 after the name's ")") in $ticks
+cpu_ticks() {
+    local line f
+    read -r line < "/proc/$1/stat" || fail "cannot read /proc/$1/stat"
+    read -r -a f <<< "${line##*) }"
+    ticks=$((f[11] + f[12]))
+}
 hz=$(getconf CLK_TCK)
 # rank 0 waits once every one of its threads but the main one (which polls) sleeps, 10 looks
 # in a row 0.1 s apart (a working rank's worker is running or runnable, the more so on a busy
 # host; a parked one sleeps)
+# (read by the shell: the state is the field after the ")" that ends the thread's name)
+all_asleep() {
+    local f line rest
+    for f in /proc/"$r0"/task/*/stat; do
+        [ "$f" = "/proc/$r0/task/$r0/stat" ] && continue
+        line=
+        read -r line < "$f" 2>/dev/null || [ -n "$line" ] || continue
+        rest=${line##*) }
+        [ "${rest%% *}" = S ] || return 1
+    done
+    return 0
+}
 asleep=0
-for i in $(seq 900); do
+for ((i = 0; i < 900; i++)); do
     [ -d "/proc/$r0" ] || fail "rank 0 is gone: $(cat err)"
-    if [ -z "$(cat /proc/"$r0"/task/*/stat 2>/dev/null | awk -v m="$r0" '$1 != m && $3 != "S"')" ]; then
+    if all_asleep; then
         asleep=$((asleep + 1))
         [ $asleep -ge 10 ] && break
     else
         asleep=0
     fi
-    sleep 0.1
+    nap 0.1
 done
 [ $asleep -ge 10 ] || fail "rank 0 never waited (rank 1 stopped for 90 s)"
-a=$(cpu_ticks "$r0") t0=$(date +%s%N)
-sleep 2
-b=$(cpu_ticks "$r0") t1=$(date +%s%N)
-pct=$(awk -v a="$a" -v b="$b" -v t0="$t0" -v t1="$t1" -v hz="$hz" 'BEGIN { printf "%.1f", (b - a) / hz / ((t1 - t0) / 1e9) * 100 }')
+cpu_ticks "$r0"; a=$ticks t0=${EPOCHREALTIME/[.,]/}
+nap 2
+cpu_ticks "$r0"; b=$ticks t1=${EPOCHREALTIME/[.,]/}
+pct=$(awk -v a="$a" -v b="$b" -v t0="$t0" -v t1="$t1" -v hz="$hz" 'BEGIN { printf "%.1f", (b - a) / hz / ((t1 - t0) / 1e6) * 100 }')
 kill -CONT "$r1"
 r1=
 wait $pid; rc=$?

@@ -55,7 +55,8 @@ check_methods() {   # check_methods WHERE DEPTH...
         for depth in "$@"; do
             fsb fs_mark -d "$where/b" -l log -S $S $EXTRA --engine io_uring --iodepth $depth --json b$depth.json \
                 > out 2> err || fail "io_uring -S $S depth $depth: $(cat err)"
-            [ -z "$(not_warnings err)" ] || fail "io_uring -S $S depth $depth: stderr: $(cat err)"
+            # (an empty stderr needs no grep: 42 runs)
+            [ ! -s err ] || [ -z "$(not_warnings err)" ] || fail "io_uring -S $S depth $depth: stderr: $(cat err)"
             [ ! -e "$where/a" ] && [ ! -e "$where/b" ] || fail "-S $S: files left behind"
         done
         mapfile -t res < <(jq -n --argjson w "$w" --argjson ds "[${dj%,}]" --argjson F $F '
@@ -129,9 +130,11 @@ ok "SIGINT with chains in flight: exit 130, nothing left"
 
 cannot() {   # cannot RE ARGS...
     local re=$1 rc; shift
+    local -a lines
     "$FSBENCH" fs_mark -d "$T/x" -l badlog -n 5 --engine io_uring "$@" > out 2> err; rc=$?
     [ "$rc" = 3 ] || fail "$*: exit $rc, expected 3: $(cat err)"
-    [ "$(wc -l < err)" = 1 ] && grep -Eq -- "$re" err || fail "$*: stderr: $(cat err)"
+    mapfile -t lines < err
+    [ "${#lines[@]}" = 1 ] && [[ ${lines[0]} =~ $re ]] || fail "$*: stderr: $(cat err)"
     [ ! -e "$T/x" ] && [ ! -e badlog ] || fail "$*: created something"
 }
 FSBENCH_URING_MISSING=fsetxattr cannot "needs IORING_OP_FSETXATTR \(Linux 5\.19\); this kernel \(.*\) does not have it"
