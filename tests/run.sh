@@ -19,6 +19,12 @@
 set -u
 logdir=${BUILD:-build}/test-logs
 mkdir -p "$logdir"
+case $logdir in /*) ;; *) logdir=$PWD/$logdir ;; esac
+# python3 is Debian's for every test (lib.sh's reason), linked here once: lib.sh then finds it
+# without a link of its own per test (a mkdir and an ln each)
+if [ -x /usr/bin/python3 ] && { ! hash python3 2>/dev/null || ! [ "${BASH_CMDS[python3]}" -ef /usr/bin/python3 ]; }; then
+    mkdir -p "$logdir/.bin" && ln -sfn /usr/bin/python3 "$logdir/.bin/python3" && export PATH=$logdir/.bin:$PATH
+fi
 jobs=${TEST_JOBS:-$(( $(nproc) * 2 ))}
 [ "$jobs" -gt 4 ] && [ -z "${TEST_JOBS:-}" ] && jobs=4
 case $jobs in ''|*[!0-9]*|0) echo "tests/run.sh: TEST_JOBS must be a positive number" >&2; exit 2 ;; esac
@@ -30,10 +36,11 @@ declare -A group=()        # test path -> its exclusive NAME
 declare -A busy=()         # exclusive NAME -> 1 while one of its tests runs
 declare -A known=()        # test name -> "seconds cpu" (test-times, then this run's)
 
-# run_one TEST: runs it with its log, then writes "rc seconds cpu" to the log's .rc file.
+# run_one TEST: runs it with its log, then writes "rc seconds" and bash's times to the log's
+# .rc file (report reads them: no awk and no file of its own per test).
 # Run in a subshell of its own: bash's times then counts this test's processes alone.
 run_one() {
-    local t=$1 name log start rc cpu
+    local t=$1 name log start rc
     name=${t##*/}
     log="$logdir/$name.log"
     start=$EPOCHSECONDS
@@ -42,22 +49,25 @@ run_one() {
     *) timeout 600 "$t" >"$log" 2>&1 ;;
     esac
     rc=$?
-    times > "$log.cpu"
-    # the second line: the children's user and system time, as 0m1.234s
-    cpu=$(awk 'NR == 2 { s = 0; for (i = 1; i <= 2; i++) { split($i, m, /[ms]/); s += m[1] * 60 + m[2] }
-                         printf "%.1f", s }' "$log.cpu")
-    rm -f "$log.cpu"
-    echo "$rc $(( $EPOCHSECONDS - start )) ${cpu:-0}" > "$log.rc"
+    { echo "$rc $((EPOCHSECONDS - start))"; times; } > "$log.rc"
+}
+
+# add_ms 0m1.234s: adds its milliseconds (bash's times format) to the caller's ms
+add_ms() {
+    local m=${1%%m*} r=${1#*m}
+    r=${r%s}
+    ms=$((ms + (10#$m * 60 + 10#${r%.*}) * 1000 + 10#${r#*.}))
 }
 
 # report TEST: reads its .rc file and prints its line
 report() {
-    local name log rc secs cpu
+    local name log rc secs cpu u s ms=0
     name=${1##*/}
     log="$logdir/$name.log"
-    read -r rc secs cpu < "$log.rc" || { rc=1 secs=0; }
-    rm -f "$log.rc"
-    cpu=${cpu:-0}
+    # the .rc file: "rc seconds", then times: the shell's, then the children's user and system
+    { read -r rc secs && read -r u s && read -r u s; } < "$log.rc" || { rc=${rc:-1} secs=${secs:-0}; }
+    case $u$s in *m*.*s*m*.*s) add_ms "$u"; add_ms "$s" ;; esac
+    cpu=$(( (ms + 50) / 100 / 10 )).$(( (ms + 50) / 100 % 10 ))
     [ "$rc" -eq 77 ] || took[$name]="$secs $cpu"
     case $cpu in *.[0-9]) cpu_tenths=$((cpu_tenths + 10#${cpu%.*} * 10 + ${cpu#*.})) ;; esac
     if [ "$rc" -eq 0 ]; then
@@ -113,9 +123,13 @@ for f in "$(dirname "$0")/test-times" "$times"; do
     [ -r "$f" ] && while read -r name s c; do known[$name]="$s${c:+ $c}"; done < "$f"
 done
 
+# the .rc files of an earlier run, in one rm (an rm per test cost ~12 ms of CPU each); report
+# leaves this run's, removed at the end
+stale=()
+for t in "$@"; do [ -e "$logdir/${t##*/}.log.rc" ] && stale+=("$logdir/${t##*/}.log.rc"); done
+[ ${#stale[@]} -eq 0 ] || rm -f "${stale[@]}"
 serial=() parallel=()
 for t in "$@"; do
-    rm -f "$logdir/${t##*/}.log.rc"
     if [ "$jobs" -gt 1 ] && [ "${hint[$t]:-}" = serial ]; then
         serial+=("$t")
     else
@@ -160,6 +174,9 @@ for t in "${serial[@]}"; do
     report "$t"
 done
 t_end=$EPOCHSECONDS
+rcs=()
+for t in "$@"; do rcs+=("$logdir/${t##*/}.log.rc"); done
+rm -f "${rcs[@]}"
 # the seconds of each test that ran (not skipped), for the next run's order
 for n in "${!took[@]}"; do known[$n]=${took[$n]}; done
 for n in "${!known[@]}"; do printf '%s %s\n' "$n" "${known[$n]}"; done | LC_ALL=C sort > "$times.tmp" &&

@@ -17,14 +17,16 @@ fsb matrix --fs ext4 --repeat 2 --size 768 --no-db --max-other-cpu 100 \
     --mpi "mpirun --oversubscribe --allow-run-as-root ${MPIRUN_OPTS[*]:-} -np 2" -o "$SCRATCH/r" \
     -- tiotest -t 1 -f 128 -r 2000 > out 2> err || fail "matrix --mpi exit $?: $(cat err)"
 M=$SCRATCH/r/manifest.json
-jq -e '[.runs[] | select(.warmup | not)] | length == 2' "$M" > /dev/null || fail "not 2 runs"
-jq -c '[.runs[] | .cpu]' "$M"
-jq -e '[.runs[] | select(.warmup | not) | .cpu.own_pct >= 3] | all' "$M" > /dev/null ||
-    fail "the ranks' CPU is not the run's own: $(jq -c '[.runs[].cpu]' "$M")"
+# the figures with one jq (jq_read; five before)
 # (own comes from the ranks' rusage, busy from /proc/stat: own may top busy by a point)
-jq -e '[.runs[] | select(.warmup | not) | .cpu.other_pct <= ([.cpu.busy_pct - .cpu.own_pct, 0] | max) + 0.2] | all' "$M" > /dev/null ||
-    fail "own CPU counted as other too: $(jq -c '[.runs[].cpu]' "$M")"
-jq -e '[.runs[] | select(.warmup | not) | .cpu.steal_pct | type == "number" and . >= 0] | all' "$M" > /dev/null ||
-    fail "no steal time recorded: $(jq -c '[.runs[].cpu]' "$M")"
+jq_read v "$M" '[.runs[] | select(.warmup | not)] | length == 2' '[.runs[] | .cpu]' \
+    '[.runs[] | select(.warmup | not) | .cpu.own_pct >= 3] | all' \
+    '[.runs[] | select(.warmup | not) | .cpu.other_pct <= ([.cpu.busy_pct - .cpu.own_pct, 0] | max) + 0.2] | all' \
+    '[.runs[] | select(.warmup | not) | .cpu.steal_pct | type == "number" and . >= 0] | all'
+[ "${v[0]}" = true ] || fail "not 2 runs"
+echo "${v[1]}"
+[ "${v[2]}" = true ] || fail "the ranks' CPU is not the run's own: ${v[1]}"
+[ "${v[3]}" = true ] || fail "own CPU counted as other too: ${v[1]}"
+[ "${v[4]}" = true ] || fail "no steal time recorded: ${v[1]}"
 ! grep -q "$SCRATCH" /proc/self/mountinfo || fail "a mount left"
 ok "--mpi: the job's ranks are the run's own CPU; steal time recorded"

@@ -18,36 +18,52 @@ grep -q '^Tiotest results for 8 concurrent io threads:$' out || fail "header: $(
 grep -Eq '^\| Write +16 MBs \|' out || fail "write row: $(grep Write out | head -1)"
 grep -Eq '^\| Random Read +9 MBs \|' out || fail "random read row (4 x 2 x 300 x 4 KiB): $(grep 'Random Read' out | head -1)"
 grep -q '^Per host (fsbench-mpi):' out || fail "no per-host rows with --percentiles"
-[ "$(jq '.mpi.nranks, .mpi.nhosts, .config.threads, .config.processes' r.json | tr '\n' ' ')" = "4 1 2 4 " ] ||
-    fail "job shape: $(jq -c '.mpi | {nranks, nhosts}' r.json)"
-for p in write random_write read random_read; do
+# the figures with one jq (jq_read), the histograms with another and one perl: a jq per
+# figure (~30) was most of this test's CPU. The diagnostics only on failure.
+export RANKDIR=$D
+phases=(write random_write read random_read)
+exprs=('[.mpi.nranks, .mpi.nhosts, .config.threads, .config.processes] | map(tostring) | join(" ")')
+for p in "${phases[@]}"; do
+    exprs+=(".phases[] | select(.name == \"$p\") | [.ops, .bytes, .latency.count, (.threads | length)]"
+        "[.mpi.ranks[].phases[] | select(.name == \"$p\") | .ops] | add")
+done
+for r in 0 1 2 3; do
+    exprs+=("[.phases[0].threads[].file | select(startswith(\$ENV.RANKDIR + \"/rank.$r/\"))] | length")
+done
+exprs+=('[.phases[0].threads[].file | capture("thr(?<n>[0-9]+)$").n | tonumber] | sort'
+    '[.mpi.phases[] | select(.start_skew_ns >= 0 and .window_ns > 0)] | length'
+    '.mpi.first_error')
+jq_read v r.json "${exprs[@]}"
+[ "${v[0]}" = "4 1 2 4" ] || fail "job shape: $(jq -c '.mpi | {nranks, nhosts}' r.json)"
+i=1
+for p in "${phases[@]}"; do
     case $p in random_*) n=$((4 * 2 * 300)) ;; *) n=$((4 * 2 * 512)) ;; esac
-    got=$(jq -c --arg p $p '.phases[] | select(.name == $p) | [.ops, .bytes, .latency.count, (.threads | length)]' r.json)
+    got=${v[i]}
     [ "$got" = "[$n,$((n * 4096)),$n,8]" ] || fail "$p: [ops, bytes, latency count, threads] $got, want [$n,$((n * 4096)),$n,8]"
-    # the job's histogram is the union of the four ranks'; the host's too
-    { jq -c --arg p $p '.phases[] | select(.name == $p) | .latency' r.json
-      jq -c --arg p $p '.mpi.ranks[].latency[] | select(.name == $p) | .latency' r.json; } |
-        perl "$TESTS_DIR/cli/hist_union.pl" || fail "$p: the job's histogram is not the ranks' union"
-    { jq -c --arg p $p '.mpi.hosts[0].latency[] | select(.name == $p) | .latency' r.json
-      jq -c --arg p $p '.mpi.ranks[].latency[] | select(.name == $p) | .latency' r.json; } |
-        perl "$TESTS_DIR/cli/hist_union.pl" || fail "$p: the host's histogram is not its ranks' union"
-    [ "$(jq --arg p $p '[.mpi.ranks[].phases[] | select(.name == $p) | .ops] | add' r.json)" = $n ] ||
-        fail "$p: per-rank ops do not add up"
+    [ "${v[i + 1]}" = $n ] || fail "$p: per-rank ops do not add up"
+    i=$((i + 2))
 done
 # each rank in its own directory, threads numbered across the job
 for r in 0 1 2 3; do
-    [ "$(jq --arg d "$D/rank.$r/" '[.phases[0].threads[].file | select(startswith($d))] | length' r.json)" = 2 ] ||
-        fail "rank $r's files: $(jq -c '[.phases[0].threads[].file]' r.json)"
+    [ "${v[i + r]}" = 2 ] || fail "rank $r's files: $(jq -c '[.phases[0].threads[].file]' r.json)"
 done
-[ "$(jq -c '[.phases[0].threads[].file | capture("thr(?<n>[0-9]+)$").n | tonumber] | sort' r.json)" = "[0,1,2,3,4,5,6,7]" ] ||
-    fail "thread numbers: $(jq -c '[.phases[0].threads[].file]' r.json)"
-[ -z "$(ls -A "$D")" ] || fail "left in $D: $(ls -A "$D")"
-[ "$(jq '[.mpi.phases[] | select(.start_skew_ns >= 0 and .window_ns > 0)] | length' r.json)" = 4 ] ||
-    fail "phase skews: $(jq -c .mpi.phases r.json)"
-[ "$(jq '.mpi.first_error' r.json)" = null ] || fail "first_error: $(jq .mpi.first_error r.json)"
+i=$((i + 4))
+[ "${v[i]}" = "[0,1,2,3,4,5,6,7]" ] || fail "thread numbers: $(jq -c '[.phases[0].threads[].file]' r.json)"
+# the job's histogram of each phase is the union of the four ranks'; the host's too
+jq -r '.phases as $ph | .mpi as $m | ("write", "random_write", "read", "random_read") as $p |
+    "# \($p): the job'"'"'s histogram is not the ranks'"'"' union",
+    ($ph[] | select(.name == $p) | .latency | tojson),
+    ($m.ranks[].latency[] | select(.name == $p) | .latency | tojson),
+    "# \($p): the host'"'"'s histogram is not its ranks'"'"' union",
+    ($m.hosts[0].latency[] | select(.name == $p) | .latency | tojson),
+    ($m.ranks[].latency[] | select(.name == $p) | .latency | tojson)' r.json > hists || fail "jq: the histograms"
+perl "$TESTS_DIR/cli/hist_union.pl" < hists > hists.out || fail "$(cat hists.out)"
+! has_entries "$D" || fail "left in $D: $(ls -A "$D")"
+[ "${v[i + 1]}" = 4 ] || fail "phase skews: $(jq -c .mpi.phases r.json)"
+[ "${v[i + 2]}" = null ] || fail "first_error: $(jq .mpi.first_error r.json)"
 
 # outside mpirun: one rank, the plain tiotest output
 "$FSBENCH_MPI" tiotest -t 2 -f 1 -r 100 -d "$D" > out1 2> err1 || fail "alone: exit $?: $(cat err1)"
 grep -q '^Tiotest results for 2 concurrent io threads:$' out1 || fail "alone: $(head -1 out1)"
-[ -z "$(ls -A "$D")" ] || fail "alone: left in $D: $(ls -A "$D")"
+! has_entries "$D" || fail "alone: left in $D: $(ls -A "$D")"
 ok "fsbench-mpi tiotest: 4 x 2 threads, totals, histogram union, per-rank directories"

@@ -22,10 +22,10 @@ start() {   # start NAME ARGS...: a job in the background, its directory NAME.d,
         < /dev/null > "$n.out" 2> "$n.err" &
 }
 
-ready() {   # ready DIR: every rank has files
+ready() {   # ready DIR: every rank has files (has_entries: no ls and subshell a look)
     local r
     for r in 0 1 2 3; do
-        [ -n "$(ls -A "$1/rank.$r" 2>/dev/null)" ] || return 1
+        has_entries "$1/rank.$r" || return 1
     done
 }
 
@@ -33,9 +33,9 @@ start fsm fs_mark -d "$SCRATCH/fsm.d" -t 2 -n 1000000 -s 0 -S 1 -l log
 fsm=$!
 start tio tiotest -t 2 -f 8 -r 100000000 -d "$SCRATCH/tio.d"
 tio=$!
-for i in $(seq 300); do
+for ((i = 0; i < 300; i++)); do
     ready "$SCRATCH/fsm.d" && ready "$SCRATCH/tio.d" && break
-    sleep 0.1
+    nap 0.1
 done
 sleep 0.5
 kill -INT $fsm $tio
@@ -47,10 +47,10 @@ wait $tio; rc_tio=$?
 [ $rc_fsm = 1 ] || fail "fs_mark: exit $rc_fsm after SIGINT, expected mpirun's 1"
 grep -q '^fsbench-mpi fs_mark: interrupted; removing the files' fsm.err || fail "fs_mark: stderr: $(cat fsm.err)"
 grep -q '^#.*Version 3\.3, 8 thread(s)' fsm.out || fail "fs_mark: no header: $(cat fsm.out)"
-[ -z "$(ls -A "$SCRATCH/fsm.d")" ] || fail "fs_mark: left: $(find "$SCRATCH/fsm.d" | head)"
+! has_entries "$SCRATCH/fsm.d" || fail "fs_mark: left: $(find "$SCRATCH/fsm.d" | head)"
 
 [ $rc_tio = 1 ] || fail "tiotest: exit $rc_tio after SIGINT, expected mpirun's 1"
 grep -q '^Tiotest results for 8 concurrent io threads:' tio.out || fail "tiotest: no tables: $(cat tio.err)"
 grep -q '^Results incomplete: the run stopped during' tio.out || fail "tiotest: $(tail -2 tio.out)"
-[ -z "$(ls -A "$SCRATCH/tio.d")" ] || fail "tiotest: left: $(find "$SCRATCH/tio.d" | head)"
+! has_entries "$SCRATCH/tio.d" || fail "tiotest: left: $(find "$SCRATCH/tio.d" | head)"
 ok "SIGINT to mpirun: every rank cleans up, rank 0 reports what completed"

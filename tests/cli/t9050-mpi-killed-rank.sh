@@ -14,18 +14,19 @@ mkdir "$D"
 mpirun --oversubscribe --allow-run-as-root --mca orte_abort_on_non_zero_status 0 -np 4 "$FSBENCH_MPI" \
     tiotest --mpi-timeout 3 -t 1 -f 8 -r 100000000 -d "$D" < /dev/null > out 2> err &
 pid=$!
-for i in $(seq 300); do
-    [ -n "$(ls -A "$D/rank.2" 2>/dev/null)" ] && victim=$(rank_pid $pid 2) && break
-    sleep 0.1
+# (has_entries and nap: no ls, subshell or sleep a look)
+for ((i = 0; i < 300; i++)); do
+    has_entries "$D/rank.2" && victim=$(rank_pid $pid 2) && break
+    nap 0.1
 done
 [ -n "${victim:-}" ] || { kill $pid; fail "rank 2 never started: $(cat err)"; }
 sleep 1
 kill -KILL "$victim"
 start=$(date +%s)
 # the bound: --mpi-timeout, the others' stop and cleanup, the report; a hang is caught here
-for i in $(seq 600); do
+for ((i = 0; i < 600; i++)); do
     kill -0 $pid 2>/dev/null || break
-    sleep 0.1
+    nap 0.1
 done
 if kill -0 $pid 2>/dev/null; then
     kill -KILL $pid $(pgrep -P $pid) 2>/dev/null

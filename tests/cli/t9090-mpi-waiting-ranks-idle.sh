@@ -27,7 +27,13 @@ trap cleanup EXIT
 
 cpu_ticks() { local s=0 p; for p in "$@"; do s=$((s + $(awk '{ print $14 + $15 }' "/proc/$p/stat"))); done; echo $s; }
 hz=$(getconf CLK_TCK)
-ntasks() { ls "/proc/$1/task" 2>/dev/null | wc -l; }
+# ntasks PID: its threads, in nt (a glob: the polling loops below forked a subshell, an ls and
+# a wc a look, and a sleep a turn, a few hundred turns: seconds of CPU beside the ranks)
+ntasks() {
+    local t=("/proc/$1/task/"*)
+    nt=${#t[@]}
+    [ -e "${t[0]}" ] || nt=0
+}
 
 # waiting MOMENT: one job of four ranks (the write phase only, 256 MiB a rank); rank 3 is
 # stopped at MOMENT ("in": once it has begun writing; "after": once its phase is over, its
@@ -41,24 +47,26 @@ waiting() {
     pid=$!
     r3=
     if [ "$moment" = in ]; then
-        for i in $(seq 3000); do
-            f=$(find "$D/rank.3" -type f 2>/dev/null | head -1)
+        for ((i = 0; i < 3000; i++)); do
+            f=
+            for f in "$D/rank.3/"*; do [ -f "$f" ] && break; f=; done
             if [ -n "$f" ] && [ "$(stat -c %b "$f" 2>/dev/null || echo 0)" -gt 0 ]; then
                 r3=$(rank_pid $pid 3) && break
             fi
-            sleep 0.01
+            nap 0.01
         done
         [ -n "$r3" ] || fail "rank 3 never began writing: $(cat err)"
     else
         # an idle rank has 4 threads (main, Open MPI's two, the watch thread), one in a
         # phase 2 more (worker, sampler): stopped when it is back to 4 after more
-        for i in $(seq 3000); do r3=$(rank_pid $pid 3) && break; sleep 0.01; done
+        for ((i = 0; i < 3000; i++)); do r3=$(rank_pid $pid 3) && break; nap 0.01; done
         [ -n "$r3" ] || fail "rank 3 never started: $(cat err)"
-        for i in $(seq 6000); do
-            n=$(ntasks $r3)
+        for ((i = 0; i < 6000; i++)); do
+            ntasks $r3
+            n=$nt
             [ "$n" -gt "$max" ] && max=$n
             [ "$max" -gt 4 ] && [ "$n" -le 4 ] && break
-            sleep 0.005
+            nap 0.005
         done
         [ "$max" -gt 4 ] && [ "$n" -le 4 ] || fail "rank 3 never ended its phase: $(cat err)"
     fi
@@ -67,16 +75,19 @@ waiting() {
     # the three wait once their workers are gone (4 threads each), 5 looks in a row 0.1 s
     # apart; "in" may still catch rank 3 after its phase (a 256 MiB write on tmpfs can end
     # before the search above sees it): the others then wait at the job's end, as in "after"
-    where=$([ "$(ntasks $r3)" -gt 4 ] && echo "in its phase" || echo "after its phase")
-    for i in $(seq 900); do
+    ntasks $r3
+    if [ "$nt" -gt 4 ]; then where="in its phase"; else where="after its phase"; fi
+    for ((i = 0; i < 900; i++)); do
         for p in $r0 $r1 $r2; do [ -d "/proc/$p" ] || fail "rank pid $p is gone: $(cat err)"; done
-        if [ "$(ntasks $r0)" -le 4 ] && [ "$(ntasks $r1)" -le 4 ] && [ "$(ntasks $r2)" -le 4 ]; then
+        waits=0
+        for p in $r0 $r1 $r2; do ntasks $p; [ "$nt" -le 4 ] && waits=$((waits + 1)); done
+        if [ $waits = 3 ]; then
             done_looks=$((done_looks + 1))
             [ $done_looks -ge 5 ] && break
         else
             done_looks=0
         fi
-        sleep 0.1
+        nap 0.1
     done
     [ $done_looks -ge 5 ] || fail "ranks 0-2 never finished their phase (rank 3 stopped for 90 s)"
     # what follows a phase (its record, the file removed, the result built) is work, not a wait

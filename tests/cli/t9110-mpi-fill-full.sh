@@ -24,17 +24,24 @@ for round in 1 2; do
     grep -q '^fsbench-mpi fs_mark: fill ended, the filesystem is full: ' err ||
         fail "round $round: no fill end: $(head -3 err)"
     ! grep -q 'ended its run before\|stopped by rank' err || fail "round $round: stderr: $(head -3 err)"
-    [ "$(jq -r '.end.reason' r.json)" = filesystem_full ] || fail "round $round: end: $(jq -c .end r.json)"
-    [ "$(jq -c '[.mpi.first_error, [.mpi.ranks[] | .error, .result]]' r.json)" = \
-      '[null,[null,true,null,true,null,true,null,true]]' ] ||
+    # every figure with one jq (jq_read; five before), the diagnostics only on failure
+    jq_read v r.json '.end.reason' '[.mpi.first_error, [.mpi.ranks[] | .error, .result]]' \
+        '[.mpi.ranks[] | select(.filesystem_full != null) | .rank]' \
+        '[.mpi.ranks[].filesystem_full | select(. != null) | .run == 1 and .iteration >= 1 and
+           (.detail | test("No space left on device|bytes free"))] | all'
+    [ "${v[0]}" = filesystem_full ] || fail "round $round: end: $(jq -c .end r.json)"
+    [ "${v[1]}" = '[null,[null,true,null,true,null,true,null,true]]' ] ||
         fail "round $round: errors: $(jq -c '[.mpi.first_error, [.mpi.ranks[] | .error]]' r.json)"
     # the ranks that found it full: one at least, each with its iteration and how
-    full=$(jq -c '[.mpi.ranks[] | select(.filesystem_full != null) | .rank]' r.json)
+    full=${v[2]}
     [ "$full" != '[]' ] || fail "round $round: no rank found the filesystem full: $(jq -c '.mpi.ranks' r.json | head -c 600)"
-    jq -e '[.mpi.ranks[].filesystem_full | select(. != null) | .run == 1 and .iteration >= 1 and
-           (.detail | test("No space left on device|bytes free"))] | all' r.json > /dev/null ||
+    [ "${v[3]}" = true ] ||
         fail "round $round: $(jq -c '[.mpi.ranks[].filesystem_full]' r.json)"
-    lines=$(grep -o '^Filesystem full: rank [0-9]' out | awk '{ print $4 }' | paste -sd, -)
+    # the text's ranks, read by the shell (a grep, an awk and a paste before)
+    lines=
+    while IFS= read -r l; do
+        [[ $l =~ ^Filesystem\ full:\ rank\ ([0-9]) ]] && lines+=${lines:+,}${BASH_REMATCH[1]}
+    done < out
     [ "[$lines]" = "$full" ] || fail "round $round: text names ranks [$lines], the JSON $full"
 done
 ok "2 fills of 4 ranks ended full with exit 0; ranks that found it full: named with their iteration"
