@@ -24,7 +24,7 @@ _lib_cleanup() {
             umount "${m[i]}" 2>/dev/null || umount -l "${m[i]}" 2>/dev/null
         done
     fi
-    rm -rf "$SCRATCH"
+    rm -rf "$SCRATCH" ${_SHM_DIR:+"$_SHM_DIR"}
 }
 trap _lib_cleanup EXIT
 # fsbench's history database (fsbench matrix, report) goes to the scratch directory, never to
@@ -242,6 +242,13 @@ need_mpi() {
     # PMIx's job data in a hash table, not its shared-memory store (ds21/ds12), which mpirun
     # and each rank set up at start: a 2-rank job 0.61 -> 0.50 s of CPU (8 jobs, load 9-13)
     export PMIX_MCA_gds=${PMIX_MCA_gds:-hash}
+    # the shared-memory transport's segment files (vader_segment.HOST.JOB.RANK) in a directory
+    # of this test's on /dev/shm, removed with it: a rank that is killed (the signal tests) never
+    # unlinks its own, and ~50 of 4 MiB each had piled up in /dev/shm
+    if [ -z "${OMPI_MCA_btl_vader_backing_directory:-}" ] && [ -d /dev/shm ] && [ -w /dev/shm ]; then
+        _SHM_DIR=$(mktemp -d /dev/shm/fsbench-test.XXXXXX) || fail "cannot make a directory in /dev/shm"
+        export OMPI_MCA_btl_vader_backing_directory=$_SHM_DIR
+    fi
     # make asan: Open MPI keeps its allocations to the end (mpi-lsan.supp); full stacks so
     # that the suppressions see the MPI libraries in them, and only them
     if [ -n "${FSBENCH_SANITIZED:-}" ]; then
