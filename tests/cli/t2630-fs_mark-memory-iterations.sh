@@ -6,7 +6,9 @@
 # --sysstats (a kstat row per iteration and, through io_uring, io-wq and submission rows per
 # iteration and phase), --stat, --read, --json and --csv. Same files, same ops, so the
 # histograms hold the same; only the iterations differ 4x. The peak RSS of the longer fill is
-# within 512 KiB of the shorter's (the --sysstats rows kept in memory took +1.4 MiB here; each
+# within 768 KiB of the shorter's (the --sysstats rows kept in memory took +1.4 MiB here; the
+# same 500-iteration fill alone measured 4,988 to 5,368 KiB in four runs, and one run at a
+# +512 limit failed on that spread, +556, not on growth; each
 # iteration now leaves its 40 bytes of figures and a 40-byte name segment per thread). Both
 # fills print every iteration's --sysstats rows, and their JSON and CSV hold every iteration.
 # The fills are by inodes on tmpfs (seconds; tmpfs pages are not the process's RSS).
@@ -72,6 +74,6 @@ case $short$long in *[!0-9]*|'') fail "no peak RSS measured ('$short', '$long')"
 check 32
 check 8
 diff=$((long - short))
-[ "$diff" -lt 512 ] ||
-    fail "peak RSS grows with the iterations: $short KiB at 500, $long KiB at 2,000 ($(printf %+d "$diff") KiB, limit +512)"
-ok "peak RSS $short KiB at 500 iterations, $long KiB at 2,000 ($(printf %+d "$diff") KiB, limit +512; ${ENGINE[*]:-psync}); rows, JSON, CSV complete"
+[ "$diff" -lt 768 ] ||
+    fail "peak RSS grows with the iterations: $short KiB at 500, $long KiB at 2,000 ($(printf %+d "$diff") KiB, limit +768)"
+ok "peak RSS $short KiB at 500 iterations, $long KiB at 2,000 ($(printf %+d "$diff") KiB, limit +768; ${ENGINE[*]:-psync}); rows, JSON, CSV complete"
