@@ -14,19 +14,7 @@ grep -qF '${CC:-cc} -O2 -std=gnu11 -D_GNU_SOURCE -iquote "$ROOT/src" -Wall -Wext
     "$ROOT/bench/tiotest.sh" || fail "bench/tiotest.sh builds the bare loop another way"
 # make check's build of it (Makefile BENCH_HELPERS, the same line with -Werror: that build is
 # this check) when newer than its sources, else built here, warning-free
-built=${BUILD:+$BUILD/bench/bare_tiotest}
-for f in "$ROOT/bench/bare_tiotest.c" "$ROOT/src/core/clock.c" "$ROOT/src/core/clock.h"; do
-    [ -n "$built" ] && [ -x "$built" ] && [ ! "$f" -nt "$built" ] || built=
-done
-grep -qF '$(CC) -O2 -std=gnu11 -D_GNU_SOURCE -iquote src -Wall -Wextra -Werror -o $@' "$ROOT/Makefile" ||
-    built=
-if [ -n "$built" ]; then
-    BARE=$built
-else
-    "${CC:-cc}" -O2 -std=gnu11 -D_GNU_SOURCE -iquote "$ROOT/src" -Wall -Wextra -Werror -o "$BARE" \
-        "$ROOT/bench/bare_tiotest.c" "$ROOT/src/core/clock.c" 2>"$SCRATCH/cc.err" ||
-        fail "bare_tiotest does not build warning-free: $(head -5 "$SCRATCH/cc.err")"
-fi
+bare_tiotest_to "$BARE"
 mkdir "$SCRATCH/d"
 
 check() {   # check LABEL CLOCK_PATTERN TIMED(0|1) [ENV...]

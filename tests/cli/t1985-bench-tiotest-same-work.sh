@@ -15,19 +15,7 @@ ROOT=$TESTS_DIR/..
 # built here, warning-free; one compile (~1.5 s of CPU on a busy host) or none
 BARE=$SCRATCH/build/bench/bare_tiotest
 mkdir -p "${BARE%/*}"
-built=${BUILD:+$BUILD/bench/bare_tiotest}
-for f in "$ROOT/bench/bare_tiotest.c" "$ROOT/src/core/clock.c" "$ROOT/src/core/clock.h"; do
-    [ -n "$built" ] && [ -x "$built" ] && [ ! "$f" -nt "$built" ] || built=
-done
-grep -qF '$(CC) -O2 -std=gnu11 -D_GNU_SOURCE -iquote src -Wall -Wextra -Werror -o $@' "$ROOT/Makefile" ||
-    built=
-if [ -n "$built" ]; then
-    cp "$built" "$BARE" || fail "cannot copy $built"
-else
-    "${CC:-cc}" -O2 -std=gnu11 -D_GNU_SOURCE -iquote "$ROOT/src" -Wall -Wextra -Werror -o "$BARE" \
-        "$ROOT/bench/bare_tiotest.c" "$ROOT/src/core/clock.c" 2>"$SCRATCH/cc.err" ||
-        fail "bare_tiotest does not build warning-free: $(head -5 "$SCRATCH/cc.err")"
-fi
+bare_tiotest_to "$BARE"
 mkdir "$SCRATCH/d"
 
 phases() {   # phases LIST EXPECTED_NAMES
