@@ -61,15 +61,16 @@ add_ms() {
 
 # report TEST: reads its .rc file and prints its line
 report() {
-    local name log rc secs cpu u s ms=0
+    local name log rc secs cpu u s ms=0 tenths
     name=${1##*/}
     log="$logdir/$name.log"
     # the .rc file: "rc seconds", then times: the shell's, then the children's user and system
     { read -r rc secs && read -r u s && read -r u s; } < "$log.rc" || { rc=${rc:-1} secs=${secs:-0}; }
     case $u$s in *m*.*s*m*.*s) add_ms "$u"; add_ms "$s" ;; esac
-    cpu=$(( (ms + 50) / 100 / 10 )).$(( (ms + 50) / 100 % 10 ))
+    tenths=$(( (ms + 50) / 100 ))
+    cpu=$((tenths / 10)).$((tenths % 10))
     [ "$rc" -eq 77 ] || took[$name]="$secs $cpu"
-    case $cpu in *.[0-9]) cpu_tenths=$((cpu_tenths + 10#${cpu%.*} * 10 + ${cpu#*.})) ;; esac
+    cpu_tenths=$((cpu_tenths + tenths))
     if [ "$rc" -eq 0 ]; then
         pass=$((pass + 1)); printf 'PASS  %-40s %3ss  cpu %5ss\n' "$name" "$secs" "$cpu"
     elif [ "$rc" -eq 77 ]; then
