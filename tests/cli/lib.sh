@@ -84,6 +84,15 @@ loop_fs() {
     echo "$mnt"
 }
 
+# _built_current BIN SRC...: BIN is set, executable and newer than every SRC (make's build of a
+# bench tool, usable as it is)
+_built_current() {
+    local bin=$1 f
+    shift
+    [ -n "$bin" ] && [ -x "$bin" ] || return 1
+    for f in "$@"; do [ ! "$f" -nt "$bin" ] || return 1; done
+}
+
 # maxrss_tool: prints the path of bench/maxrss.c built (runs a command, writes its peak RSS in
 # KiB to a file): BUILD/bench/maxrss when current, else built there once for every test that
 # needs it (a compiler run costs ~0.8 s of CPU here; five tests compiled it each), through a
@@ -92,7 +101,7 @@ loop_fs() {
 #   MAXRSS=$(maxrss_tool) || exit $?
 maxrss_tool() {
     local src=$TESTS_DIR/../bench/maxrss.c bin=${BUILD:+$BUILD/bench/maxrss} tmp
-    if [ -n "$bin" ] && [ -x "$bin" ] && ! [ "$src" -nt "$bin" ]; then
+    if _built_current "$bin" "$src"; then
         echo "$bin"
         return 0
     fi
@@ -113,10 +122,9 @@ maxrss_tool() {
 # (Makefile BENCH_HELPERS, the same line with -Werror: that build is the check) when newer than
 # its sources, copied; else compiled here (~1.5 s of CPU on a busy host)
 bare_tiotest_to() {
-    local root=$TESTS_DIR/.. built=${BUILD:+$BUILD/bench/bare_tiotest} f
-    for f in "$root/bench/bare_tiotest.c" "$root/src/core/clock.c" "$root/src/core/clock.h"; do
-        [ -n "$built" ] && [ -x "$built" ] && [ ! "$f" -nt "$built" ] || built=
-    done
+    local root=$TESTS_DIR/.. built=${BUILD:+$BUILD/bench/bare_tiotest}
+    _built_current "$built" "$root/bench/bare_tiotest.c" "$root/src/core/clock.c" "$root/src/core/clock.h" ||
+        built=
     grep -qF '$(CC) -O2 -std=gnu11 -D_GNU_SOURCE -iquote src -Wall -Wextra -Werror -o $@' "$root/Makefile" ||
         built=
     if [ -n "$built" ]; then
