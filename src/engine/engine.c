@@ -294,67 +294,6 @@ int engine_ctx_attach(struct engine_ctx *ctx)
 	return ctx->ops && ctx->ops->attach ? ctx->ops->attach(ctx) : 0;
 }
 
-/* the ready ring holds at most inflight <= depth heads (no division: a synchronous engine
- * passes every chain through here) */
-static void ready_push(struct engine_ctx *ctx, struct engine_req *r)
-{
-	unsigned i = ctx->ready_head + ctx->nready;
-
-	ctx->ready[i >= ctx->depth ? i - ctx->depth : i] = r;
-	ctx->nready++;
-}
-
-static struct engine_req *ready_pop(struct engine_ctx *ctx)
-{
-	struct engine_req *r = ctx->ready[ctx->ready_head];
-
-	if (++ctx->ready_head == ctx->depth)
-		ctx->ready_head = 0;
-	ctx->nready--;
-	return r;
-}
-
-int engine_submit(struct engine_ctx *ctx, struct engine_req *const *heads, unsigned n)
-{
-	int rc;
-
-	if (n > ctx->depth - ctx->inflight)
-		return -EBUSY;
-	if (ctx->ops->exec) {
-		/* a synchronous engine: run now, hand back at reap, in order */
-		for (unsigned i = 0; i < n; i++) {
-			ctx->ops->exec(ctx, heads[i]);
-			ready_push(ctx, heads[i]);
-		}
-		ctx->inflight += n;
-		return 0;
-	}
-	rc = ctx->ops->submit(ctx, heads, n);
-	if (!rc)
-		ctx->inflight += n;
-	return rc;
-}
-
-int engine_reap(struct engine_ctx *ctx, struct engine_req **out, unsigned min, unsigned max)
-{
-	unsigned got = 0;
-
-	if (min > ctx->inflight)
-		min = ctx->inflight;         /* never wait for what was not submitted */
-	while (got < max && ctx->nready)
-		out[got++] = ready_pop(ctx);
-	if (got < min && !ctx->ops->exec) {
-		int n = ctx->ops->reap(ctx, out + got, min - got, max - got);
-
-		if (n < 0 && !got)
-			return n;
-		if (n > 0)
-			got += (unsigned)n;
-	}
-	ctx->inflight -= got;
-	return (int)got;
-}
-
 int engine_exec(struct engine_ctx *ctx, struct engine_req *head)
 {
 	int rc;
@@ -379,7 +318,7 @@ int engine_exec(struct engine_ctx *ctx, struct engine_req *head)
 		if (r == head)
 			return 0;
 		/* another chain's completion: kept for the caller's next engine_reap() */
-		ready_push(ctx, r);
+		engine_ready_push(ctx, r);
 	}
 }
 

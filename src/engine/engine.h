@@ -299,8 +299,74 @@ int engine_ctx_init_opts(struct engine_ctx *ctx, const struct engine_opts *e, un
 void engine_ctx_exit(struct engine_ctx *ctx);
 /* The calling thread drives ctx from now on (ops->attach): 0 or -errno. */
 int engine_ctx_attach(struct engine_ctx *ctx);
-int engine_submit(struct engine_ctx *ctx, struct engine_req *const *heads, unsigned n);
-int engine_reap(struct engine_ctx *ctx, struct engine_req **out, unsigned min, unsigned max);
+
+/* A context's ready ring (completed heads not yet returned): it holds at most
+ * inflight <= depth heads (no division: a synchronous engine passes every chain through it). */
+static inline void engine_ready_push(struct engine_ctx *ctx, struct engine_req *r)
+{
+	unsigned i = ctx->ready_head + ctx->nready;
+
+	ctx->ready[i >= ctx->depth ? i - ctx->depth : i] = r;
+	ctx->nready++;
+}
+
+static inline struct engine_req *engine_ready_pop(struct engine_ctx *ctx)
+{
+	struct engine_req *r = ctx->ready[ctx->ready_head];
+
+	if (++ctx->ready_head == ctx->depth)
+		ctx->ready_head = 0;
+	ctx->nready--;
+	return r;
+}
+
+/* Hands n chains to the engine: 0, or -errno with none of them in flight. Inline, as
+ * engine_reap: the workloads' op loops call both for every request, and each call level
+ * between a loop and io_uring_enter is one more return that the kernel's return-stack
+ * refill makes mispredict after every context switch (bench/README.md, "Where fsbench's
+ * io_uring depth-1 time goes"). */
+static inline int engine_submit(struct engine_ctx *ctx, struct engine_req *const *heads, unsigned n)
+{
+	int rc;
+
+	if (n > ctx->depth - ctx->inflight)
+		return -EBUSY;
+	if (ctx->ops->exec) {
+		/* a synchronous engine: run now, hand back at reap, in order */
+		for (unsigned i = 0; i < n; i++) {
+			ctx->ops->exec(ctx, heads[i]);
+			engine_ready_push(ctx, heads[i]);
+		}
+		ctx->inflight += n;
+		return 0;
+	}
+	rc = ctx->ops->submit(ctx, heads, n);
+	if (!rc)
+		ctx->inflight += n;
+	return rc;
+}
+
+/* Completed chains into out, at least min (waiting for them; never more than are in flight)
+ * and at most max: their count, or -errno when the engine failed with none. */
+static inline int engine_reap(struct engine_ctx *ctx, struct engine_req **out, unsigned min, unsigned max)
+{
+	unsigned got = 0;
+
+	if (min > ctx->inflight)
+		min = ctx->inflight;         /* never wait for what was not submitted */
+	while (got < max && ctx->nready)
+		out[got++] = engine_ready_pop(ctx);
+	if (got < min && !ctx->ops->exec) {
+		int n = ctx->ops->reap(ctx, out + got, min - got, max - got);
+
+		if (n < 0 && !got)
+			return n;
+		if (n > 0)
+			got += (unsigned)n;
+	}
+	ctx->inflight -= got;
+	return (int)got;
+}
 /* The synchronous convenience path: runs one chain and waits for it, whatever else is in
  * flight (completions of other chains stay queued for engine_reap). 0, or -errno when the
  * engine itself failed; each request's outcome is in its result. */

@@ -19,6 +19,7 @@
 #include <sys/utsname.h>
 
 #include "core/clock.h"
+#include "core/hot.h"
 #include "core/testhook.h"
 #include "sys/blockdev.h"
 
@@ -580,7 +581,7 @@ static void prep(struct uring *u, struct io_uring_sqe *sqe, struct engine_req *r
 		sqe->flags |= IOSQE_FIXED_FILE;
 }
 
-static void done_push(struct uring *u, unsigned depth, struct engine_req *r)
+FSB_HOT static void done_push(struct uring *u, unsigned depth, struct engine_req *r)
 {
 	unsigned i = u->done_head + u->ndone;
 
@@ -602,7 +603,8 @@ static void done_push(struct uring *u, unsigned depth, struct engine_req *r)
  * (the reap's wait, which then did not wait) on every batch; now the submitting call posts it
  * and the reap takes it from the ring. Not with SQPOLL (the call would enter the kernel where
  * a store suffices) nor IOPOLL (it would poll the device: waiting). */
-static int submit_timed(struct engine_ctx *ctx, struct uring *u, uint64_t *t0)
+static inline __attribute__((always_inline)) int submit_timed(struct engine_ctx *ctx, struct uring *u,
+							     uint64_t *t0)
 {
 	uint64_t t1;
 	int rc;
@@ -624,7 +626,7 @@ static inline bool as_syscalls(const struct engine_ctx *ctx, const struct engine
 }
 
 /* heads[from..to): their requests were handed over by the call that started at t0 */
-static void stamp(const struct engine_ctx *ctx, struct engine_req *const *heads, unsigned from, unsigned to,
+FSB_HOT static void stamp(const struct engine_ctx *ctx, struct engine_req *const *heads, unsigned from, unsigned to,
 		  uint64_t t0)
 {
 	for (unsigned i = from; i < to; i++)
@@ -632,7 +634,7 @@ static void stamp(const struct engine_ctx *ctx, struct engine_req *const *heads,
 			r->submit_lat = t0;
 }
 
-static int uring_submit(struct engine_ctx *ctx, struct engine_req *const *heads, unsigned n)
+FSB_HOT static int uring_submit(struct engine_ctx *ctx, struct engine_req *const *heads, unsigned n)
 {
 	struct uring *u = ctx->priv;
 	unsigned opens = 0, unstamped = 0;
@@ -712,7 +714,7 @@ static int uring_submit(struct engine_ctx *ctx, struct engine_req *const *heads,
 }
 
 /* one completion: its request's result, and its chain's when it was the last */
-static void complete(struct engine_ctx *ctx, struct uring *u, uint64_t data, int res, uint64_t now)
+FSB_HOT static void complete(struct engine_ctx *ctx, struct uring *u, uint64_t data, int res, uint64_t now)
 {
 	struct uchain *c = &u->chains[data >> 32];
 	struct engine_req *r = c->head;
@@ -757,7 +759,7 @@ static void complete(struct engine_ctx *ctx, struct uring *u, uint64_t data, int
  * On a VM a sleep and its wake-up (an IPI to a halted vCPU) can cost more than a 4 KiB read
  * (bench/README.md, uring.sh): at depth 1 most of a request's time. Bounded: a request that
  * takes longer costs spin_ns of CPU more, then the wait as before. Whether one was found. */
-static bool uring_spin(struct uring *u, bool sqpoll)
+FSB_HOT static bool uring_spin(struct uring *u, bool sqpoll)
 {
 	const uint64_t t0 = lat_now();
 
@@ -770,7 +772,7 @@ static bool uring_spin(struct uring *u, bool sqpoll)
 	return false;
 }
 
-static int uring_reap(struct engine_ctx *ctx, struct engine_req **out, unsigned min, unsigned max)
+FSB_HOT static int uring_reap(struct engine_ctx *ctx, struct engine_req **out, unsigned min, unsigned max)
 {
 	struct uring *u = ctx->priv;
 	unsigned got = 0;

@@ -3,6 +3,8 @@
  * (--iodepth, or an engine without a synchronous rw). */
 #include "workload/tiotest_int.h"
 
+#include "core/hot.h"
+
 static uint32_t block_crc(unsigned char *blk, size_t len)
 {
 	struct vhdr *h = (struct vhdr *)blk;
@@ -108,7 +110,7 @@ unsigned tio_depth(const struct tio_config *c)
 /* A completed request of the queued path: the op recorded from its own timestamps, checked
  * with -c, its slot freed; a short transfer goes back in sub[] for the rest. 0 or -errno (the
  * run's error, recorded). */
-static int tio_complete(struct worker *w, struct tio_worker *tw, struct engine_req *r,
+FSB_HOT static int tio_complete(struct worker *w, struct tio_worker *tw, struct engine_req *r,
 			unsigned *nfree, unsigned *nsub)
 {
 	const struct tio_config *c = tw->c;
@@ -157,7 +159,8 @@ static int tio_complete(struct worker *w, struct tio_worker *tw, struct engine_r
  * order as at depth 1 (same seed, same blocks); they complete in the engine's order. After an
  * error or a stop nothing more is submitted and what is in flight is reaped, so nothing is
  * left in the engine when the phase ends. */
-static int tio_work_queued(struct worker *w, struct tio_worker *tw, int fd)
+/* not inlined into tio_work, whose other paths are not hot: it stays in .text.hot */
+FSB_HOT __attribute__((noinline)) static int tio_work_queued(struct worker *w, struct tio_worker *tw, int fd)
 {
 	const struct tio_config *c = tw->c;
 	struct tio_thread *t = tw->t;
