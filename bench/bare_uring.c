@@ -6,7 +6,8 @@
  * then each phase (sequential read, random read) runs in a thread of its own, as fsbench's do,
  * which makes its ring of the same size and flags before the phase's clock starts
  * (SINGLE_ISSUER|DEFER_TASKRUN where the kernel has them, else COOP_TASKRUN, else none, as
- * fsbench's engine/io_uring.c): open(O_RDWR|O_NOFOLLOW|O_CLOEXEC), N reads of BS bytes in
+ * fsbench's engine/io_uring.c) and registers its descriptor (IORING_REGISTER_RING_FDS where the
+ * kernel has it, as fsbench's workers do): open(O_RDWR|O_NOFOLLOW|O_CLOEXEC), N reads of BS bytes in
  * flight (IORING_OP_READ at an offset, each completion refilled with the next offset, reaped in
  * batches, each batch submitted with GETEVENTS and min_complete 0 as fsbench's engine and fio
  * do: with DEFER_TASKRUN that posts what finished meanwhile, so the next wait finds it in the
@@ -59,7 +60,9 @@ static void die(const char *what, int err)
 static int direct;
 /* experiment switches (bench/README.md, issue 25): BARE_ENTRIES (SQ ring size), BARE_MAXWQ
  * (IORING_REGISTER_IOWQ_MAX_WORKERS, bounded workers), BARE_ASYNC=1 (IOSQE_ASYNC on every read),
- * BARE_GETEV=0 (plain io_uring_submit, as before issue 25), BARE_SPIN_US (before a wait that
+ * BARE_GETEV=0 (plain io_uring_submit, as before issue 25), BARE_REGRING=0 (the ring entered by
+ * its descriptor; default: registered, IORING_REGISTER_RING_FDS, as fsbench's workers do where
+ * the kernel has it: "+REGISTERED_RING" after the flags in the output), BARE_SPIN_US (before a wait that
  * would sleep, look for completions that long: io_uring_get_events, no sleep; bench/uring.sh
  * gives it fsbench's --io_uring-spin), BARE_TIMED=1 (what fsbench's measurement adds per op,
  * to price it: two TSC reads around each submitting call and a histogram record of the call,
@@ -124,6 +127,8 @@ static const char *ring_make(struct io_uring *ring, unsigned entries)
 		{ IORING_SETUP_COOP_TASKRUN, "COOP_TASKRUN" },
 		{ 0, "none" },
 	};
+	static const char *const regring[] = { "SINGLE_ISSUER|DEFER_TASKRUN+REGISTERED_RING",
+					       "COOP_TASKRUN+REGISTERED_RING", "none+REGISTERED_RING" };
 	int rc = -EINVAL;
 
 	for (size_t i = 0; i < sizeof(way) / sizeof(way[0]); i++) {
@@ -131,6 +136,8 @@ static const char *ring_make(struct io_uring *ring, unsigned entries)
 					     .cq_entries = entries * 4 };
 
 		rc = io_uring_queue_init_params(entries, ring, &p);
+		if (!rc && env_u("BARE_REGRING", 1) && io_uring_register_ring_fd(ring) == 1)
+			return regring[i];
 		if (!rc)
 			return way[i].name;
 		if (rc != -EINVAL)

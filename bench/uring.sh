@@ -14,6 +14,8 @@
 # SPIN (µs the waiting thread looks for a completion before it sleeps: fsbench --io_uring-spin
 # and the bare ring's BARE_SPIN_US alike; default: fsbench's own default, from its JSON; fio as is),
 # BARE_TIMED=1 (the bare ring does fsbench's per-op timing too: what the measurement costs),
+# BARE_REGRING=0 (the bare ring entered by its descriptor; by default it registers it, as
+# fsbench's workers do: "+REGISTERED_RING" after the rings' flags in the output),
 # TIMED (default 1: a fourth contender, "timed", the bare ring with BARE_TIMED=1 in the same
 # rotation: fsbench's ratio to it is what fsbench costs beyond the two clock reads and the
 # histogram records that per-op latency needs; TIMED=0 leaves it out), PIN (a CPU list: every
@@ -109,7 +111,8 @@ run_fsbench() {   # run_fsbench DEPTH
         --io_uring-spin="$SPIN" --iodepth "$1" --json "$TMP/fsb.json" > /dev/null || die "fsbench tiotest failed"
     jq -r --arg d "$1" '.phases[] | select(.name | test("read")) |
         "fsbench \($d) \(.name) \(.iops) \((.cpu_usr_s + .cpu_sys_s) / .ops)"' "$TMP/fsb.json" >> "$RAWF"
-    jq -r '.config.engine_setup // [] | join("|")' "$TMP/fsb.json" > "$TMP/fsb.flags"
+    jq -r '(.config.engine_setup // [] | join("|")) + (if .config.engine_registered_ring == 1 then "+REGISTERED_RING" else "" end)' \
+        "$TMP/fsb.json" > "$TMP/fsb.flags"
 }
 run_bare() {   # run_bare DEPTH [timed]
     BARE_TIMED=${2:+1} BARE_SPIN_US=$SPIN "${ON[@]}" "$BARE" "$DIR" "$SIZE_MIB" "$BS" "$ROPS" "$1" $BARE_X > "$TMP/bare.out" ||
@@ -160,7 +163,7 @@ median() { # contender depth phase column
 }
 
 echo
-echo "rings (IORING_SETUP_*): fsbench $(cat "$TMP/fsb.flags"), bare $(cat "$TMP/bare.flags") (a ring per phase, made in its thread)"
+echo "rings (IORING_SETUP_*, +REGISTERED_RING: IORING_REGISTER_RING_FDS): fsbench $(cat "$TMP/fsb.flags"), bare $(cat "$TMP/bare.flags") (a ring per phase, made in its thread)"
 echo "medians of $ROUNDS rounds; ×bare: ratio of medians (ops/s: higher is better; CPU per op: lower is better)"
 printf '%-11s | %5s | %-9s | %10s | %7s | %8s | %10s | %8s | %s\n' phase depth contender "ops/s" "×bare" "×timed" \
     "CPU us/op" "CPU ×bare" "goal (>= $GOAL ×bare, >= fio)"

@@ -158,8 +158,8 @@ FSB_HOT static int tio_complete(struct worker *w, struct tio_worker *tw, struct 
 /* The phase's ops with up to ctx->depth requests in flight. The offsets are drawn in the same
  * order as at depth 1 (same seed, same blocks); they complete in the engine's order. After an
  * error or a stop nothing more is submitted and what is in flight is reaped, so nothing is
- * left in the engine when the phase ends. */
-/* not inlined into tio_work, whose other paths are not hot: it stays in .text.hot */
+ * left in the engine when the phase ends. Not inlined into tio_work, whose other paths are not
+ * hot: it stays in .text.hot (core/hot.h). */
 FSB_HOT __attribute__((noinline)) static int tio_work_queued(struct worker *w, struct tio_worker *tw, int fd)
 {
 	const struct tio_config *c = tw->c;

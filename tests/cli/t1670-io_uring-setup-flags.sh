@@ -10,6 +10,10 @@
 #   DEFER_TASKRUN hidden: CQSIZE|COOP_TASKRUN; COOP_TASKRUN hidden (a kernel before 5.19, which
 #   has neither): CQSIZE alone; every run still complete and right, and strace (when there)
 #   shows the rings made with exactly those flags;
+# - the rings' descriptors registered (IORING_REGISTER_RING_FDS, Linux 5.18): config.
+#   engine_registered_ring is 1 on a kernel that has it (0 before 5.18); strace shows every
+#   phase's worker register its ring and the main thread register none beyond the kernel
+#   check's probe; hidden (FSBENCH_URING_MISSING=RING_FDS): 0, no registration, runs complete;
 # - --io_uring-sqpoll: never DEFER_TASKRUN (SINGLE_ISSUER, COOP_TASKRUN or neither: what the
 #   kernel takes with SQPOLL).
 [ -d /dev/shm ] && export TMPDIR=/dev/shm
@@ -54,6 +58,16 @@ jq -e '.iterations[0].files == 40' "$SCRATCH/fm.json" > /dev/null || fail "fs_ma
 [ "$(setup "$SCRATCH/ps.json")" = absent ] || fail "psync has engine_setup: $(setup "$SCRATCH/ps.json")"
 ok "tiotest, fs_mark, mdtest through io_uring: engine_setup $best; psync: none"
 
+regring() { jq -r '.config.engine_registered_ring // "absent"' "$1"; }
+IFS=. read -r kmaj kmin _ < /proc/sys/kernel/osrelease
+want_rr=0
+[ "$kmaj" -gt 5 ] || { [ "$kmaj" = 5 ] && [ "${kmin%%[!0-9]*}" -ge 18 ]; } && want_rr=1
+for f in d1 d8 fm md; do
+    [ "$(regring "$SCRATCH/$f.json")" = $want_rr ] || fail "$f: engine_registered_ring $(regring "$SCRATCH/$f.json"), expected $want_rr (kernel $kmaj.$kmin)"
+done
+[ "$(regring "$SCRATCH/ps.json")" = absent ] || fail "psync has engine_registered_ring: $(regring "$SCRATCH/ps.json")"
+ok "engine_registered_ring $want_rr on Linux $kmaj.$kmin (tiotest, fs_mark, mdtest); psync: none"
+
 "$FSBENCH" tiotest --engine io_uring --io_uring-sqpoll -t 1 -f 1 -r 10 -d "$DIR" --json "$SCRATCH/sq.json" \
     > /dev/null 2> "$SCRATCH/err" || fail "sqpoll: $(cat "$SCRATCH/err")"
 case $(setup "$SCRATCH/sq.json") in
@@ -80,6 +94,10 @@ for hide in DEFER_TASKRUN COOP_TASKRUN; do
     ok "$hide hidden: the rings fall back to $want, runs complete"
 done
 
+FSBENCH_URING_MISSING=RING_FDS tio mRING_FDS --iodepth 8
+[ "$(regring "$SCRATCH/mRING_FDS.json")" = 0 ] || fail "RING_FDS hidden: engine_registered_ring $(regring "$SCRATCH/mRING_FDS.json")"
+ok "RING_FDS hidden: engine_registered_ring 0, runs complete"
+
 command -v strace > /dev/null || skip "no strace: the rings' flags not traced"
 # LeakSanitizer cannot run under ptrace: the sanitizer build is traced without it
 export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
@@ -89,3 +107,29 @@ n=$(grep -c 'io_uring_setup(64, {flags=IORING_SETUP_CQSIZE,' "$SCRATCH/st")
 other=$(grep 'io_uring_setup(64, ' "$SCRATCH/st" | grep -vc 'flags=IORING_SETUP_CQSIZE,')
 [ "$n" -ge 5 ] && [ "$other" = 0 ] || fail "COOP_TASKRUN hidden: $(grep io_uring_setup "$SCRATCH/st")"
 ok "COOP_TASKRUN hidden: every ring made with CQSIZE alone (strace)"
+
+# the registrations: tiotest -t 2 runs 4 phases of 2 workers, each worker registers the ring it
+# made (offset -1: the first free slot of its own table), and the main thread only the kernel
+# check's probe, which it unregisters at once
+rr_trace() {   # rr_trace PREFIX [env...]: strace of io_uring_register around a 2-thread tiotest, a file per thread
+    local out=$1; shift
+    env "$@" strace -ff -e trace=io_uring_register -o "$out" "$FSBENCH" tiotest --engine io_uring \
+        --iodepth 8 -t 2 -f 1 -r 10 -d "$DIR" > /dev/null 2>&1 || fail "strace run ($*) failed"
+}
+if [ $want_rr = 1 ]; then
+    rr_trace "$SCRATCH/rr"
+    files=("$SCRATCH"/rr.*)
+    main=${files[0]}
+    for f in "${files[@]}"; do [ "${f##*.}" -lt "${main##*.}" ] && main=$f; done
+    nw=0 nm=0
+    for f in "${files[@]}"; do
+        n=$(grep -c 'IORING_REGISTER_RING_FDS, \[{offset=-1, .*) = 1$' "$f")
+        if [ "$f" = "$main" ]; then nm=$n; else nw=$((nw + n)); fi
+    done
+    [ "$nw" = 8 ] && [ "$nm" = 1 ] ||
+        fail "registered rings: $nw by workers (expected 8: 4 phases x 2), $nm by the main thread (expected 1, the probe): $(grep -H RING_FDS "${files[@]}")"
+    ok "every phase's worker registers its ring's descriptor, the main thread only the probe (strace)"
+fi
+rr_trace "$SCRATCH/rr0" FSBENCH_URING_MISSING=RING_FDS
+! grep -q 'IORING_REGISTER_RING_FDS' "$SCRATCH"/rr0.* || fail "RING_FDS hidden, still registered: $(grep -H RING_FDS "$SCRATCH"/rr0.*)"
+ok "RING_FDS hidden: no ring descriptor registered (strace)"

@@ -28,11 +28,12 @@ for depth in 8 1; do
         "$SCRATCH/d$depth.json" > /dev/null ||
         fail "depth $depth: $(jq -c '[.phases[] | [.ops, .latency.count]]' "$SCRATCH/d$depth.json")"
     [ -z "$(ls -A "$DIR")" ] || fail "depth $depth: files left: $(ls -A "$DIR")"
-    # io_uring_enter(fd, to_submit, min_complete, flags, ...)
+    # io_uring_enter(fd, to_submit, min_complete, flags, ...); fd: the ring's registered index
+    # where the kernel takes it (engine_registered_ring, t1670), with REGISTERED_RING in flags
     sub=$(grep -cE 'io_uring_enter\([0-9]+, [1-9][0-9]*, ' "$SCRATCH/st$depth")
     [ "$sub" -ge 10 ] || fail "depth $depth: $sub submitting io_uring_enter calls: $(head -5 "$SCRATCH/st$depth")"
     bad=$(grep -E 'io_uring_enter\([0-9]+, [1-9][0-9]*, ' "$SCRATCH/st$depth" |
-        grep -vE 'io_uring_enter\([0-9]+, [1-9][0-9]*, 0, IORING_ENTER_GETEVENTS,' | head -3)
+        grep -vE 'io_uring_enter\([0-9]+, [1-9][0-9]*, 0, IORING_ENTER_GETEVENTS(\|IORING_ENTER_REGISTERED_RING)?,' | head -3)
     [ -z "$bad" ] || fail "depth $depth: a submitting enter without GETEVENTS or waiting: $bad"
     ok "depth $depth: $sub submitting enters, each with GETEVENTS and min_complete 0; run complete, verified"
 done
