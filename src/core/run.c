@@ -363,9 +363,10 @@ static int phase_run_serial(struct phase *p, struct worker_arg *args)
 		run_fail(-rc, "release", p->name, -1);
 		return rc;
 	}
-	phase_window_open(p, &r0);
 	if (p->interval_ns || p->progress)
 		smp = sampler_start(p);
+	phase_window_open(p, &r0);
+	sampler_go(smp);
 	for (unsigned i = 0; i < p->nworkers && !run_stopping(); i++) {
 		args[i] = (struct worker_arg){ .w = &p->workers[i], .gate = NULL };
 		rc = spawn(&p->workers[i], &args[i]);
@@ -393,6 +394,9 @@ static int phase_run_threads(struct phase *p, struct worker_arg *args)
 		if (rc)
 			break;
 	}
+	/* the reporter's thread made and parked before the window, as the workers are */
+	if (p->interval_ns || p->progress)
+		smp = sampler_start(p);
 	pthread_mutex_lock(&gate.mu);
 	while (gate.nparked < n)
 		pthread_cond_wait(&gate.parked, &gate.mu);
@@ -409,9 +413,8 @@ static int phase_run_threads(struct phase *p, struct worker_arg *args)
 	gate.open = true;
 	pthread_cond_broadcast(&gate.open_cv);
 	pthread_mutex_unlock(&gate.mu);
-	/* the reporter starts after the release so it never delays it */
-	if (p->interval_ns || p->progress)
-		smp = sampler_start(p);
+	/* the reporter is told after the release so it never delays it */
+	sampler_go(smp);
 	for (unsigned i = 0; i < n; i++)
 		pthread_join(p->workers[i].tid, NULL);
 	phase_window_close(p, &r0);

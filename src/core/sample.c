@@ -32,6 +32,7 @@ struct sampler {
 	pthread_t tid;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
+	bool go;                 /* the window is open: p->start_ns is set (sampler_go) */
 	bool stop;
 	uint64_t tick_ns, want_ns;
 	struct snap *snaps;      /* pending cumulative snapshots, snaps[0] the oldest */
@@ -250,11 +251,18 @@ static void *sampler_main(void *arg)
 {
 	struct sampler *s = arg;
 	struct phase *p = s->p;
-	uint64_t next_snap = p->start_ns + s->tick_ns, next_prog = p->start_ns + PROGRESS_NS;
-	uint64_t next_stream = p->start_ns + p->interval_ns;
+	uint64_t next_snap, next_prog, next_stream;
 
-	s->last_prog_ns = p->start_ns;
+	/* this thread's malloc arena made now, before the window: a snapshot's first allocation
+	 * would otherwise map it inside the phase */
+	free(malloc(1));
 	pthread_mutex_lock(&s->mu);
+	while (!s->go && !s->stop)
+		pthread_cond_wait(&s->cv, &s->mu);
+	next_snap = p->start_ns + s->tick_ns;
+	next_prog = p->start_ns + PROGRESS_NS;
+	next_stream = p->start_ns + p->interval_ns;
+	s->last_prog_ns = p->start_ns;
 	while (!s->stop) {
 		uint64_t due = UINT64_MAX, now;
 		struct timespec ts;
@@ -335,6 +343,16 @@ fail:
 	free(s->acc);
 	free(s);
 	return NULL;
+}
+
+void sampler_go(struct sampler *s)
+{
+	if (!s)
+		return;
+	pthread_mutex_lock(&s->mu);
+	s->go = true;
+	pthread_cond_signal(&s->cv);
+	pthread_mutex_unlock(&s->mu);
 }
 
 void sampler_stop(struct sampler *s)
