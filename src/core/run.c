@@ -236,6 +236,7 @@ static void *worker_main(void *arg)
 	struct worker *w = a->w;
 	struct rusage r0, r1;
 	double cpu0;
+	bool ran = false;
 
 	if (w->phase->prepare && !run_stopping())
 		w->rc = w->phase->prepare(w);
@@ -257,8 +258,10 @@ static void *worker_main(void *arg)
 	getrusage(RUSAGE_THREAD, &r0);
 	cpu0 = cputime_s(CLOCK_THREAD_CPUTIME_ID);
 	w->start_ns = clock_ns();
-	if (!w->rc)
-		w->rc = run_stopping() ? 0 : w->phase->work(w);
+	if (!w->rc && !run_stopping()) {
+		w->rc = w->phase->work(w);
+		ran = true;
+	}
 	w->end_ns = clock_ns();
 	if (atomic_fetch_add(&w->phase->ndone, 1) == 0 && !w->phase->serial) {
 		/* the first worker done takes the snapshot elbencho calls "first done": how far
@@ -279,6 +282,8 @@ static void *worker_main(void *arg)
 		  tv_s(&r1.ru_stime) - tv_s(&r0.ru_stime), &w->usr_s, &w->sys_s);
 	w->nvcsw = (uint64_t)(r1.ru_nvcsw - r0.ru_nvcsw);
 	w->nivcsw = (uint64_t)(r1.ru_nivcsw - r0.ru_nivcsw);
+	if (ran && w->phase->finish)
+		w->phase->finish(w);
 	return NULL;
 }
 

@@ -142,13 +142,13 @@ void fsm_path_of(const struct fsm_thread *t, const struct fsm_seg *g, uint64_t k
 int fsm_seg_push(struct fsm_thread *t, uint64_t k0, unsigned sub0, time_t now);
 void fsm_fail_file(struct fsm_thread *t, int err, const char *what, uint64_t k, unsigned *hint);
 
-/* fs_mark_create.c, fs_mark_phases.c: each phase's work (the _wq forms also take the engine's
+/* fs_mark_create.c, fs_mark_phases.c: each phase's work, every phase's finish hook (the engine's
  * kernel workers), and the cleanup callback */
 int fsm_create_work(struct worker *w);
-int fsm_create_work_wq(struct worker *w);
-int fsm_stat_work_wq(struct worker *w);
-int fsm_read_work_wq(struct worker *w);
-int fsm_unlink_work_wq(struct worker *w);
+int fsm_stat_work(struct worker *w);
+int fsm_read_work(struct worker *w);
+int fsm_unlink_work(struct worker *w);
+void fsm_finish(struct worker *w);
 int fsm_cleanup_files(void *arg);
 
 /* fs_mark_setup.c: directories, descriptors, space, --layout */

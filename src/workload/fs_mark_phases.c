@@ -3,7 +3,7 @@
 #include "workload/fs_mark_int.h"
 
 /* ---- the extra phases and the unlink phase: one request at a time, through the engine ---- */
-static int fsm_stat_work(struct worker *w)
+int fsm_stat_work(struct worker *w)
 {
 	struct fsm_thread *t = w->ctx;
 	unsigned hint = 0;
@@ -24,7 +24,7 @@ static int fsm_stat_work(struct worker *w)
 	return 0;
 }
 
-static int fsm_read_work(struct worker *w)
+int fsm_read_work(struct worker *w)
 {
 	struct fsm_thread *t = w->ctx;
 	const struct fsm_config *c = t->s->c;
@@ -78,7 +78,7 @@ static int fsm_read_work(struct worker *w)
 }
 
 /* fs_mark unlinks in creation order, outside the loop window */
-static int fsm_unlink_work(struct worker *w)
+int fsm_unlink_work(struct worker *w)
 {
 	struct fsm_thread *t = w->ctx;
 	unsigned hint = 0;
@@ -97,23 +97,15 @@ static int fsm_unlink_work(struct worker *w)
 	return 0;
 }
 
-/* Each phase's work, then (in the worker, before it exits and its io-wq with it) the engine's
- * kernel workers. */
-#define WITH_WORKERS(fn)                                                                   \
-	int fn##_wq(struct worker *w)                                                      \
-	{                                                                                  \
-		struct fsm_thread *t = w->ctx;                                             \
-		int rc = fn(w);                                                            \
-                                                                                           \
-		if (t->ctx.ops && t->ctx.ops->workers)                                     \
-			t->ctx.ops->workers(&t->ctx, &t->wq);                              \
-		return rc;                                                                 \
-	}
-WITH_WORKERS(fsm_create_work)
-WITH_WORKERS(fsm_stat_work)
-WITH_WORKERS(fsm_read_work)
-WITH_WORKERS(fsm_unlink_work)
-#undef WITH_WORKERS
+/* every phase's finish hook: the engine's kernel workers that served this thread, after the
+ * window, before the thread (and its io-wq) exits */
+void fsm_finish(struct worker *w)
+{
+	struct fsm_thread *t = w->ctx;
+
+	if (t->ctx.ops && t->ctx.ops->workers)
+		t->ctx.ops->workers(&t->ctx, &t->wq);
+}
 
 /* The cleanup callback: every name this run created and has not unlinked, regenerated. */
 int fsm_cleanup_files(void *arg)

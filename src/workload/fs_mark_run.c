@@ -28,6 +28,7 @@ static int run_phase(struct fsm_state *s, struct phase *ph, enum fsm_op live, ui
 	ph->nworkers = c->nthreads;
 	ph->workers = s->workers;
 	ph->prepare = fsm_prepare;
+	ph->finish = fsm_finish;
 	ph->interval_ns = interval_ns;
 	ph->expected_ops = expected;
 	ph->label = s->label;
@@ -232,7 +233,7 @@ static int one_iteration(struct fsm_state *s, struct fsm_iter *it, uint64_t *cou
 {
 	const struct fsm_config *c = s->c;
 	time_t now = time(NULL);
-	struct phase ph = { .name = "create", .work = fsm_create_work_wq };
+	struct phase ph = { .name = "create", .work = fsm_create_work };
 	unsigned index = it->index;
 	int rc;
 
@@ -276,16 +277,18 @@ static int one_iteration(struct fsm_state *s, struct fsm_iter *it, uint64_t *cou
 	*count += it->files;
 	it->count = *count;
 	if (c->stat && !stop_now(s) &&
-	    (rc = extra_phase(s, it, FSM_PH_STAT, fsm_stat_work_wq, FSM_STAT, it->files, &it->stat_wall_ns)))
+	    (rc = extra_phase(s, it, FSM_PH_STAT, fsm_stat_work, FSM_STAT, it->files, &it->stat_wall_ns)))
 		return rc;
 	if (c->read && !stop_now(s) &&
-	    (rc = extra_phase(s, it, FSM_PH_READ, fsm_read_work_wq, FSM_READ_OPEN, it->files, &it->read_wall_ns)))
+	    (rc = extra_phase(s, it, FSM_PH_READ, fsm_read_work, FSM_READ_OPEN, it->files,
+			      &it->read_wall_ns)))
 		return rc;
 	/* after the timed phases, before the files go: a fill's last, partial iteration too */
 	if (c->layout_files && !run_stopping())
 		fsm_layout_sample(s, it);
 	if (!c->keep_files && !run_stopping() &&
-	    (rc = extra_phase(s, it, FSM_PH_UNLINK, fsm_unlink_work_wq, FSM_UNLINK, it->files, &it->unlink_wall_ns)))
+	    (rc = extra_phase(s, it, FSM_PH_UNLINK, fsm_unlink_work, FSM_UNLINK, it->files,
+			      &it->unlink_wall_ns)))
 		return rc;
 	for (unsigned i = 0; i < c->nthreads; i++)
 		for (int o = 0; o < FSM_NOPS; o++)

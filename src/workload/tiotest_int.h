@@ -122,6 +122,7 @@ bool tio_queued(const struct tio_config *c);
 unsigned tio_depth(const struct tio_config *c);
 int tio_work(struct worker *w);
 int tio_prepare(struct worker *w);
+void tio_finish(struct worker *w);
 
 /* tiotest_setup.c: the test files, --between-phases, the queued path's contexts */
 int tio_drop_caches(void);

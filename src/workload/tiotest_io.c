@@ -290,6 +290,15 @@ static int work_flush(struct tio_worker *tw, struct engine_file *f, bool queued)
 	return rc;
 }
 
+/* the phase's finish hook (queued path): the kernel workers that served this thread, after
+ * the window, before the thread and its io-wq go */
+void tio_finish(struct worker *w)
+{
+	struct tio_worker *tw = w->ctx;
+
+	tw->c->eng.ops->workers(&tw->t->ctx, &tw->wq);
+}
+
 int tio_work(struct worker *w)
 {
 	struct tio_worker *tw = w->ctx;
@@ -306,7 +315,7 @@ int tio_work(struct worker *w)
 	unsigned char *buf = t->buf;
 	uint64_t rng = tw->seed;
 	uint64_t t0, t1;
-	int rc;
+	int rc, crc;
 
 	if ((rc = work_open(c, t, &f, base)))
 		return rc;
@@ -358,15 +367,10 @@ int tio_work(struct worker *w)
 	if (rc && !run_stopping())
 		fail_io(c, rc, "fsync", t->path, -1);
 out:
-	if (queued && eng->workers)
-		eng->workers(&t->ctx, &tw->wq);
-	{
-		int crc = eng->close(&f);
-
-		if (crc && !rc) {
-			fail_io(c, crc, "close", t->path, -1);
-			rc = crc;
-		}
+	crc = eng->close(&f);
+	if (crc && !rc) {
+		fail_io(c, crc, "close", t->path, -1);
+		rc = crc;
 	}
 	return rc;
 }

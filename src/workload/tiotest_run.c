@@ -322,6 +322,7 @@ int tio_run(struct driver *d, const void *cfg, void *result)
 		if (!c->run_phase[p])
 			continue;
 		ph.prepare = tio_queued(c) ? tio_prepare : NULL;
+		ph.finish = tio_queued(c) && c->eng.ops->workers ? tio_finish : NULL;
 		if (before_phase(c, last, p, th, &list))
 			break;
 		if (c->debug >= 40)
