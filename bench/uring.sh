@@ -18,7 +18,10 @@
 # fsbench's workers do: "+REGISTERED_RING" after the rings' flags in the output),
 # TIMED (default 1: a fourth contender, "timed", the bare ring with BARE_TIMED=1 in the same
 # rotation: fsbench's ratio to it is what fsbench costs beyond the two clock reads and the
-# histogram records that per-op latency needs; TIMED=0 leaves it out), PIN (a CPU list: every
+# histogram records that per-op latency needs; TIMED=0 leaves it out), AA=1 (a fifth contender,
+# "bare2": the bare ring again, in its own place in the rotation; its ×bare is an A/A ratio, how
+# far two runs of the same loop land apart at each depth, and its spread is printed beside the
+# goal line), PIN (a CPU list: every
 # contender under taskset -c PIN; default none: pinned to one CPU, the io-wq worker that a
 # buffered tmpfs read is punted to shares the submitter's CPU, which measures another wake-up
 # path than the unpinned run; bench/README.md, "uring.sh pinned").
@@ -37,6 +40,7 @@ GOAL=${GOAL:-0.95}
 PHASES="read random_read"
 DIRECT=${DIRECT:-0}
 TIMED=${TIMED:-1}
+AA=${AA:-0}
 PIN=${PIN-none}
 [ "$PIN" = none ] && PIN=
 ON=()
@@ -50,6 +54,7 @@ command -v jq >/dev/null || die "needs jq"
 [ -d "$DIR" ] && [ -w "$DIR" ] || die "$DIR is not a writable directory"
 
 case $TIMED in 0|1) ;; *) die "TIMED must be 0 or 1" ;; esac
+case $AA in 0|1) ;; *) die "AA must be 0 or 1" ;; esac
 if [ -n "$PIN" ]; then
     command -v taskset >/dev/null || die "PIN needs taskset"
     taskset -c "$PIN" true 2>/dev/null || die "PIN: cannot run on CPUs '$PIN'"
@@ -114,13 +119,14 @@ run_fsbench() {   # run_fsbench DEPTH
     jq -r '(.config.engine_setup // [] | join("|")) + (if .config.engine_registered_ring == 1 then "+REGISTERED_RING" else "" end)' \
         "$TMP/fsb.json" > "$TMP/fsb.flags"
 }
-run_bare() {   # run_bare DEPTH [timed]
-    BARE_TIMED=${2:+1} BARE_SPIN_US=$SPIN "${ON[@]}" "$BARE" "$DIR" "$SIZE_MIB" "$BS" "$ROPS" "$1" $BARE_X > "$TMP/bare.out" ||
+run_bare() {   # run_bare DEPTH [LABEL [TIMED]]
+    BARE_TIMED=${3:-} BARE_SPIN_US=$SPIN "${ON[@]}" "$BARE" "$DIR" "$SIZE_MIB" "$BS" "$ROPS" "$1" $BARE_X > "$TMP/bare.out" ||
         die "bare loop failed"
     awk -v c="${2:-bare}" -v d="$1" '{ print c, d, $1, $4, $5 / 1e9 / $2 }' "$TMP/bare.out" >> "$RAWF"
     awk 'NR == 1 { print $6 }' "$TMP/bare.out" > "$TMP/bare.flags"
 }
-run_timed() { run_bare "$1" timed; }
+run_timed() { run_bare "$1" timed 1; }
+run_bare2() { run_bare "$1" bare2; }
 run_fio() {
     fio_job "$1" > "$TMP/job.fio"
     "${ON[@]}" "$FIO" --output-format=json "$TMP/job.fio" > "$TMP/fio.json" 2>"$TMP/fio.err" ||
@@ -133,11 +139,13 @@ run_fio() {
 
 CONTENDERS="fsbench bare"
 [ "$TIMED" = 1 ] && CONTENDERS="$CONTENDERS timed"
+[ "$AA" = 1 ] && CONTENDERS="$CONTENDERS bare2"
 [ -n "$FIO" ] && CONTENDERS="$CONTENDERS fio"
 echo "bench/uring.sh: $ROUNDS rounds of: $CONTENDERS at depths $DEPTHS (order rotates each round)${FSB_X:+, O_DIRECT}"
 echo "  fsbench: $FSBENCH_SRC (copy) tiotest -t 1 -f $SIZE_MIB -b $BS -r $ROPS -k 1 -d $DIR --engine io_uring --io_uring-spin=$SPIN --iodepth N"
 echo "  bare:    BARE_SPIN_US=$SPIN $BARE $DIR $SIZE_MIB $BS $ROPS N"
 [ "$TIMED" = 1 ] && echo "  timed:   BARE_TIMED=1, the same bare ring timing each request as fsbench does (two TSC reads, histogram records)"
+[ "$AA" = 1 ] && echo "  bare2:   the same bare ring again: its ×bare is this machine's noise at that cell (an A/A comparison)"
 [ -n "$PIN" ] && echo "  every contender under taskset -c $PIN"
 echo "  load at the start (uptime): $(uptime | sed 's/.*load average: //')"
 [ -n "$FIO" ] && echo "  fio:     $FIO (io_uring, iodepth=N, bs=$BS, size=${SIZE_MIB}m, read/randread, number_ios=$ROPS)"
@@ -181,6 +189,23 @@ for p in $PHASES; do
                 printf "%-11s | %5s | %-9s | %10.0f | %7.3f | %8s | %10.3f | %8.3f | %s\n", p, d, c, f, f / b,
                     (tm > 0 ? sprintf("%.3f", f / tm) : "-"), fc * 1e6, (bc > 0 ? fc / bc : 0), goal }'
         done
+    done
+done
+# per round: each contender's ops/s ÷ the bare ring's in the same round, median and quartiles;
+# bare2's (AA=1) is how far the same loop lands from itself: a cell whose fsbench ratio sits
+# inside that spread cannot tell fsbench from the floor at the goal's margin
+rounds_q() {   # rounds_q CONTENDER DEPTH PHASE: "median (q1-q3)" of the per-round ratios
+    awk -v c="$1" -v d="$2" -v p="$3" '$2 == d && $3 == p && ($1 == c || $1 == "bare") { v[$1, ++n[$1]] = $4 }
+        END { for (i = 1; i <= n[c] && i <= n["bare"]; i++) print v[c, i] / v["bare", i] }' "$RAWF" | sort -g |
+        awk '{ v[NR] = $1 } END { if (NR) printf "%.3f (%.3f-%.3f)", v[int((NR + 1) / 2)], v[int((NR + 3) / 4)], v[int((3 * NR + 3) / 4)] }'
+}
+echo
+echo "per round, ÷ the bare ring of the same round: median (quartiles)"
+for p in $PHASES; do
+    for depth in $DEPTHS; do
+        line="  $(printf '%-11s %2s' "$p" "$depth"): fsbench $(rounds_q fsbench "$depth" "$p")"
+        [ "$AA" = 1 ] && line="$line; bare2 (A/A) $(rounds_q bare2 "$depth" "$p")"
+        echo "$line"
     done
 done
 # the goal lines (make bench's summary collects every script's): the lowest case decides
