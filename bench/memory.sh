@@ -49,7 +49,9 @@ if [ ! -x "$MAXRSS" ] || [ "$ROOT/bench/maxrss.c" -nt "$MAXRSS" ]; then
     ${CC:-cc} -O2 -Wall -Wextra -o "$MAXRSS" "$ROOT/bench/maxrss.c" || die "cannot build $MAXRSS"
 fi
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/fsbench-mem.XXXXXX")
-trap 'umount "$TMP/mnt" 2>/dev/null; rm -rf "$TMP"' EXIT
+# under set -e a failing command ends the trap too: the umount of a tmpfs already unmounted
+# (every run that finished) must not keep the rm from running, nor make the exit status 32
+trap 'umount "$TMP/mnt" 2>/dev/null || true; rm -rf "$TMP"' EXIT
 # run a private copy: one binary for every round, even if the tree is rebuilt meanwhile
 cp "$FSBENCH" "$TMP/fsbench" || die "cannot copy $FSBENCH"
 [ -x "$FSBENCH_MPI" ] && { cp "$FSBENCH_MPI" "$TMP/fsbench-mpi" || die "cannot copy $FSBENCH_MPI"; }

@@ -20,6 +20,17 @@ FSBENCH_MPI=$SCRATCH/no-fsbench-mpi bash "$BENCH/mpi.sh" "$FSBENCH" >"$SCRATCH/o
 [ $rc = 0 ] || fail "mpi.sh without fsbench-mpi: exit $rc: $(cat "$SCRATCH/out")"
 grep -q '^goal: 4 ranks >= .*: skipped (no fsbench-mpi or mpirun)$' "$SCRATCH/out" ||
     fail "mpi.sh without fsbench-mpi: $(cat "$SCRATCH/out")"
+# memory.sh at a small size (its fill as root, its MPI case skipped): exit 0 and nothing left in
+# TMPDIR (its EXIT trap once stopped at the umount of the tmpfs it had already unmounted, under
+# set -e: the run exited 32 and left its directory, copies of both binaries included)
+mkdir -p "$SCRATCH/tmp" "$SCRATCH/dir"
+TMPDIR=$SCRATCH/tmp DIR=$SCRATCH/dir SMALL=1000 LARGE=2000 FILL_SMALL=1 FILL_LARGE=2 \
+    FSBENCH_MPI=$SCRATCH/no-fsbench-mpi bash "$BENCH/memory.sh" "$FSBENCH" >"$SCRATCH/out" 2>&1; rc=$?
+[ $rc = 0 ] || fail "memory.sh, small: exit $rc: $(tail -5 "$SCRATCH/out")"
+grep -q '^goal: peak RSS of a fill' "$SCRATCH/out" || fail "memory.sh, small: no fill goal line: $(cat "$SCRATCH/out")"
+left="$(ls -A "$SCRATCH/tmp")$(ls -A "$SCRATCH/dir")"
+[ -z "$left" ] || fail "memory.sh left files: $left"
+ok "memory.sh at a small size: exit 0, nothing left behind"
 out=$(make -n -s -C "$TESTS_DIR/.." bench BIN=fsbench 2>&1 | grep 'bench/run.sh')
 [ "$out" = 'ROUNDS=${ROUNDS:-5} bench/run.sh ./fsbench' ] || fail "make bench runs: $out"
 ok "every bench script prints goal lines, skipped ones too; make bench: $out"
