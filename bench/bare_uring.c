@@ -116,8 +116,9 @@ static void th_record(struct th *h, uint64_t v)
 		__atomic_store_n(&h->max, v, __ATOMIC_RELAXED);
 }
 
-/* the ring of the calling thread: the flags fsbench's engine would take, in its order */
-static const char *ring_make(struct io_uring *ring, unsigned entries)
+/* the ring of the calling thread: the flags fsbench's engine would take, in its order; *reg:
+ * whether its descriptor was registered */
+static const char *ring_make(struct io_uring *ring, unsigned entries, bool *reg)
 {
 	static const struct {
 		unsigned flags;
@@ -127,8 +128,6 @@ static const char *ring_make(struct io_uring *ring, unsigned entries)
 		{ IORING_SETUP_COOP_TASKRUN, "COOP_TASKRUN" },
 		{ 0, "none" },
 	};
-	static const char *const regring[] = { "SINGLE_ISSUER|DEFER_TASKRUN+REGISTERED_RING",
-					       "COOP_TASKRUN+REGISTERED_RING", "none+REGISTERED_RING" };
 	int rc = -EINVAL;
 
 	for (size_t i = 0; i < sizeof(way) / sizeof(way[0]); i++) {
@@ -136,10 +135,10 @@ static const char *ring_make(struct io_uring *ring, unsigned entries)
 					     .cq_entries = entries * 4 };
 
 		rc = io_uring_queue_init_params(entries, ring, &p);
-		if (!rc && env_u("BARE_REGRING", 1) && io_uring_register_ring_fd(ring) == 1)
-			return regring[i];
-		if (!rc)
+		if (!rc) {
+			*reg = env_u("BARE_REGRING", 1) && io_uring_register_ring_fd(ring) == 1;
 			return way[i].name;
+		}
 		if (rc != -EINVAL)
 			break;
 	}
@@ -164,7 +163,8 @@ static void *phase(void *arg)
 	const unsigned depth = a->depth;
 	char *bufs = a->bufs;
 	struct io_uring r, *ring = &r;
-	const char *flags = ring_make(ring, env_u("BARE_ENTRIES", depth < 16 ? 64 : depth * 4));
+	bool reg;
+	const char *flags = ring_make(ring, env_u("BARE_ENTRIES", depth < 16 ? 64 : depth * 4), &reg);
 	const unsigned async = env_u("BARE_ASYNC", 0) ? IOSQE_ASYNC : 0;
 	const bool getev = env_u("BARE_GETEV", 1);
 	const uint64_t spin_ns = env_u("BARE_SPIN_US", 0) * UINT64_C(1000);
@@ -276,8 +276,8 @@ static void *phase(void *arg)
 	close(fd);
 	t1 = clock_of(CLOCK_MONOTONIC);
 	c1 = clock_of(CLOCK_PROCESS_CPUTIME_ID);
-	printf("%s %" PRIu64 " %" PRIu64 " %.1f %" PRIu64 " %s\n", name, n, t1 - t0,
-	       (double)n / ((double)(t1 - t0) / 1e9), c1 - c0, flags);
+	printf("%s %" PRIu64 " %" PRIu64 " %.1f %" PRIu64 " %s%s\n", name, n, t1 - t0,
+	       (double)n / ((double)(t1 - t0) / 1e9), c1 - c0, flags, reg ? "+REGISTERED_RING" : "");
 	if (timed)
 		fprintf(stderr,
 			"bare_uring: %s: %" PRIu64 " latencies recorded (%" PRIu64 " in all), %" PRIu64
