@@ -253,9 +253,6 @@ static void *sampler_main(void *arg)
 	struct phase *p = s->p;
 	uint64_t next_snap, next_prog, next_stream;
 
-	/* this thread's malloc arena made now, before the window: a snapshot's first allocation
-	 * would otherwise map it inside the phase */
-	free(malloc(1));
 	pthread_mutex_lock(&s->mu);
 	while (!s->go && !s->stop)
 		pthread_cond_wait(&s->cv, &s->mu);

@@ -35,8 +35,9 @@ struct sample {
 struct sampler;
 
 /* Started by phase_run() before the window opens, when p->interval_ns or p->progress is set:
- * the thread is made and parked outside the phase (on a 2-CPU guest, making it inside a
- * 16,384-read phase at depth 1 cost ~1 % of its rate: bench/README.md, uring.sh). */
+ * the thread is made and parked outside the phase, as the workers are (its clone and stack
+ * are not the phase's work; no change in rate was measurable at depth 1 on tmpfs:
+ * bench/README.md, uring.sh). */
 struct sampler *sampler_start(struct phase *p);
 /* The window is open (p->start_ns set): the reporter's ticks count from there. */
 void sampler_go(struct sampler *s);
