@@ -193,11 +193,12 @@ for p in $PHASES; do
 done
 # per round: each contender's ops/s ÷ the bare ring's in the same round, median and quartiles;
 # bare2's (AA=1) is how far the same loop lands from itself: a cell whose fsbench ratio sits
-# inside that spread cannot tell fsbench from the floor at the goal's margin
+# inside that spread cannot tell fsbench from the floor at the goal's margin; the quartiles
+# as tiotest.sh and fs_mark.sh take them
 rounds_q() {   # rounds_q CONTENDER DEPTH PHASE: "median (q1-q3)" of the per-round ratios
     awk -v c="$1" -v d="$2" -v p="$3" '$2 == d && $3 == p && ($1 == c || $1 == "bare") { v[$1, ++n[$1]] = $4 }
         END { for (i = 1; i <= n[c] && i <= n["bare"]; i++) print v[c, i] / v["bare", i] }' "$RAWF" | sort -g |
-        awk '{ v[NR] = $1 } END { if (NR) printf "%.3f (%.3f-%.3f)", v[int((NR + 1) / 2)], v[int((NR + 3) / 4)], v[int((3 * NR + 3) / 4)] }'
+        awk '{ v[NR] = $1 } END { if (NR) printf "%.3f (%.3f-%.3f)", v[int((NR + 1) / 2)], v[int(NR / 4) + 1], v[int(3 * NR / 4) + 1] }'
 }
 echo
 echo "per round, ÷ the bare ring of the same round: median (quartiles)"
