@@ -85,6 +85,14 @@ static inline uint64_t lat_now(void)
 	return clock_ns();
 }
 
+/* nanoseconds as a difference of lat_now() values (lat_ns's inverse, to a tick) */
+static inline uint64_t lat_span(uint64_t ns)
+{
+	if (clock_use_tsc && clock_tsc_mult)
+		return (uint64_t)(((unsigned __int128)ns << 32) / clock_tsc_mult);
+	return ns;
+}
+
 /* a difference of two lat_now() values, in nanoseconds */
 static inline uint64_t lat_ns(uint64_t d)
 {

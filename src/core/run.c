@@ -182,6 +182,7 @@ void run_reset(void)
 void opstat_init(struct opstat *s)
 {
 	s->ops = s->bytes = s->over_2s = s->over_10s = 0;
+	s->tick = NULL;
 	hist_init(&s->lat);
 }
 
@@ -371,6 +372,7 @@ static int phase_run_serial(struct phase *p, struct worker_arg *args)
 	if (p->interval_ns || p->progress)
 		smp = sampler_start(p);
 	phase_window_open(p, &r0);
+	sampler_arm(smp);
 	sampler_go(smp);
 	for (unsigned i = 0; i < p->nworkers && !run_stopping(); i++) {
 		args[i] = (struct worker_arg){ .w = &p->workers[i], .gate = NULL };
@@ -415,6 +417,7 @@ static int phase_run_threads(struct phase *p, struct worker_arg *args)
 	}
 	/* every worker is parked: the window opens before any of them can run */
 	phase_window_open(p, &r0);
+	sampler_arm(smp);
 	gate.open = true;
 	pthread_cond_broadcast(&gate.open_cv);
 	pthread_mutex_unlock(&gate.mu);

@@ -53,6 +53,15 @@ void run_signal_name(int sig, char *buf, size_t len);
  * a signal's stop stays. */
 void run_reset(void);
 
+/* The interval samples' next boundary, as a worker's live statistics see it (core/sample.h):
+ * due, in lat_now() units, is when the next snapshot of all workers is owed; the worker whose
+ * op completes at or after it calls fire, which takes the snapshot (or leaves it to whoever
+ * is taking it) and moves due on. No thread wakes up to take snapshots during a phase. */
+struct opstat_tick {
+	_Atomic uint64_t due;
+	void (*fire)(struct opstat_tick *t);
+};
+
 /* Per-op statistics of one op type in one worker; merged after join. */
 struct opstat {
 	uint64_t ops;
@@ -60,6 +69,9 @@ struct opstat {
 	uint64_t over_2s;        /* ops slower than 2 s / 10 s, exact (tiotest's columns) */
 	uint64_t over_10s;
 	struct hist lat;
+	/* set on a worker's live statistics while its phase keeps interval samples (the
+	 * sampler, core/sample.c), NULL otherwise; opstat_merge never copies it */
+	struct opstat_tick *tick;
 };
 
 void opstat_init(struct opstat *s);
@@ -75,6 +87,18 @@ static inline void opstat_add(struct opstat *s, uint64_t lat_ns, uint64_t bytes)
 		if (lat_ns > UINT64_C(10000000000))
 			s->over_10s++;
 	}
+}
+
+/* opstat_add for a worker's live statistics, done: the op's completion, lat_now() units. When
+ * the op ends past the samples' next boundary, the snapshot is taken first: it holds what
+ * completed before this op (one compare per op otherwise). */
+static inline void opstat_add_at(struct opstat *s, uint64_t done, uint64_t lat_ns, uint64_t bytes)
+{
+	struct opstat_tick *t = s->tick;
+
+	if (__builtin_expect(t && done >= atomic_load_explicit(&t->due, memory_order_relaxed), 0))
+		t->fire(t);
+	opstat_add(s, lat_ns, bytes);
 }
 
 struct phase;

@@ -3,6 +3,7 @@
 #include "core/sample.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,13 +13,17 @@
 #include "core/clock.h"
 #include "core/run.h"
 
-/* 5 ms: a phase of 100 ms still gets 20 points. Each tick wakes this thread on a CPU the
- * workers (or io_uring's io-wq worker) are using, and the wake-up preempts them: at 0.5 ms
- * (40 wake-ups in a phase's first 20 ms, ~100 in a 0.2 s phase) tiotest --engine io_uring
- * at depth 8 ran 10-25 % slower on a quiet 2-CPU host (bench/README.md, uring.sh). */
+/* 5 ms: a phase of 100 ms still gets 20 points. The snapshots are taken by the workers, at
+ * the first op that completes past a tick (opstat_add_at), not by a thread woken every tick:
+ * that thread's wake-ups were 14-15 ns of CPU per tiotest op on tmpfs (0.8 %), and each one
+ * can land on a CPU a worker needs (bench/README.md, tiotest.sh, "The reporter's ticks"). */
 #define BASE_TICK_MAX_NS 5000000u
 #define MAX_PENDING 40               /* intervals held before the tick doubles */
 #define PROGRESS_NS 250000000u       /* redraw the status line 4 times a second */
+/* the thread takes a snapshot the workers have not (all of them waiting in one long op, or a
+ * workload that counts its live op without opstat_add_at) once it is this late, or a tick
+ * late when it is awake anyway (progress, --stream) */
+#define STALL_NS	 1000000000u
 
 struct snap {
 	uint64_t t_ns, ops, bytes;
@@ -28,8 +33,10 @@ struct snap {
 };
 
 struct sampler {
+	struct opstat_tick tick; /* the workers' view: when the next snapshot is due */
 	struct phase *p;
 	pthread_t tid;
+	uint64_t next_snap; /* the next tick, clock_ns(): on the grid of the phase start */
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	bool go;                 /* the window is open: p->start_ns is set (sampler_go) */
@@ -247,16 +254,52 @@ static void progress(struct sampler *s, uint64_t now)
 	}
 }
 
+/* under s->mu: the workers' next due time, lat_now() units, for s->next_snap */
+static void arm(struct sampler *s, uint64_t now)
+{
+	uint64_t ahead = s->next_snap > now ? s->next_snap - now : 0;
+
+	atomic_store_explicit(&s->tick.due, lat_now() + lat_span(ahead), memory_order_relaxed);
+}
+
+/* under s->mu: the snapshot owed at s->next_snap, taken at now, and the next tick armed */
+static void snap_due(struct sampler *s, uint64_t now)
+{
+	if (now >= s->next_snap) {
+		add_snap(s, now);
+		/* ticks stay on the grid of the phase start, even if one was late */
+		while (s->next_snap <= now)
+			s->next_snap += s->tick_ns;
+	}
+	arm(s, now);
+}
+
+/* a worker's op completed past due (opstat_add_at): it takes the snapshot, unless another
+ * worker or the thread holds the sampler (then its next op looks again) */
+static void sampler_fire(struct opstat_tick *t)
+{
+	struct sampler *s = (struct sampler *)((char *)t - offsetof(struct sampler, tick));
+
+	if (pthread_mutex_trylock(&s->mu))
+		return;
+	snap_due(s, clock_ns());
+	pthread_mutex_unlock(&s->mu);
+}
+
 static void *sampler_main(void *arg)
 {
 	struct sampler *s = arg;
 	struct phase *p = s->p;
-	uint64_t next_snap, next_prog, next_stream;
+	uint64_t next_prog, next_stream;
 
 	pthread_mutex_lock(&s->mu);
-	while (!s->go && !s->stop)
-		pthread_cond_wait(&s->cv, &s->mu);
-	next_snap = p->start_ns + s->tick_ns;
+	/* sampler_go wakes this thread only for the progress line or --stream: otherwise it
+	 * finds the phase started when its own second is up */
+	while (!s->go && !s->stop) {
+		struct timespec ts = clock_ts(clock_ns() + STALL_NS);
+
+		pthread_cond_timedwait(&s->cv, &s->mu, &ts);
+	}
 	next_prog = p->start_ns + PROGRESS_NS;
 	next_stream = p->start_ns + p->interval_ns;
 	s->last_prog_ns = p->start_ns;
@@ -265,7 +308,7 @@ static void *sampler_main(void *arg)
 		struct timespec ts;
 
 		if (p->interval_ns)
-			due = next_snap;
+			due = s->next_snap + (s->tick_ns > STALL_NS ? s->tick_ns : STALL_NS);
 		if (p->progress && next_prog < due)
 			due = next_prog;
 		if (p->stream && p->interval_ns && next_stream < due)
@@ -278,12 +321,8 @@ static void *sampler_main(void *arg)
 		if (s->stop)
 			break;
 		now = clock_ns();
-		if (p->interval_ns && now >= next_snap) {
-			add_snap(s, now);
-			/* ticks stay on the grid of the phase start, even if one was late */
-			while (next_snap <= now)
-				next_snap += s->tick_ns;
-		}
+		if (p->interval_ns && now >= s->next_snap + s->tick_ns)
+			snap_due(s, now);
 		if (p->stream && p->interval_ns && now >= next_stream) {
 			/* on the grid of the phase start: a late wake-up ends the interval then */
 			stream_to(s, now);
@@ -306,6 +345,8 @@ struct sampler *sampler_start(struct phase *p)
 	if (!s)
 		return NULL;
 	s->p = p;
+	s->tick.fire = sampler_fire;
+	atomic_init(&s->tick.due, UINT64_MAX);
 	s->want_ns = p->interval_ns;
 	s->tick_ns = p->interval_ns;
 	while (s->tick_ns > BASE_TICK_MAX_NS)
@@ -342,13 +383,30 @@ fail:
 	return NULL;
 }
 
+void sampler_arm(struct sampler *s)
+{
+	struct phase *p;
+
+	if (!s || !s->p->interval_ns)
+		return;
+	p = s->p;
+	pthread_mutex_lock(&s->mu);
+	s->next_snap = p->start_ns + s->tick_ns;
+	arm(s, clock_ns());
+	for (unsigned w = 0; w < p->nworkers; w++)
+		if (p->workers[w].live)
+			p->workers[w].live->tick = &s->tick;
+	pthread_mutex_unlock(&s->mu);
+}
+
 void sampler_go(struct sampler *s)
 {
 	if (!s)
 		return;
 	pthread_mutex_lock(&s->mu);
 	s->go = true;
-	pthread_cond_signal(&s->cv);
+	if (s->p->progress || s->p->stream)
+		pthread_cond_signal(&s->cv);
 	pthread_mutex_unlock(&s->mu);
 }
 
@@ -364,6 +422,9 @@ void sampler_stop(struct sampler *s)
 	pthread_cond_signal(&s->cv);
 	pthread_mutex_unlock(&s->mu);
 	pthread_join(s->tid, NULL);
+	for (unsigned w = 0; w < p->nworkers; w++)
+		if (p->workers[w].live && p->workers[w].live->tick == &s->tick)
+			p->workers[w].live->tick = NULL;
 	if (p->interval_ns) {
 		/* the final snapshot at the phase end: exact totals, a possibly shorter last interval */
 		struct snap x;

@@ -1,7 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Interval samples and the live progress line, taken by one reporter thread per phase from the
- * workers' live op statistics (relaxed loads: the workers' hot loop gains no lock and no
- * syscall).
+/* Interval samples and the live progress line, from the workers' live op statistics (relaxed
+ * loads: the workers' hot loop gains no lock and no syscall).
+ *
+ * Who takes the snapshots. The workers: each live statistic points at the sampler's tick
+ * (struct opstat_tick, core/run.h), and the first op to complete past the next tick calls
+ * into the sampler, which snapshots every worker's statistics under its lock (a trylock: a
+ * worker that finds it taken goes on) and arms the next tick. So nothing wakes up during a
+ * phase to take them (a thread woken every 5 ms took 14-15 ns of CPU per tiotest op on tmpfs,
+ * bench/README.md, tiotest.sh, "The reporter's ticks"). The phase's reporter thread draws the
+ * progress line (4 times a second), writes --stream's intervals, and takes a snapshot the
+ * workers owe (all of them inside one long op) when it is a second late, or a tick late when
+ * it is awake anyway; a phase shorter than a second without progress line or --stream never
+ * wakes it.
  *
  * Interval choice. The user asks for an interval (--interval, default 1 s) but a phase should
  * have at least ~20 points (a phase of 100 ms or more). The reporter starts at a base tick of
@@ -39,7 +49,11 @@ struct sampler;
  * are not the phase's work; no change in rate was measurable at depth 1 on tmpfs:
  * bench/README.md, uring.sh). */
 struct sampler *sampler_start(struct phase *p);
-/* The window is open (p->start_ns set): the reporter's ticks count from there. */
+/* The window is open (p->start_ns set) and the workers are parked: the ticks count from the
+ * start, and each worker's live statistics take them from here (no system call: called
+ * right before the release). */
+void sampler_arm(struct sampler *s);
+/* After the release: the reporter thread's clock starts (it is woken once, for that). */
 void sampler_go(struct sampler *s);
 /* After the last join: takes the final snapshot, stores the samples in p, clears the line. */
 void sampler_stop(struct sampler *s);

@@ -88,7 +88,7 @@ static int chain_done(struct fsm_thread *t, struct fsm_slot *sl, struct engine_r
 			sl->fd = (int)r->result;
 			if (sl->k >= t->k_created)
 				t->k_created = sl->k + 1;
-			opstat_add(&t->op[FSM_CREATE], lat, 0);
+			opstat_add_at(&t->op[FSM_CREATE], r->done_lat, lat, 0);
 			break;
 		case ENGINE_OP_WRITE:
 			sl->left -= (uint64_t)r->result;

@@ -212,8 +212,8 @@ static int64_t exec_timed(struct mdt_task *k, struct engine_req *head)
 			return r->result;
 		last = r;
 	}
-	opstat_add(&k->st, lat_ns(last->done_lat - head->submit_lat),
-		   head->next && head->next->op == ENGINE_OP_WRITE ? head->next->len : 0);
+	opstat_add_at(&k->st, last->done_lat, lat_ns(last->done_lat - head->submit_lat),
+		      head->next && head->next->op == ENGINE_OP_WRITE ? head->next->len : 0);
 	return 0;
 }
 
@@ -299,11 +299,12 @@ static int create_item(struct mdt_task *k, const char *path, bool dir)
 	int64_t rc;
 
 	if (!dir && c->mknod) {
-		uint64_t t0 = lat_now();
+		uint64_t t0 = lat_now(), t1;
 
 		if (mknodat(AT_FDCWD, path, S_IFREG | S_IRUSR, 0) < 0)
 			return mdt_op_fail(-errno, "mknod", path);
-		opstat_add(&k->st, lat_ns(lat_now() - t0), 0);
+		t1 = lat_now();
+		opstat_add_at(&k->st, t1, lat_ns(t1 - t0), 0);
 		return 0;
 	}
 	mdt_build_create(s, r, path, dir);
@@ -369,7 +370,7 @@ static int rename_work(struct mdt_task *k)
 				PATH_MAX)))
 		return mdt_op_fail(rc, "rename", last);
 	for (uint64_t i = k->done; i < n && !run_stopping(); i++) {
-		uint64_t t0;
+		uint64_t t0, t1;
 
 		if ((rc = mdt_item_path(s, MDT_DIR_RENAME, mdt_stat_item_num(s, MDT_DIR_RENAME, i), cur,
 					PATH_MAX)))
@@ -380,7 +381,8 @@ static int rename_work(struct mdt_task *k)
 		t0 = lat_now();
 		if (renameat(AT_FDCWD, cur, AT_FDCWD, last) < 0)
 			return mdt_op_fail(-errno, "rename", cur);
-		opstat_add(&k->st, lat_ns(lat_now() - t0), 0);
+		t1 = lat_now();
+		opstat_add_at(&k->st, t1, lat_ns(t1 - t0), 0);
 		s->renamed = i + 1 < n;
 		memcpy(last, cur, sizeof(last));
 		k->done++;

@@ -154,7 +154,7 @@ static int queue_done(struct mdt_task *k, struct mdt_slot *sl)
 			bytes = (uint64_t)res;
 		last = r;
 	}
-	opstat_add(&k->st, lat_ns(last->done_lat - sl->r->submit_lat), bytes);
+	opstat_add_at(&k->st, last->done_lat, lat_ns(last->done_lat - sl->r->submit_lat), bytes);
 	k->done++;
 	return 0;
 }

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "core/clock.h"
 #include "core/driver.h"
 #include "core/run.h"
 #include "workload/run_opts.h"
@@ -69,7 +70,7 @@ static int testwl_work(struct worker *w)
 	struct testwl_worker *tw = w->ctx;
 
 	for (uint64_t i = 0; i < tw->c->ops && !run_stopping(); i++)
-		opstat_add(&tw->st, i % 1000 + 1, 4096);
+		opstat_add_at(&tw->st, lat_now(), i % 1000 + 1, 4096);
 	return 0;
 }
 

@@ -123,7 +123,7 @@ FSB_HOT static int tio_complete(struct worker *w, struct tio_worker *tw, struct 
 		s->t0 = r->submit_lat;
 	if (__builtin_expect(r->result == (int64_t)r->len, 1)) {
 		t->free_slots[(*nfree)++] = s;
-		opstat_add(&tw->st, lat_ns(r->done_lat - s->t0), c->block_bytes);
+		opstat_add_at(&tw->st, r->done_lat, lat_ns(r->done_lat - s->t0), c->block_bytes);
 		if (!c->verify)
 			return 0;
 		if (write) {
@@ -346,7 +346,7 @@ int tio_work(struct worker *w)
 				t->path, (int64_t)off);
 			goto out;
 		}
-		opstat_add(&tw->st, lat_ns(t1 - t0), bs);
+		opstat_add_at(&tw->st, t1, lat_ns(t1 - t0), bs);
 		if (c->verify) {
 			if (write) {
 				if (gen_now)
