@@ -42,6 +42,7 @@ WORK=$(mktemp -d "$DIR/fsbench-bench-mpi.XXXXXX")
 trap 'rm -rf "$TMP" "$WORK"' EXIT
 # private copies: one build for every round, even if the tree is rebuilt meanwhile
 cp "$FSBENCH" "$TMP/fsbench" && cp "$FSBENCH_MPI" "$TMP/fsbench-mpi" || die "cannot copy the binaries"
+KEEP_RAW=${RAW:+1}
 RAW=${RAW:-$TMP/raw.txt}
 : > "$RAW"
 # no binding: the threaded process is not bound either; as root mpirun wants to be told
@@ -96,10 +97,25 @@ for c in fs_mark tiotest; do
         "$ratio" "$met" "$sk" "$skmax"
     echo "$c $ratio" >> "$TMP/goal"
 done
+# each round's MPI rate over the threaded one of the same round: the pairing takes out what
+# moves both (the host's load between rounds), which the ratio of medians keeps
+echo
+echo "per round, 4 ranks ÷ one process of the same round: median (quartiles)"
+for c in fs_mark tiotest; do
+    awk -v c=$c '$1 == c { r[$3, $2] = $4; n = $3 > n ? $3 : n }
+        END { for (i = 1; i <= n; i++) if (r[i, "threads"] > 0 && (i, "mpi") in r) print r[i, "mpi"] / r[i, "threads"] }' "$RAW" |
+        sort -g | awk -v c=$c '{ v[NR] = $1 } END { if (NR) printf "  %-8s %.3f (%.3f-%.3f), %d rounds\n", c,
+            v[int((NR + 1) / 2)], v[int(NR / 4) + 1], v[int(3 * NR / 4) + 1], NR }'
+done
 # the goal line (make bench's summary collects every script's): the lower case decides
 echo
 awk -v g="$GOAL" -v l="$(cut -d' ' -f1 /proc/loadavg)" '{ if (NR == 1 || $2 < lo) { lo = $2; lc = $1 } }
     END { printf "goal: 4 ranks >= %s x one process of 4 threads in both cases: %s (lowest %.3f, %s; load %s)\n",
           g, (lo >= g ? "met" : "MISSED"), lo, lc, l }' "$TMP/goal"
 echo
-echo "per-run numbers: $RAW (case contender round rate skew_ns)"
+# without RAW they go with the temporary directory: not named, since it is gone at exit
+if [ -n "$KEEP_RAW" ]; then
+    echo "per-run numbers: $RAW (case contender round rate skew_ns)"
+else
+    echo "per-run numbers: not kept (RAW=FILE keeps them: case contender round rate skew_ns)"
+fi
