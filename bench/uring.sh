@@ -206,6 +206,7 @@ for p in $PHASES; do
     for depth in $DEPTHS; do
         line="  $(printf '%-11s %2s' "$p" "$depth"): fsbench $(rounds_q fsbench "$depth" "$p")"
         [ "$AA" = 1 ] && line="$line; bare2 (A/A) $(rounds_q bare2 "$depth" "$p")"
+        [ -n "$FIO" ] && line="$line; fio $(rounds_q fio "$depth" "$p")"
         echo "$line"
     done
 done
