@@ -380,8 +380,9 @@ static void fsm_rep_run_end(void *st, unsigned run, const void *result)
 	sysstats_close(x);
 	if (out && r->profile) {
 		if (c->profile_window)
-			snprintf(label, sizeof(label), "create loop, the %u iterations at FSUse%% %u-%u together",
-				 r->profiled_iters, c->profile_win_lo, c->profile_win_hi);
+			snprintf(label, sizeof(label), "create loop, the %u iteration%s at FSUse%% %u-%u%s",
+				 r->profiled_iters, r->profiled_iters == 1 ? "" : "s", c->profile_win_lo,
+				 c->profile_win_hi, r->profiled_iters == 1 ? "" : " together");
 		else if (r->niters > 1)
 			snprintf(label, sizeof(label), "create loop, iterations 1-%u together", r->niters);
 		else
