@@ -27,6 +27,8 @@
 #include <inttypes.h>
 #include <liburing.h>
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,7 +69,10 @@ static int direct;
  * gives it fsbench's --io_uring-spin), BARE_TIMED=1 (what fsbench's measurement adds per op,
  * to price it: two TSC reads around each submitting call and a histogram record of the call,
  * a TSC read per completion not posted by that call and a record of its latency, in
- * log-linear histograms of fsbench's size, core/hist.h) */
+ * log-linear histograms of fsbench's size, core/hist.h), BARE_TICK_US (a second thread that
+ * only sleeps this long and wakes again, for the length of each phase: what a process's
+ * periodic wake-up, fio's status loop or fsbench's old reporter tick, does to the ring's rate
+ * on its own) */
 static unsigned env_u(const char *name, unsigned dflt)
 {
 	const char *v = getenv(name);
@@ -287,14 +292,37 @@ static void *phase(void *arg)
 	return NULL;
 }
 
+static atomic_bool tick_stop;
+
+/* BARE_TICK_US: wakes every us microseconds and does nothing else until the phase ends */
+static void *ticker(void *arg)
+{
+	const unsigned us = *(const unsigned *)arg;
+	const struct timespec ts = { (time_t)(us / 1000000u), (long)(us % 1000000u) * 1000 };
+
+	while (!atomic_load(&tick_stop))
+		nanosleep(&ts, NULL);
+	return NULL;
+}
+
 static void run_phase(struct phase_arg *a)
 {
-	pthread_t t;
-	int rc = pthread_create(&t, NULL, phase, a);
+	static unsigned tick_us;
+	pthread_t t, tk;
+	int rc;
 
+	tick_us = env_u("BARE_TICK_US", 0);
+	atomic_store(&tick_stop, false);
+	if (tick_us && (rc = pthread_create(&tk, NULL, ticker, &tick_us)))
+		die("pthread_create", rc);
+	rc = pthread_create(&t, NULL, phase, a);
 	if (rc)
 		die("pthread_create", rc);
 	pthread_join(t, NULL);
+	if (tick_us) {
+		atomic_store(&tick_stop, true);
+		pthread_join(tk, NULL);
+	}
 }
 
 int main(int argc, char **argv)

@@ -24,7 +24,10 @@
 # goal line), PIN (a CPU list: every
 # contender under taskset -c PIN; default none: pinned to one CPU, the io-wq worker that a
 # buffered tmpfs read is punted to shares the submitter's CPU, which measures another wake-up
-# path than the unpinned run; bench/README.md, "uring.sh pinned").
+# path than the unpinned run; bench/README.md, "uring.sh pinned"), BARE_TICK_US (every bare
+# ring gets a thread that only wakes this often: on a host where a vCPU's wake-up is dear, such
+# a wake-up alone moved the unpinned ring's rate by -12 to +31 %; bench/README.md, "A process's
+# periodic wake-up").
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 FSBENCH=${1:-$ROOT/fsbench}
