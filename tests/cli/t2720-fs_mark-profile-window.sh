@@ -37,7 +37,7 @@ jq -e --argjson n "$inside" --argjson lo "$hi" '.profile_window == {"from_pct": 
 if [ "$inside" = 0 ]; then
     ! grep -q '^Profile:' out || fail "a profile table with no iteration in the window"
 else
-    [ "$inside" = 1 ] && want="the 1 iteration at FSUse% $hi-100$" || want="the $inside iterations at FSUse% $hi-100 together"
+    [ "$inside" = 1 ] && want="the 1 iteration at FSUse% $hi-100," || want="the $inside iterations at FSUse% $hi-100 together,"
     grep -q "^Profile: create loop, $want" out || fail "window $hi-100: label: $(grep Profile out)"
 fi
 ok "the window decides which iterations the profile merges ($inside of 3 in $hi-100)"
