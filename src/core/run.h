@@ -55,12 +55,13 @@ void run_reset(void);
 
 /* The interval samples' next boundary, as a worker's live statistics see it (core/sample.h):
  * due, in lat_now() units, is when the next snapshot of all workers is owed; the worker whose
- * op completes at or after it calls fire, which takes the snapshot (or leaves it to whoever
- * is taking it) and moves due on. No thread wakes up to take snapshots during a phase. */
+ * op completes at or after it calls opstat_tick_fire (core/sample.c), which takes the snapshot
+ * (or leaves it to whoever is taking it) and moves due on. No thread wakes up to take
+ * snapshots during a phase. */
 struct opstat_tick {
 	_Atomic uint64_t due;
-	void (*fire)(struct opstat_tick *t);
 };
+void opstat_tick_fire(struct opstat_tick *t);
 
 /* Per-op statistics of one op type in one worker; merged after join. */
 struct opstat {
@@ -97,7 +98,7 @@ static inline void opstat_add_at(struct opstat *s, uint64_t done, uint64_t lat_n
 	struct opstat_tick *t = s->tick;
 
 	if (__builtin_expect(t && done >= atomic_load_explicit(&t->due, memory_order_relaxed), 0))
-		t->fire(t);
+		opstat_tick_fire(t);
 	opstat_add(s, lat_ns, bytes);
 }
 

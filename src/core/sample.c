@@ -276,7 +276,7 @@ static void snap_due(struct sampler *s, uint64_t now)
 
 /* a worker's op completed past due (opstat_add_at): it takes the snapshot, unless another
  * worker or the thread holds the sampler (then its next op looks again) */
-static void sampler_fire(struct opstat_tick *t)
+void opstat_tick_fire(struct opstat_tick *t)
 {
 	struct sampler *s = (struct sampler *)((char *)t - offsetof(struct sampler, tick));
 
@@ -345,7 +345,6 @@ struct sampler *sampler_start(struct phase *p)
 	if (!s)
 		return NULL;
 	s->p = p;
-	s->tick.fire = sampler_fire;
 	atomic_init(&s->tick.due, UINT64_MAX);
 	s->want_ns = p->interval_ns;
 	s->tick_ns = p->interval_ns;
