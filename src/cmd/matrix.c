@@ -65,7 +65,8 @@ static const struct opt mx_opts[] = {
 	{ 0, "repeat", OPT_STR, F(repeat_s), "N|auto", 0, 0, 0, 0,
 	  "runs of every cell (1-10000, default 3); auto: rounds until every primary effect is decided "
 	  "(fsbench(1) STATISTICS), at most --max-rounds" },
-	{ 0, "max-rounds", OPT_UINT, F(max_rounds), "N", 3, 10000, 0, 0, "--repeat auto: at most N rounds (default 20)" },
+	{ 0, "max-rounds", OPT_UINT, F(max_rounds), "N", 3, 10000, 0, 0,
+	  "--repeat auto: at most N rounds (default 20)" },
 	{ 0, "max-time", OPT_UINT, F(max_time), "SECONDS", 1, UINT64_MAX, 0, 0,
 	  "--repeat auto: start no round after SECONDS (the round under way completes)" },
 	{ 0, "order", OPT_STR, F(order), "ORDER", 0, 0, 0, 0,
@@ -79,7 +80,7 @@ static const struct opt mx_opts[] = {
 	{ 0, "warmup", OPT_FLAG, F(warmup), NULL, 0, 0, 0, 0,
 	  "one run of the first cell before the others, recorded and left out of the results" },
 	{ 0, "size", OPT_SIZE, F(size), "SIZE", UINT64_C(16) << 20, UINT64_C(1) << 44, UINT64_C(1) << 20, 0,
-	  "size of each cell's sparse image (bare number: MiB; k/m/g/t)" },
+	  "size of the sparse images (one for all cells under --fresh per-run, else one per cell or filesystem type) (bare number: MiB; k/m/g/t)" },
 	{ 0, "dir", OPT_STR, F(dir), "DIR", 0, 0, 0, 0,
 	  "where the scratch folder with the images and mount points goes (default: $TMPDIR or /tmp; "
 	  "as root, no folder on the way writable by others unless sticky)" },

@@ -130,6 +130,7 @@ static void plan_json(struct runner *r, const unsigned *cell, const unsigned *re
 {
 	struct mxc_plan *p = r->p;
 	json_t *x = mx_json(p->e), *sched = json_array(), *cl = json_array(), *tg = json_object();
+	const char *images;
 
 	json_object_set_new(x, "repeat", json_integer(p->repeat));
 	json_object_set_new(x, "order", json_string(mx_order_name(p->order)));
@@ -173,6 +174,11 @@ static void plan_json(struct runner *r, const unsigned *cell, const unsigned *re
 	json_object_set_new(tg, "device", p->device ? json_string(p->device) : json_null());
 	json_object_set_new(tg, "destroy", json_boolean(p->cfg->destroy != NULL));
 	json_object_set_new(tg, "scratch", json_null());
+	images = mxr_one_image(p) ? "one" : p->e->fresh == MX_FRESH_NEVER ? "per-filesystem" : "per-cell";
+	if (p->device || mx_target_axis(p->e) >= 0)
+		json_object_set_new(tg, "images", json_null());
+	else
+		json_object_set_new(tg, "images", json_string(images));
 	if (mx_target_axis(p->e) >= 0)
 		json_object_set_new(tg, "targets", mxt_json(p->e));
 	json_object_set_new(r->m.root, "target", tg);

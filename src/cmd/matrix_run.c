@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The experiment runner: the result directory and its manifest first (matrix_exp.c), then the
- * targets (a sparse image and a loop device per cell, or the --device), then every run in the
+ * targets (sparse images and loop devices, or the --device), then every run in the
  * planned order (knobs, mkfs when fresh, mount, bdi limits, cache drop, the workload in this
  * process through the driver, then all of it undone), then the teardown and the report. Every
  * step is recorded in the manifest before it is taken; a signal stops it between steps (the
@@ -941,8 +941,9 @@ undo:
 
 /* ---- the experiment (the record around it: matrix_exp.c) ---------------------------------- */
 
-/* The targets the runs use: the scratch directory with an image and a loop device per cell (per
- * filesystem under --fresh never) or the --device, made now; existing targets need none. */
+/* The targets the runs use: the scratch directory with an image and a loop device per cell (one
+ * for all under --fresh per-run, one per filesystem under --fresh never) or the --device, made
+ * now; existing targets need none. */
 static void targets_setup(struct runner *r)
 {
 	const struct mxc_plan *p = r->p;
@@ -958,10 +959,13 @@ static void targets_setup(struct runner *r)
 	} else {
 		json_object_set_new(json_object_get(r->m.root, "target"), "scratch", json_string(r->scratch));
 		mxc_proof_init(&r->proof, p->out, r->token, r->m.root);
-		for (unsigned i = 0; i < r->nt && !r->stop && !interrupted(); i++)
-			if ((p->device || target_of(r, i) == &r->t[i]) &&
-			    setup_target(r, &r->t[i], p->device ? "device" : cell_of(r, i)->name))
+		for (unsigned i = 0; i < r->nt && !r->stop && !interrupted(); i++) {
+			const char *name = mxr_one_image(p) ? "fs" : cell_of(r, i)->name;
+
+			if (target_of(r, i) == &r->t[i] &&
+			    setup_target(r, &r->t[i], p->device ? "device" : name))
 				r->stop = true;
+		}
 	}
 	if (!r->stop && !p->device && r->nt && !r->t[0].dio && mx_target_axis(p->e) < 0)
 		say(r, "direct I/O is off on the loop devices (the filesystem under '%s' refused it): the "
@@ -1023,7 +1027,7 @@ int mxc_run(struct mxc_plan *p)
 	}
 	if ((code = mxr_begin(&r, cell, rep, n)))
 		goto out;
-	r.nt = p->device ? 1 : p->e->ncells;
+	r.nt = p->device || mxr_one_image(p) ? 1 : p->e->ncells;
 	if (!(r.t = calloc(r.nt, sizeof(*r.t)))) {
 		code = EXIT_FAILED;
 		goto out;

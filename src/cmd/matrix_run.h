@@ -48,9 +48,22 @@ static inline struct mx_cell *cell_of(struct runner *r, unsigned i)
 	return &r->p->e->cells[i];
 }
 
+/* Images under --fresh per-run: one image and loop device for every cell. Each run makes its
+ * filesystem anew, so nothing of a cell stays on it; what stays is the image's place on the
+ * host's disk and the loop device's own workers, and those are then the same for every cell of a
+ * round instead of a difference between the cells that pairing by round cannot take out. */
+static inline bool mxr_one_image(const struct mxc_plan *p)
+{
+	return !p->device && p->e->fresh == MX_FRESH_PER_RUN && mx_target_axis(p->e) < 0;
+}
+
+/* The target a cell's runs use: the --device, the one image above, under --fresh never one per
+ * filesystem type and mkfs options, else the cell's own. */
 static inline struct target *target_of(struct runner *r, unsigned cell)
 {
-	return r->p->device ? &r->t[0] : &r->t[r->p->e->fresh == MX_FRESH_NEVER ? mx_fs_group(r->p->e, cell) : cell];
+	if (r->p->device || mxr_one_image(r->p))
+		return &r->t[0];
+	return &r->t[r->p->e->fresh == MX_FRESH_NEVER ? mx_fs_group(r->p->e, cell) : cell];
 }
 
 static inline void say(struct runner *r, const char *f, ...) __attribute__((format(printf, 2, 3)));
