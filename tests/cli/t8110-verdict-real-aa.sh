@@ -7,8 +7,12 @@
 # interval, never "no difference" (what the old report printed). On this shared host the runs'
 # spread is far wider than the 5 % equivalence margin, so "equivalent" is not asserted here (t8130
 # asserts it on a figure the load does not move: the write phases' device bytes per op). A 5 %
-# family-wise error rate is the design: a decided A/A is tried once more with another seed, and
-# only two in a row fail (test_verdict_sim asserts the rate on thousands of experiments). The derived figures
+# family-wise error rate is the design, for noise scattered around the truth; a host whose steal
+# bursts slow one run of most rounds makes it several times that at 3 rounds (fsbench(1),
+# STATISTICS: 26 % when every round has one run 2x slower). CI's sanitized runs had steal in 5-6
+# of 6 runs, and two A/As in a row decided random_write there once (0.84 and 0.51, CIs clear of
+# 1). So a decided A/A is tried again with other seeds, and only three in a row fail
+# (test_verdict_sim asserts the nominal rate on thousands of experiments). The derived figures
 # (IOPS) and the layout that does not vary are not tested; report --primary moves a figure into
 # the confirmatory family and --equivalence changes the margin, both recorded in summary.json.
 . "$(dirname "$0")/lib.sh"
@@ -29,11 +33,16 @@ aa() {
         > /dev/null
 }
 S=$SCRATCH/r/summary.json
-# a decided A/A is the 5 % the family-wise error allows: once, another seed must not repeat it
-# (twice in a row: 0.25 %)
+# a decided A/A is the 5 % the family-wise error allows (more under steal bursts): other seeds
+# must not repeat it (three in a row: 0.0125 % at 5 %; 0.02 % at the 6 % that 52 A/As of the
+# sanitized binary beside two CPU hogs decided here)
+decided() { jq -c '[.effects[] | select(.family == "confirmatory") | {figure, verdict, ratio, low, high}]' "$S"; }
 if ! aa 1; then
-    echo "A/A seed 1: $(jq -c '[.effects[] | select(.family == "confirmatory") | {figure, verdict, ratio, low, high}]' "$S")"
-    aa 2 || fail "A/A: a primary figure decided twice: $(jq -c '[.effects[] | select(.family == "confirmatory") | {figure, verdict, ratio, low, high}]' "$S")"
+    echo "A/A seed 1: $(decided)"
+    if ! aa 2; then
+        echo "A/A seed 2: $(decided)"
+        aa 3 || fail "A/A: a primary figure decided three times in a row: $(decided)"
+    fi
 fi
 jq -e '[.effects[] | select(.family == "confirmatory") | .low < .ratio and .ratio < .high and .low > 0] | all' "$S" \
     > /dev/null || fail "A/A: intervals"
