@@ -57,6 +57,11 @@ for c in bare untimed fio fio_ext; do
     grep -Eq "^  ÷ $c +write +ops/s [0-9.]+ \([0-9.]+-[0-9.]+\) +CPU/op [0-9.]+ " "$SCRATCH/bench.out" ||
         fail "no round-by-round ratio against $c: $(grep '÷' "$SCRATCH/bench.out")"
 done
+# the goal lines from bench/goal.awk: two rounds decide nothing
+grep -Eq '^goal: fsbench >= 0\.97 x bare \(timing each op\) ops/s in every phase, round by round: undecided \(lowest median [0-9.]+, write, too few rounds to decide; 1 of 1 cases undecided; ratio of medians lowest [0-9.]+, write; x untimed bare [0-9.]+\)$' \
+    "$SCRATCH/bench.out" || fail "the x bare goal line: $(grep '^goal' "$SCRATCH/bench.out")"
+grep -Eq '^goal: fsbench >= fio ops/s in every phase, round by round: undecided \(' "$SCRATCH/bench.out" ||
+    fail "the fio goal line: $(grep '^goal' "$SCRATCH/bench.out")"
 grep -q "load at the start" "$SCRATCH/bench.out" && grep -q "load at the end" "$SCRATCH/bench.out" ||
     fail "the load is not printed at the start and the end"
 ROUNDS=5 PHASES=writes DIR=$SCRATCH/d BUILD=$SCRATCH/build "$ROOT/bench/tiotest.sh" "$FSBENCH" \

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Every bench script ends with its goal lines (issue 25; bench/README.md): each bench/*.sh but
-# run.sh prints "goal: WHAT: met|MISSED|skipped ...", also when it cannot run here (mdtest.sh
+# run.sh prints "goal: WHAT: met|MISSED|undecided|skipped ...", also when it cannot run here (mdtest.sh
 # without IOR's source, mpi.sh without fsbench-mpi: both run here, in a second, to show it), and
 # `make bench` gives them a small ROUNDS unless one is set.
 . "$(dirname "$0")/lib.sh"
