@@ -65,6 +65,16 @@ unsanitized_only() {
 need_root() { [ "$EUID" = 0 ] || skip "needs root"; }
 need_cmd() { command -v "$1" >/dev/null 2>&1 || skip "needs $1"; }
 
+# need_matrix_ext4: what a matrix test on ext4 images needs (root, jq, mkfs.ext4), and TMPDIR in
+# the scratch directory: the matrix's scratch folder and images go with it
+need_matrix_ext4() {
+    need_root
+    need_cmd jq
+    need_cmd mkfs.ext4
+    export TMPDIR=$SCRATCH/tmp
+    mkdir -p "$TMPDIR"
+}
+
 # loop_fs TYPE SIZE_MB: make and mount a loop filesystem; prints its mount point. Works in a
 # subshell too: M=$(loop_fs ext4 300) || exit $?  (the "|| exit" passes a skip or failure on)
 loop_fs() {

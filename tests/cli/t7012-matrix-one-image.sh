@@ -7,11 +7,7 @@
 # left. (Two images for two cells put where each lies on the host's disk, and its loop device's
 # workers, into every round's difference between the cells: pairing cannot take that out.)
 . "$(dirname "$0")/lib.sh"
-need_root
-need_cmd jq
-need_cmd mkfs.ext4
-export TMPDIR=$SCRATCH/tmp
-mkdir -p "$TMPDIR"
+need_matrix_ext4
 
 # matrix FRESH: a 2-cell ext4 experiment of 2 rounds into $SCRATCH/FRESH
 matrix() {

@@ -6,11 +6,7 @@
 # limits: every run fills a fresh filesystem, each knob holds its cell's value during the run
 # (the manifest's record) and its old value after, the warm-up is recorded apart.
 . "$(dirname "$0")/lib.sh"
-need_root
-need_cmd jq
-need_cmd mkfs.ext4
-export TMPDIR=$SCRATCH/tmp
-mkdir -p "$TMPDIR"
+need_matrix_ext4
 K1=/proc/sys/fs/lease-break-time K2=/proc/sys/fs/dir-notify-enable
 [ -w $K1 ] && [ -w $K2 ] || skip "no $K1 or $K2 to write here"
 old1=$(cat $K1) old2=$(cat $K2)

@@ -7,11 +7,7 @@
 # the directory of a runner that is still alive. Then identities: entries naming things that
 # are not what fsbench made (another inode, a knob someone changed since) are left alone.
 . "$(dirname "$0")/lib.sh"
-need_root
-need_cmd jq
-need_cmd mkfs.ext4
-export TMPDIR=$SCRATCH/tmp
-mkdir -p "$TMPDIR"
+need_matrix_ext4
 K=/proc/sys/fs/lease-break-time
 [ -w $K ] || skip "no $K to write here"
 old=$(cat $K)

@@ -8,11 +8,7 @@
 # report says so. (The A/A side, identical cells never decided after the correction over many
 # seeds, is tested on synthetic directories in t8010; at 3 rounds on real runs in t8100.)
 . "$(dirname "$0")/lib.sh"
-need_root
-need_cmd jq
-need_cmd mkfs.ext4
-export TMPDIR=$SCRATCH/tmp
-mkdir -p "$TMPDIR"
+need_matrix_ext4
 
 # 4 interleaved rounds a cell (8 before: the effect is x0.01-0.03, t8100 decides it at 3)
 fsb matrix --fs ext4 --mount-opts defaults --mount-opts sync --repeat 4 --size 256 --seed 7 \

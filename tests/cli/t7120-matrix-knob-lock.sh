@@ -6,11 +6,7 @@
 # line naming the knob and the holder's pid, nothing set up, the knob as the first wrote it.
 # Once the first is done the knob is back and the second runs. The lock files go with them.
 . "$(dirname "$0")/lib.sh"
-need_root
-need_cmd jq
-need_cmd mkfs.ext4
-export TMPDIR=$SCRATCH/tmp
-mkdir -p "$TMPDIR"
+need_matrix_ext4
 K=/proc/sys/fs/lease-break-time
 [ -w $K ] || skip "no $K to write here"
 old=$(cat $K)

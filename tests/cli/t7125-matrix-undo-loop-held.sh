@@ -6,11 +6,7 @@
 # still attached after LOOP_CLR_FD, says so and exits 1. Once the holder lets go the kernel
 # detaches it (autoclear) and --undo has nothing left to do there.
 . "$(dirname "$0")/lib.sh"
-need_root
-need_cmd jq
-need_cmd mkfs.ext4
-export TMPDIR=$SCRATCH/tmp
-mkdir -p "$TMPDIR"
+need_matrix_ext4
 
 wait_mounted() {
     local M=$1/manifest.json

@@ -6,11 +6,7 @@
 # another seed other ones; sizes=FILE draws from the user's histogram; bad specs and --age on a
 # --target are exit 2.
 . "$(dirname "$0")/lib.sh"
-need_root
-need_cmd jq
-need_cmd mkfs.ext4
-export TMPDIR=$SCRATCH/tmp
-mkdir -p "$TMPDIR"
+need_matrix_ext4
 
 run() { # DIR SEED [AGE]
     fsb matrix --fs ext4 --age "${3:-fill=60%,churn=2}" --seed "$2" --size 64 --repeat 1 --no-db -o "$1" \

@@ -8,11 +8,7 @@
 # used (the run ages instead) nor touched. --age-cache without --age, with --device, or in a
 # directory others may write: exit 2, nothing done.
 . "$(dirname "$0")/lib.sh"
-need_root
-need_cmd jq
-need_cmd mkfs.ext4
-export TMPDIR=$SCRATCH/tmp
-mkdir -p "$TMPDIR"
+need_matrix_ext4
 cache=$SCRATCH/cache
 
 run() { # DIR

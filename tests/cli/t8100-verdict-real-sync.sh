@@ -13,11 +13,7 @@
 # Sized small: the sync mount is ~40 times slower (x0.025, interval [0.015, 0.05] with 2 MiB and
 # 250 random writes, 512 + 250 synchronous writes a run); 8 MiB took 4 times as long to say it.
 . "$(dirname "$0")/lib.sh"
-need_root
-need_cmd jq
-need_cmd mkfs.ext4
-export TMPDIR=$SCRATCH/tmp
-mkdir -p "$TMPDIR"
+need_matrix_ext4
 
 fsb matrix --fs ext4 --mount-opts defaults --mount-opts sync --repeat 3 --primary write.rate_mib_per_s \
     --size 256 --max-other-cpu 100 --no-db -o "$SCRATCH/t" -- tiotest -t 1 -f 2 -r 250 > out 2> err || fail "matrix tiotest exit $?: $(cat err)"

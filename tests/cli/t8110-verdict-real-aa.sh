@@ -16,11 +16,7 @@
 # (IOPS) and the layout that does not vary are not tested; report --primary moves a figure into
 # the confirmatory family and --equivalence changes the margin, both recorded in summary.json.
 . "$(dirname "$0")/lib.sh"
-need_root
-need_cmd jq
-need_cmd mkfs.ext4
-export TMPDIR=$SCRATCH/tmp
-mkdir -p "$TMPDIR"
+need_matrix_ext4
 
 # aa SEED: the experiment; 0 when no primary figure is decided better or worse
 aa() {

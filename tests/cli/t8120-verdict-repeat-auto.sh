@@ -10,11 +10,7 @@
 # --max-rounds 3 stops at 3 rounds, undecided, and says so. Usage errors before anything runs.
 # The sync mount at 2 MiB and 250 random writes (t8100's size): x0.014-0.027 [.., 0.03-0.05].
 . "$(dirname "$0")/lib.sh"
-need_root
-need_cmd jq
-need_cmd mkfs.ext4
-export TMPDIR=$SCRATCH/tmp
-mkdir -p "$TMPDIR"
+need_matrix_ext4
 
 expect_exit 2 fsb matrix --repeat 0 --fs ext4 -- tiotest
 expect_exit 2 fsb matrix --repeat sometimes --fs ext4 -- tiotest

@@ -13,11 +13,7 @@
 # 12 rounds: ~600 rounds would be needed for +-5 %. A 5 % family-wise error rate is the design:
 # an A/A that fails is tried once more with another seed; two in a row fail the test.
 . "$(dirname "$0")/lib.sh"
-need_root
-need_cmd jq
-need_cmd mkfs.ext4
-export TMPDIR=$SCRATCH/tmp
-mkdir -p "$TMPDIR"
+need_matrix_ext4
 S=$SCRATCH/r/summary.json
 PRIMARY=rate_mib_per_s,write.device_bytes_per_op,random_write.device_bytes_per_op
 confirmatory() { jq -c '[.effects[] | select(.family == "confirmatory") | {figure, verdict, ratio, low, high}]' "$S"; }
