@@ -80,7 +80,8 @@ static const struct opt mx_opts[] = {
 	{ 0, "warmup", OPT_FLAG, F(warmup), NULL, 0, 0, 0, 0,
 	  "one run of the first cell before the others, recorded and left out of the results" },
 	{ 0, "size", OPT_SIZE, F(size), "SIZE", UINT64_C(16) << 20, UINT64_C(1) << 44, UINT64_C(1) << 20, 0,
-	  "size of the sparse images (one for all cells under --fresh per-run, else one per cell or filesystem type) (bare number: MiB; k/m/g/t)" },
+	  "size of the sparse images (one for all cells under --fresh per-run, else one per cell or "
+	  "filesystem type) (bare number: MiB; k/m/g/t)" },
 	{ 0, "dir", OPT_STR, F(dir), "DIR", 0, 0, 0, 0,
 	  "where the scratch folder with the images and mount points goes (default: $TMPDIR or /tmp; "
 	  "as root, no folder on the way writable by others unless sticky)" },

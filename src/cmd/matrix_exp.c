@@ -174,11 +174,13 @@ static void plan_json(struct runner *r, const unsigned *cell, const unsigned *re
 	json_object_set_new(tg, "device", p->device ? json_string(p->device) : json_null());
 	json_object_set_new(tg, "destroy", json_boolean(p->cfg->destroy != NULL));
 	json_object_set_new(tg, "scratch", json_null());
-	images = mxr_one_image(p) ? "one" : p->e->fresh == MX_FRESH_NEVER ? "per-filesystem" : "per-cell";
 	if (p->device || mx_target_axis(p->e) >= 0)
-		json_object_set_new(tg, "images", json_null());
+		images = NULL;
+	else if (mxr_one_image(p))
+		images = "one";
 	else
-		json_object_set_new(tg, "images", json_string(images));
+		images = p->e->fresh == MX_FRESH_NEVER ? "per-filesystem" : "per-cell";
+	json_object_set_new(tg, "images", images ? json_string(images) : json_null());
 	if (mx_target_axis(p->e) >= 0)
 		json_object_set_new(tg, "targets", mxt_json(p->e));
 	json_object_set_new(r->m.root, "target", tg);

@@ -960,10 +960,13 @@ static void targets_setup(struct runner *r)
 		json_object_set_new(json_object_get(r->m.root, "target"), "scratch", json_string(r->scratch));
 		mxc_proof_init(&r->proof, p->out, r->token, r->m.root);
 		for (unsigned i = 0; i < r->nt && !r->stop && !interrupted(); i++) {
-			const char *name = mxr_one_image(p) ? "fs" : cell_of(r, i)->name;
+			const char *name = cell_of(r, i)->name;
 
-			if (target_of(r, i) == &r->t[i] &&
-			    setup_target(r, &r->t[i], p->device ? "device" : name))
+			if (p->device)
+				name = "device";
+			else if (mxr_one_image(p))
+				name = "fs";
+			if (target_of(r, i) == &r->t[i] && setup_target(r, &r->t[i], name))
 				r->stop = true;
 		}
 	}
