@@ -101,9 +101,13 @@ done
 # moves both (the host's load between rounds), which the ratio of medians keeps
 echo
 echo "per round, 4 ranks ÷ one process of the same round: median (quartiles)"
+# "CASE RATIO" a round
 for c in fs_mark tiotest; do
     awk -v c=$c '$1 == c { r[$3, $2] = $4; n = $3 > n ? $3 : n }
-        END { for (i = 1; i <= n; i++) if (r[i, "threads"] > 0 && (i, "mpi") in r) print r[i, "mpi"] / r[i, "threads"] }' "$RAW" |
+        END { for (i = 1; i <= n; i++) if (r[i, "threads"] > 0 && (i, "mpi") in r) print c, r[i, "mpi"] / r[i, "threads"] }' "$RAW"
+done > "$TMP/rounds"
+for c in fs_mark tiotest; do
+    awk -v c=$c '$1 == c { print $2 }' "$TMP/rounds" |
         sort -g | awk -v c=$c '{ v[NR] = $1 } END { if (NR) printf "  %-8s %.3f (%.3f-%.3f), %d rounds\n", c,
             v[int((NR + 1) / 2)], v[int(NR / 4) + 1], v[int(3 * NR / 4) + 1], NR }'
 done
@@ -113,11 +117,8 @@ done
 echo
 ex=$(awk -v l="$(cut -d' ' -f1 /proc/loadavg)" '{ if (NR == 1 || $2 < lo) { lo = $2; lc = $1 } }
     END { printf "ratio of medians lowest %.3f, %s; load %s", lo, lc, l }' "$TMP/goal")
-for c in fs_mark tiotest; do
-    awk -v c=$c '$1 == c { r[$3, $2] = $4; n = $3 > n ? $3 : n }
-        END { for (i = 1; i <= n; i++) if (r[i, "threads"] > 0 && (i, "mpi") in r) print c, r[i, "mpi"] / r[i, "threads"] }' "$RAW"
-done | awk -f "$ROOT/bench/goal.awk" -v g="$GOAL" -v extra="$ex" \
-    -v what="4 ranks >= $GOAL x one process of 4 threads in both cases, round by round"
+awk -f "$ROOT/bench/goal.awk" -v g="$GOAL" -v extra="$ex" \
+    -v what="4 ranks >= $GOAL x one process of 4 threads in both cases, round by round" "$TMP/rounds"
 echo
 # without RAW they go with the temporary directory: not named, since it is gone at exit
 if [ -n "$KEEP_RAW" ]; then

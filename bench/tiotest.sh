@@ -216,11 +216,16 @@ done
 for p in $PHASES; do
     echo "$p $(median fsbench "$p" 3) $(median bare "$p" 3) $(median fio "$p" 3) $(median untimed "$p" 3)"
 done > "$TMP/goal"
+# pairs C P: fsbench over C in phase P, round by round: "OPS_RATIO CPU_PER_OP_RATIO"
+pairs() {
+    awk -v p="$2" -v c="$1" '$2 == p && $1 == "fsbench" { f[++nf] = $3; fc[nf] = $4 }
+        $2 == p && $1 == c { b[++nb] = $3; bc[nb] = $4 }
+        END { for (i = 1; i <= nf && i <= nb; i++) print f[i] / b[i], fc[i] / bc[i] }' "$RAWF"
+}
 # round_ratios C: "PHASE RATIO" of fsbench's ops/s over C's, round by round
 round_ratios() {
     for p in $PHASES; do
-        awk -v p="$p" -v c="$1" '$2 == p && $1 == "fsbench" { f[++nf] = $3 } $2 == p && $1 == c { b[++nb] = $3 }
-            END { for (i = 1; i <= nf && i <= nb; i++) print p, f[i] / b[i] }' "$RAWF"
+        pairs "$1" "$p" | awk -v p="$p" '{ print p, $1 }'
     done
 }
 echo
@@ -244,9 +249,7 @@ echo "fsbench ÷ each other contender, round by round (median and interquartile 
 for c in $CONTENDERS; do
     [ "$c" = fsbench ] && continue
     for p in $PHASES; do
-        awk -v p="$p" -v c="$c" '$2 == p && $1 == "fsbench" { f[++nf] = $3; fc[nf] = $4 }
-            $2 == p && $1 == c { b[++nb] = $3; bc[nb] = $4 }
-            END { for (i = 1; i <= nf && i <= nb; i++) print f[i] / b[i], fc[i] / bc[i] }' "$RAWF" > "$TMP/pairs"
+        pairs "$c" "$p" > "$TMP/pairs"
         for k in 1 2; do
             cut -d' ' -f$k "$TMP/pairs" | sort -g | awk '{ v[NR] = $1 }
                 END { printf "%.3f (%.3f-%.3f)\n", v[int((NR + 1) / 2)], v[int(NR / 4) + 1], v[int(3 * NR / 4) + 1] }'

@@ -198,9 +198,12 @@ done
 # bare2's (AA=1) is how far the same loop lands from itself: a cell whose fsbench ratio sits
 # inside that spread cannot tell fsbench from the floor at the goal's margin; the quartiles
 # as tiotest.sh and fs_mark.sh take them
+ratios() {   # ratios A B DEPTH PHASE: A's ops/s over B's, round by round
+    awk -v a="$1" -v b="$2" -v d="$3" -v p="$4" '$2 == d && $3 == p && ($1 == a || $1 == b) { v[$1, ++n[$1]] = $4 }
+        END { for (i = 1; i <= n[a] && i <= n[b]; i++) print v[a, i] / v[b, i] }' "$RAWF"
+}
 rounds_q() {   # rounds_q CONTENDER DEPTH PHASE: "median (q1-q3)" of the per-round ratios
-    awk -v c="$1" -v d="$2" -v p="$3" '$2 == d && $3 == p && ($1 == c || $1 == "bare") { v[$1, ++n[$1]] = $4 }
-        END { for (i = 1; i <= n[c] && i <= n["bare"]; i++) print v[c, i] / v["bare", i] }' "$RAWF" | sort -g |
+    ratios "$1" bare "$2" "$3" | sort -g |
         awk '{ v[NR] = $1 } END { if (NR) printf "%.3f (%.3f-%.3f)", v[int((NR + 1) / 2)], v[int(NR / 4) + 1], v[int(3 * NR / 4) + 1] }'
 }
 echo
@@ -225,8 +228,7 @@ done > "$RAWF.goal"
 round_ratios() {
     for p in $PHASES; do
         for depth in $DEPTHS; do
-            awk -v c="$1" -v d="$depth" -v p="$p" '$2 == d && $3 == p && ($1 == c || $1 == "fsbench") { v[$1, ++n[$1]] = $4 }
-                END { for (i = 1; i <= n[c] && i <= n["fsbench"]; i++) print p "/" d, v["fsbench", i] / v[c, i] }' "$RAWF"
+            ratios fsbench "$1" "$depth" "$p" | awk -v k="$p/$depth" '{ print k, $1 }'
         done
     done
 }
