@@ -335,13 +335,13 @@ int main(void)
 	printf("\nA/A with one run of a share of the rounds 2x slower (either cell), cv 5%%: FWER\n");
 	printf("%6s %4s %8s\n", "share", "n", "FWER");
 	for (unsigned h = 0; h < 2; h++)
-		for (unsigned n = 3; n <= 10; n++) {
-			struct scen s = { 0.05, n, false, false, h ? 1.0 : 0.5 };
-			double fw;
+		for (unsigned j = 0; j < 4; j++) {
+			static const double shares[] = { 0.5, 1.0 };
+			static const unsigned hn[] = { 3, 4, 6, 10 };
+			const unsigned n = hn[j];
+			struct scen s = { 0.05, n, false, false, shares[h] };
+			double fw = aa_fwer(&s, 1, NULL);
 
-			if (n != 3 && n != 4 && n != 6 && n != 10)
-				continue;
-			fw = aa_fwer(&s, 1, NULL);
 			printf("%5.0f%% %4u %7.2f%%\n", s.humps * 100, n, fw * 100);
 			if (h == 1 && n == 3)
 				CHECK(fw > 0.15,
