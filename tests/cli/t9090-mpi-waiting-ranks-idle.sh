@@ -37,6 +37,17 @@ ntasks() {
     [ -e "${t[0]}" ] || nt=0
 }
 
+# too_late WHAT: the stop came too late for a measurement: rank 3 goes on, the job must still
+# end normally (exit 0), and the caller tries again
+too_late() {
+    local rc
+    [ -n "$r3" ] && kill -CONT "$r3" 2> /dev/null
+    r3=
+    wait $pid; rc=$?
+    pid=
+    [ "$rc" = 0 ] || fail "$1, the job exited $rc: $(cat err)"
+}
+
 # waiting MOMENT: one job of four ranks (the write phase only, 256 MiB a rank); rank 3 is
 # stopped at MOMENT ("in": once it has begun writing; "after": once its phase is over, its
 # worker and sampler gone), the three others' CPU share is measured while they wait, then
@@ -72,14 +83,8 @@ waiting() {
         done
         [ "$max" -gt 4 ] && [ "$n" -le 4 ] || fail "rank 3 never ended its phase: $(cat err)"
     fi
-    if ! kill -STOP "$r3" 2> /dev/null; then
-        # rank 3 gone already: too late, as below
-        r3=
-        wait $pid; rc=$?
-        pid=
-        [ "$rc" = 0 ] || fail "cannot stop rank 3, the job exited $rc: $(cat err)"
-        return 2
-    fi
+    # rank 3 gone already: too late, as below
+    kill -STOP "$r3" 2> /dev/null || { too_late "cannot stop rank 3"; return 2; }
     r0=$(rank_pid $pid 0) && r1=$(rank_pid $pid 1) && r2=$(rank_pid $pid 2) || fail "ranks 0-2 not found"
     # the three wait once their workers are gone (4 threads each), 5 looks in a row 0.1 s
     # apart; "in" may still catch rank 3 after its phase (a 256 MiB write on tmpfs can end
@@ -91,12 +96,8 @@ waiting() {
             [ -d "/proc/$p" ] && continue
             # a rank gone: the job ended, or rank 3 was stopped too late (on a loaded host the
             # search above can see its file after its phase and the job's end barrier: the
-            # others then exit); the job must still end normally, and the caller tries again
-            kill -CONT "$r3"
-            r3=
-            wait $pid; rc=$?
-            pid=
-            [ "$rc" = 0 ] || fail "rank pid $p is gone, the job exited $rc: $(cat err)"
+            # others then exit)
+            too_late "rank pid $p is gone"
             return 2
         done
         waits=0
