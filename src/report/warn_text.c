@@ -2,6 +2,7 @@
 /* Honesty warnings on stderr, one line per kind (see warn_text.h). */
 #include "report/warn_text.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define MIB 1048576.0
@@ -191,7 +192,7 @@ static void line_short(FILE *out, const struct warn_tally_kind *k)
 	}
 }
 
-void warn_text_print(FILE *out, const struct warn_tally *t, const struct warn_text_ctx *c)
+static void lines_print(FILE *out, const struct warn_tally *t, const struct warn_text_ctx *c)
 {
 	unsigned nruns = c->nruns > t->max_run ? c->nruns : t->max_run;
 
@@ -227,4 +228,27 @@ void warn_text_print(FILE *out, const struct warn_tally *t, const struct warn_te
 			fprintf(out, "; in %u of %u runs", k->runs, nruns);
 		fputc('\n', out);
 	}
+}
+
+/* The lines are put together first and written in one go: stderr is unbuffered, so written
+ * piece by piece a line would go out in a dozen writes, and where several processes share the
+ * stream (an MPI job's ranks, forwarded by mpirun apart from rank 0's stdout) another's output
+ * could land inside it: "PROG: warning: " on the line of the classic table's first row. */
+void warn_text_print(FILE *out, const struct warn_tally *t, const struct warn_text_ctx *c)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	bool whole = false;
+
+	if (m) {
+		lines_print(m, t, c);
+		whole = !fclose(m);
+	}
+	if (whole)
+		fwrite(buf, 1, len, out);
+	else
+		lines_print(out, t, c); /* no memory for the lines: piece by piece, as before */
+	fflush(out);
+	free(buf);
 }
