@@ -179,6 +179,7 @@ int mxr_age_store(struct runner *r, struct target *t, const struct mx_cell *c)
 	char tmp[PATH_MAX], why[PATH_MAX + 512], line[256];
 	struct agecache_key k;
 	struct stat st;
+	bool marked;
 	int fd, rc;
 
 	if ((rc = agecache_dir_check(dir, 1, why, sizeof(why)))) {
@@ -189,18 +190,14 @@ int mxr_age_store(struct runner *r, struct target *t, const struct mx_cell *c)
 	e = manifest_undo_add(&r->m, "workdir");
 	json_object_set_new(e, "parent", json_string(dir));
 	json_object_set_new(e, "cell", json_string(c->name));
-	if (commit(r))
-		return -EIO;
-	if ((rc = workdir_make(dir, "fsbench-agecache", tmp, sizeof(tmp), &st))) {
+	if ((rc = mxr_workdir(r, e, dir, "fsbench-agecache", tmp, sizeof(tmp), &st, &marked))) {
+		if (r->stop)
+			return -EIO;
 		say(r, "warning: --age-cache: cannot create a directory in '%s': %s", dir, strerror(-rc));
-		manifest_undo_mark(e, true, "not made");
 		return commit(r);
 	}
-	json_object_set_new(e, "path", json_string(tmp));
-	json_object_set_new(e, "dev", json_integer((json_int_t)st.st_dev));
-	json_object_set_new(e, "ino", json_integer((json_int_t)st.st_ino));
 	/* the proof the undo asks for; without it the directory goes at once, nothing kept */
-	if (owned_mark(tmp, r->token)) {
+	if (!marked) {
 		say(r, "warning: --age-cache: '%s' keeps no trusted.* attributes: nothing kept", dir);
 		rmdir(tmp);
 		manifest_undo_mark(e, true, "removed");

@@ -25,6 +25,7 @@
 #include "core/clock.h"
 #include "core/driver.h"
 #include "core/outfile.h"
+#include "core/testhook.h"
 #include "core/quote.h"
 #include "core/verdict.h"
 #include "core/words.h"
@@ -237,33 +238,67 @@ static int setup_target(struct runner *r, struct target *t, const char *name)
 	return commit(r);
 }
 
-/* --target: the run's fresh subdirectory of the cell's target, recorded before it is made (the
- * record names the parent; device and inode follow) and marked as root; the workload's
+/* the test build's FSBENCH_TEST_MATRIX_KILL=STEP: the runner killed (SIGKILL) at that step,
+ * for the tests of what --undo finds there */
+static void kill_point(const char *step)
+{
+	const char *at = testhook_env("FSBENCH_TEST_MATRIX_KILL");
+
+	if (at && !strcmp(at, step))
+		raise(SIGKILL);
+}
+
+int mxr_workdir(struct runner *r, json_t *e, const char *parent, const char *prefix, char *out, size_t outlen,
+		struct stat *st, bool *marked)
+{
+	int rc = -EEXIST;
+
+	/* a kill between mkdtemp and the record's commit once left a directory that no record
+	 * named, and --undo left it */
+	for (unsigned tries = 0; rc == -EEXIST && tries < 100; tries++) {
+		if ((rc = workdir_name(parent, prefix, out, outlen)))
+			break;
+		json_object_set_new(e, "path", json_string(out));
+		if (commit(r))
+			return -EIO;
+		kill_point("workdir-named");
+		rc = workdir_create(out, st);
+	}
+	if (rc) {
+		json_object_del(e, "path");
+		manifest_undo_mark(e, true, "not made");
+		return rc;
+	}
+	kill_point("workdir-made");
+	*marked = geteuid() == 0 && owned_mark(out, r->token) == 0;
+	kill_point("workdir-marked");
+	json_object_set_new(e, "dev", json_integer((json_int_t)st->st_dev));
+	json_object_set_new(e, "ino", json_integer((json_int_t)st->st_ino));
+	return 0;
+}
+
+/* --target: the run's fresh subdirectory of the cell's target (mxr_workdir), the workload's
  * directory. Removed by the run's undo (matrix_undo.c, kind workdir). */
 static int do_workdir(struct runner *r, struct target *t, const struct mx_cell *c)
 {
 	json_t *e = manifest_undo_add(&r->m, "workdir");
 	struct stat st;
 	char prefix[MX_NAME_MAX + 32];
+	bool marked;
 	int rc;
 
 	json_object_set_new(e, "parent", json_string(c->target_dir));
 	json_object_set_new(e, "cell", json_string(c->name));
-	if (commit(r))
-		return -EIO;
 	snprintf(prefix, sizeof(prefix), "fsbench-%s", c->name);
-	if ((rc = workdir_make(c->target_dir, prefix, t->mnt, sizeof(t->mnt), &st))) {
-		say(r, "cannot create a directory in '%s': %s", c->target_dir, strerror(-rc));
-		manifest_undo_mark(e, true, "not made");
+	if ((rc = mxr_workdir(r, e, c->target_dir, prefix, t->mnt, sizeof(t->mnt), &st, &marked))) {
+		if (rc != -EIO || !r->stop)
+			say(r, "cannot create a directory in '%s': %s", c->target_dir, strerror(-rc));
 		commit(r);
 		return rc;
 	}
-	json_object_set_new(e, "path", json_string(t->mnt));
-	json_object_set_new(e, "dev", json_integer((json_int_t)st.st_dev));
-	json_object_set_new(e, "ino", json_integer((json_int_t)st.st_ino));
 	/* the proof --undo asks for, where the filesystem keeps it (not NFS): else the runner's own
 	 * undo proves it by device, inode, owner and mode 0700 */
-	json_object_set_new(e, "marked", json_boolean(geteuid() == 0 && owned_mark(t->mnt, r->token) == 0));
+	json_object_set_new(e, "marked", json_boolean(marked));
 	manifest_undo_done(e);
 	return commit(r);
 }

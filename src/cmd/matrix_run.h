@@ -98,6 +98,13 @@ static inline bool interrupted(void)
 	return run_signal() != 0;
 }
 
+/* matrix_run.c: a fresh directory parent/PREFIX.XXXXXX for the undo entry e (kind workdir, its
+ * parent and cell set), its name recorded (committed) before it is made, so that a runner killed
+ * at any point leaves a record naming it, then marked as root (*marked). Its path in out, its
+ * lstat in st; 0, or -errno with e marked undone ("not made"), nothing said. */
+int mxr_workdir(struct runner *r, json_t *e, const char *parent, const char *prefix, char *out, size_t outlen,
+		struct stat *st, bool *marked);
+
 /* matrix_exp.c: the result directory (made, or an empty one of this user's), the knobs and
  * remounted targets declared on it, the manifest's first record (host, plan, the schedule of
  * the n runs) written and said, the cells' run directories. 0, or the exit status (said). */

@@ -281,13 +281,16 @@ static int undo_file(const struct mxc_proof *pf, json_t *e, bool dir, char *how,
 /* --target: the run's subdirectory of a target, fsbench-CELL.XXXXXX directly in the recorded
  * parent (no symbolic link on the way), the directory the record names by device and inode, and
  * proven: by the marker; unmarked (a filesystem without trusted.* attributes, or no root), only
- * by the runner that made it (own_process), as its user's with mode 0700. Removed whole. */
+ * by the runner that made it (own_process), as its user's with mode 0700. Removed whole. A
+ * record with a name and no device and inode is of a runner killed around the mkdir: the
+ * directory may exist or not, and only the marker proves it. */
 static int undo_workdir(const struct mxc_proof *pf, json_t *e, char *how, size_t len)
 {
 	const char *path = str(e, "path"), *parent = str(e, "parent"), *base;
 	size_t n = strlen(parent);
 	char why[PATH_MAX + 128], real[PATH_MAX];
 	struct stat st;
+	bool made;
 	int rc;
 
 	if (!*path) {
@@ -300,7 +303,8 @@ static int undo_workdir(const struct mxc_proof *pf, json_t *e, char *how, size_t
 		snprintf(how, len, "left: not a directory fsbench makes in a target (or a link on its way)");
 		return -EPERM;
 	}
-	if (json_is_true(json_object_get(e, "marked"))) {
+	made = json_object_get(e, "ino") != NULL;
+	if (!made || json_is_true(json_object_get(e, "marked"))) {
 		rc = owned_check(path, pf->token, true, &st, why, sizeof(why));
 	} else if (lstat(path, &st) < 0) {
 		rc = -errno;
@@ -312,11 +316,12 @@ static int undo_workdir(const struct mxc_proof *pf, json_t *e, char *how, size_t
 		}
 	}
 	if (rc == -ENOENT) {
-		snprintf(how, len, "already gone");
+		snprintf(how, len, made ? "already gone" : "never made");
 		return 0;
 	}
-	if (!rc && ((json_int_t)st.st_dev != json_integer_value(json_object_get(e, "dev")) ||
-		    (json_int_t)st.st_ino != json_integer_value(json_object_get(e, "ino")))) {
+	if (!rc && made &&
+	    ((json_int_t)st.st_dev != json_integer_value(json_object_get(e, "dev")) ||
+	     (json_int_t)st.st_ino != json_integer_value(json_object_get(e, "ino")))) {
 		snprintf(why, sizeof(why), "not the directory the manifest records (device, inode)");
 		rc = -EPERM;
 	}

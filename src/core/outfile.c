@@ -303,7 +303,7 @@ static ssize_t of_write(void *cookie, const char *buf, size_t len)
 
 static const cookie_io_functions_t of_io = { .write = of_write };
 
-static int random_suffix(char *buf, size_t len)
+void outfile_random_name(char *buf, size_t len)
 {
 	static const char abc[] = "abcdefghijklmnopqrstuvwxyz0123456789";
 	static unsigned counter;
@@ -325,7 +325,6 @@ static int random_suffix(char *buf, size_t len)
 	for (size_t i = 0; i + 1 < len; i++)
 		buf[i] = abc[r[i] % (sizeof(abc) - 1)];
 	buf[len - 1] = '\0';
-	return 0;
 }
 
 /* REPLACE: a new temporary next to the named file. Named after it when that fits, so a
@@ -335,7 +334,7 @@ static int create_tmp(struct outfile *of, char *err, size_t errlen)
 	for (int tries = 0; tries < 32; tries++) {
 		char sfx[11];
 
-		random_suffix(sfx, sizeof(sfx));
+		outfile_random_name(sfx, sizeof(sfx));
 		if (strlen(of->name) + 5 + strlen(sfx) <= NAME_MAX)
 			snprintf(of->tmp, sizeof(of->tmp), "%s.tmp.%s", of->name, sfx);
 		else

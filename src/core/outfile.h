@@ -68,6 +68,10 @@ void outfile_abort(struct outfile *of);
  * /proc/self/fd/1): an EPIPE there means the reader went away, said by the exit status. */
 bool outfile_is_stdout(const char *path);
 
+/* len - 1 (at most 12) random letters and digits and a NUL, for a name that must not be
+ * guessed (a temporary's, a work directory's); from getrandom, or the clock and the pid before
+ * the kernel has entropy (a guessed name then only makes an O_EXCL open or a mkdir fail). */
+void outfile_random_name(char *buf, size_t len);
 /* First thing in main: file descriptors 0, 1 and 2 that are closed get /dev/null, so that a
  * file fsbench opens later (fs_mark's log) never becomes standard output or error. Then
  * standard output keeps the errno of its first failed write for outfile_close_stdout (glibc

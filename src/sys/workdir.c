@@ -8,21 +8,32 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/outfile.h"
 #include "sys/workdir.h"
 
 /* deeper trees than this are not fsbench's workloads' (fs_mark's are a few levels) */
 #define WORKDIR_MAX_DEPTH 64
 
-int workdir_make(const char *parent, const char *prefix, char *out, size_t outlen, struct stat *st)
+int workdir_name(const char *parent, const char *prefix, char *out, size_t outlen)
 {
-	if (snprintf(out, outlen, "%s/%s.XXXXXX", parent, prefix) >= (int)outlen)
-		return -ENAMETOOLONG;
-	if (!mkdtemp(out))
-		return -errno;
-	if (lstat(out, st) < 0) {
-		int rc = -errno;
+	char suffix[7];
 
-		rmdir(out);
+	outfile_random_name(suffix, sizeof(suffix));
+	if (snprintf(out, outlen, "%s/%s.%s", parent, prefix, suffix) >= (int)outlen)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+int workdir_create(const char *path, struct stat *st)
+{
+	int rc;
+
+	/* mkdir never follows a link at the last component: an existing name is EEXIST */
+	if (mkdir(path, 0700) < 0)
+		return -errno;
+	if (lstat(path, st) < 0) {
+		rc = -errno;
+		rmdir(path);
 		return rc;
 	}
 	return 0;
