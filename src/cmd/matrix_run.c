@@ -141,30 +141,62 @@ static unsigned undo_from(struct runner *r, size_t from, bool final)
 
 /* ---- set-up steps ----------------------------------------------------------------------- */
 
+/* the test build's FSBENCH_TEST_MATRIX_KILL=STEP: the runner killed (SIGKILL) at that step,
+ * for the tests of what --undo finds there */
+static void kill_point(const char *step)
+{
+	const char *at = testhook_env("FSBENCH_TEST_MATRIX_KILL");
+
+	if (at && !strcmp(at, step))
+		raise(SIGKILL);
+}
+
+/* A directory of the run's, recorded (committed) before it is made, so that a runner killed at
+ * any point leaves a record that names it (--undo: removed when it carries the marker), then
+ * marked; temp: path ends in XXXXXX, a random name there (the scratch directory, named in the
+ * manifest's target.scratch before it is made too). */
 static int make_dir(struct runner *r, const char *path, bool temp)
 {
-	json_t *e;
+	json_t *e = manifest_undo_add(&r->m, "dir");
 	struct stat st;
-	char buf[PATH_MAX];
-	int rc;
+	char buf[PATH_MAX], sfx[7];
+	size_t n = strlen(path);
+	int rc = -EEXIST, rc2;
 
-	snprintf(buf, sizeof(buf), "%s", path);
-	if (temp ? !mkdtemp(buf) : mkdir(buf, 0700) < 0) {
-		rc = -errno;
-		say(r, "cannot create '%s': %s", path, strerror(-rc));
+	for (unsigned tries = 0; rc == -EEXIST && tries < (temp ? 100 : 1); tries++) {
+		snprintf(buf, sizeof(buf), "%s", path);
+		if (temp && n >= 6 && n < sizeof(buf)) {
+			outfile_random_name(sfx, sizeof(sfx));
+			memcpy(buf + n - 6, sfx, 6);
+			snprintf(r->scratch, sizeof(r->scratch), "%s", buf);
+			json_object_set_new(json_object_get(r->m.root, "target"), "scratch",
+					    json_string(buf));
+		}
+		json_object_set_new(e, "path", json_string(buf));
+		if (commit(r))
+			return -EIO;
+		kill_point("dir-named");
+		rc = mkdir(buf, 0700) < 0 ? -errno : 0;
+	}
+	if (rc) {
+		say(r, "cannot create '%s': %s", buf, strerror(-rc));
+		if (temp)
+			json_object_set_new(json_object_get(r->m.root, "target"), "scratch", json_null());
+		manifest_undo_mark(e, true, "not made");
+		commit(r);
 		return rc;
 	}
 	/* the proof --undo asks for: only root can set a trusted.* attribute */
 	if ((rc = owned_mark(buf, r->token)) || lstat(buf, &st) < 0) {
 		rc = rc ? rc : -errno;
 		say(r, "cannot mark '%s' as fsbench's (%s): %s", buf, OWNED_XATTR, strerror(-rc));
-		rmdir(buf);
+		rc2 = rmdir(buf) < 0 ? -errno : 0;
+		manifest_undo_mark(e, !rc2,
+				   rc2 ? "left: cannot mark it, nor remove it" : "removed at once: unmarked");
+		commit(r);
 		return rc;
 	}
-	if (temp)
-		snprintf(r->scratch, sizeof(r->scratch), "%s", buf);
-	e = manifest_undo_add(&r->m, "dir");
-	json_object_set_new(e, "path", json_string(buf));
+	kill_point("dir-marked");
 	json_object_set_new(e, "dev", json_integer((json_int_t)st.st_dev));
 	json_object_set_new(e, "ino", json_integer((json_int_t)st.st_ino));
 	manifest_undo_done(e);
@@ -189,20 +221,30 @@ static int setup_target(struct runner *r, struct target *t, const char *name)
 	}
 	snprintf(t->image, sizeof(t->image), "%s/%s.img", r->scratch, name);
 	snprintf(t->mnt, sizeof(t->mnt), "%s/%s", r->scratch, name);
+	/* recorded before it is made, marked at once (as make_dir) */
+	e = manifest_undo_add(&r->m, "image");
+	json_object_set_new(e, "path", json_string(t->image));
+	json_object_set_new(e, "size_bytes", json_integer((json_int_t)p->e->size_bytes));
+	if (commit(r))
+		return -EIO;
+	kill_point("image-named");
 	if ((rc = fsimage_create(t->image, p->e->size_bytes, &dev, &ino))) {
 		say(r, "cannot create '%s': %s", t->image, strerror(-rc));
+		manifest_undo_mark(e, true, "not made");
+		commit(r);
 		return rc;
 	}
 	if ((rc = owned_mark(t->image, r->token))) {
 		say(r, "cannot mark '%s' as fsbench's (%s): %s", t->image, OWNED_XATTR, strerror(-rc));
-		unlink(t->image);
+		n = unlink(t->image) < 0 ? -errno : 0;
+		manifest_undo_mark(e, !n,
+				   n ? "left: cannot mark it, nor remove it" : "removed at once: unmarked");
+		commit(r);
 		return rc;
 	}
-	e = manifest_undo_add(&r->m, "image");
-	json_object_set_new(e, "path", json_string(t->image));
+	kill_point("image-marked");
 	json_object_set_new(e, "dev", json_integer((json_int_t)dev));
 	json_object_set_new(e, "ino", json_integer((json_int_t)ino));
-	json_object_set_new(e, "size_bytes", json_integer((json_int_t)p->e->size_bytes));
 	manifest_undo_done(e);
 	if (commit(r) || (rc = make_dir(r, t->mnt, false)))
 		return -EIO;
@@ -236,16 +278,6 @@ static int setup_target(struct runner *r, struct target *t, const char *name)
 	json_object_set_new(e, "autoclear", json_true());
 	manifest_undo_done(e);
 	return commit(r);
-}
-
-/* the test build's FSBENCH_TEST_MATRIX_KILL=STEP: the runner killed (SIGKILL) at that step,
- * for the tests of what --undo finds there */
-static void kill_point(const char *step)
-{
-	const char *at = testhook_env("FSBENCH_TEST_MATRIX_KILL");
-
-	if (at && !strcmp(at, step))
-		raise(SIGKILL);
 }
 
 int mxr_workdir(struct runner *r, json_t *e, const char *parent, const char *prefix, char *out, size_t outlen,
@@ -992,7 +1024,6 @@ static void targets_setup(struct runner *r)
 	} else if (make_dir(r, path, true)) {
 		r->stop = true;
 	} else {
-		json_object_set_new(json_object_get(r->m.root, "target"), "scratch", json_string(r->scratch));
 		mxc_proof_init(&r->proof, p->out, r->token, r->m.root);
 		for (unsigned i = 0; i < r->nt && !r->stop && !interrupted(); i++) {
 			const char *name = cell_of(r, i)->name;

@@ -256,20 +256,23 @@ static int undo_value(const struct mxc_proof *pf, json_t *e, char *how, size_t l
 /* an image or a directory: the scratch directory itself, or in it with the marker */
 static int undo_file(const struct mxc_proof *pf, json_t *e, bool dir, char *how, size_t len)
 {
-	const char *path = str(e, "path");
+	const char *path = str(e, "path"), *gone;
 	char why[PATH_MAX + 128];
 	struct stat st;
 	int rc;
 
 	if ((rc = in_scratch(pf, path, dir, how, len)))
 		return rc;
+	/* a pending record: the runner was killed around the mkdir or the creation, and what is
+	 * there, if anything, is proven by the marker alone, as always */
+	gone = strcmp(str(e, "state"), "pending") ? "already gone" : "never made";
 	if (pf->scratch_rc == -ENOENT) {
-		snprintf(how, len, "already gone");
+		snprintf(how, len, "%s", gone);
 		return 0;
 	}
 	if ((rc = owned_check(path, pf->token, dir, &st, why, sizeof(why)))) {
 		if (rc == -ENOENT) {
-			snprintf(how, len, "already gone");
+			snprintf(how, len, "%s", gone);
 			return 0;
 		}
 		snprintf(how, len, "left: not proven fsbench's: %s", rc == -EPERM ? why : strerror(-rc));
@@ -316,7 +319,7 @@ static int undo_workdir(const struct mxc_proof *pf, json_t *e, char *how, size_t
 		}
 	}
 	if (rc == -ENOENT) {
-		snprintf(how, len, made ? "already gone" : "never made");
+		snprintf(how, len, strcmp(str(e, "state"), "pending") ? "already gone" : "never made");
 		return 0;
 	}
 	if (!rc && made &&
