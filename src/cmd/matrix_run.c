@@ -180,8 +180,10 @@ static int make_dir(struct runner *r, const char *path, bool temp)
 	}
 	if (rc) {
 		say(r, "cannot create '%s': %s", buf, strerror(-rc));
-		if (temp)
+		if (temp) {
 			json_object_set_new(json_object_get(r->m.root, "target"), "scratch", json_null());
+			r->scratch[0] = '\0';
+		}
 		manifest_undo_mark(e, true, "not made");
 		commit(r);
 		return rc;
