@@ -151,48 +151,44 @@ static void kill_point(const char *step)
 		raise(SIGKILL);
 }
 
-/* A directory of the run's, recorded (committed) before it is made, so that a runner killed at
- * any point leaves a record that names it (--undo: removed when it carries the marker), then
- * marked; temp: path ends in XXXXXX, a random name there (the scratch directory, named in the
- * manifest's target.scratch before it is made too). */
-static int make_dir(struct runner *r, const char *path, bool temp)
+/* The directory parent/name (temp: parent/name.XXXXXX, a random name: the scratch directory,
+ * named in the manifest's target.scratch before it is made too), its path in out: recorded
+ * (committed) before it is made, so that a runner killed at any point leaves a record that names
+ * it (--undo: removed when it carries the marker), then marked. */
+static int make_dir(struct runner *r, const char *parent, const char *name, bool temp, char *out, size_t len)
 {
-	json_t *e = manifest_undo_add(&r->m, "dir");
+	json_t *e = manifest_undo_add(&r->m, "dir"), *tg = json_object_get(r->m.root, "target");
 	struct stat st;
-	char buf[PATH_MAX], sfx[7];
-	size_t n = strlen(path);
 	int rc = -EEXIST, rc2;
 
 	for (unsigned tries = 0; rc == -EEXIST && tries < (temp ? 100 : 1); tries++) {
-		snprintf(buf, sizeof(buf), "%s", path);
-		if (temp && n >= 6 && n < sizeof(buf)) {
-			outfile_random_name(sfx, sizeof(sfx));
-			memcpy(buf + n - 6, sfx, 6);
-			snprintf(r->scratch, sizeof(r->scratch), "%s", buf);
-			json_object_set_new(json_object_get(r->m.root, "target"), "scratch",
-					    json_string(buf));
-		}
-		json_object_set_new(e, "path", json_string(buf));
+		if (temp)
+			rc = workdir_name(parent, name, out, len);
+		else
+			rc = snprintf(out, len, "%s/%s", parent, name) >= (int)len ? -ENAMETOOLONG : 0;
+		if (rc)
+			break;
+		if (temp)
+			json_object_set_new(tg, "scratch", json_string(out));
+		json_object_set_new(e, "path", json_string(out));
 		if (commit(r))
 			return -EIO;
 		kill_point("dir-named");
-		rc = mkdir(buf, 0700) < 0 ? -errno : 0;
+		rc = workdir_create(out, &st);
 	}
 	if (rc) {
-		say(r, "cannot create '%s': %s", buf, strerror(-rc));
-		if (temp) {
-			json_object_set_new(json_object_get(r->m.root, "target"), "scratch", json_null());
-			r->scratch[0] = '\0';
-		}
+		say(r, "cannot create '%s': %s", out, strerror(-rc));
+		if (temp)
+			json_object_set_new(tg, "scratch", json_null());
+		out[0] = '\0';
 		manifest_undo_mark(e, true, "not made");
 		commit(r);
 		return rc;
 	}
 	/* the proof --undo asks for: only root can set a trusted.* attribute */
-	if ((rc = owned_mark(buf, r->token)) || lstat(buf, &st) < 0) {
-		rc = rc ? rc : -errno;
-		say(r, "cannot mark '%s' as fsbench's (%s): %s", buf, OWNED_XATTR, strerror(-rc));
-		rc2 = rmdir(buf) < 0 ? -errno : 0;
+	if ((rc = owned_mark(out, r->token))) {
+		say(r, "cannot mark '%s' as fsbench's (%s): %s", out, OWNED_XATTR, strerror(-rc));
+		rc2 = rmdir(out) < 0 ? -errno : 0;
 		manifest_undo_mark(e, !rc2,
 				   rc2 ? "left: cannot mark it, nor remove it" : "removed at once: unmarked");
 		commit(r);
@@ -218,11 +214,9 @@ static int setup_target(struct runner *r, struct target *t, const char *name)
 	t->holds = -1;
 	if (p->device) {
 		snprintf(t->dev, sizeof(t->dev), "%s", p->device);
-		snprintf(t->mnt, sizeof(t->mnt), "%s/mnt", r->scratch);
-		return make_dir(r, t->mnt, false);
+		return make_dir(r, r->scratch, "mnt", false, t->mnt, sizeof(t->mnt));
 	}
 	snprintf(t->image, sizeof(t->image), "%s/%s.img", r->scratch, name);
-	snprintf(t->mnt, sizeof(t->mnt), "%s/%s", r->scratch, name);
 	/* recorded before it is made, marked at once (as make_dir) */
 	e = manifest_undo_add(&r->m, "image");
 	json_object_set_new(e, "path", json_string(t->image));
@@ -248,7 +242,7 @@ static int setup_target(struct runner *r, struct target *t, const char *name)
 	json_object_set_new(e, "dev", json_integer((json_int_t)dev));
 	json_object_set_new(e, "ino", json_integer((json_int_t)ino));
 	manifest_undo_done(e);
-	if (commit(r) || (rc = make_dir(r, t->mnt, false)))
+	if (commit(r) || (rc = make_dir(r, r->scratch, name, false, t->mnt, sizeof(t->mnt))))
 		return -EIO;
 	e = manifest_undo_add(&r->m, "loop");
 	json_object_set_new(e, "image", json_string(t->image));
@@ -325,7 +319,7 @@ static int do_workdir(struct runner *r, struct target *t, const struct mx_cell *
 	json_object_set_new(e, "cell", json_string(c->name));
 	snprintf(prefix, sizeof(prefix), "fsbench-%s", c->name);
 	if ((rc = mxr_workdir(r, e, c->target_dir, prefix, t->mnt, sizeof(t->mnt), &st, &marked))) {
-		if (rc != -EIO || !r->stop)
+		if (!r->stop) /* else the manifest could not be written, said */
 			say(r, "cannot create a directory in '%s': %s", c->target_dir, strerror(-rc));
 		commit(r);
 		return rc;
@@ -1016,14 +1010,12 @@ undo:
 static void targets_setup(struct runner *r)
 {
 	const struct mxc_plan *p = r->p;
-	char path[PATH_MAX + 32];
 
-	snprintf(path, sizeof(path), "%s/fsbench-matrix.XXXXXX", p->scratch_parent);
 	if (mx_target_axis(p->e) >= 0) {
 		/* existing targets: no scratch directory, nothing made before the runs */
 		mxc_proof_init(&r->proof, p->out, r->token, r->m.root);
 		r->proof.own_process = true;
-	} else if (make_dir(r, path, true)) {
+	} else if (make_dir(r, p->scratch_parent, "fsbench-matrix", true, r->scratch, sizeof(r->scratch))) {
 		r->stop = true;
 	} else {
 		mxc_proof_init(&r->proof, p->out, r->token, r->m.root);
