@@ -285,15 +285,15 @@ static int undo_file(const struct mxc_proof *pf, json_t *e, bool dir, char *how,
  * parent (no symbolic link on the way), the directory the record names by device and inode, and
  * proven: by the marker; unmarked (a filesystem without trusted.* attributes, or no root), only
  * by the runner that made it (own_process), as its user's with mode 0700. Removed whole. A
- * record with a name and no device and inode is of a runner killed around the mkdir: the
- * directory may exist or not, and only the marker proves it. */
+ * record still pending is of a runner killed around the mkdir: the directory may exist or not,
+ * and only the marker proves it. */
 static int undo_workdir(const struct mxc_proof *pf, json_t *e, char *how, size_t len)
 {
 	const char *path = str(e, "path"), *parent = str(e, "parent"), *base;
 	size_t n = strlen(parent);
 	char why[PATH_MAX + 128], real[PATH_MAX];
 	struct stat st;
-	bool made;
+	bool pending;
 	int rc;
 
 	if (!*path) {
@@ -306,8 +306,8 @@ static int undo_workdir(const struct mxc_proof *pf, json_t *e, char *how, size_t
 		snprintf(how, len, "left: not a directory fsbench makes in a target (or a link on its way)");
 		return -EPERM;
 	}
-	made = json_object_get(e, "ino") != NULL;
-	if (!made || json_is_true(json_object_get(e, "marked"))) {
+	pending = !strcmp(str(e, "state"), "pending");
+	if (pending || json_is_true(json_object_get(e, "marked"))) {
 		rc = owned_check(path, pf->token, true, &st, why, sizeof(why));
 	} else if (lstat(path, &st) < 0) {
 		rc = -errno;
@@ -319,10 +319,10 @@ static int undo_workdir(const struct mxc_proof *pf, json_t *e, char *how, size_t
 		}
 	}
 	if (rc == -ENOENT) {
-		snprintf(how, len, strcmp(str(e, "state"), "pending") ? "already gone" : "never made");
+		snprintf(how, len, pending ? "never made" : "already gone");
 		return 0;
 	}
-	if (!rc && made &&
+	if (!rc && !pending &&
 	    ((json_int_t)st.st_dev != json_integer_value(json_object_get(e, "dev")) ||
 	     (json_int_t)st.st_ino != json_integer_value(json_object_get(e, "ino")))) {
 		snprintf(why, sizeof(why), "not the directory the manifest records (device, inode)");
