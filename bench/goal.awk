@@ -5,7 +5,8 @@
 #
 # Input: one line per round and case, "CASE RATIO" (e.g. "read 0.981": fsbench's rate over the
 # same round's reference's; higher is better). Variables: g (the goal: every case's ratio >= g),
-# what (the goal line's text), alpha (default 0.05), extra (text appended in the parentheses).
+# what (the goal line's text), alpha (default 0.05), extra (text appended in the parentheses),
+# head (the line's first word in place of "goal", for a line that is not a goal: an A/A's).
 #
 # The rule: for each case, the median of its rounds' ratios and a distribution-free interval for
 # the true median from order statistics (the binomial's tail, no assumption on the ratios'
@@ -48,7 +49,7 @@ function sort_num(a, n,    i, j, t) {  # insertion sort, a[1..n]
 function decide(    c, name, k, i, x, med, r, lo, hi, has, d, missed, undecided, low_case, low_med,
 		low_lo, low_hi, verdict) {
 	if (!m) {
-		printf "goal: %s: undecided (no rounds)\n", what
+		printf "%s: %s: undecided (no rounds)\n", head, what
 		return
 	}
 	missed = 0
@@ -93,9 +94,9 @@ function decide(    c, name, k, i, x, med, r, lo, hi, has, d, missed, undecided,
 	}
 	verdict = missed ? "MISSED" : undecided ? "undecided" : "met"
 	if (low_lo == "-")
-		printf "goal: %s: %s (lowest median %.3f, %s, too few rounds to decide", what, verdict, low_med, low_case
+		printf "%s: %s: %s (lowest median %.3f, %s, too few rounds to decide", head, what, verdict, low_med, low_case
 	else
-		printf "goal: %s: %s (lowest median %.3f [%.3f, %.3f], %s", what, verdict, low_med, low_lo, low_hi,
+		printf "%s: %s: %s (lowest median %.3f [%.3f, %.3f], %s", head, what, verdict, low_med, low_lo, low_hi,
 			low_case
 	printf "; %d of %d cases undecided%s%s)\n", undecided, m, extra != "" ? "; " : "", extra
 	m = 0
@@ -104,6 +105,8 @@ function decide(    c, name, k, i, x, med, r, lo, hi, has, d, missed, undecided,
 BEGIN {
 	if (alpha == "")
 		alpha = 0.05
+	if (head == "")
+		head = "goal"
 }
 
 # -v by_exp=1: "EXPERIMENT CASE RATIO", a goal line per experiment (the simulation's input)

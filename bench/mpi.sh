@@ -12,7 +12,10 @@
 # Environment: ROUNDS (default 11, at least 5), NFILES (fs_mark files per thread, default
 # 20000), SIZE_MIB and ROPS (tiotest file per thread and random reads per thread, default 64
 # and 200000), DIR (default /dev/shm), GOAL (default 0.95), FSBENCH_MPI (default: beside
-# FSBENCH), RAW (file for the per-run numbers), MPIRUN (default "mpirun").
+# FSBENCH), RAW (file for the per-run numbers), MPIRUN (default "mpirun"), AA=1 (a third
+# contender, threads2: the threaded process again, in its own place in the rotation; its ratio to
+# the first goes through the goal's rule, printed as "A/A, not a goal": what these rounds can
+# decide at the goal's margin on this host).
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 FSBENCH=${1:-$ROOT/fsbench}
@@ -25,6 +28,7 @@ ROPS=${ROPS:-200000}
 DIR=${DIR:-/dev/shm}
 GOAL=${GOAL:-0.95}
 MPIRUN=${MPIRUN:-mpirun}
+AA=${AA:-0}
 
 die() { echo "bench/mpi.sh: $*" >&2; exit 1; }
 [ -x "$FSBENCH" ] || die "no fsbench binary at $FSBENCH (run make first)"
@@ -35,6 +39,7 @@ if [ ! -x "$FSBENCH_MPI" ] || ! command -v "$MPIRUN" >/dev/null; then
 fi
 command -v jq >/dev/null || die "needs jq"
 [ "$ROUNDS" -ge 5 ] 2>/dev/null || die "ROUNDS must be at least 5"
+case $AA in 0|1) ;; *) die "AA must be 0 or 1" ;; esac
 [ -d "$DIR" ] && [ -w "$DIR" ] || die "$DIR is not a writable directory"
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/fsbench-bench-mpi.XXXXXX")
@@ -54,10 +59,10 @@ run_one() {
     local j=$TMP/r.json
     case $1:$2 in
     # one directory per thread, as each rank has its own (DIR/rank.R): the same contention
-    fs_mark:threads) "$TMP/fsbench" fs_mark --quiet -d "$WORK/t0" -d "$WORK/t1" -d "$WORK/t2" -d "$WORK/t3" \
+    fs_mark:threads|fs_mark:threads2) "$TMP/fsbench" fs_mark --quiet -d "$WORK/t0" -d "$WORK/t1" -d "$WORK/t2" -d "$WORK/t3" \
                          -n "$NFILES" -s 0 -S 0 -t 4 -l "$TMP/log" --json "$j" > /dev/null ;;
     fs_mark:mpi) "${MPI[@]}" -np 4 "$TMP/fsbench-mpi" fs_mark --quiet -d "$WORK/m" -n "$NFILES" -s 0 -S 0 -t 1 -l "$TMP/log" --json "$j" > /dev/null < /dev/null ;;
-    tiotest:threads) "$TMP/fsbench" tiotest --quiet -t 4 -f "$SIZE_MIB" -r "$ROPS" -k 1 -k 2 -d "$WORK" --json "$j" > /dev/null ;;
+    tiotest:threads|tiotest:threads2) "$TMP/fsbench" tiotest --quiet -t 4 -f "$SIZE_MIB" -r "$ROPS" -k 1 -k 2 -d "$WORK" --json "$j" > /dev/null ;;
     tiotest:mpi) "${MPI[@]}" -np 4 "$TMP/fsbench-mpi" tiotest --quiet -t 1 -f "$SIZE_MIB" -r "$ROPS" -k 1 -k 2 -d "$WORK" --json "$j" > /dev/null < /dev/null ;;
     esac
     case $1 in
@@ -77,8 +82,11 @@ printf '\n| case | one process -t 4 | 4 ranks x 1 | MPI / threads | medians vs %
 echo '|---|---:|---:|---:|---|---:|---:|'
 for c in fs_mark tiotest; do
     for r in $(seq 1 "$ROUNDS"); do
-        # the order alternates from round to round
-        if [ $((r % 2)) = 1 ]; then order="threads mpi"; else order="mpi threads"; fi
+        # the order rotates from round to round
+        if [ "$AA" = 1 ]; then
+            case $((r % 3)) in 1) order="threads mpi threads2" ;; 2) order="mpi threads2 threads" ;;
+            0) order="threads2 threads mpi" ;; esac
+        elif [ $((r % 2)) = 1 ]; then order="threads mpi"; else order="mpi threads"; fi
         for k in $order; do
             v=$(run_one $c $k) || die "$c $k failed"
             [ -n "$v" ] || die "$c $k printed no rate"
@@ -119,6 +127,14 @@ ex=$(awk -v l="$(cut -d' ' -f1 /proc/loadavg)" '{ if (NR == 1 || $2 < lo) { lo =
     END { printf "ratio of medians lowest %.3f, %s; load %s", lo, lc, l }' "$TMP/goal")
 awk -f "$ROOT/bench/goal.awk" -v g="$GOAL" -v extra="$ex" \
     -v what="4 ranks >= $GOAL x one process of 4 threads in both cases, round by round" "$TMP/rounds"
+# AA=1: the threaded process against itself, the same rule
+if [ "$AA" = 1 ]; then
+    for c in fs_mark tiotest; do
+        awk -v c=$c '$1 == c { r[$3, $2] = $4; n = $3 > n ? $3 : n }
+            END { for (i = 1; i <= n; i++) if (r[i, "threads"] > 0 && (i, "threads2") in r) print c, r[i, "threads2"] / r[i, "threads"] }' "$RAW"
+    done | awk -f "$ROOT/bench/goal.awk" -v g="$GOAL" -v head="A/A, not a goal" \
+        -v what="threads2 (the same process again) >= $GOAL x one process of 4 threads in both cases, round by round"
+fi
 echo
 # without RAW they go with the temporary directory: not named, since it is gone at exit
 if [ -n "$KEEP_RAW" ]; then

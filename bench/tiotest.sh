@@ -29,6 +29,13 @@
 # bench/README.md "Which CPU"),
 # FIO_EXTEND=1 (one more contender, fio_ext: fio with fallocate=none, the write phase extending an
 # empty file, run in the same rotation to show what that difference is worth),
+# AA=1 (one more contender, bare2: the bare loop again, in its own place in the rotation; its
+# ratio to bare goes through the goal's rule too, printed as "A/A, not a goal": how far the same
+# loop lands from itself, what these rounds can decide at the goal's margin),
+# CONTENDERS (a subset of "fsbench bare untimed fio" (and bare2, fio_ext when asked for), the
+# default all of them;
+# fsbench and bare must be in it: e.g. CONTENDERS="fsbench bare" for many short rounds of the goal's
+# two alone, where a 3 % margin needs more rounds than the host's spread allows in 21),
 # BENCH_SMOKE=1 (a run of the script itself, as its test makes: ROUNDS may be below 5, down to 1;
 # figures from so few rounds mean nothing, and the first line says so).
 set -eu
@@ -50,6 +57,7 @@ PIN=${PIN-auto}
 [ "$PIN" = none ] && PIN=
 [ "$PIN" = auto ] && PIN=$(awk '/^Cpus_allowed_list:/ { split($2, c, /[,-]/); print c[1] }' /proc/self/status)
 FIO_EXTEND=${FIO_EXTEND:-}
+AA=${AA:-0}
 
 die() { echo "bench/tiotest.sh: $*" >&2; exit 1; }
 [ -x "$FSBENCH" ] || die "no fsbench binary at $FSBENCH (run make first)"
@@ -59,6 +67,7 @@ MIN_ROUNDS=5
 [ -n "${BENCH_SMOKE:-}" ] && MIN_ROUNDS=1
 [ "$ROUNDS" -ge "$MIN_ROUNDS" ] 2>/dev/null || die "ROUNDS must be at least $MIN_ROUNDS"
 [ -d "$DIR" ] && [ -w "$DIR" ] || die "$DIR is not a writable directory"
+case $AA in 0|1) ;; *) die "AA must be 0 or 1" ;; esac
 SKIP=""   # fsbench's -k for the phases not in PHASES
 k=0
 for p in $ALL_PHASES; do
@@ -75,6 +84,20 @@ if [ -n "$PIN" ]; then
     ON=(taskset -c "$PIN")
 fi
 
+FIO=$(command -v fio || true)
+ALL_CONTENDERS="fsbench bare untimed"
+[ -n "$BASELINE" ] && ALL_CONTENDERS="fsbench baseline bare untimed"
+[ -n "$FIO" ] && ALL_CONTENDERS="$ALL_CONTENDERS fio"
+[ -n "$FIO" ] && [ -n "$FIO_EXTEND" ] && ALL_CONTENDERS="$ALL_CONTENDERS fio_ext"
+[ "$AA" = 1 ] && ALL_CONTENDERS="$ALL_CONTENDERS bare2"
+CONTENDERS=${CONTENDERS:-$ALL_CONTENDERS}
+for c in $CONTENDERS; do
+    case " $ALL_CONTENDERS " in *" $c "*) ;; *) die "CONTENDERS: no contender '$c' here ($ALL_CONTENDERS)" ;; esac
+done
+case " $CONTENDERS " in *" fsbench "*) ;; *) die "CONTENDERS: fsbench must be one" ;; esac
+case " $CONTENDERS " in *" bare "*) ;; *) die "CONTENDERS: bare must be one (the goal's floor)" ;; esac
+has() { case " $CONTENDERS " in *" $1 "*) return 0 ;; esac; return 1; }
+
 mkdir -p "$BUILD/bench"
 BARE=$BUILD/bench/bare_tiotest
 # linked with fsbench's latency clock, so the bare loop decides TSC or clock_gettime as fsbench does
@@ -83,7 +106,6 @@ if [ ! -x "$BARE" ] || [ -n "$(find $BARE_SRC "$ROOT/src/core/clock.h" -newer "$
     ${CC:-cc} -O2 -std=gnu11 -D_GNU_SOURCE -iquote "$ROOT/src" -Wall -Wextra -o "$BARE" $BARE_SRC ||
         die "cannot build $BARE"
 fi
-FIO=$(command -v fio || true)
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/fsbench-bench.XXXXXX")
 FIODIR=$(mktemp -d "$DIR/fsbench-bench-fio.XXXXXX")
@@ -92,7 +114,7 @@ trap 'rm -rf "$TMP" "$FIODIR"' EXIT
 cp "$FSBENCH" "$TMP/fsbench" || die "cannot copy $FSBENCH"
 FSBENCH_SRC=$FSBENCH FSBENCH=$TMP/fsbench
 [ -n "$BASELINE" ] && { cp "$BASELINE" "$TMP/baseline" || die "cannot copy $BASELINE"; }
-RAWF=$TMP/raw     # lines: contender phase ops_per_s cpu_s_per_op
+RAWF=$TMP/raw     # lines: contender phase ops_per_s cpu_s_per_op timed_ns_per_op ("-": no per-op timing)
 
 # fio: the same phases as jobs separated by stonewall, on one file of the same size.
 # fallocate=truncate: fio lays the file out with one ftruncate to its whole size, so the
@@ -127,25 +149,28 @@ run_tiotest() {   # run_tiotest BINARY LABEL
     # one jq (~50 ms of CPU a start): the clock, then a raw line per phase
     local lines
     mapfile -t lines < <(jq -r --arg c "$2" '.environment.latency_clock,
-        (.phases[] | "\($c) \(.name) \(.iops) \((.cpu_usr_s + .cpu_sys_s) / .ops)")' "$TMP/fsb.json")
+        (.phases[] | "\($c) \(.name) \(.iops) \((.cpu_usr_s + .cpu_sys_s) / .ops) \(.latency.mean_ns)")' "$TMP/fsb.json")
     [ ${#lines[@]} -ge 2 ] || die "$2: no phases in its JSON"
     echo "${lines[0]}" > "$TMP/$2.clock"
     printf '%s\n' "${lines[@]:1}" >> "$RAWF"
 }
 run_fsbench() { run_tiotest "$FSBENCH" fsbench; }
 run_baseline() { run_tiotest "$TMP/baseline" baseline; }
-run_bare() {   # the first line names the latency clock, then one line per phase
+# the bare loop's lines: "PHASE OPS WALL_NS OPS_PER_S CPU_NS LATENCY_SUM_NS", after the clock's
+run_bare_as() {   # run_bare_as LABEL: the first line names the latency clock, then one per phase
     BARE_PHASES=$PHASES "${ON[@]}" "$BARE" "$DIR" "$SIZE_MIB" "$BS" "$ROPS" > "$TMP/bare.out" ||
         die "bare loop failed"
     local clock
     read -r _ clock _ < "$TMP/bare.out"
     echo "$clock" > "$TMP/bare.clock"
-    awk 'NR > 1 { print "bare", $1, $4, $5 / 1e9 / $2 }' "$TMP/bare.out" >> "$RAWF"
+    awk -v c="$1" 'NR > 1 { print c, $1, $4, $5 / 1e9 / $2, $6 / $2 }' "$TMP/bare.out" >> "$RAWF"
 }
+run_bare() { run_bare_as bare; }
+run_bare2() { run_bare_as bare2; }
 run_untimed() {
     BARE_UNTIMED=1 BARE_PHASES=$PHASES "${ON[@]}" "$BARE" "$DIR" "$SIZE_MIB" "$BS" "$ROPS" \
         > "$TMP/untimed.out" || die "untimed bare loop failed"
-    awk 'NR > 1 { print "untimed", $1, $4, $5 / 1e9 / $2 }' "$TMP/untimed.out" >> "$RAWF"
+    awk 'NR > 1 { print "untimed", $1, $4, $5 / 1e9 / $2, "-" }' "$TMP/untimed.out" >> "$RAWF"
 }
 run_fio_job() {   # run_fio_job JOBFILE LABEL
     "${ON[@]}" "$FIO" --output-format=json "$1" > "$TMP/fio.json" 2>"$TMP/fio.err" ||
@@ -154,24 +179,21 @@ run_fio_job() {   # run_fio_job JOBFILE LABEL
     # ops over the job's runtime (ms), the fio way of computing IOPS; its CPU: usr_cpu and
     # sys_cpu are % of the job's runtime
     jq -r '.jobs[] | (if .write.total_ios > 0 then .write else .read end) as $d
-        | "\($c) \(.jobname) \($d.total_ios * 1000 / $d.runtime) \((.usr_cpu + .sys_cpu) / 100 * .job_runtime / 1000 / $d.total_ios)"' \
+        | "\($c) \(.jobname) \($d.total_ios * 1000 / $d.runtime) \((.usr_cpu + .sys_cpu) / 100 * .job_runtime / 1000 / $d.total_ios) -"' \
         --arg c "$2" "$TMP/fio.json" >> "$RAWF"
 }
 run_fio() { run_fio_job "$TMP/job.fio" fio; }
 run_fio_ext() { run_fio_job "$TMP/job_ext.fio" fio_ext; }
 
-CONTENDERS="fsbench bare untimed"
-[ -n "$BASELINE" ] && CONTENDERS="fsbench baseline bare untimed"
-[ -n "$FIO" ] && CONTENDERS="$CONTENDERS fio"
-[ -n "$FIO" ] && [ -n "$FIO_EXTEND" ] && CONTENDERS="$CONTENDERS fio_ext"
 echo "bench/tiotest.sh: $ROUNDS rounds of: $CONTENDERS (order rotates each round), phases: $PHASES${BENCH_SMOKE:+ (BENCH_SMOKE: a test of the script, its figures mean nothing)}"
 echo "  load at the start (uptime): $(uptime | sed 's/.*load average: //')${PIN:+, every contender under taskset -c $PIN}"
 echo "  fsbench: $FSBENCH_SRC (copy) tiotest -t 1 -f $SIZE_MIB -b $BS -r $ROPS$SKIP -d $DIR --json FILE"
 [ -n "$BASELINE" ] && echo "  baseline: $BASELINE (copy), the same command"
 echo "  bare:    $BARE $DIR $SIZE_MIB $BS $ROPS (each op timed, fsbench's latency clock)"
-echo "  untimed: BARE_UNTIMED=1 $BARE $DIR $SIZE_MIB $BS $ROPS (no clock read per op)"
-[ -n "$FIO" ] && echo "  fio:     $FIO (psync, bs=$BS, size=${SIZE_MIB}m, fallocate=truncate, one job per phase, number_ios=$ROPS)"
-[ -n "$FIO" ] && [ -n "$FIO_EXTEND" ] && echo "  fio_ext: the same with fallocate=none (the write phase extends an empty file)"
+has bare2 && echo "  bare2:   the same bare loop again: its ×bare is this host's own spread (an A/A comparison)"
+has untimed && echo "  untimed: BARE_UNTIMED=1 $BARE $DIR $SIZE_MIB $BS $ROPS (no clock read per op)"
+has fio && echo "  fio:     $FIO (psync, bs=$BS, size=${SIZE_MIB}m, fallocate=truncate, one job per phase, number_ios=$ROPS)"
+has fio_ext && echo "  fio_ext: the same with fallocate=none (the write phase extends an empty file)"
 [ -z "$FIO" ] && echo "  fio:     not installed, column left empty"
 set -- $CONTENDERS
 for ((r = 0; r < ROUNDS; r++)); do
@@ -194,7 +216,7 @@ median() { # contender phase column
 }
 
 echo
-echo "latency clock (the last run of each): fsbench $(cat "$TMP/fsbench.clock"), bare $(cat "$TMP/bare.clock"), untimed none"
+echo "latency clock (the last run of each): fsbench $(cat "$TMP/fsbench.clock"), bare $(cat "$TMP/bare.clock")$(has untimed && echo ", untimed none")"
 echo "medians of $ROUNDS rounds; ×bare: ratio of medians to the bare loop that times each op, ×untimed: to"
 echo "the one that does not (ops/s: higher is better; CPU per op: lower is better)"
 printf '%-13s | %-9s | %12s | %7s | %8s | %12s | %8s | %s\n' phase contender "ops/s" "×bare" "×untimed" \
@@ -206,7 +228,8 @@ for p in $PHASES; do
         f=$(median "$c" "$p" 3) fc=$(median "$c" "$p" 4)
         awk -v p="$p" -v c="$c" -v f="$f" -v b="$b" -v u="$u" -v fc="$fc" -v bc="$bc" -v g="$GOAL" 'BEGIN {
             goal = (c == "fsbench" || c == "baseline") ? ((f / b >= g) ? "above" : "below") : ""
-            printf "%-13s | %-9s | %12.0f | %7.3f | %8.3f | %12.3f | %8.3f | %s\n", p, c, f, f / b, f / u,
+            printf "%-13s | %-9s | %12.0f | %7.3f | %8s | %12.3f | %8.3f | %s\n", p, c, f, f / b,
+                (u > 0 ? sprintf("%.3f", f / u) : "-"),
                 fc * 1e6, (bc > 0 ? fc / bc : 0), goal }'
     done
 done
@@ -232,15 +255,47 @@ echo
 # the untimed floor's ratios beside the goal, not a goal: no tool that records each op's
 # latency can reach it
 ex=$(awk '{ r = $2 / $3; if (NR == 1 || r < lo) { lo = r; lp = $1 }
-        un = un sprintf("%s%.3f", NR > 1 ? " / " : "", $2 / $5) }
-    END { printf "ratio of medians lowest %.3f, %s; x untimed bare %s", lo, lp, un }' "$TMP/goal")
+        if ($5 > 0) un = un sprintf("%s%.3f", un != "" ? " / " : "", $2 / $5) }
+    END { printf "ratio of medians lowest %.3f, %s", lo, lp; if (un != "") printf "; x untimed bare %s", un }' "$TMP/goal")
 round_ratios bare | awk -f "$ROOT/bench/goal.awk" -v g="$GOAL" -v extra="$ex" \
     -v what="fsbench >= $GOAL x bare (timing each op) ops/s in every phase, round by round"
-if [ -n "$FIO" ]; then
+if has fio; then
     ex=$(awk '{ r = $2 / $4; if (NR == 1 || r < lo) { lo = r; lp = $1 } }
         END { printf "ratio of medians lowest %.3f x fio, %s", lo, lp }' "$TMP/goal")
     round_ratios fio | awk -f "$ROOT/bench/goal.awk" -v g=1 -v extra="$ex" \
         -v what="fsbench >= fio ops/s in every phase, round by round"
+fi
+# fsbench's own cost per op, apart from its syscalls' time: each run times every syscall (the
+# same latency clock in both), so its time per op splits into the syscalls' (the mean timed
+# latency) and its own (the rest: the loop, the clock reads' other half, the histogram, the
+# phase's open and fsync). The syscalls' part is what moves from run to run on a shared host
+# (the kernel's copy of the same bytes, the pages it lands on; AA=1 shows the bare loop against
+# itself), the own part hardly does. Per round: fsbench's ops/s had its syscalls taken as long
+# as the bare loop's in the same round, over the bare loop's: B / (Bsys + F - Fsys), times
+# per op. The same rule and goal as the ops/s line above; it decides what fsbench's code costs
+# where the ops/s line cannot.
+own_ratios() {
+    for p in $PHASES; do
+        awk -v p="$p" '$2 == p && $1 == "fsbench" && $5 != "-" { f[++nf] = 1e9 / $3; fs[nf] = $5 }
+            $2 == p && $1 == "bare" { b[++nb] = 1e9 / $3; bs[nb] = $5 }
+            END { for (i = 1; i <= nf && i <= nb; i++) print p, b[i] / (bs[i] + f[i] - fs[i]) }' "$RAWF"
+    done
+}
+# median of each contender's own ns per op, per phase
+ex=$(for p in $PHASES; do
+    printf '%s %s %s\n' "$p" \
+        "$(awk -v p="$p" '$2 == p && $1 == "fsbench" && $5 != "-" { print 1e9 / $3 - $5 }' "$RAWF" | sort -g | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }')" \
+        "$(awk -v p="$p" '$2 == p && $1 == "bare" { print 1e9 / $3 - $5 }' "$RAWF" | sort -g | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }')"
+done | awk '{ s = s sprintf("%s%.1f / %.1f", NR > 1 ? ", " : "", $2, $3) } END { printf "own ns per op, fsbench / bare: %s", s }')
+own_ratios | awk -f "$ROOT/bench/goal.awk" -v g="$GOAL" -v extra="$ex" \
+    -v what="fsbench's own time per op (outside the syscalls it times) within $GOAL x bare in every phase, round by round"
+# AA=1: the bare loop against itself, the same rule: what these rounds can decide at all
+if has bare2; then
+    for p in $PHASES; do
+        awk -v p="$p" '$2 == p && $1 == "bare2" { a[++na] = $3 } $2 == p && $1 == "bare" { b[++nb] = $3 }
+            END { for (i = 1; i <= na && i <= nb; i++) print p, a[i] / b[i] }' "$RAWF"
+    done | awk -f "$ROOT/bench/goal.awk" -v g="$GOAL" -v head="A/A, not a goal" \
+        -v what="bare2 (the same bare loop) >= $GOAL x bare in every phase, round by round"
 fi
 # the same round's runs side by side: what moves both (the host, a slow spell) cancels out
 # better than in a ratio of medians taken over different minutes
