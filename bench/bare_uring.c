@@ -18,7 +18,9 @@
  *
  * usage: bare_uring DIR FILE_MIB BLOCK_BYTES RANDOM_OPS DEPTH [direct]
  * (direct: the phases open with O_DIRECT, as tiotest -X; the file is written and fsynced first)
- * output: one line per phase: "<name> <ops> <wall_ns> <ops_per_s> <cpu_ns> <setup flags>"
+ * output: one line per phase: "<name> <ops> <wall_ns> <ops_per_s> <cpu_ns> <setup flags>
+ * <latency_ns>": the last, with BARE_TIMED=1, the mean of the requests' timed latencies in ns
+ * (the TSC's ticks scaled by its rate over the phase against CLOCK_MONOTONIC), else "-"
  * build: cc -O2 -o bare_uring bare_uring.c -luring -lpthread
  */
 #define _GNU_SOURCE
@@ -178,7 +180,9 @@ static void *phase(void *arg)
 	uint64_t sub_ts[4096], enter_end = 0;
 	unsigned cq_at_enter = 0, refill[4096], nref = 0;
 	uint64_t t0 = clock_of(CLOCK_MONOTONIC), c0 = clock_of(CLOCK_PROCESS_CPUTIME_ID), t1, c1;
-	uint64_t rng = 42, issued = 0, done = 0;
+	const uint64_t tsc0 = tnow();
+	uint64_t rng = 42, issued = 0, done = 0, tsc1;
+	char lat[32] = "-";
 	int fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC | direct);
 	struct io_uring_cqe *cqe;
 
@@ -200,6 +204,9 @@ static void *phase(void *arg)
 	}
 	if (depth > 4096)
 		die("depth", EINVAL);
+	/* this phase's alone: the histograms are static (their size), the phases one after the other */
+	memset(&lat_h, 0, sizeof(lat_h));
+	memset(&call_h, 0, sizeof(call_h));
 	lat_h.min = call_h.min = UINT64_MAX;
 	{
 		uint64_t s0 = timed ? tnow() : 0;
@@ -279,10 +286,14 @@ static void *phase(void *arg)
 			io_uring_cqe_seen(ring, cqe);
 	}
 	close(fd);
+	tsc1 = tnow();
 	t1 = clock_of(CLOCK_MONOTONIC);
 	c1 = clock_of(CLOCK_PROCESS_CPUTIME_ID);
-	printf("%s %" PRIu64 " %" PRIu64 " %.1f %" PRIu64 " %s%s\n", name, n, t1 - t0,
-	       (double)n / ((double)(t1 - t0) / 1e9), c1 - c0, flags, reg ? "+REGISTERED_RING" : "");
+	if (timed && lat_h.count && tsc1 > tsc0)
+		snprintf(lat, sizeof(lat), "%.1f",
+			 (double)lat_h.sum / (double)lat_h.count * (double)(t1 - t0) / (double)(tsc1 - tsc0));
+	printf("%s %" PRIu64 " %" PRIu64 " %.1f %" PRIu64 " %s%s %s\n", name, n, t1 - t0,
+	       (double)n / ((double)(t1 - t0) / 1e9), c1 - c0, flags, reg ? "+REGISTERED_RING" : "", lat);
 	if (timed)
 		fprintf(stderr,
 			"bare_uring: %s: %" PRIu64 " latencies recorded (%" PRIu64 " in all), %" PRIu64

@@ -74,7 +74,7 @@ run_one() {
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.1f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 echo "mpi bench: 4 ranks x 1 thread (mpirun -np 4 fsbench-mpi) vs one process -t 4, on $DIR" \
-     "($(df -T "$DIR" | awk 'NR == 2 { print $2 }')), $ROUNDS rounds alternating; $(nproc) CPUs, $(uname -r)," \
+     "($(df -T "$DIR" | awk 'NR == 2 { print $2 }')), $ROUNDS rounds, the order rotating$([ "$AA" = 1 ] && echo ", with threads2 (A/A)"); $(nproc) CPUs, $(uname -r)," \
      "load $(cut -d' ' -f1-3 /proc/loadavg), $("$MPIRUN" --version 2>/dev/null | head -1)"
 echo "fs_mark: -n $NFILES per thread -s 0 -S 0, files/s over the iteration's window;" \
      "tiotest: -f $SIZE_MIB -r $ROPS per thread, random read MiB/s over the phase's window"

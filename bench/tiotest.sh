@@ -32,10 +32,9 @@
 # AA=1 (one more contender, bare2: the bare loop again, in its own place in the rotation; its
 # ratio to bare goes through the goal's rule too, printed as "A/A, not a goal": how far the same
 # loop lands from itself, what these rounds can decide at the goal's margin),
-# CONTENDERS (a subset of "fsbench bare untimed fio" (and bare2, fio_ext when asked for), the
-# default all of them;
-# fsbench and bare must be in it: e.g. CONTENDERS="fsbench bare" for many short rounds of the goal's
-# two alone, where a 3 % margin needs more rounds than the host's spread allows in 21),
+# CONTENDERS (a subset of the contenders above, by default all that apply; fsbench and bare must
+# be in it: e.g. CONTENDERS="fsbench bare" for many short rounds of the goal's two alone, where
+# a 3 % margin needs more rounds than the host's spread allows in 21),
 # BENCH_SMOKE=1 (a run of the script itself, as its test makes: ROUNDS may be below 5, down to 1;
 # figures from so few rounds mean nothing, and the first line says so).
 set -eu

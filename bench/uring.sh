@@ -5,7 +5,10 @@
 # sequential and random, at depths 1, 8 and 32 (DEPTHS). Contenders alternate, the order
 # rotating each round, ROUNDS times each; per phase and depth: the median ops/s, its ratio to the
 # bare loop, the median CPU time per op (user + system over the phase, io-wq workers included)
-# and its ratio. A report, not a test: exits 0 whatever the numbers.
+# and its ratio. With the timed bare ring in the rotation (TIMED=1, the default) and depth 1 among
+# DEPTHS, a line more decides fsbench's own time per request there: the time per request outside
+# the request's timed latency, against the timed ring's (bench/README.md, "Own time per request").
+# A report, not a test: exits 0 whatever the numbers.
 #
 # Environment: ROUNDS (default 21), SIZE_MIB (default 64), ROPS (random reads, default 100000),
 # BS (default 4096), DIR (default /dev/shm), DEPTHS (default "1 8 32"), BUILD (default build),
@@ -75,7 +78,7 @@ FIODIR=$(mktemp -d "$DIR/fsbench-bench-fio.XXXXXX")
 trap 'rm -rf "$TMP" "$FIODIR"' EXIT
 cp "$FSBENCH" "$TMP/fsbench" || die "cannot copy $FSBENCH"
 FSBENCH_SRC=$FSBENCH FSBENCH=$TMP/fsbench
-RAWF=$TMP/raw     # lines: contender depth phase ops_per_s cpu_s_per_op
+RAWF=$TMP/raw     # lines: contender depth phase ops_per_s cpu_s_per_op timed_ns_per_request ("-": untimed)
 if [ -z "${SPIN:-}" ]; then
     "$FSBENCH" tiotest --quiet -t 1 -f 1 -r 1 -k 1 -d "$DIR" --engine io_uring --json "$TMP/spin.json" > /dev/null ||
         die "fsbench tiotest --engine io_uring cannot run"
@@ -118,14 +121,14 @@ run_fsbench() {   # run_fsbench DEPTH
     "${ON[@]}" "$FSBENCH" tiotest --quiet -t 1 -f "$SIZE_MIB" -b "$BS" -r "$ROPS" -k 1 -d "$DIR" $FSB_X --engine io_uring \
         --io_uring-spin="$SPIN" --iodepth "$1" --json "$TMP/fsb.json" > /dev/null || die "fsbench tiotest failed"
     jq -r --arg d "$1" '.phases[] | select(.name | test("read")) |
-        "fsbench \($d) \(.name) \(.iops) \((.cpu_usr_s + .cpu_sys_s) / .ops)"' "$TMP/fsb.json" >> "$RAWF"
+        "fsbench \($d) \(.name) \(.iops) \((.cpu_usr_s + .cpu_sys_s) / .ops) \(.latency.mean_ns)"' "$TMP/fsb.json" >> "$RAWF"
     jq -r '(.config.engine_setup // [] | join("|")) + (if .config.engine_registered_ring == 1 then "+REGISTERED_RING" else "" end)' \
         "$TMP/fsb.json" > "$TMP/fsb.flags"
 }
 run_bare() {   # run_bare DEPTH [LABEL [TIMED]]
     BARE_TIMED=${3:-} BARE_SPIN_US=$SPIN "${ON[@]}" "$BARE" "$DIR" "$SIZE_MIB" "$BS" "$ROPS" "$1" $BARE_X > "$TMP/bare.out" ||
         die "bare loop failed"
-    awk -v c="${2:-bare}" -v d="$1" '{ print c, d, $1, $4, $5 / 1e9 / $2 }' "$TMP/bare.out" >> "$RAWF"
+    awk -v c="${2:-bare}" -v d="$1" '{ print c, d, $1, $4, $5 / 1e9 / $2, $7 }' "$TMP/bare.out" >> "$RAWF"
     awk 'NR == 1 { print $6 }' "$TMP/bare.out" > "$TMP/bare.flags"
 }
 run_timed() { run_bare "$1" timed 1; }
@@ -136,7 +139,7 @@ run_fio() {
         die "fio failed: $(head -3 "$TMP/fio.err")"
     rm -f "$FIODIR/fio.file"
     jq -r --arg d "$1" '.jobs[] | select(.jobname != "write") | .read as $r
-        | "fio \($d) \(.jobname) \($r.total_ios * 1000 / $r.runtime) \((.usr_cpu + .sys_cpu) / 100 * .job_runtime / 1000 / $r.total_ios)"' \
+        | "fio \($d) \(.jobname) \($r.total_ios * 1000 / $r.runtime) \((.usr_cpu + .sys_cpu) / 100 * .job_runtime / 1000 / $r.total_ios) -"' \
         "$TMP/fio.json" >> "$RAWF"
 }
 
@@ -237,6 +240,29 @@ ex=$(awk '{ r = $2 / $3; if (NR == 1 || r < lo) { lo = r; lp = $1 } }
     END { printf "ratio of medians lowest %.3f, %s", lo, lp }' "$RAWF.goal")
 round_ratios bare | awk -f "$ROOT/bench/goal.awk" -v g="$GOAL" -v extra="$ex" \
     -v what="fsbench >= $GOAL x the bare ring at every depth, round by round"
+# fsbench's own time per request at depth 1, where one request is in flight at a time: each
+# time per request (1 / ops/s) splits into the request's timed latency (submission to the
+# completion seen, the same clock in fsbench and the timed ring) and the rest, the program's
+# own (reaping, recording, preparing the next). Per round: fsbench's ops/s had its requests
+# taken as long as the timed ring's in the same round, over the timed ring's, T / (Tlat + F -
+# Flat); the same rule and goal. Deeper queues overlap requests: no such split there.
+if [ "$TIMED" = 1 ] && [[ " $DEPTHS " == *" 1 "* ]]; then
+    for p in $PHASES; do
+        awk -v p="$p" '$2 == 1 && $3 == p && $1 == "fsbench" && $6 + 0 > 0 { f[++nf] = 1e9 / $4; fl[nf] = $6 }
+            $2 == 1 && $3 == p && $1 == "timed" && $6 + 0 > 0 { t[++nt] = 1e9 / $4; tl[nt] = $6 }
+            END { for (i = 1; i <= nf && i <= nt; i++) print p "/1", t[i] / (tl[i] + f[i] - fl[i]) }' "$RAWF"
+    done > "$RAWF.own"
+    ex=$(for p in $PHASES; do
+        for c in fsbench timed; do
+            awk -v p="$p" -v c="$c" '$2 == 1 && $3 == p && $1 == c && $6 + 0 > 0 { print 1e9 / $4 - $6 }' "$RAWF" |
+                sort -g | awk '{ v[NR] = $1 } END { printf "%s ", (NR ? v[int((NR + 1) / 2)] : "-") }'
+        done
+        echo
+    done | awk '{ s = s sprintf("%s%.0f / %.0f", NR > 1 ? ", " : "", $1, $2) } END { printf "own ns per request, fsbench / timed ring: %s", s }')
+    awk -f "$ROOT/bench/goal.awk" -v g="$GOAL" -v extra="$ex" \
+        -v what="fsbench's own time per request at depth 1 (outside the requests it times) within $GOAL x the timed bare ring, round by round" \
+        "$RAWF.own"
+fi
 # not a goal: what fsbench costs beyond the per-op timing that the bare ring's BARE_TIMED adds
 [ "$TIMED" = 1 ] && awk '{ r = $2 / $5; if (NR == 1 || r < lo) { lo = r; lp = $1 } }
     END { printf "fsbench ÷ the timed bare ring (the same per-op timing): lowest %.3f (%s)\n", lo, lp }' "$RAWF.goal"
