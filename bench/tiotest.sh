@@ -280,12 +280,12 @@ own_ratios() {
             END { for (i = 1; i <= nf && i <= nb; i++) print p, b[i] / (bs[i] + f[i] - fs[i]) }' "$RAWF"
     done
 }
-# median of each contender's own ns per op, per phase
-ex=$(for p in $PHASES; do
-    printf '%s %s %s\n' "$p" \
-        "$(awk -v p="$p" '$2 == p && $1 == "fsbench" && $5 != "-" { print 1e9 / $3 - $5 }' "$RAWF" | sort -g | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }')" \
-        "$(awk -v p="$p" '$2 == p && $1 == "bare" { print 1e9 / $3 - $5 }' "$RAWF" | sort -g | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }')"
-done | awk '{ s = s sprintf("%s%.1f / %.1f", NR > 1 ? ", " : "", $2, $3) } END { printf "own ns per op, fsbench / bare: %s", s }')
+own_ns() {   # own_ns CONTENDER PHASE: the median of its runs' own ns per op
+    awk -v c="$1" -v p="$2" '$2 == p && $1 == c && $5 != "-" { print 1e9 / $3 - $5 }' "$RAWF" | sort -g |
+        awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'
+}
+ex=$(for p in $PHASES; do echo "$(own_ns fsbench "$p") $(own_ns bare "$p")"; done |
+    awk '{ s = s sprintf("%s%.1f / %.1f", NR > 1 ? ", " : "", $1, $2) } END { printf "own ns per op, fsbench / bare: %s", s }')
 own_ratios | awk -f "$ROOT/bench/goal.awk" -v g="$GOAL" -v extra="$ex" \
     -v what="fsbench's own time per op (outside the syscalls it times) within $GOAL x bare in every phase, round by round"
 # AA=1: the bare loop against itself, the same rule: what these rounds can decide at all
