@@ -252,13 +252,13 @@ if [ "$TIMED" = 1 ] && [[ " $DEPTHS " == *" 1 "* ]]; then
             $2 == 1 && $3 == p && $1 == "timed" && $6 + 0 > 0 { t[++nt] = 1e9 / $4; tl[nt] = $6 }
             END { for (i = 1; i <= nf && i <= nt; i++) print p "/1", t[i] / (tl[i] + f[i] - fl[i]) }' "$RAWF"
     done > "$RAWF.own"
-    ex=$(for p in $PHASES; do
-        for c in fsbench timed; do
-            awk -v p="$p" -v c="$c" '$2 == 1 && $3 == p && $1 == c && $6 + 0 > 0 { print 1e9 / $4 - $6 }' "$RAWF" |
-                sort -g | awk '{ v[NR] = $1 } END { printf "%s ", (NR ? v[int((NR + 1) / 2)] : "-") }'
-        done
-        echo
-    done | awk '{ s = s sprintf("%s%.0f / %.0f", NR > 1 ? ", " : "", $1, $2) } END { printf "own ns per request, fsbench / timed ring: %s", s }')
+    own_ns() {   # own_ns CONTENDER PHASE: the median of its depth-1 runs' own ns per request
+        awk -v c="$1" -v p="$2" '$2 == 1 && $3 == p && $1 == c && $6 + 0 > 0 { print 1e9 / $4 - $6 }' "$RAWF" |
+            sort -g | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'
+    }
+    ex=$(for p in $PHASES; do echo "$(own_ns fsbench "$p") $(own_ns timed "$p")"; done |
+        awk '{ s = s sprintf("%s%.0f / %.0f", NR > 1 ? ", " : "", $1, $2) }
+            END { printf "own ns per request, fsbench / timed ring: %s", s }')
     awk -f "$ROOT/bench/goal.awk" -v g="$GOAL" -v extra="$ex" \
         -v what="fsbench's own time per request at depth 1 (outside the requests it times) within $GOAL x the timed bare ring, round by round" \
         "$RAWF.own"
