@@ -40,6 +40,8 @@ fi
 command -v jq >/dev/null || die "needs jq"
 [ "$ROUNDS" -ge 5 ] 2>/dev/null || die "ROUNDS must be at least 5"
 case $AA in 0|1) ;; *) die "AA must be 0 or 1" ;; esac
+CONTENDERS=(threads mpi)
+[ "$AA" = 1 ] && CONTENDERS+=(threads2)
 [ -d "$DIR" ] && [ -w "$DIR" ] || die "$DIR is not a writable directory"
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/fsbench-bench-mpi.XXXXXX")
@@ -82,12 +84,9 @@ printf '\n| case | one process -t 4 | 4 ranks x 1 | MPI / threads | medians vs %
 echo '|---|---:|---:|---:|---|---:|---:|'
 for c in fs_mark tiotest; do
     for r in $(seq 1 "$ROUNDS"); do
-        # the order rotates from round to round
-        if [ "$AA" = 1 ]; then
-            case $((r % 3)) in 1) order="threads mpi threads2" ;; 2) order="mpi threads2 threads" ;;
-            0) order="threads2 threads mpi" ;; esac
-        elif [ $((r % 2)) = 1 ]; then order="threads mpi"; else order="mpi threads"; fi
-        for k in $order; do
+        # the order rotates from round to round: round r starts at the r-th contender
+        for ((i = 0; i < ${#CONTENDERS[@]}; i++)); do
+            k=${CONTENDERS[(r - 1 + i) % ${#CONTENDERS[@]}]}
             v=$(run_one $c $k) || die "$c $k failed"
             [ -n "$v" ] || die "$c $k printed no rate"
             echo "$c $k $r $v" >> "$RAW"
@@ -109,11 +108,13 @@ done
 # moves both (the host's load between rounds), which the ratio of medians keeps
 echo
 echo "per round, 4 ranks ÷ one process of the same round: median (quartiles)"
-# "CASE RATIO" a round
-for c in fs_mark tiotest; do
-    awk -v c=$c '$1 == c { r[$3, $2] = $4; n = $3 > n ? $3 : n }
-        END { for (i = 1; i <= n; i++) if (r[i, "threads"] > 0 && (i, "mpi") in r) print c, r[i, "mpi"] / r[i, "threads"] }' "$RAW"
-done > "$TMP/rounds"
+round_ratios() {   # round_ratios CONTENDER: "CASE RATIO" a round, its rate over the threaded one's
+    for c in fs_mark tiotest; do
+        awk -v c=$c -v a="$1" '$1 == c { r[$3, $2] = $4; n = $3 > n ? $3 : n }
+            END { for (i = 1; i <= n; i++) if (r[i, "threads"] > 0 && (i, a) in r) print c, r[i, a] / r[i, "threads"] }' "$RAW"
+    done
+}
+round_ratios mpi > "$TMP/rounds"
 for c in fs_mark tiotest; do
     awk -v c=$c '$1 == c { print $2 }' "$TMP/rounds" |
         sort -g | awk -v c=$c '{ v[NR] = $1 } END { if (NR) printf "  %-8s %.3f (%.3f-%.3f), %d rounds\n", c,
@@ -129,10 +130,7 @@ awk -f "$ROOT/bench/goal.awk" -v g="$GOAL" -v extra="$ex" \
     -v what="4 ranks >= $GOAL x one process of 4 threads in both cases, round by round" "$TMP/rounds"
 # AA=1: the threaded process against itself, the same rule
 if [ "$AA" = 1 ]; then
-    for c in fs_mark tiotest; do
-        awk -v c=$c '$1 == c { r[$3, $2] = $4; n = $3 > n ? $3 : n }
-            END { for (i = 1; i <= n; i++) if (r[i, "threads"] > 0 && (i, "threads2") in r) print c, r[i, "threads2"] / r[i, "threads"] }' "$RAW"
-    done | awk -f "$ROOT/bench/goal.awk" -v g="$GOAL" -v head="A/A, not a goal" \
+    round_ratios threads2 | awk -f "$ROOT/bench/goal.awk" -v g="$GOAL" -v head="A/A, not a goal" \
         -v what="threads2 (the same process again) >= $GOAL x one process of 4 threads in both cases, round by round"
 fi
 echo

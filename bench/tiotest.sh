@@ -238,16 +238,16 @@ done
 for p in $PHASES; do
     echo "$p $(median fsbench "$p" 3) $(median bare "$p" 3) $(median fio "$p" 3) $(median untimed "$p" 3)"
 done > "$TMP/goal"
-# pairs C P: fsbench over C in phase P, round by round: "OPS_RATIO CPU_PER_OP_RATIO"
+# pairs C P [A]: A (default fsbench) over C in phase P, round by round: "OPS_RATIO CPU_PER_OP_RATIO"
 pairs() {
-    awk -v p="$2" -v c="$1" '$2 == p && $1 == "fsbench" { f[++nf] = $3; fc[nf] = $4 }
+    awk -v p="$2" -v c="$1" -v a="${3:-fsbench}" '$2 == p && $1 == a { f[++nf] = $3; fc[nf] = $4 }
         $2 == p && $1 == c { b[++nb] = $3; bc[nb] = $4 }
         END { for (i = 1; i <= nf && i <= nb; i++) print f[i] / b[i], fc[i] / bc[i] }' "$RAWF"
 }
-# round_ratios C: "PHASE RATIO" of fsbench's ops/s over C's, round by round
+# round_ratios C [A]: "PHASE RATIO" of A's (default fsbench's) ops/s over C's, round by round
 round_ratios() {
     for p in $PHASES; do
-        pairs "$1" "$p" | awk -v p="$p" '{ print p, $1 }'
+        pairs "$1" "$p" "${2:-fsbench}" | awk -v p="$p" '{ print p, $1 }'
     done
 }
 echo
@@ -290,10 +290,7 @@ own_ratios | awk -f "$ROOT/bench/goal.awk" -v g="$GOAL" -v extra="$ex" \
     -v what="fsbench's own time per op (outside the syscalls it times) within $GOAL x bare in every phase, round by round"
 # AA=1: the bare loop against itself, the same rule: what these rounds can decide at all
 if has bare2; then
-    for p in $PHASES; do
-        awk -v p="$p" '$2 == p && $1 == "bare2" { a[++na] = $3 } $2 == p && $1 == "bare" { b[++nb] = $3 }
-            END { for (i = 1; i <= na && i <= nb; i++) print p, a[i] / b[i] }' "$RAWF"
-    done | awk -f "$ROOT/bench/goal.awk" -v g="$GOAL" -v head="A/A, not a goal" \
+    round_ratios bare bare2 | awk -f "$ROOT/bench/goal.awk" -v g="$GOAL" -v head="A/A, not a goal" \
         -v what="bare2 (the same bare loop) >= $GOAL x bare in every phase, round by round"
 fi
 # the same round's runs side by side: what moves both (the host, a slow spell) cancels out
