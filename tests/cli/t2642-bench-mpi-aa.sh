@@ -13,7 +13,7 @@ mkdir "$SCRATCH/dir" "$SCRATCH/tmp"
 AA=2 DIR=$SCRATCH/dir TMPDIR=$SCRATCH/tmp bash "$BENCH/mpi.sh" "$FSBENCH" >"$SCRATCH/out" 2>&1; rc=$?
 [ $rc = 1 ] || fail "AA=2: exit $rc, not 1: $(cat "$SCRATCH/out")"
 grep -qx 'bench/mpi.sh: AA must be 0 or 1' "$SCRATCH/out" || fail "AA=2: $(cat "$SCRATCH/out")"
-[ -z "$(ls -A "$SCRATCH/dir" "$SCRATCH/tmp" | grep -v ':$' | grep .)" ] || fail "AA=2 left files behind"
+! has_entries "$SCRATCH/dir" && ! has_entries "$SCRATCH/tmp" || fail "AA=2 left files behind: $(ls -A "$SCRATCH/dir" "$SCRATCH/tmp")"
 
 ROUNDS=5 AA=1 NFILES=100 SIZE_MIB=1 ROPS=500 DIR=$SCRATCH/dir TMPDIR=$SCRATCH/tmp RAW=$SCRATCH/raw \
     bash "$BENCH/mpi.sh" "$FSBENCH" >"$SCRATCH/out" 2>&1; rc=$?
@@ -32,5 +32,5 @@ grep -Eq '^goal: 4 ranks >= 0\.95 x one process of 4 threads in both cases, roun
 grep -Eq '^A/A, not a goal: threads2 \(the same process again\) >= 0\.95 x one process of 4 threads in both cases, round by round: undecided \(lowest median [0-9.]+, (fs_mark|tiotest), too few rounds to decide; 2 of 2 cases undecided\)$' \
     "$SCRATCH/out" || fail "the A/A line: $(grep -E '^(goal|A/A)' "$SCRATCH/out")"
 grep -q 'the order rotating, with threads2 (A/A)' "$SCRATCH/out" || fail "the header: $(head -2 "$SCRATCH/out")"
-[ -z "$(ls -A "$SCRATCH/dir" "$SCRATCH/tmp" | grep -v ':$' | grep .)" ] || fail "AA=1 left files behind"
+! has_entries "$SCRATCH/dir" && ! has_entries "$SCRATCH/tmp" || fail "AA=1 left files behind: $(ls -A "$SCRATCH/dir" "$SCRATCH/tmp")"
 ok "mpi.sh AA=1: threads2 in the rotation, its A/A line beside the goal line, nothing left"
